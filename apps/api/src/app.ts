@@ -1,0 +1,54 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { AppDeps, AppEnv } from './http/env.ts';
+import { apiKeyAuth } from './http/auth.ts';
+import { errorResponse, onError } from './http/errors.ts';
+import { healthRoutes } from './routes/health.ts';
+import { configRoutes } from './routes/config.ts';
+import { themeRoutes } from './routes/theme.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { scanRoutes } from './routes/scan.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { toolRoutes } from './routes/tools.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requestId({ limitLength: 128 }));
+  app.use('*', async (c, next) => {
+    const log = deps.logger.child({ req_id: c.get('requestId') });
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => errorResponse(c, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`),
+    }),
+  );
+  app.use('/api/*', apiKeyAuth(deps.config));
+
+  const api = new Hono<AppEnv>()
+    .route('/', healthRoutes(deps))
+    .route('/', configRoutes(deps))
+    .route('/', themeRoutes(deps))
+    .route('/', jobRoutes(deps))
+    .route('/', scanRoutes(deps))
+    .route('/', mediaRoutes(deps))
+    .route('/', toolRoutes(deps));
+  app.route('/api', api);
+
+  app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+  app.onError(onError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,30 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { RuntimeConfig } from '@mo/core';
+import { errorResponse } from './errors.ts';
+
+const OPEN = new Set(['/api/health', '/api/theme/custom.css']);
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+function presented(headers: { get(name: string): string | null | undefined }, query: string | undefined): string | null {
+  const header = headers.get('x-api-key');
+  if (header) return header;
+  const auth = headers.get('authorization');
+  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
+  return query ?? null;
+}
+
+/** `app.api_key` guards every route but health and the stylesheet; read per request so a change applies at once. */
+export function apiKeyAuth(config: RuntimeConfig): MiddlewareHandler {
+  return async (c, next) => {
+    const key = config.current().app.api_key;
+    if (key === '' || OPEN.has(c.req.path)) return next();
+    const given = presented(c.req.raw.headers, c.req.query('api_key'));
+    if (given === null) return errorResponse(c, 'unauthorized', 'an API key is required (X-Api-Key, Authorization: Bearer, or ?api_key=)');
+    if (!timingSafeEqual(digest(given), digest(key))) return errorResponse(c, 'unauthorized', 'the API key is not valid');
+    return next();
+  };
+}

@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import { AppError, type JobClient } from '@mo/core';
+import type { JobName, JobPayload } from '@mo/shared';
+import { errorResponse } from './errors.ts';
+
+export const DEFAULT_WAIT_SECONDS = 30;
+export const MAX_WAIT_SECONDS = 300;
+
+export function waitSeconds(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_WAIT_SECONDS;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_WAIT_SECONDS) {
+    throw new AppError('bad_request', `wait: must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`, { key: 'wait' });
+  }
+  return n;
+}
+
+export function statusUrl(queue: string, id: string): string {
+  return `/api/jobs/${queue}/${encodeURIComponent(id)}`;
+}
+
+/**
+ * Every job-backed POST answers through here: the job's result when it finishes within `?wait=`,
+ * otherwise 202 with where to follow it.
+ */
+export async function runJob<N extends JobName>(c: Context, jobs: JobClient, name: N, payload: JobPayload<N>) {
+  const wait = waitSeconds(c.req.query('wait'));
+  const outcome = await jobs.submit(name, payload, { waitSeconds: wait });
+  switch (outcome.kind) {
+    case 'completed':
+      return c.json(outcome.result as object, 200);
+    case 'failed':
+      return errorResponse(c, 'internal', `job ${outcome.job.queue}/${outcome.job.id} failed: ${outcome.error}`, {
+        job: outcome.job,
+        status_url: statusUrl(outcome.job.queue, outcome.job.id),
+      });
+    case 'pending':
+      return c.json({ job: outcome.job, status_url: statusUrl(outcome.job.queue, outcome.job.id) }, 202);
+  }
+}

@@ -1,0 +1,45 @@
+import { serve } from '@hono/node-server';
+import { ConfigError, createJobClient, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { createApp } from './app.ts';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  const env = readProcessEnv(process.env);
+  const config = await createRuntimeConfig({ configFile: env.configFile });
+  const logger = createLogger({ name: 'api', level: config.current().app.log_level });
+  config.onChange((next, prev) => {
+    if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
+  });
+  const jobs = createJobClient({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
+  const app = createApp({ config, jobs, logger });
+  const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {
+    logger.info({ port: info.port, host: env.host, config: env.configFile }, 'api listening');
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    const force = setTimeout(() => {
+      logger.warn('requests still open after the grace period; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      await jobs.close();
+      config.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, type JobHandlers } from '@mo/core';
+import { keepScanSchedule } from './schedules.ts';
+import { scanPassHandler } from './handlers/scan-pass.ts';
+import { libraryScanHandler } from './handlers/library-scan.ts';
+import { mediaTracksHandler } from './handlers/media-tracks.ts';
+import { transcodeRunHandler } from './handlers/transcode-run.ts';
+
+async function main() {
+  const env = readProcessEnv(process.env);
+  const config = await createRuntimeConfig({ configFile: env.configFile });
+  const logger = createLogger({ name: 'worker', level: config.current().app.log_level });
+  config.onChange((next, prev) => {
+    if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
+  });
+  const handlers: JobHandlers = {
+    'scan-pass': scanPassHandler(config),
+    'library-scan': libraryScanHandler(config),
+    'media-tracks': mediaTracksHandler(),
+    'transcode-run': transcodeRunHandler(),
+  };
+  const host = createWorkerHost({ redisUrl: env.redisUrl, prefix: env.queuePrefix, queues: env.workerQueues, handlers, logger });
+  const schedule = env.workerQueues.includes('scan')
+    ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
+    : undefined;
+  logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing active jobs');
+    await schedule?.close();
+    await host.close();
+    config.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { Queue } from 'bullmq';
+import { JOBS, type Config } from '@mo/shared';
+import { workerRedisOptions, type Logger, type RuntimeConfig } from '@mo/core';
+
+export const SCAN_SCHEDULER_ID = 'periodic-scan-pass';
+
+/**
+ * The periodic scanner pass lives in BullMQ's job scheduler, so that any number of workers agree on
+ * one schedule; every worker that serves `scan` keeps it in line with scan_interval_seconds.
+ */
+export function keepScanSchedule(opts: { redisUrl: string; prefix: string; config: RuntimeConfig; logger: Logger }) {
+  const queue = new Queue(JOBS['scan-pass'].queue, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix });
+  queue.on('error', (err) => opts.logger.warn({ err: err.message }, 'scan schedule queue error'));
+  let applied: number | undefined;
+  let chain: Promise<void> = Promise.resolve();
+
+  async function apply(config: Config) {
+    const seconds = config.app.scan_interval_seconds;
+    if (seconds === applied) return;
+    // Two passes must never run at once, whichever box picks them up.
+    await queue.setGlobalConcurrency(1);
+    if (seconds === 0) {
+      await queue.removeJobScheduler(SCAN_SCHEDULER_ID);
+    } else {
+      const { attempts, backoff, removeOnComplete, removeOnFail } = JOBS['scan-pass'].defaults;
+      await queue.upsertJobScheduler(
+        SCAN_SCHEDULER_ID,
+        { every: seconds * 1000 },
+        { name: 'scan-pass', data: { trigger: 'schedule' }, opts: { attempts, backoff, removeOnComplete, removeOnFail } },
+      );
+    }
+    applied = seconds;
+    opts.logger.info({ scan_interval_seconds: seconds }, seconds === 0 ? 'periodic scan off' : 'periodic scan scheduled');
+  }
+
+  const schedule = (config: Config) => {
+    chain = chain.then(() => apply(config)).catch((err) => opts.logger.error({ err: err.message }, 'could not schedule scan passes'));
+    return chain;
+  };
+  const off = opts.config.onChange((next) => void schedule(next));
+  return {
+    ready: schedule(opts.config.current()),
+    async close() {
+      off();
+      await chain;
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { initialState, stateSchema, type Config, type SettingsPatch, type State } from '@mo/shared';
+import { createStateStore, type StateStore } from '../state/state-store.ts';
+import { ConfigError, effectiveConfig, loadFileConfig } from './load.ts';
+import { mergeSettings } from './settings.ts';
+import type { Logger } from '../logging/logger.ts';
+
+export type ConfigListener = (next: Config, prev: Config) => void;
+
+/**
+ * The effective config of a running process: the TOML read once at start, overlaid with the
+ * settings saved in state.json. Another process (API or worker) may change state.json at any time,
+ * so the file is watched, and polled as well because watches do not fire on network mounts.
+ */
+export interface RuntimeConfig {
+  readonly configFile: string;
+  readonly fileConfig: Config;
+  readonly state: StateStore<State>;
+  current(): Config;
+  onChange(listener: ConfigListener): () => void;
+  /** Validates and saves a settings patch, then applies it here at once. */
+  updateSettings(patch: SettingsPatch): Promise<Config>;
+  /** Re-reads state.json now; the watcher calls this too. */
+  refresh(): Promise<void>;
+  close(): void;
+}
+
+export function stateFile(config: Config): string {
+  return join(config.paths.data, 'state.json');
+}
+
+export async function createRuntimeConfig(opts: {
+  configFile: string;
+  logger?: Logger;
+  pollMs?: number;
+}): Promise<RuntimeConfig> {
+  const fileConfig = await loadFileConfig(opts.configFile);
+  const store = createStateStore({ file: stateFile(fileConfig), schema: stateSchema, initial: initialState });
+  let current: Config;
+  try {
+    current = effectiveConfig(fileConfig, (await store.read()).settings);
+  } catch (err) {
+    throw new ConfigError(store.file, null, (err as Error).message);
+  }
+  const listeners = new Set<ConfigListener>();
+  let lastStamp = '';
+  let closed = false;
+
+  function apply(next: Config) {
+    if (isDeepStrictEqual(next, current)) return;
+    const prev = current;
+    current = next;
+    for (const l of listeners) {
+      try {
+        l(next, prev);
+      } catch (err) {
+        opts.logger?.error({ err }, 'config listener failed');
+      }
+    }
+  }
+
+  async function stamp(): Promise<string> {
+    try {
+      const s = await stat(store.file);
+      return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return 'missing';
+    }
+  }
+
+  async function refresh() {
+    const now = await stamp();
+    if (now === lastStamp) return;
+    try {
+      const state = await store.read();
+      lastStamp = now;
+      apply(effectiveConfig(fileConfig, state.settings));
+    } catch (err) {
+      // A bad or half-edited state file must not take a running process down; keep what works.
+      opts.logger?.error({ err, file: store.file }, 'saved settings could not be applied; keeping the current ones');
+    }
+  }
+
+  lastStamp = await stamp();
+  const timer = setInterval(() => void refresh(), opts.pollMs ?? 1000);
+  timer.unref();
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(store.file), { persistent: false }, (_event, name) => {
+      if (!closed && (name === null || name === basename(store.file))) void refresh();
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // The data folder may not exist yet; the poll covers it.
+  }
+
+  return {
+    configFile: opts.configFile,
+    fileConfig,
+    state: store,
+    current: () => current,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async updateSettings(patch) {
+      const state = await store.update((s) => ({ ...s, settings: mergeSettings(fileConfig, s.settings, patch) }));
+      lastStamp = await stamp();
+      apply(effectiveConfig(fileConfig, state.settings));
+      return current;
+    },
+    refresh,
+    close() {
+      closed = true;
+      clearInterval(timer);
+      watcher?.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import {
+  FLAT_APP_KEYS,
+  RUNTIME_SECTIONS,
+  settingsPatchSchema,
+  type Config,
+  type SettingsPatch,
+} from '@mo/shared';
+import { z } from 'zod';
+import { AppError, validationError } from '../errors.ts';
+import { deepMerge } from './merge.ts';
+import { effectiveConfig } from './load.ts';
+
+const flatKeys = new Set<string>(FLAT_APP_KEYS);
+const sections = new Set<string>(RUNTIME_SECTIONS);
+
+/**
+ * Turns a `POST /api/settings` body (nested sections, legacy flat app keys, or both) into one
+ * validated patch. Anything unknown, mistyped or ambiguous is a 400 naming the key path.
+ */
+export function settingsPatchFromBody(body: unknown): SettingsPatch {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('bad_request', 'the body must be a JSON object of settings');
+  }
+  const nested: Record<string, unknown> = {};
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (flatKeys.has(key)) flat[key] = value;
+    else if (sections.has(key)) nested[key] = value;
+    else if (key === 'transcoder') {
+      throw new AppError('bad_request', 'transcoder: not a runtime setting; set it in the config file', { key });
+    } else throw new AppError('bad_request', `${key}: unknown setting`, { key });
+  }
+  if (Object.keys(flat).length > 0) {
+    const app = nested.app;
+    if (app !== undefined && (typeof app !== 'object' || app === null || Array.isArray(app))) {
+      throw new AppError('bad_request', 'app: expected an object', { key: 'app' });
+    }
+    for (const key of Object.keys(flat)) {
+      if (app && key in app) {
+        throw new AppError('bad_request', `app.${key}: given both as a flat key and inside app`, { key: `app.${key}` });
+      }
+    }
+    nested.app = { ...(app as object | undefined), ...flat };
+  }
+  const paths = nested.paths as Record<string, unknown> | undefined;
+  if (paths && typeof paths === 'object' && 'data' in paths) {
+    throw new AppError('bad_request', 'paths.data: holds state.json, so it can only be set in the config file', {
+      key: 'paths.data',
+    });
+  }
+  const parsed = settingsPatchSchema.safeParse(nested);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** The saved settings after `patch`, checked against the whole config they produce. */
+export function mergeSettings(fileConfig: Config, saved: SettingsPatch, patch: SettingsPatch): SettingsPatch {
+  const next = deepMerge(saved, patch);
+  try {
+    effectiveConfig(fileConfig, next);
+  } catch (err) {
+    if (err instanceof z.ZodError) throw validationError(err);
+    throw err;
+  }
+  return next;
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+
+function tempPattern(file: string): RegExp {
+  const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\.${base}\\.(\\d+)\\.[0-9a-z]+\\.tmp$`);
+}
+
+/**
+ * Replaces `file` so that a reader (or a crash) only ever sees the old or the new content.
+ * Without `mode`, an existing file keeps its permissions (state.json may hold an api key).
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  opts: { mode?: number } = {},
+): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const mode = opts.mode ?? (await stat(file).then((s) => s.mode & 0o7777, () => 0o666));
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(tmp, 'wx', mode);
+    await handle.writeFile(data);
+    // Without this, a power loss after the rename can leave a renamed but empty file.
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(tmp, file);
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    await rm(tmp, { force: true }).catch(() => {});
+    throw err;
+  }
+  await syncDir(dir);
+}
+
+// The rename itself is only durable once the directory entry is flushed.
+async function syncDir(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    // Some platforms (Windows) and filesystems cannot open or fsync a directory; the data is in place.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF'].includes(code ?? '')) throw err;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Removes temp files left by writeFileAtomic(file) in processes that died mid-write.
+ * A pid only means something inside one pid namespace (container), so callers that share the folder
+ * across containers should call this while holding the file's lock; the age rule catches the rest.
+ */
+export async function removeStaleTemps(file: string): Promise<string[]> {
+  const dir = path.dirname(file);
+  const pattern = tempPattern(file);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1] ?? 0);
+    // pid 0 would make process.kill signal our own process group.
+    if (!(pid > 0)) continue;
+    const tmp = path.join(dir, name);
+    const info = await lstat(tmp).catch(() => undefined);
+    if (!info) continue;
+    const old = Date.now() - info.mtimeMs > STALE_TEMP_AGE_MS;
+    if (!old && isAlive(pid)) continue;
+    await rm(tmp, { force: true });
+    removed.push(tmp);
+  }
+  return removed;
+}

@@ -1,0 +1,163 @@
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { JOBS, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logging/logger.ts';
+import { withDeadline } from './deadline.ts';
+import { contractState, isoOrNull, type JobView } from './job-view.ts';
+import { apiRedisOptions, workerRedisOptions } from './redis-options.ts';
+
+/** CONTRACT.md: Redis trouble is answered within 2 s, never a hang. */
+export const REDIS_DEADLINE_MS = 1500;
+
+export interface JobRef {
+  id: string;
+  queue: QueueName;
+  state: JobState;
+}
+
+export type SubmitOutcome =
+  | { kind: 'completed'; job: JobRef; result: unknown }
+  | { kind: 'failed'; job: JobRef; error: string }
+  | { kind: 'pending'; job: JobRef };
+
+export interface JobClient {
+  /** Adds a job (or joins the running one, for jobs that allow it) and waits up to `waitSeconds`. */
+  submit<N extends JobName>(name: N, payload: JobPayload<N>, opts: { waitSeconds: number }): Promise<SubmitOutcome>;
+  get(queue: QueueName, id: string): Promise<JobView | null>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+function unavailable(cause?: unknown): AppError {
+  const reason = cause instanceof Error ? cause.message : 'timed out';
+  return new AppError('unavailable', `the job queue cannot be reached (${reason})`);
+}
+
+export function createJobClient(opts: { redisUrl: string; prefix: string; logger: Logger }): JobClient {
+  const client = new Redis(apiRedisOptions(opts.redisUrl));
+  let lastErrorLog = 0;
+  client.on('error', (err) => {
+    // ioredis repeats the same error on every reconnect attempt; one line a minute is enough.
+    if (Date.now() - lastErrorLog > 60_000) {
+      lastErrorLog = Date.now();
+      opts.logger.warn({ err: err.message }, 'redis connection error');
+    }
+  });
+  const queues = new Map<QueueName, Queue>();
+  const events = new Map<QueueName, QueueEvents>();
+
+  function queue(name: QueueName): Queue {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: client, prefix: opts.prefix });
+      q.on('error', () => {});
+      queues.set(name, q);
+    }
+    return q;
+  }
+
+  function queueEvents(name: QueueName): QueueEvents {
+    let e = events.get(name);
+    if (!e) {
+      e = new QueueEvents(name, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix });
+      e.on('error', () => {});
+      events.set(name, e);
+    }
+    return e;
+  }
+
+  function ready(): Promise<void> {
+    if (client.status === 'ready') return Promise.resolve();
+    // Just started: give the first connection a moment. Reconnecting after a loss: answer now.
+    if (client.status !== 'wait' && client.status !== 'connecting') {
+      return Promise.reject(unavailable(new Error(`redis is ${client.status}`)));
+    }
+    return new Promise((resolve) => client.once('ready', () => resolve()));
+  }
+
+  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await withDeadline(
+        ready().then(work),
+        REDIS_DEADLINE_MS,
+        () => unavailable(),
+      );
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw unavailable(err);
+    }
+  }
+
+  async function ref(job: Job, fallback: JobState = 'waiting'): Promise<JobRef> {
+    const state = contractState(await job.getState()) ?? fallback;
+    return { id: job.id!, queue: JOBS[job.name as JobName].queue, state };
+  }
+
+  return {
+    async submit(name, payload, { waitSeconds }) {
+      const def = JOBS[name];
+      const data = def.payload.parse(payload);
+      const q = queue(def.queue);
+      const job = await guarded(async () => {
+        const added = await q.add(name, data, {
+          ...def.defaults,
+          ...(def.joinRunning ? { deduplication: { id: name } } : {}),
+        });
+        // A deduplicated add hands back the id of the job it joined; load that job's own record.
+        return (await q.getJob(added.id!)) ?? added;
+      });
+      if (waitSeconds > 0) {
+        const ev = queueEvents(def.queue);
+        try {
+          const result = await job.waitUntilFinished(ev, waitSeconds * 1000);
+          return { kind: 'completed', job: { id: job.id!, queue: def.queue, state: 'completed' }, result };
+        } catch {
+          // Either the job failed or the wait ran out; its state says which.
+        }
+      }
+      const r = await guarded(() => ref(job));
+      if (r.state === 'completed' || r.state === 'failed') {
+        // The record read at add time predates the finish; read the outcome now.
+        const done = await guarded(async () => (await q.getJob(job.id!)) ?? job);
+        if (r.state === 'completed') return { kind: 'completed', job: r, result: done.returnvalue };
+        return { kind: 'failed', job: r, error: done.failedReason || 'job failed' };
+      }
+      return { kind: 'pending', job: r };
+    },
+
+    async get(name, id) {
+      return guarded(async () => {
+        const job = await queue(name).getJob(id);
+        if (!job) return null;
+        const state = contractState(await job.getState());
+        if (!state) return null;
+        return {
+          id: job.id!,
+          queue: name,
+          name: job.name,
+          state,
+          progress: job.progress,
+          result: state === 'completed' ? (job.returnvalue ?? null) : null,
+          error: job.failedReason || null,
+          created_at: isoOrNull(job.timestamp),
+          finished_at: isoOrNull(job.finishedOn),
+        };
+      });
+    },
+
+    async ping() {
+      try {
+        return (await guarded(() => client.ping())) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      await Promise.allSettled([...events.values()].map((e) => e.close()));
+      await Promise.allSettled([...queues.values()].map((q) => q.close()));
+      client.disconnect();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { JOBS, jobsOfQueue, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
+import type { Logger } from '../logging/logger.ts';
+import { workerRedisOptions } from './redis-options.ts';
+
+export interface JobContext {
+  jobId: string;
+  attempt: number;
+  /** Aborted when the job is cancelled or the worker shuts down hard; pass it to child processes. */
+  signal: AbortSignal;
+  progress(value: number | object): Promise<void>;
+  log: Logger;
+}
+
+export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>>;
+export type JobHandlers = { [N in JobName]?: JobHandler<N> };
+
+export interface WorkerHost {
+  readonly queues: readonly QueueName[];
+  /** Stops taking jobs and waits for the active ones to finish. */
+  close(): Promise<void>;
+}
+
+/** Every consumed queue's jobs need a handler: a gap fails here, at start, not on the first job. */
+export function checkHandlers(queues: readonly QueueName[], handlers: JobHandlers): void {
+  const missing = queues.flatMap((q) => jobsOfQueue(q)).filter((n) => typeof handlers[n] !== 'function');
+  if (missing.length > 0) throw new Error(`no handler for job(s): ${missing.join(', ')}`);
+}
+
+export function createWorkerHost(opts: {
+  redisUrl: string;
+  prefix: string;
+  queues: readonly QueueName[];
+  handlers: JobHandlers;
+  logger: Logger;
+  concurrency?: Partial<Record<QueueName, number>>;
+}): WorkerHost {
+  checkHandlers(opts.queues, opts.handlers);
+  const workers = opts.queues.map((queue) => {
+    const worker = new Worker(
+      queue,
+      async (job: Job, _token?: string, signal?: AbortSignal) => {
+        const name = job.name as JobName;
+        const def = JOBS[name];
+        if (!def || def.queue !== queue) throw new UnrecoverableError(`unknown job ${job.name} on queue ${queue}`);
+        const payload = def.payload.safeParse(job.data);
+        if (!payload.success) throw new UnrecoverableError(`bad payload for ${name}: ${payload.error.message}`);
+        const log = opts.logger.child({ queue, job_id: job.id, job_name: name });
+        const handler = opts.handlers[name] as JobHandler<typeof name>;
+        log.info({ attempt: job.attemptsMade + 1 }, 'job started');
+        const result = await handler(payload.data as never, {
+          jobId: job.id!,
+          attempt: job.attemptsMade + 1,
+          signal: signal ?? new AbortController().signal,
+          progress: (v) => job.updateProgress(v),
+          log,
+        });
+        const checked = def.result.safeParse(result);
+        if (!checked.success) throw new UnrecoverableError(`handler of ${name} returned a bad result: ${checked.error.message}`);
+        log.info('job completed');
+        return checked.data;
+      },
+      {
+        connection: workerRedisOptions(opts.redisUrl),
+        prefix: opts.prefix,
+        concurrency: opts.concurrency?.[queue] ?? 1,
+      },
+    );
+    worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
+    worker.on('failed', (job, err) =>
+      opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed'),
+    );
+    return worker;
+  });
+  return {
+    queues: opts.queues,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
+
+export function parseWorkerQueues(value: string | undefined, all: readonly QueueName[]): QueueName[] {
+  if (value === undefined || value.trim() === '') return [...all];
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(all as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queue(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
+  return [...new Set(names)] as QueueName[];
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+
+// Field schemas carry no defaults: DEFAULT_CONFIG is merged under the TOML and the saved settings
+// before validation, so one set of schemas serves the config file, the settings patch and the result.
+
+const absolutePath = z
+  .string()
+  .min(1)
+  .refine((p) => p.startsWith('/') && !p.includes('\0'), { message: 'must be an absolute path' });
+
+const folderName = z
+  .string()
+  .min(1)
+  .refine((n) => !/[/\\\0]/.test(n) && n !== '.' && n !== '..', { message: 'must be a single folder name' });
+
+const extension = z
+  .string()
+  .regex(/^\.[a-z0-9]+$/, { message: 'must be a lower-case extension starting with a dot, like ".mkv"' });
+
+const relativeFile = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split(/[/\\]/).includes('..') && !p.includes('\0'), {
+    message: 'must be a file name relative to paths.config',
+  });
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const VIDEO_ENCODERS = ['libx264', 'h264_nvenc', 'h264_qsv', 'h264_vaapi'] as const;
+
+export const appSection = z.strictObject({
+  dry_run: z.boolean(),
+  scan_interval_seconds: z.number().int().min(0).max(31_536_000),
+  settle_seconds: z.number().int().min(0).max(31_536_000),
+  library_scan_max_files: z.number().int().min(1).max(100_000_000),
+  library_scan_timeout_seconds: z.number().int().min(1).max(604_800),
+  log_level: z.enum(LOG_LEVELS),
+  api_key: z.string().max(512),
+});
+
+export const pathsSection = z.strictObject({
+  downloads: absolutePath,
+  config: absolutePath,
+  data: absolutePath,
+});
+
+export const driveSchema = z.strictObject({
+  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
+  path: absolutePath,
+});
+
+export const drivesSection = z.array(driveSchema).max(64).superRefine((drives, ctx) => {
+  const seen = new Set<string>();
+  drives.forEach((d, i) => {
+    if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate drive name "${d.name}"` });
+    seen.add(d.name);
+  });
+});
+
+export const librarySection = z.strictObject({
+  movie_folders: z.array(folderName).max(32),
+  tv_folders: z.array(folderName).max(32),
+  video_extensions: z.array(extension).min(1).max(64),
+  subtitle_extensions: z.array(extension).max(64),
+  movie_template: z.string().min(1).max(512),
+  episode_template: z.string().min(1).max(512),
+  sample_max_bytes: z.number().int().min(0),
+});
+
+export const metadataSection = z.strictObject({
+  read_nfo: z.boolean(),
+  include_specials: z.boolean(),
+});
+
+export const themeSection = z.strictObject({
+  css_file: relativeFile,
+});
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+export const releaseProvidersSection = z.strictObject({
+  tvmaze: z.strictObject({
+    enabled: z.boolean(),
+    url: httpUrl,
+  }),
+});
+
+export const transcoderSection = z.strictObject({
+  video_encoder: z.enum(VIDEO_ENCODERS),
+  keep_original: z.boolean(),
+});
+
+export const configSchema = z.strictObject({
+  app: appSection,
+  paths: pathsSection,
+  drives: drivesSection,
+  library: librarySection,
+  metadata: metadataSection,
+  theme: themeSection,
+  release_providers: releaseProvidersSection,
+  transcoder: transcoderSection,
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type Drive = z.infer<typeof driveSchema>;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULT_CONFIG: Config = {
+  app: {
+    dry_run: true,
+    scan_interval_seconds: 900,
+    settle_seconds: 120,
+    library_scan_max_files: 500_000,
+    library_scan_timeout_seconds: 900,
+    log_level: 'info',
+    api_key: '',
+  },
+  paths: { downloads: '/downloads', config: '/config', data: '/data' },
+  drives: [],
+  library: {
+    movie_folders: ['Movies'],
+    tv_folders: ['TV', 'TV Shows'],
+    video_extensions: ['.mkv', '.mp4', '.m4v', '.avi', '.mov', '.ts', '.m2ts', '.wmv', '.webm', '.mpg', '.mpeg'],
+    subtitle_extensions: ['.srt', '.ass', '.ssa', '.vtt', '.sub', '.idx', '.sup'],
+    movie_template: '{title} ({year})/{title} ({year}){ext}',
+    episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
+    sample_max_bytes: 52_428_800,
+  },
+  metadata: { read_nfo: true, include_specials: false },
+  theme: { css_file: 'custom-theme.css' },
+  release_providers: { tvmaze: { enabled: false, url: 'https://api.tvmaze.com' } },
+  transcoder: { video_encoder: 'libx264', keep_original: false },
+};
+
+/** The sections `POST /api/settings` may change; `transcoder` is TOML only. */
+export const RUNTIME_SECTIONS = ['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers'] as const;
+export type RuntimeSection = (typeof RUNTIME_SECTIONS)[number];
+
+/** The legacy flat keys of SPEC.md, accepted at the top level of a settings body. */
+export const FLAT_APP_KEYS = [
+  'dry_run',
+  'scan_interval_seconds',
+  'settle_seconds',
+  'library_scan_max_files',
+  'library_scan_timeout_seconds',
+  'log_level',
+] as const;
+
+/**
+ * A saved or requested change: every runtime section optional, every key inside it optional;
+ * `drives` is replaced whole because a partial list has no clear meaning.
+ */
+export const settingsPatchSchema = z.strictObject({
+  app: appSection.partial().optional(),
+  paths: pathsSection.partial().optional(),
+  drives: drivesSection.optional(),
+  library: librarySection.partial().optional(),
+  metadata: metadataSection.partial().optional(),
+  theme: themeSection.partial().optional(),
+  release_providers: z
+    .strictObject({ tvmaze: releaseProvidersSection.shape.tvmaze.partial().optional() })
+    .optional(),
+});
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

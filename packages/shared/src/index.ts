@@ -1,0 +1,5 @@
+export * from './config/schema.ts';
+export * from './state/schema.ts';
+export * from './jobs/queues.ts';
+export * from './jobs/catalogue.ts';
+export * from './api/errors.ts';

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { QueueName } from './queues.ts';
+
+const nullableString = z.string().nullable();
+
+export const sidecarMoveSchema = z.object({ source: z.string(), destination: z.string() });
+
+export const planSchema = z.object({
+  source: z.string(),
+  destination: z.string(),
+  kind: z.enum(['movie', 'episode']),
+  title: z.string(),
+  year: z.number().int().nullable(),
+  season: z.number().int().nullable(),
+  episodes: z.array(z.number().int()).nullable(),
+  air_date: nullableString,
+  drive: nullableString,
+  sidecars: z.array(sidecarMoveSchema),
+});
+
+export const moveSchema = planSchema.extend({
+  status: z.enum(['moved', 'failed']),
+  error: z.string().optional(),
+});
+
+export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive'] as const;
+
+export const scanResultSchema = z.object({
+  dry_run: z.boolean(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  plans: z.array(planSchema),
+  moves: z.array(moveSchema),
+  skipped: z.array(z.object({ source: z.string(), reason: z.enum(SKIP_REASONS) })),
+});
+
+export const librarySummarySchema = z.object({
+  files: z.number().int(),
+  bytes: z.number(),
+  movies: z.number().int(),
+  series: z.number().int(),
+  episodes: z.number().int(),
+  scanned_at: nullableString,
+  duration_ms: z.number().nullable(),
+  truncated: z.boolean(),
+  timed_out: z.boolean(),
+});
+
+export const streamSchema = z.object({
+  index: z.number().int(),
+  type: z.enum(['video', 'audio', 'subtitle']),
+  codec: nullableString,
+  language: nullableString,
+  title: nullableString,
+  default: z.boolean(),
+  forced: z.boolean(),
+  channels: z.number().int().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+
+export const trackActionSchema = z.strictObject({
+  path: z.string(),
+  action: z.enum(['set_default', 'remove']),
+  stream: z.number().int().min(0),
+});
+
+export const transcodeItemSchema = z.object({
+  path: z.string(),
+  ext: z.string(),
+  bytes: z.number(),
+  kind: z.enum(['movie', 'episode']).nullable(),
+  title: nullableString,
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+});
+
+/** Minimal structural subset of BullMQ's JobsOptions, so this package needs no BullMQ types. */
+export interface JobDefaults {
+  attempts: number;
+  backoff?: { type: 'exponential' | 'fixed'; delay: number };
+  removeOnComplete: { age: number; count: number };
+  removeOnFail: { age: number; count: number };
+}
+
+export interface JobDefinition<P extends z.ZodType, R extends z.ZodType> {
+  queue: QueueName;
+  payload: P;
+  result: R;
+  defaults: JobDefaults;
+  /** While one such job is waiting or active, another request joins it instead of adding a second. */
+  joinRunning: boolean;
+}
+
+const DAY = 86_400;
+const keep = { removeOnComplete: { age: 7 * DAY, count: 1000 }, removeOnFail: { age: 30 * DAY, count: 1000 } };
+
+function define<P extends z.ZodType, R extends z.ZodType>(def: JobDefinition<P, R>): JobDefinition<P, R> {
+  return def;
+}
+
+export const JOBS = {
+  'scan-pass': define({
+    queue: 'scan',
+    payload: z.strictObject({ trigger: z.enum(['api', 'schedule']) }),
+    result: scanResultSchema,
+    defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keep },
+    joinRunning: true,
+  }),
+  'library-scan': define({
+    queue: 'library',
+    payload: z.strictObject({ trigger: z.enum(['api', 'schedule']) }),
+    result: z.object({ summary: librarySummarySchema }),
+    defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keep },
+    joinRunning: true,
+  }),
+  'media-tracks': define({
+    queue: 'media',
+    payload: trackActionSchema,
+    result: z.object({
+      dry_run: z.literal(false),
+      path: z.string(),
+      command: z.array(z.string()),
+      streams: z.array(streamSchema),
+    }),
+    defaults: { attempts: 2, backoff: { type: 'fixed', delay: 2000 }, ...keep },
+    joinRunning: false,
+  }),
+  'transcode-run': define({
+    queue: 'transcode',
+    payload: z.strictObject({ path: z.string().nullable() }),
+    result: z.object({ item: transcodeItemSchema.nullable(), output: nullableString, command: z.array(z.string()) }),
+    defaults: { attempts: 2, backoff: { type: 'fixed', delay: 10_000 }, ...keep },
+    joinRunning: false,
+  }),
+} as const;
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['payload']>;
+export type JobResult<N extends JobName> = z.infer<(typeof JOBS)[N]['result']>;
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+export function jobsOfQueue(queue: QueueName): JobName[] {
+  return JOB_NAMES.filter((n) => JOBS[n].queue === queue);
+}
+
+export const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
