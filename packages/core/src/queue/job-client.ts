@@ -1,11 +1,11 @@
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { JOBS, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
 import { contractState, isoOrNull, type JobView } from './job-view.ts';
-import { apiRedisOptions, workerRedisOptions } from './redis-options.ts';
+import { apiRedisOptions } from './redis-options.ts';
 
 /** CONTRACT.md: Redis trouble is answered within 2 s, never a hang. */
 export const REDIS_DEADLINE_MS = 1500;
@@ -45,7 +45,6 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
     }
   });
   const queues = new Map<QueueName, Queue>();
-  const events = new Map<QueueName, QueueEvents>();
 
   function queue(name: QueueName): Queue {
     let q = queues.get(name);
@@ -55,16 +54,6 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
       queues.set(name, q);
     }
     return q;
-  }
-
-  function queueEvents(name: QueueName): QueueEvents {
-    let e = events.get(name);
-    if (!e) {
-      e = new QueueEvents(name, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix });
-      e.on('error', () => {});
-      events.set(name, e);
-    }
-    return e;
   }
 
   function ready(): Promise<void> {
@@ -89,6 +78,24 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
     }
   }
 
+  /**
+   * Polls until the job finishes or the wait runs out. Polling rather than QueueEvents: a stream
+   * reader that connects after the job has finished misses its event and would hold the request
+   * for the whole wait, and a poll also rides out a Redis restart without any special handling.
+   */
+  async function settle(job: Job, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    for (let delay = 20; Date.now() < deadline; delay = Math.min(delay * 2, 250)) {
+      try {
+        const state = await guarded(() => job.getState());
+        if (state === 'completed' || state === 'failed' || state === 'unknown') return;
+      } catch {
+        // Redis went away mid-wait: keep trying until the deadline, then answer with the job.
+      }
+      await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
+    }
+  }
+
   async function ref(job: Job, fallback: JobState = 'waiting'): Promise<JobRef> {
     const state = contractState(await job.getState()) ?? fallback;
     return { id: job.id!, queue: JOBS[job.name as JobName].queue, state };
@@ -107,15 +114,7 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         // A deduplicated add hands back the id of the job it joined; load that job's own record.
         return (await q.getJob(added.id!)) ?? added;
       });
-      if (waitSeconds > 0) {
-        const ev = queueEvents(def.queue);
-        try {
-          const result = await job.waitUntilFinished(ev, waitSeconds * 1000);
-          return { kind: 'completed', job: { id: job.id!, queue: def.queue, state: 'completed' }, result };
-        } catch {
-          // Either the job failed or the wait ran out; its state says which.
-        }
-      }
+      if (waitSeconds > 0) await settle(job, waitSeconds * 1000);
       const r = await guarded(() => ref(job));
       if (r.state === 'completed' || r.state === 'failed') {
         // The record read at add time predates the finish; read the outcome now.
@@ -155,7 +154,6 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
     },
 
     async close() {
-      await Promise.allSettled([...events.values()].map((e) => e.close()));
       await Promise.allSettled([...queues.values()].map((q) => q.close()));
       client.disconnect();
     },

@@ -149,9 +149,9 @@ describe('across processes', () => {
     for (const w of writers) w.child.stdin.end('go\n');
     const done = await Promise.all(writers.map((w) => w.waitFor(/done \d+/, 45_000)));
     expect(await Promise.all(writers.map((w) => w.exited))).toEqual([0, 0]);
-    console.info(`[state-store] 2 × 500 updates: ${done.join(', ')} ms`);
-
     const { ids } = await createStateStore({ file, schema: idsSchema, initial: () => ({ ids: [] }) }).read();
+    const switches = ids.filter((id, i) => i > 0 && id[0] !== ids[i - 1]?.[0]).length;
+    console.info(`[state-store] 2 × 500 updates: ${done.join(', ')} ms; lock changed hands ${switches} times`);
     expect(ids).toHaveLength(1000);
     const expected = ['a', 'b'].flatMap((p) => Array.from({ length: 500 }, (_, i) => `${p}-${i}`));
     expect([...ids].sort()).toEqual(expected.sort());

@@ -1,0 +1,32 @@
+import { createLogger, createRuntimeConfig, type JobClient, type RuntimeConfig } from '@mo/core';
+import { createApp } from '../app.ts';
+import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  config: RuntimeConfig;
+  install: TempInstall;
+  close(): Promise<void>;
+}
+
+/** A job client for routes that never reach the queue; `ready` decides what ping answers. */
+export function stubJobs(ready = true): JobClient {
+  const fail = () => Promise.reject(new Error('the queue is not part of this test'));
+  return { submit: fail, get: fail, ping: async () => ready, close: async () => {} };
+}
+
+export async function testApp(opts: { toml?: string; jobs?: JobClient } = {}): Promise<TestApp> {
+  const install = await tempInstall(opts.toml);
+  const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
+  const logger = createLogger({ name: 'api-test', level: 'silent' });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger });
+  return {
+    app,
+    config,
+    install,
+    async close() {
+      config.close();
+      await install.cleanup();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { QUEUE_NAMES } from '@mo/shared';
+import { readProcessEnv } from './env.ts';
+
+describe('readProcessEnv', () => {
+  it('gives the defaults of CONTRACT.md for an empty environment', () => {
+    expect(readProcessEnv({})).toEqual({
+      configFile: '/config/config.toml',
+      redisUrl: 'redis://127.0.0.1:6379',
+      queuePrefix: 'mo',
+      port: 8080,
+      host: '0.0.0.0',
+      workerQueues: ['scan', 'library', 'media', 'transcode'],
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(
+      readProcessEnv({
+        MEDIA_ORGANIZER_CONFIG: '',
+        REDIS_URL: '',
+        QUEUE_PREFIX: '',
+        PORT: '',
+        HOST: '',
+        WORKER_QUEUES: '',
+      }),
+    ).toEqual(readProcessEnv({}));
+  });
+
+  it('reads every variable', () => {
+    expect(
+      readProcessEnv({
+        MEDIA_ORGANIZER_CONFIG: '/etc/mo/config.toml',
+        REDIS_URL: 'redis://redis:6379/1',
+        QUEUE_PREFIX: 'test-{run_1}.x',
+        PORT: '3000',
+        HOST: '127.0.0.1',
+        WORKER_QUEUES: 'media,transcode',
+      }),
+    ).toEqual({
+      configFile: '/etc/mo/config.toml',
+      redisUrl: 'redis://redis:6379/1',
+      queuePrefix: 'test-{run_1}.x',
+      port: 3000,
+      host: '127.0.0.1',
+      workerQueues: ['media', 'transcode'],
+    });
+  });
+
+  it('accepts port 0 and 65535', () => {
+    expect(readProcessEnv({ PORT: '0' }).port).toBe(0);
+    expect(readProcessEnv({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it.each(['http', '80.5', '-1', '65536', '99999', 'NaN'])('refuses PORT=%s, naming PORT and the value', (port) => {
+    expect(() => readProcessEnv({ PORT: port })).toThrow(/PORT/);
+    expect(() => readProcessEnv({ PORT: port })).toThrow(port);
+  });
+
+  it.each(['mo:prod', 'a b', 'a/b', 'ü', 'pre*fix'])('refuses QUEUE_PREFIX=%j, naming it', (prefix) => {
+    expect(() => readProcessEnv({ QUEUE_PREFIX: prefix })).toThrow(/QUEUE_PREFIX/);
+    expect(() => readProcessEnv({ QUEUE_PREFIX: prefix })).toThrow(prefix);
+  });
+
+  it('refuses an unknown queue in WORKER_QUEUES, naming it', () => {
+    expect(() => readProcessEnv({ WORKER_QUEUES: 'scan,thumbnails' })).toThrow(/thumbnails/);
+  });
+
+  it('lists the queues in the order QUEUE_NAMES has by default', () => {
+    expect(readProcessEnv({}).workerQueues).toEqual([...QUEUE_NAMES]);
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, type Config } from '@mo/shared';
+import { publicConfig } from './redact.ts';
+
+const asConfig = (v: unknown) => v as Config;
+
+describe('publicConfig', () => {
+  it('removes app.api_key and keeps every other app key', () => {
+    const config: Config = { ...DEFAULT_CONFIG, app: { ...DEFAULT_CONFIG.app, api_key: 'hunter2' } };
+    const pub = publicConfig(config) as { app: Record<string, unknown> };
+    expect(pub.app).not.toHaveProperty('api_key');
+    const { api_key: _k, ...rest } = config.app;
+    expect(pub.app).toEqual(rest);
+    expect(JSON.stringify(pub)).not.toContain('hunter2');
+  });
+
+  it('removes api_key even when it is empty', () => {
+    expect((publicConfig(DEFAULT_CONFIG) as { app: object }).app).not.toHaveProperty('api_key');
+  });
+
+  it('leaves the defaults otherwise exactly as they were', () => {
+    const { api_key: _k, ...app } = DEFAULT_CONFIG.app;
+    expect(publicConfig(DEFAULT_CONFIG)).toEqual({ ...DEFAULT_CONFIG, app });
+  });
+
+  it('removes any key containing key, token, password or secret, at any depth, in any case', () => {
+    const pub = publicConfig(
+      asConfig({
+        top_token: 't',
+        Password: 'p',
+        nested: {
+          deeper: {
+            ACCESS_TOKEN: 't2',
+            clientSecret: 's',
+            apiKey: 'k',
+            monkey: 'contains key',
+            keys: ['a'],
+            db_password_hash: 'h',
+            kept: 'yes',
+          },
+          kept: 1,
+        },
+        list: [{ secret: 'x', name: 'n' }, { SECRET_VALUE: 'y', other: 2 }],
+      }),
+    );
+    expect(pub).toEqual({
+      nested: { deeper: { kept: 'yes' }, kept: 1 },
+      list: [{ name: 'n' }, { other: 2 }],
+    });
+  });
+
+  it('strips credentials from URLs, leaving the rest of the URL', () => {
+    const pub = publicConfig(
+      asConfig({
+        ...DEFAULT_CONFIG,
+        release_providers: { tvmaze: { enabled: true, url: 'https://user:pw@host/x' } },
+      }),
+    ) as Config;
+    expect(pub.release_providers.tvmaze.url).toBe('https://host/x');
+    expect(pub.release_providers.tvmaze.enabled).toBe(true);
+  });
+
+  it('strips a user without a password, and a password without a user, anywhere', () => {
+    const pub = publicConfig(
+      asConfig({
+        a: 'https://user@host.example/path?q=1#frag',
+        b: ['redis://:pw@redis.local:6380/2'],
+        c: { d: 'http://u:p@h.example:8080/a/b' },
+      }),
+    );
+    expect(pub).toEqual({
+      a: 'https://host.example/path?q=1#frag',
+      b: ['redis://redis.local:6380/2'],
+      c: { d: 'http://h.example:8080/a/b' },
+    });
+    expect(JSON.stringify(pub)).not.toMatch(/pw|user|u:p/);
+  });
+
+  it('leaves URLs without credentials and other strings byte for byte', () => {
+    const input = {
+      url: 'https://api.tvmaze.com',
+      upper: 'HTTPS://Example.COM/Path',
+      email: 'someone@example.com',
+      template: '{title} ({year})/{title} ({year}){ext}',
+      path: '/media/disk 1',
+      weird: 'http://[not a url',
+      empty: '',
+    };
+    expect(publicConfig(asConfig(input))).toEqual(input);
+  });
+
+  it('leaves numbers, booleans, null and arrays as they were', () => {
+    const input = { n: 0, f: 1.5, t: true, fl: false, z: null, arr: [1, 'two', [3], { four: 4 }] };
+    expect(publicConfig(asConfig(input))).toEqual(input);
+  });
+
+  it('does not mutate its input', () => {
+    const config = asConfig({
+      ...structuredClone(DEFAULT_CONFIG),
+      app: { ...DEFAULT_CONFIG.app, api_key: 'secret-value' },
+      release_providers: { tvmaze: { enabled: true, url: 'https://user:pw@host/x' } },
+      extra: { token: 'abc', list: [{ password: 'p' }] },
+    });
+    const copy = structuredClone(config);
+    const pub = publicConfig(config);
+    expect(config).toEqual(copy);
+    expect(pub).not.toBe(config);
+    expect((pub as Config).app).not.toBe(config.app);
+  });
+});

@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logging/logger.ts';
+import { createJobClient, type JobClient } from './job-client.ts';
+import { checkHandlers, createWorkerHost, type JobHandlers, type WorkerHost } from './worker-host.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+
+const logger = createLogger({ name: 'jobs-test', level: 'silent' });
+const url = testRedisUrl();
+const emptyScan = (dry_run: boolean) => ({
+  dry_run,
+  started_at: new Date().toISOString(),
+  finished_at: new Date().toISOString(),
+  plans: [],
+  moves: [],
+  skipped: [],
+});
+const summary = { files: 0, bytes: 0, movies: 0, series: 0, episodes: 0, scanned_at: null, duration_ms: 0, truncated: false, timed_out: false };
+
+let prefix: string;
+let client: JobClient | undefined;
+let host: WorkerHost | undefined;
+
+function setup(handlers: JobHandlers, queues: ('scan' | 'library')[] = ['scan']) {
+  prefix = uniquePrefix('jobs');
+  client = createJobClient({ redisUrl: url, prefix, logger });
+  host = createWorkerHost({ redisUrl: url, prefix, queues, handlers, logger });
+  return { client, host };
+}
+
+afterEach(async () => {
+  await host?.close();
+  await client?.close();
+  host = client = undefined;
+  if (prefix) await dropPrefix(url, prefix);
+});
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+describe('job client and worker host', () => {
+  it('a job that finishes within the wait answers with its result', async () => {
+    const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    expect(out.kind).toBe('completed');
+    if (out.kind === 'completed') expect(out.result).toMatchObject({ dry_run: true, plans: [] });
+  });
+
+  it('wait 0 answers pending at once, and the job can be followed to its result', async () => {
+    const g = gate();
+    const { client } = setup({
+      'scan-pass': async (_p, ctx) => {
+        await ctx.progress({ percent: 50 });
+        await g.opened;
+        return emptyScan(false);
+      },
+    });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
+    expect(out.kind).toBe('pending');
+    const id = out.job.id;
+    expect(out.job.queue).toBe('scan');
+    await expect.poll(async () => (await client.get('scan', id))?.state, { timeout: 5000 }).toBe('active');
+    await expect.poll(async () => (await client.get('scan', id))?.progress, { timeout: 5000 }).toEqual({ percent: 50 });
+    g.open();
+    await expect.poll(async () => (await client.get('scan', id))?.state, { timeout: 5000 }).toBe('completed');
+    const view = (await client.get('scan', id))!;
+    expect(view).toMatchObject({ id, queue: 'scan', name: 'scan-pass', error: null });
+    expect(view.result).toMatchObject({ dry_run: false });
+    expect(Date.parse(view.created_at!)).toBeLessThanOrEqual(Date.parse(view.finished_at!));
+  });
+
+  it('a short wait that runs out answers pending with the job to follow', async () => {
+    const g = gate();
+    const { client } = setup({ 'scan-pass': async () => (await g.opened, emptyScan(true)) });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0.3 });
+    expect(out.kind).toBe('pending');
+    expect(['waiting', 'active']).toContain(out.job.state);
+    g.open();
+  });
+
+  it('a request while a pass is waiting or running joins that job', async () => {
+    const g = gate();
+    let runs = 0;
+    const { client } = setup({
+      'scan-pass': async () => {
+        runs++;
+        await g.opened;
+        return emptyScan(true);
+      },
+    });
+    const first = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
+    const second = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
+    const third = client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    expect(second.job.id).toBe(first.job.id);
+    g.open();
+    const done = await third;
+    expect(done.kind).toBe('completed');
+    expect(done.job.id).toBe(first.job.id);
+    expect(runs).toBe(1);
+    const next = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    expect(next.job.id).not.toBe(first.job.id);
+    expect(runs).toBe(2);
+  });
+
+  it('jobs that do not join run once per request', async () => {
+    let runs = 0;
+    const { client } = setup(
+      {
+        'library-scan': async () => {
+          runs++;
+          return { summary };
+        },
+      },
+      ['library'],
+    );
+    const a = await client.submit('library-scan', { trigger: 'api' }, { waitSeconds: 10 });
+    const b = await client.submit('library-scan', { trigger: 'api' }, { waitSeconds: 10 });
+    expect(a.kind).toBe('completed');
+    expect(b.kind).toBe('completed');
+    expect(runs).toBe(2);
+  });
+
+  it('a failing job is reported failed with its reason once its attempts are spent', async () => {
+    const { client } = setup({
+      'scan-pass': async () => {
+        throw new Error('disk on fire');
+      },
+    });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
+    await expect
+      .poll(async () => (await client.get('scan', out.job.id))?.state, { timeout: 30_000, interval: 200 })
+      .toBe('failed');
+    const view = (await client.get('scan', out.job.id))!;
+    expect(view.error).toBe('disk on fire');
+  }, 40_000);
+
+  it('a handler result that breaks the result schema fails the job instead of reaching clients', async () => {
+    const { client } = setup({ 'scan-pass': async () => ({ nonsense: true }) as never });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    expect(out.kind).toBe('failed');
+    if (out.kind === 'failed') expect(out.error).toMatch(/bad result/);
+  });
+
+  it('close lets the active job finish', async () => {
+    let finished = false;
+    const { client, host } = setup({
+      'scan-pass': async () => {
+        await new Promise((r) => setTimeout(r, 800));
+        finished = true;
+        return emptyScan(true);
+      },
+    });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
+    await expect.poll(async () => (await client.get('scan', out.job.id))?.state, { timeout: 5000 }).toBe('active');
+    await host.close();
+    expect(finished).toBe(true);
+    expect((await client.get('scan', out.job.id))?.state).toBe('completed');
+  });
+
+  it('unknown jobs are null', async () => {
+    const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
+    expect(await client.get('scan', 'does-not-exist')).toBeNull();
+  });
+});
+
+describe('checkHandlers', () => {
+  it('fails at start when a consumed queue has a job without a handler', () => {
+    expect(() => checkHandlers(['scan', 'media'], { 'scan-pass': async () => emptyScan(true) })).toThrow(/media-tracks/);
+    expect(() => checkHandlers(['scan'], { 'scan-pass': async () => emptyScan(true) })).not.toThrow();
+  });
+});

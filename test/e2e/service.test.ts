@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+
+// The whole service as users run it: two processes, a real Redis, real HTTP.
+let install: TempInstall;
+let api: RunningProcess;
+let worker: RunningProcess;
+let base: string;
+const prefix = uniquePrefix('e2e');
+const redisUrl = testRedisUrl();
+
+async function http(path: string, init?: RequestInit) {
+  const res = await fetch(base + path, init);
+  return { status: res.status, body: (await res.json()) as any };
+}
+const postJson = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+beforeAll(async () => {
+  install = await tempInstall('[app]\nscan_interval_seconds = 3600\n');
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };
+  api = startProcess('api', env);
+  worker = startProcess('worker', env);
+  await waitFor(async () => (await fetch(`${base}/api/ready`)).ok, 20_000, 'the api');
+});
+
+afterAll(async () => {
+  await api?.stop('SIGKILL');
+  await worker?.stop('SIGKILL');
+  await dropPrefix(redisUrl, prefix);
+  await install?.cleanup();
+});
+
+describe('the service end to end', () => {
+  it('answers health and ready', async () => {
+    expect(await http('/api/health')).toEqual({ status: 200, body: { ok: true } });
+    expect(await http('/api/ready')).toEqual({ status: 200, body: { ok: true, redis: 'up' } });
+  });
+
+  it('runs a scanner pass through the worker and records it in the state', async () => {
+    const { status, body } = await http('/api/scan', { method: 'POST' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ dry_run: true, plans: [], moves: [], skipped: [] });
+    const state = JSON.parse(await readFile(join(install.paths.data, 'state.json'), 'utf8'));
+    expect(state.last_scan_at).toBe(body.started_at);
+  });
+
+  it('a library scan answers 202 with wait=0 and can be followed to completion', async () => {
+    const { status, body } = await http('/api/library/scan?wait=0', { method: 'POST' });
+    expect(status).toBe(202);
+    expect(body.job).toMatchObject({ queue: 'library' });
+    expect(body.status_url).toBe(`/api/jobs/library/${body.job.id}`);
+    const done = await waitFor(async () => {
+      const r = await http(body.status_url);
+      return r.body.state === 'completed' && r.body;
+    });
+    expect(done.result.summary).toMatchObject({ files: 0, truncated: false });
+  });
+
+  it('a settings change takes effect in the worker without a restart', async () => {
+    expect((await http('/api/settings', postJson({ dry_run: false }))).status).toBe(200);
+    const { body } = await http('/api/scan', { method: 'POST' });
+    expect(body.dry_run).toBe(false);
+    expect((await http('/api/settings', postJson({ app: { dry_run: true } }))).status).toBe(200);
+    expect((await http('/api/scan', { method: 'POST' })).body.dry_run).toBe(true);
+  });
+
+  it('a new scan interval reschedules the periodic pass, and 0 removes it', async () => {
+    const queue = new Queue('scan', { connection: { host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379) }, prefix });
+    try {
+      await waitFor(async () => (await queue.getJobScheduler('periodic-scan-pass'))?.every === 3_600_000, 10_000, 'the first schedule');
+      await http('/api/settings', postJson({ scan_interval_seconds: 120 }));
+      await waitFor(async () => (await queue.getJobScheduler('periodic-scan-pass'))?.every === 120_000, 10_000, 'the new schedule');
+      await http('/api/settings', postJson({ scan_interval_seconds: 0 }));
+      await waitFor(async () => !(await queue.getJobScheduler('periodic-scan-pass')), 10_000, 'no schedule');
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('log level changes apply while running, in the api and in the worker', async () => {
+    const quiet = async (ms = 300) => {
+      const a = api.output().length;
+      const w = worker.output().length;
+      await http('/api/health');
+      await http('/api/scan', { method: 'POST' });
+      await new Promise((r) => setTimeout(r, ms));
+      return { api: api.output().slice(a), worker: worker.output().slice(w) };
+    };
+    await http('/api/settings', postJson({ log_level: 'warn' }));
+    await new Promise((r) => setTimeout(r, 1500));
+    const silent = await quiet();
+    expect(silent.api).not.toContain('"msg":"request"');
+    expect(silent.worker).not.toContain('"msg":"job started"');
+    await http('/api/settings', postJson({ log_level: 'info' }));
+    await waitFor(async () => (await quiet(100)).worker.includes('"msg":"job started"'), 10_000, 'worker info lines');
+    expect((await quiet()).api).toContain('"msg":"request"');
+  });
+
+  it('SIGTERM stops both processes cleanly with exit code 0', async () => {
+    expect(await worker.stop('SIGTERM')).toBe(0);
+    expect(await api.stop('SIGTERM')).toBe(0);
+    expect(api.output()).toContain('"msg":"stopped"');
+    expect(worker.output()).toContain('"msg":"stopped"');
+  });
+});

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+
+export interface TempInstall {
+  root: string;
+  configFile: string;
+  paths: { downloads: string; config: string; data: string; drive: string };
+  cleanup(): Promise<void>;
+}
+
+/** A config file and folders in a temp dir, laid out as scripts/start lays out ./var. */
+export async function tempInstall(extraToml = ''): Promise<TempInstall> {
+  const root = await mkdtemp(join(tmpdir(), 'mo-test-'));
+  const paths = {
+    downloads: join(root, 'downloads'),
+    config: join(root, 'config'),
+    data: join(root, 'data'),
+    drive: join(root, 'media', 'disk1'),
+  };
+  for (const p of [paths.downloads, paths.config, paths.data, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) {
+    await mkdir(p, { recursive: true });
+  }
+  const configFile = join(paths.config, 'config.toml');
+  await writeFile(
+    configFile,
+    `[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+      `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n${extraToml}`,
+  );
+  return { root, configFile, paths, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface RunningProcess {
+  proc: ChildProcess;
+  output(): string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startProcess(app: 'api' | 'worker', env: Record<string, string>): RunningProcess {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, `apps/${app}/src/main.ts`)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  return {
+    proc,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | false>, ms = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  let lastErr: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      lastErr = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
+}
