@@ -17,9 +17,23 @@ export function issuePath(path: readonly PropertyKey[], prefix: readonly Propert
   return [...prefix, ...path].map(String).join('.') || '(root)';
 }
 
+export interface KeyIssue {
+  path: string;
+  message: string;
+}
+
+/** zod reports an unknown key at its parent's path; a user needs the key itself named. */
+export function keyIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): KeyIssue[] {
+  return error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((k) => ({ path: issuePath([...i.path, k], prefix), message: 'unknown key' }))
+      : [{ path: issuePath(i.path, prefix), message: i.message }],
+  );
+}
+
 /** A 400 whose message leads with the first offending key path, with every issue in details. */
 export function validationError(error: z.ZodError, prefix: readonly PropertyKey[] = []): AppError {
-  const issues = error.issues.map((i) => ({ path: issuePath(i.path, prefix), message: i.message }));
+  const issues = keyIssues(error, prefix);
   const first = issues[0];
   return new AppError('bad_request', first ? `${first.path}: ${first.message}` : 'invalid input', { issues });
 }

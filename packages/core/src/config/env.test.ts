@@ -52,7 +52,7 @@ describe('readProcessEnv', () => {
     expect(readProcessEnv({ PORT: '65535' }).port).toBe(65535);
   });
 
-  it.each(['http', '80.5', '-1', '65536', '99999', 'NaN'])('refuses PORT=%s, naming PORT and the value', (port) => {
+  it.each(['http', '80.5', '-1', '65536', '99999', 'NaN', '0x50', '1e3', ' 81 '])('refuses PORT=%s, naming PORT and the value', (port) => {
     expect(() => readProcessEnv({ PORT: port })).toThrow(/PORT/);
     expect(() => readProcessEnv({ PORT: port })).toThrow(port);
   });

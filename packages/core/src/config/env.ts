@@ -14,8 +14,8 @@ export interface ProcessEnv {
 
 /** The environment variables of CONTRACT.md, checked so that a typo stops start-up with its name. */
 export function readProcessEnv(env: NodeJS.ProcessEnv): ProcessEnv {
-  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const port = env.PORT === undefined || env.PORT === '' ? 8080 : /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : NaN;
+  if (!Number.isInteger(port) || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const prefix = env.QUEUE_PREFIX || 'mo';
   if (!/^[A-Za-z0-9_.{}-]+$/.test(prefix)) throw new Error(`QUEUE_PREFIX may hold letters, digits and _ . - { } only, got "${prefix}"`);
   return {

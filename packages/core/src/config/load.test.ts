@@ -256,14 +256,19 @@ describe('loadFileConfig', () => {
   it('refuses an unknown key, naming it', async () => {
     const { file, err } = await loadError('[app]\ndryrun = true\n');
     expect(err.message).toContain(file);
-    expect(err.message).toContain('dryrun');
-    expect(err.key).toBe('app');
+    expect(err.key).toBe('app.dryrun');
+    expect(err.message).toContain('at app.dryrun: unknown key');
   });
 
   it('refuses an unknown section, naming it', async () => {
     const { file, err } = await loadError('[scanner]\ninterval = 5\n');
     expect(err.message).toContain(file);
-    expect(err.message).toContain('scanner');
+    expect(err.key).toBe('scanner');
+  });
+
+  it('refuses a __proto__ key as unknown instead of treating it as the prototype', async () => {
+    const { err } = await loadError('[app]\n__proto__ = { dry_run = false }\n');
+    expect(err.key).toBe('app.__proto__');
   });
 
   it('refuses an unknown release provider, naming it', async () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { configSchema, DEFAULT_CONFIG, settingsPatchSchema, type Config, type SettingsPatch } from '@mo/shared';
 import { deepMerge } from './merge.ts';
-import { issuePath } from '../errors.ts';
+import { keyIssues } from '../errors.ts';
 
 export const DEFAULT_CONFIG_FILE = '/config/config.toml';
 
@@ -38,8 +38,8 @@ export async function readConfigFile(file: string): Promise<Record<string, unkno
 export function validateFileConfig(file: string, raw: Record<string, unknown>): Config {
   const result = configSchema.safeParse(deepMerge(DEFAULT_CONFIG, raw));
   if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ConfigError(file, issuePath(issue.path), issue.message);
+    const issue = keyIssues(result.error)[0]!;
+    throw new ConfigError(file, issue.path, issue.message);
   }
   return result.data;
 }

@@ -10,7 +10,13 @@ export function deepMerge<T>(base: T, over: unknown): T {
   const out: Plain = { ...base };
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
-    out[k] = k in out ? deepMerge(out[k], v) : v;
+    // defineProperty, not assignment: a "__proto__" key from a file must stay a plain (unknown) key.
+    Object.defineProperty(out, k, {
+      value: Object.hasOwn(out, k) ? deepMerge(out[k], v) : v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out as T;
 }

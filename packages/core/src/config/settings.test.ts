@@ -80,14 +80,12 @@ describe('settingsPatchFromBody', () => {
 
   it('refuses an unknown key inside a section, naming the section and the key', () => {
     const err = refusedBody({ app: { foo: 1 } });
-    expect(err.message).toMatch(/^app\b/);
-    expect(err.message).toContain('foo');
+    expect(err.message).toBe('app.foo: unknown key');
   });
 
   it('refuses an unknown key deeper down, naming its section', () => {
     const err = refusedBody({ release_providers: { tvmaze: { enabled: true, apikey: 'x' } } });
-    expect(err.message).toMatch(/^release_providers\.tvmaze\b/);
-    expect(err.message).toContain('apikey');
+    expect(err.message).toBe('release_providers.tvmaze.apikey: unknown key');
   });
 
   it.each([

@@ -21,6 +21,10 @@ describe('parseWorkerQueues', () => {
     expect(parseWorkerQueues(' transcode , scan ,, ', QUEUE_NAMES)).toEqual(['transcode', 'scan']);
   });
 
+  it('refuses a list of only commas, which would start a worker that serves nothing', () => {
+    expect(() => parseWorkerQueues(' , ,', QUEUE_NAMES)).toThrow(/names no queue/);
+  });
+
   it('removes duplicates, keeping the first position', () => {
     expect(parseWorkerQueues('scan,media,scan, media,library', QUEUE_NAMES)).toEqual(['scan', 'media', 'library']);
   });

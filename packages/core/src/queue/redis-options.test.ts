@@ -46,6 +46,10 @@ describe('redisOptionsFromUrl', () => {
     expect(() => redisOptionsFromUrl('tcp://host:6379')).toThrow(/tcp:/);
   });
 
+  it('unwraps an IPv6 host so that it can be dialled', () => {
+    expect(redisOptionsFromUrl('redis://[::1]:6390')).toMatchObject({ host: '::1', port: 6390 });
+  });
+
   it.each(['redis://host/abc', 'redis://host/-1', 'redis://host/1.5', 'redis://host/2/x'])(
     'refuses a bad database number in %s',
     (url) => {

@@ -16,7 +16,7 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
   if (!Number.isInteger(db) || db < 0) throw new Error(`REDIS_URL has a bad database number: ${u.pathname}`);
   return {
-    host: u.hostname || '127.0.0.1',
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
     port: u.port ? Number(u.port) : 6379,
     ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
     ...(u.password ? { password: decodeURIComponent(u.password) } : {}),

@@ -83,6 +83,7 @@ export function createWorkerHost(opts: {
 export function parseWorkerQueues(value: string | undefined, all: readonly QueueName[]): QueueName[] {
   if (value === undefined || value.trim() === '') return [...all];
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new Error(`WORKER_QUEUES names no queue: "${value}"; known: ${all.join(', ')}`);
   const unknown = names.filter((n) => !(all as readonly string[]).includes(n));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queue(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
   return [...new Set(names)] as QueueName[];
