@@ -9,7 +9,11 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 RUN npm install -g pnpm@10.34.9 && npm cache clean --force
-ENV npm_config_update_notifier=false
+# pnpm runs a script through `sh -c`; Debian's dash stays as a middle process and dies on SIGTERM
+# without passing it on, so `docker stop` would kill the app before it finishes its jobs. bash
+# execs a single command, so the signal reaches tsx, which relays it to the app.
+ENV npm_config_script_shell=/bin/bash \
+    npm_config_update_notifier=false
 
 WORKDIR /app
 

@@ -203,6 +203,10 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain(`pnpm@${pkg.packageManager.replace(/^pnpm@/, '')}`);
   });
 
+  it('has pnpm run scripts with bash, so that SIGTERM reaches the app (dash drops it)', () => {
+    expect(lines.some((l) => /^ENV .*\bnpm_config_script_shell=\/bin\/bash\b/.test(l))).toBe(true);
+  });
+
   it('installs with the frozen lockfile from the manifests of every workspace package', () => {
     expect(installAt).toBeGreaterThan(0);
     // Sources of the COPY lines before the install (the last word is the destination).

@@ -232,9 +232,9 @@ describe('api key', () => {
     t = await testApp({ toml: '[app]\napi_key = "k3y"\n' });
   });
 
-  it('is needed on every route but health and the stylesheet', async () => {
+  it('is needed on every route but the probes and the stylesheet', async () => {
     await expectError(await t.app.request('/api/config'), 401, 'unauthorized');
-    await expectError(await t.app.request('/api/ready'), 401, 'unauthorized');
+    expect((await t.app.request('/api/ready')).status).toBe(200);
     await expectError(await t.app.request('/api/settings', post({ dry_run: false })), 401, 'unauthorized');
     await expectError(await t.app.request('/api/jobs/scan/1'), 401, 'unauthorized');
     expect(t.config.current().app.dry_run).toBe(true);

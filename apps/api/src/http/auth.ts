@@ -3,7 +3,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { RuntimeConfig } from '@mo/core';
 import { errorResponse } from './errors.ts';
 
-const OPEN = new Set(['/api/health', '/api/theme/custom.css']);
+// Probes (health, and readiness for container healthchecks, which only tells whether Redis is up)
+// and the stylesheet a login page needs stay open.
+const OPEN = new Set(['/api/health', '/api/ready', '/api/theme/custom.css']);
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
@@ -17,7 +19,7 @@ function presented(headers: { get(name: string): string | null | undefined }, qu
   return query ?? null;
 }
 
-/** `app.api_key` guards every route but health and the stylesheet; read per request so a change applies at once. */
+/** `app.api_key` guards every other route; read per request so a change applies at once. */
 export function apiKeyAuth(config: RuntimeConfig): MiddlewareHandler {
   return async (c, next) => {
     const key = config.current().app.api_key;
