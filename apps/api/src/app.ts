@@ -11,6 +11,11 @@ import { jobRoutes } from './routes/jobs.ts';
 import { scanRoutes } from './routes/scan.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { toolRoutes } from './routes/tools.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
+import { releasesRoutes } from './routes/releases.ts';
+import { downloadsRoutes } from './routes/downloads.ts';
+import { transcoderRoutes } from './routes/transcoder.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -43,7 +48,12 @@ export function createApp(deps: AppDeps) {
     .route('/', jobRoutes(deps))
     .route('/', scanRoutes(deps))
     .route('/', mediaRoutes(deps))
-    .route('/', toolRoutes(deps));
+    .route('/', toolRoutes(deps))
+    .route('/', libraryRoutes(deps))
+    .route('/', dashboardRoutes(deps))
+    .route('/', releasesRoutes(deps))
+    .route('/', downloadsRoutes(deps))
+    .route('/', transcoderRoutes(deps));
   app.route('/api', api);
 
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server';
-import { ConfigError, createJobClient, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { ConfigError, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
 import { createApp } from './app.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -12,7 +12,8 @@ async function main() {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
   });
   const jobs = createJobClient({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
-  const app = createApp({ config, jobs, logger });
+  const library = await createLibraryCache({ dataDir: () => config.current().paths.data, logger });
+  const app = createApp({ config, jobs, logger, library });
   const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {
     logger.info({ port: info.port, host: env.host, config: env.configFile }, 'api listening');
   });
@@ -29,6 +30,7 @@ async function main() {
     force.unref();
     server.close(async () => {
       await jobs.close();
+      library.close();
       config.close();
       logger.info('stopped');
       process.exit(0);

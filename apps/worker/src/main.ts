@@ -1,5 +1,6 @@
 import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, type JobHandlers } from '@mo/core';
 import { keepScanSchedule } from './schedules.ts';
+import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
@@ -12,11 +13,12 @@ async function main() {
   config.onChange((next, prev) => {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
   });
+  const deps: WorkerDeps = { config, logger, env };
   const handlers: JobHandlers = {
-    'scan-pass': scanPassHandler(config),
-    'library-scan': libraryScanHandler(config),
-    'media-tracks': mediaTracksHandler(),
-    'transcode-run': transcodeRunHandler(),
+    'scan-pass': scanPassHandler(deps),
+    'library-scan': libraryScanHandler(deps),
+    'media-tracks': mediaTracksHandler(deps),
+    'transcode-run': transcodeRunHandler(deps),
   };
   const host = createWorkerHost({ redisUrl: env.redisUrl, prefix: env.queuePrefix, queues: env.workerQueues, handlers, logger });
   const schedule = env.workerQueues.includes('scan')

@@ -13,3 +13,5 @@ export * from './queue/worker-host.ts';
 export * from './state/state-store.ts';
 export * from './fs/atomic-write.ts';
 export * from './config/env.ts';
+export * from './library/index-store.ts';
+export * from './library/library-cache.ts';

@@ -3,3 +3,4 @@ export * from './state/schema.ts';
 export * from './jobs/queues.ts';
 export * from './jobs/catalogue.ts';
 export * from './api/errors.ts';
+export * from './library/index-schema.ts';

@@ -1,9 +1,11 @@
-import type { JobClient, Logger, RuntimeConfig } from '@mo/core';
+import type { JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
 
 export interface AppDeps {
   config: RuntimeConfig;
   jobs: JobClient;
   logger: Logger;
+  /** The cached library index; the only source of the library, dashboard, releases and tools routes. */
+  library: LibraryCache;
 }
 
 export interface AppEnv {

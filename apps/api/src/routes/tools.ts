@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../http/env.ts';
-import { runJob } from '../http/jobs.ts';
 
-export function toolRoutes({ jobs }: AppDeps) {
-  return new Hono<AppEnv>().post('/tools/transcoder/run-next', (c) => runJob(c, jobs, 'transcode-run', { path: null }));
+/** GET /api/tools/subtitles and GET /api/tools/duplicates, from the cached index. */
+export function toolRoutes(_deps: AppDeps) {
+  return new Hono<AppEnv>();
 }

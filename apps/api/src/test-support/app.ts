@@ -1,10 +1,11 @@
-import { createLogger, createRuntimeConfig, type JobClient, type RuntimeConfig } from '@mo/core';
+import { createLibraryCache, createLogger, createRuntimeConfig, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
 import { createApp } from '../app.ts';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
   config: RuntimeConfig;
+  library: LibraryCache;
   install: TempInstall;
   close(): Promise<void>;
 }
@@ -19,12 +20,15 @@ export async function testApp(opts: { toml?: string; jobs?: JobClient } = {}): P
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger });
+  const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library });
   return {
     app,
     config,
+    library,
     install,
     async close() {
+      library.close();
       config.close();
       await install.cleanup();
     },

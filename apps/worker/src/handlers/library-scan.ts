@@ -1,6 +1,7 @@
-import type { JobHandler, RuntimeConfig } from '@mo/core';
+import type { JobHandler } from '@mo/core';
+import type { WorkerDeps } from '../deps.ts';
 
-export function libraryScanHandler(config: RuntimeConfig): JobHandler<'library-scan'> {
+export function libraryScanHandler({ config }: WorkerDeps): JobHandler<'library-scan'> {
   return async () => {
     const scanned_at = new Date().toISOString();
     await config.state.update((s) => ({ ...s, last_library_scan_at: scanned_at }));

@@ -1,6 +1,7 @@
-import type { JobHandler, RuntimeConfig } from '@mo/core';
+import type { JobHandler } from '@mo/core';
+import type { WorkerDeps } from '../deps.ts';
 
-export function scanPassHandler(config: RuntimeConfig): JobHandler<'scan-pass'> {
+export function scanPassHandler({ config }: WorkerDeps): JobHandler<'scan-pass'> {
   return async () => {
     const started_at = new Date().toISOString();
     const { dry_run } = config.current().app;

@@ -1,5 +1,6 @@
 import type { JobHandler } from '@mo/core';
+import type { WorkerDeps } from '../deps.ts';
 
-export function transcodeRunHandler(): JobHandler<'transcode-run'> {
+export function transcodeRunHandler(_deps: WorkerDeps): JobHandler<'transcode-run'> {
   return async () => ({ item: null, output: null, command: [] });
 }
