@@ -15,3 +15,7 @@ export * from './fs/atomic-write.ts';
 export * from './config/env.ts';
 export * from './library/index-store.ts';
 export * from './library/library-cache.ts';
+export * from './library/classify.ts';
+export * from './library/scan-library.ts';
+export * from './library/views.ts';
+export * from './parse/index.ts';

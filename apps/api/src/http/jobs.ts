@@ -23,11 +23,18 @@ export function statusUrl(queue: string, id: string): string {
  * Every job-backed POST answers through here: the job's result when it finishes within `?wait=`,
  * otherwise 202 with where to follow it.
  */
-export async function runJob<N extends JobName>(c: Context, jobs: JobClient, name: N, payload: JobPayload<N>) {
+export async function runJob<N extends JobName>(
+  c: Context,
+  jobs: JobClient,
+  name: N,
+  payload: JobPayload<N>,
+  opts: { onCompleted?: () => Promise<void> } = {},
+) {
   const wait = waitSeconds(c.req.query('wait'));
   const outcome = await jobs.submit(name, payload, { waitSeconds: wait });
   switch (outcome.kind) {
     case 'completed':
+      await opts.onCompleted?.();
       return c.json(outcome.result as object, 200);
     case 'failed':
       return errorResponse(c, 'internal', `job ${outcome.job.queue}/${outcome.job.id} failed: ${outcome.error}`, {

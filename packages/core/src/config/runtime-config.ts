@@ -20,6 +20,8 @@ export interface RuntimeConfig {
   readonly fileConfig: Config;
   readonly state: StateStore<State>;
   current(): Config;
+  /** state.json as last read (it is re-read whenever it changes on disk), without a file read now. */
+  currentState(): State;
   onChange(listener: ConfigListener): () => void;
   /** Validates and saves a settings patch, then applies it here at once. */
   updateSettings(patch: SettingsPatch): Promise<Config>;
@@ -40,8 +42,10 @@ export async function createRuntimeConfig(opts: {
   const fileConfig = await loadFileConfig(opts.configFile);
   const store = createStateStore({ file: stateFile(fileConfig), schema: stateSchema, initial: initialState });
   let current: Config;
+  let currentState: State;
   try {
-    current = effectiveConfig(fileConfig, (await store.read()).settings);
+    currentState = await store.read();
+    current = effectiveConfig(fileConfig, currentState.settings);
   } catch (err) {
     throw new ConfigError(store.file, null, (err as Error).message);
   }
@@ -77,6 +81,7 @@ export async function createRuntimeConfig(opts: {
     try {
       const state = await store.read();
       lastStamp = now;
+      currentState = state;
       apply(effectiveConfig(fileConfig, state.settings));
     } catch (err) {
       // A bad or half-edited state file must not take a running process down; keep what works.
@@ -102,6 +107,7 @@ export async function createRuntimeConfig(opts: {
     fileConfig,
     state: store,
     current: () => current,
+    currentState: () => currentState,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -109,6 +115,7 @@ export async function createRuntimeConfig(opts: {
     async updateSettings(patch) {
       const state = await store.update((s) => ({ ...s, settings: mergeSettings(fileConfig, s.settings, patch) }));
       lastStamp = await stamp();
+      currentState = state;
       apply(effectiveConfig(fileConfig, state.settings));
       return current;
     },

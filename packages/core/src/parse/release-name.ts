@@ -46,8 +46,6 @@ interface Seg {
   /** Episode marker strength: 0 explicit (S01E02, 1x02, date, fansub absolute), 1 " - 05" without
    * a fansub group, 2 a bare "Episode 5" / "E05". Weak numbers become episodes of a known season. */
   weak: 0 | 1 | 2;
-  /** Movie without year whose name carries release tokens (resolution, source, codec …). */
-  release: boolean;
 }
 
 const MAX_YEAR = new Date().getUTCFullYear() + 1;
@@ -68,7 +66,7 @@ const SUBTITLE_SUFFIXES = new Set([
   'zho', 'ko', 'kor', 'nl', 'dut', 'nld', 'sv', 'swe', 'no', 'nor', 'nb', 'da', 'dan', 'fi', 'fin',
   'pl', 'pol', 'tr', 'tur', 'ar', 'ara', 'he', 'heb', 'hi', 'hin', 'cs', 'cze', 'ces', 'el', 'gre',
   'ell', 'hu', 'hun', 'ro', 'ron', 'rum', 'en-us', 'en-gb', 'es-419', 'und', 'forced', 'sdh', 'cc',
-  'hi', 'default', 'full', 'foreign',
+  'default', 'full', 'foreign',
 ]);
 
 function stripExtension(file: string): string {
@@ -119,6 +117,12 @@ const RE_SEASON_PACK = /(?<![a-z0-9])(?:s(\d{1,2})|season[ ._-]?(\d{1,2}))(?![0-
 const RE_SEASON_FOLDER =
   /^(?:season|series|saison|staffel|temporada|stagione|seizoen|book)[ ._-]*(\d{1,4})$|^s(\d{1,4})$/i;
 const RE_SPECIALS_FOLDER = /^(?:specials?|season[ ._-]*0+)$/i;
+// A year somewhere after a match
+const RE_YEAR_AFTER = /(?<![0-9a-z])(?:19|20)\d{2}(?![0-9a-z])/;
+// 14.03.2024 (European order)
+const RE_DAILY_DMY = /(?<![0-9a-z])(\d{2})([._-])(\d{2})\2((?:19|20)\d{2})(?![0-9])/;
+// Old scene numbering "lost.311.hdtv": season digit + two episode digits, right before release junk
+const RE_THREE_DIGIT = /(?<=[ ._-])([1-9])(\d{2})(?=[ ._-])/;
 // Years, optionally in brackets
 const RE_YEAR = /(?<![0-9a-z])([([]?)((?:19|20)\d{2})[)\]]?(?![0-9a-z])/gi;
 // Trailing series year: "Doctor Who 2005", "The Office (US) (2005)"
@@ -243,18 +247,32 @@ function cleanTitle(raw: string): string {
     t = dotsToSpaces(t);
   } else {
     t = t.replace(/\s{2,}/g, ' ');
+    // "The Walking Dead.S01E01": a dot glued to what follows the title is a separator, but keep
+    // abbreviations that end a title ("Monsters, Inc. (2001)" keeps its space) and acronyms.
+    if (raw.endsWith('.') && !/(?:^|[\s.])[a-z]\.$/i.test(t)) t = t.replace(/\.+$/, '');
   }
   return t.replace(/[\s-]+$/, '').trim();
 }
 
-/** Removes language / release tags and editions from the end of a raw (unclean) title. */
-function stripTrailingTags(raw: string): string {
+const RE_ARTICLE_ONLY = /^[\s._-]*(?:the|a|an|le|la|les|der|die|das|el|il)?[\s._-]*$/i;
+
+/**
+ * Removes editions (and, with `languages`, language / release tags) from the end of a raw title:
+ * "Aliens.Special.Edition" → "Aliens", "Intouchables.FRENCH" → "Intouchables". Never strips a
+ * title down to nothing or to a bare article ("The.Final.Cut.2004" stays a title).
+ */
+function stripTrailingTags(raw: string, languages: boolean): string {
   let t = raw;
   for (let i = 0; i < 6; i++) {
     const before = t;
-    t = t.replace(RE_EDITION_TAIL, '');
-    const m = /[ ._-]+([a-z0-9-]+)[ ._-]*$/i.exec(t);
-    if (m && m.index > 0 && TRAILING_TAGS.has(m[1]!.toLowerCase())) t = t.slice(0, m.index);
+    const e = RE_EDITION_TAIL.exec(t);
+    if (e && !RE_ARTICLE_ONLY.test(t.slice(0, e.index))) t = t.slice(0, e.index);
+    if (languages) {
+      const m = /[ ._-]+([a-z0-9-]+)[ ._-]*$/i.exec(t);
+      if (m && !RE_ARTICLE_ONLY.test(t.slice(0, m.index)) && TRAILING_TAGS.has(m[1]!.toLowerCase())) {
+        t = t.slice(0, m.index);
+      }
+    }
     if (t === before) break;
   }
   return t;
@@ -321,7 +339,6 @@ function newSeg(kind: SegKind, title: string): Seg {
     absolute: [],
     edition: null,
     weak: 0,
-    release: false,
   };
 }
 
@@ -337,8 +354,13 @@ function episodeSeg(rawTitle: string, season: number | null, episodes: number[])
 // ---------------------------------------------------------------------------------------------
 // One path segment
 
+/** File and folder names are at most 255 bytes on common filesystems; longer input is cut so that
+ * the (trailing-anchored) clean-up expressions stay cheap on hostile input. */
+const MAX_SEGMENT = 300;
+
 function parseSegment(input: string): Seg | null {
-  let s = input.includes('_') ? input.replace(/_/g, ' ') : input;
+  const capped = input.length > MAX_SEGMENT ? input.slice(0, MAX_SEGMENT) : input;
+  let s = capped.includes('_') ? capped.replace(/_/g, ' ') : capped;
   let edition: string | null = null;
   if (s.includes('{') || s.includes('db')) {
     s = s.replace(RE_CURLY, (_m, ed: string | undefined) => {
@@ -398,6 +420,7 @@ function parseSegment(input: string): Seg | null {
 
   // --- 1x02 and 1x02-1x03
   m = RE_NX.exec(s);
+  if (m && m.index === 0 && RE_YEAR_AFTER.test(s.slice(m[0].length))) m = null;
   if (m) {
     const season = Number(m[1]);
     const eps = [Number(m[2])];
@@ -430,6 +453,19 @@ function parseSegment(input: string): Seg | null {
       const seg = episodeSeg(s.slice(0, m.index), null, []);
       if (seg.title !== '') {
         seg.airDate = `${m[1]}-${m[3]}-${m[4]}`;
+        return seg;
+      }
+    }
+  }
+
+  m = RE_DAILY_DMY.exec(s);
+  if (m && m.index > 0) {
+    const d = Number(m[1]);
+    const mo = Number(m[3]);
+    if (mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && Number(m[4]) <= MAX_YEAR) {
+      const seg = episodeSeg(s.slice(0, m.index), null, []);
+      if (seg.title !== '') {
+        seg.airDate = `${m[4]}-${m[3]}-${m[1]}`;
         return seg;
       }
     }
@@ -498,9 +534,26 @@ function parseSegment(input: string): Seg | null {
     }
   }
 
+  // --- Old scene numbering: "lost.311.hdtv-lol" (only right before release tokens, no year)
+  if (year === null) {
+    m = RE_THREE_DIGIT.exec(s);
+    if (m && m[2] !== '00') {
+      const after = m.index + m[0].length;
+      const junk = strongJunkIndex(s);
+      if (junk > after && junk <= after + 1) {
+        const seg = episodeSeg(s.slice(0, m.index), Number(m[1]), [Number(m[2])]);
+        if (seg.title !== '') return seg;
+      }
+    }
+  }
+
   // --- Season packs (folder names)
   m = RE_SEASON_PACK.exec(s);
-  if (m && (yearIdx < 0 || m.index < yearIdx || m.index > yearEnd)) {
+  if (m !== null && (yearIdx < 0 || m.index < yearIdx || m.index > yearEnd)) {
+    const junk = strongJunkIndex(s);
+    if (junk >= 0 && junk < m.index) m = null;
+  }
+  if (m) {
     const seg = episodeSeg(s.slice(0, m.index), Number(m[1] ?? m[2]), []);
     seg.kind = 'season';
     return seg;
@@ -508,24 +561,26 @@ function parseSegment(input: string): Seg | null {
 
   if (year !== null) {
     const rawTitle = s.slice(0, yearIdx);
-    const seg = newSeg('movie', cleanTitle(stripTrailingTags(rawTitle)));
+    const kept = stripTrailingTags(rawTitle, false);
+    const seg = newSeg('movie', cleanTitle(kept));
     if (seg.title === '') return null;
     seg.year = year;
-    seg.edition = edition ?? findEdition(s.slice(yearEnd)) ?? findEdition(rawTitle);
+    seg.edition = edition ?? findEdition(s.slice(yearEnd)) ?? findEdition(rawTitle.slice(kept.length));
     return seg;
   }
 
   const junk = strongJunkIndex(s);
   if (junk > 0) {
     const rawTitle = s.slice(0, junk);
-    const seg = newSeg('movie', cleanTitle(stripTrailingTags(rawTitle)));
+    const kept = stripTrailingTags(rawTitle, true);
+    const seg = newSeg('movie', cleanTitle(kept));
     if (seg.title === '') return null;
-    seg.release = true;
-    seg.edition = edition ?? findEdition(s.slice(junk)) ?? findEdition(rawTitle);
+    seg.edition = edition ?? findEdition(s.slice(junk)) ?? findEdition(rawTitle.slice(kept.length));
     return seg;
   }
-  const seg = newSeg('bare', cleanTitle(stripTrailingTags(s)));
-  seg.edition = edition ?? findEdition(s);
+  const kept = stripTrailingTags(s, true);
+  const seg = newSeg('bare', cleanTitle(kept));
+  seg.edition = edition ?? findEdition(s.slice(kept.length));
   return seg.title === '' ? null : seg;
 }
 

@@ -1,0 +1,166 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, type Drive } from '@mo/shared';
+import { scanLibrary, type LibraryScanOptions } from './scan-library.ts';
+import { libraryView, extensionBreakdown } from './views.ts';
+
+let root: string;
+let drives: Drive[];
+
+async function put(rel: string, bytes = 10, content?: string) {
+  const p = join(root, rel);
+  await mkdir(dirname(p), { recursive: true });
+  await writeFile(p, content ?? Buffer.alloc(bytes));
+}
+
+function options(over: Partial<LibraryScanOptions> = {}): LibraryScanOptions {
+  return {
+    drives,
+    movieFolders: DEFAULT_CONFIG.library.movie_folders,
+    tvFolders: DEFAULT_CONFIG.library.tv_folders,
+    videoExtensions: DEFAULT_CONFIG.library.video_extensions,
+    subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
+    maxFiles: 1000,
+    timeoutMs: 60_000,
+    readNfo: true,
+    ...over,
+  };
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mo-lib-'));
+  drives = [
+    { name: 'd1', path: join(root, 'd1') },
+    { name: 'd2', path: join(root, 'd2') },
+  ];
+  await put('d1/Movies/The Matrix (1999)/The Matrix (1999).mkv', 1000);
+  await put('d1/Movies/The Matrix (1999)/The Matrix (1999).en.srt', 5);
+  await put('d1/Movies/The Matrix (1999)/Featurettes/Making Of.mkv', 50);
+  await put('d1/Movies/Heat.1995.1080p.BluRay.x264-GRP.mkv', 700);
+  await put('d1/TV/Lost (2004)/Season 01/Lost (2004) - S01E01-E02.mkv', 300);
+  await put('d1/TV/Lost (2004)/Season 01/Lost (2004) - S01E05.mkv', 300);
+  await put('d1/TV/Lost (2004)/tvshow.nfo', 0, '<tvshow><title>Lost</title></tvshow>');
+  await put(
+    'd1/TV/Lost (2004)/Season 01/Lost (2004) - S01E06.nfo',
+    0,
+    '<episodedetails><title>Walkabout</title><season>1</season><episode>6</episode><aired>2004-10-20</aired></episodedetails>',
+  );
+  await put('d2/TV Shows/Fargo (2014)/Season 2/Fargo (2014) - S02E01.mkv', 400);
+  await put('d2/Downloads/Other.Movie.2020.mkv', 999);
+  await put('d2/Movies.bak/Old (1990)/Old (1990).mkv', 999);
+  await put('d1/loose.mkv', 999);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('scanLibrary', () => {
+  it('indexes only the library folders of each drive in a stable order (a folder\'s files, then its subfolders)', async () => {
+    const index = await scanLibrary(options());
+    const paths = index.items.map((i) => i.path.slice(root.length + 1));
+    expect(paths).toEqual([
+      'd1/Movies/Heat.1995.1080p.BluRay.x264-GRP.mkv',
+      'd1/Movies/The Matrix (1999)/The Matrix (1999).en.srt',
+      'd1/Movies/The Matrix (1999)/The Matrix (1999).mkv',
+      'd1/Movies/The Matrix (1999)/Featurettes/Making Of.mkv',
+      'd1/TV/Lost (2004)/tvshow.nfo',
+      'd1/TV/Lost (2004)/Season 01/Lost (2004) - S01E01-E02.mkv',
+      'd1/TV/Lost (2004)/Season 01/Lost (2004) - S01E05.mkv',
+      'd1/TV/Lost (2004)/Season 01/Lost (2004) - S01E06.nfo',
+      'd2/TV Shows/Fargo (2014)/Season 2/Fargo (2014) - S02E01.mkv',
+    ]);
+    const matrix = index.items.find((i) => i.path.endsWith('The Matrix (1999).mkv'))!;
+    expect(matrix).toMatchObject({
+      drive: 'd1', section: 'movies', root: join(root, 'd1/Movies'), folder: join(root, 'd1/Movies/The Matrix (1999)'),
+      bytes: 1000, ext: '.mkv', type: 'video', title: 'The Matrix', year: 1999, extra: false, nfo: null,
+    });
+    expect(matrix.mtime_ms).toBeGreaterThan(0);
+    const heat = index.items.find((i) => i.path.includes('Heat'))!;
+    expect(heat).toMatchObject({ folder: join(root, 'd1/Movies'), title: 'Heat', year: 1995 });
+    const nfo = index.items.find((i) => i.path.endsWith('S01E06.nfo'))!;
+    expect(nfo.nfo).toEqual({ kind: 'episode', title: 'Walkabout', season: 1, episode: 6, aired: '2004-10-20' });
+    expect(index).toMatchObject({ version: 1, truncated: false, timed_out: false, skipped: [] });
+    expect(index.drives).toEqual(drives);
+  });
+
+  it('does not read nfo files when metadata.read_nfo is off', async () => {
+    const index = await scanLibrary(options({ readNfo: false }));
+    expect(index.items.filter((i) => i.type === 'nfo').every((i) => i.nfo === null)).toBe(true);
+  });
+
+  it('stops at library_scan_max_files and flags the index truncated', async () => {
+    const index = await scanLibrary(options({ maxFiles: 3 }));
+    expect(index.items).toHaveLength(3);
+    expect(index.truncated).toBe(true);
+  });
+
+  it('stops at library_scan_timeout_seconds and flags the index timed out', async () => {
+    for (let i = 0; i < 4100; i++) await put(`d1/Movies/Many (2000)/f${i}.txt`, 0);
+    let t = 0;
+    const index = await scanLibrary(options({ maxFiles: 10_000, timeoutMs: 5, now: () => (t += 10) }));
+    expect(index.timed_out).toBe(true);
+    expect(index.items.length).toBeLessThan(4100);
+  });
+
+  it('follows a symlinked folder once and ends in a symlink loop, logging what it skipped', async () => {
+    await symlink(join(root, 'd1/TV'), join(root, 'd1/TV/Lost (2004)/loop'));
+    await symlink('self', join(root, 'd1/Movies/self'));
+    await put('elsewhere/Alien (1979)/Alien (1979).mkv', 10);
+    await symlink(join(root, 'elsewhere/Alien (1979)'), join(root, 'd1/Movies/Alien (1979)'));
+    const skips: string[] = [];
+    const index = await scanLibrary(options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`) }));
+    expect(index.items.filter((i) => i.path.includes('/loop/'))).toEqual([]);
+    expect(index.items.some((i) => i.title === 'Alien' && i.year === 1979)).toBe(true);
+    expect(skips).toEqual(['d1/Movies/self ELOOP']);
+    expect(index.skipped).toEqual([{ path: join(root, 'd1/Movies/self'), error: 'ELOOP' }]);
+  });
+
+  it('skips a drive that is not there and carries on', async () => {
+    const index = await scanLibrary(options({ drives: [{ name: 'gone', path: join(root, 'gone') }, ...drives] }));
+    expect(index.skipped).toEqual([{ path: join(root, 'gone'), error: 'ENOENT' }]);
+    expect(index.items.length).toBe(9);
+  });
+
+  it('honours configured library folder names', async () => {
+    const index = await scanLibrary(options({ movieFolders: ['Downloads'], tvFolders: [] }));
+    expect(index.items.map((i) => i.title)).toEqual(['Other Movie']);
+  });
+});
+
+describe('libraryView', () => {
+  it('groups movies and series and counts them', async () => {
+    const index = await scanLibrary(options());
+    const view = libraryView(index);
+    expect(view.summary).toMatchObject({ files: 9, movies: 2, series: 2, episodes: 4, truncated: false, timed_out: false });
+    expect(view.summary.bytes).toBe(1000 + 5 + 50 + 700 + 300 + 300 + 400 + Buffer.byteLength('<tvshow><title>Lost</title></tvshow>') + index.items.find((i) => i.path.endsWith('S01E06.nfo'))!.bytes);
+    expect(view.movies.map((m) => [m.title, m.year, m.files])).toEqual([
+      ['Heat', 1995, 1],
+      ['The Matrix', 1999, 3],
+    ]);
+    expect(view.series).toEqual([
+      {
+        title: 'Fargo', folder: join(root, 'd2/TV Shows/Fargo (2014)'), drive: 'd2',
+        seasons: [{ season: 2, episodes: [1] }], episode_count: 1, files: 1, bytes: 400,
+      },
+      {
+        title: 'Lost', folder: join(root, 'd1/TV/Lost (2004)'), drive: 'd1',
+        seasons: [{ season: 1, episodes: [1, 2, 5] }], episode_count: 3, files: 4, bytes: expect.any(Number),
+      },
+    ]);
+    expect(JSON.stringify(view)).not.toContain('"items"');
+  });
+
+  it('is empty before the first scan', () => {
+    expect(libraryView(null)).toMatchObject({ summary: { files: 0, scanned_at: null }, movies: [], series: [] });
+  });
+
+  it('breaks the index down by extension', async () => {
+    const ext = extensionBreakdown(await scanLibrary(options()));
+    expect(ext['.mkv']).toEqual({ count: 6, bytes: 1000 + 50 + 700 + 300 + 300 + 400 });
+    expect(ext['.srt']).toEqual({ count: 1, bytes: 5 });
+    expect(ext['.nfo']!.count).toBe(2);
+  });
+});

@@ -1,0 +1,1 @@
+export { parseReleaseName, normalizeTitle, type ParsedMedia } from './release-name.ts';
