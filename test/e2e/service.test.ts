@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
@@ -64,6 +64,19 @@ describe('the service end to end', () => {
       return r.body.state === 'completed' && r.body;
     });
     expect(done.result.summary).toMatchObject({ files: 0, truncated: false });
+  });
+
+  it('a library scan in the worker changes what GET /api/library answers, at once', async () => {
+    const movie = join(install.paths.drive, 'Movies', 'Heat (1995)');
+    await mkdir(movie, { recursive: true });
+    await writeFile(join(movie, 'Heat (1995).mkv'), Buffer.alloc(1234));
+    expect((await http('/api/library')).body.summary.movies).toBe(0);
+    const { status, body } = await http('/api/library/scan', { method: 'POST' });
+    expect(status).toBe(200);
+    expect(body.summary).toMatchObject({ files: 1, bytes: 1234, movies: 1 });
+    const lib = await http('/api/library');
+    expect(lib.body.movies).toEqual([{ title: 'Heat', year: 1995, folder: movie, drive: 'disk1', files: 1, bytes: 1234 }]);
+    expect((await http('/api/dashboard')).body.library).toMatchObject({ files: 1, movies: 1 });
   });
 
   it('a settings change takes effect in the worker without a restart', async () => {

@@ -1,0 +1,105 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scanLibrary, writeLibraryIndex } from '@mo/core';
+import { DEFAULT_CONFIG } from '@mo/shared';
+import { testApp, type TestApp } from '../test-support/app.ts';
+
+let t: TestApp;
+afterEach(async () => t?.close());
+
+async function put(rel: string, bytes: number) {
+  const p = join(t.install.paths.drive, rel);
+  await mkdir(join(p, '..'), { recursive: true });
+  await writeFile(p, Buffer.alloc(bytes));
+}
+
+/** What the worker does after a library scan: write the index where the API's cache looks. */
+async function indexNow() {
+  const cfg = t.config.current();
+  const index = await scanLibrary({
+    drives: cfg.drives,
+    movieFolders: cfg.library.movie_folders,
+    tvFolders: cfg.library.tv_folders,
+    videoExtensions: DEFAULT_CONFIG.library.video_extensions,
+    subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
+    maxFiles: 1000,
+    timeoutMs: 60_000,
+    readNfo: true,
+  });
+  await writeLibraryIndex(cfg.paths.data, index);
+  await t.library.refresh();
+}
+
+describe('GET /api/library', () => {
+  it('is empty before the first library scan', async () => {
+    t = await testApp();
+    const res = await t.app.request('/api/library');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      summary: { files: 0, bytes: 0, movies: 0, series: 0, episodes: 0, scanned_at: null, duration_ms: null, truncated: false, timed_out: false },
+      movies: [],
+      series: [],
+    });
+  });
+
+  it('answers from the cached index only, which changes after a scan', async () => {
+    t = await testApp();
+    await put('Movies/Heat (1995)/Heat (1995).mkv', 100);
+    await put('TV/Lost/Season 1/Lost - S01E01.mkv', 10);
+    await indexNow();
+    const first = (await (await t.app.request('/api/library')).json()) as any;
+    expect(first.summary).toMatchObject({ files: 2, bytes: 110, movies: 1, series: 1, episodes: 1 });
+    expect(first.movies).toEqual([{ title: 'Heat', year: 1995, folder: join(t.install.paths.drive, 'Movies/Heat (1995)'), drive: 'disk1', files: 1, bytes: 100 }]);
+    expect(first.series[0]).toMatchObject({ title: 'Lost', seasons: [{ season: 1, episodes: [1] }], episode_count: 1 });
+    expect(JSON.stringify(first)).not.toContain('"items"');
+
+    // New files on disk change nothing until the next scan.
+    await put('Movies/Alien (1979)/Alien (1979).mkv', 100);
+    expect(((await (await t.app.request('/api/library')).json()) as any).summary.movies).toBe(1);
+    await indexNow();
+    expect(((await (await t.app.request('/api/library')).json()) as any).summary.movies).toBe(2);
+  });
+
+  it('picks up an index written by another process on its own', async () => {
+    t = await testApp();
+    await put('Movies/Heat (1995)/Heat (1995).mkv', 100);
+    const cfg = t.config.current();
+    await writeLibraryIndex(cfg.paths.data, {
+      version: 1, scanned_at: '2026-01-01T00:00:00.000Z', duration_ms: 1, truncated: true, timed_out: false, skipped: [], drives: [], items: [],
+    });
+    await expect
+      .poll(async () => ((await (await t.app.request('/api/library')).json()) as any).summary.scanned_at, { timeout: 3000 })
+      .toBe('2026-01-01T00:00:00.000Z');
+  });
+});
+
+describe('GET /api/dashboard', () => {
+  it('shows dry-run, state, drive usage, the library and extensions without walking the media', async () => {
+    t = await testApp({ toml: '' });
+    await put('Movies/Heat (1995)/Heat (1995).mkv', 100);
+    await put('Movies/Heat (1995)/Heat (1995).en.srt', 7);
+    await indexNow();
+    await put('Movies/Unindexed (2000)/Unindexed (2000).mkv', 100);
+    const res = await t.app.request('/api/dashboard');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.dry_run).toBe(true);
+    expect(body.state).toMatchObject({ last_scan_at: null, last_library_scan_at: null });
+    expect(body.drives).toHaveLength(1);
+    expect(body.drives[0]).toMatchObject({ name: 'disk1', path: t.install.paths.drive, available: true });
+    expect(body.drives[0].total_bytes).toBeGreaterThan(0);
+    expect(body.drives[0].free_bytes).toBeGreaterThan(0);
+    expect(body.drives[0].used_bytes).toBeGreaterThanOrEqual(0);
+    expect(body.library).toMatchObject({ files: 2, bytes: 107, movies: 1, series: 0, episodes: 0 });
+    expect(body.library.scanned_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(body.extensions).toEqual({ '.mkv': { count: 1, bytes: 100 }, '.srt': { count: 1, bytes: 7 } });
+  });
+
+  it('reports a missing drive as unavailable instead of failing', async () => {
+    t = await testApp({ toml: '' });
+    await t.config.updateSettings({ drives: [{ name: 'gone', path: '/nonexistent/drive' }] });
+    const body = (await (await t.app.request('/api/dashboard')).json()) as any;
+    expect(body.drives).toEqual([{ name: 'gone', path: '/nonexistent/drive', total_bytes: null, free_bytes: null, used_bytes: null, available: false }]);
+  });
+});
