@@ -46,6 +46,27 @@ describe('the service end to end', () => {
     expect(await http('/api/ready')).toEqual({ status: 200, body: { ok: true, redis: 'up' } });
   });
 
+  it('serves config, theme, jobs and errors over real HTTP', async () => {
+    const config = await http('/api/config');
+    expect(config.status).toBe(200);
+    expect(config.body.paths.data).toBe(install.paths.data);
+    expect(config.body.app).not.toHaveProperty('api_key');
+
+    await writeFile(join(install.paths.config, 'custom-theme.css'), 'h1 { color: teal; }');
+    const css = await fetch(`${base}/api/theme/custom.css`);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await css.text()).toBe('h1 { color: teal; }');
+    const again = await fetch(`${base}/api/theme/custom.css`, { headers: { 'if-none-match': css.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+
+    expect(await http('/api/jobs/scan/no-such-job')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    expect(await http('/api/nowhere')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    const big = await http('/api/settings', postJson({ app: { api_key: 'x'.repeat(1_100_000) } }));
+    expect(big).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
+    const bad = await http('/api/settings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"dry_run":' });
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
+  });
+
   it('runs a scanner pass through the worker and records it in the state', async () => {
     const { status, body } = await http('/api/scan', { method: 'POST' });
     expect(status).toBe(200);

@@ -36,7 +36,11 @@ export function createApp(deps: AppDeps) {
     '/api/*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => errorResponse(c, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`),
+      onError: (c) => {
+        // The rest of the body is never read, so this connection cannot carry another request.
+        c.header('Connection', 'close');
+        return errorResponse(c, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+      },
     }),
   );
   app.use('/api/*', apiKeyAuth(deps.config));
