@@ -16,12 +16,17 @@ import { dashboardRoutes } from './routes/dashboard.ts';
 import { releasesRoutes } from './routes/releases.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
 import { transcoderRoutes } from './routes/transcoder.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
+import { createMetrics } from './http/metrics.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
+  const metrics = createMetrics(deps);
   app.use('*', requestId({ limitLength: 128 }));
+  app.use('/api/*', metrics.middleware);
   app.use('*', async (c, next) => {
     const log = deps.logger.child({ req_id: c.get('requestId') });
     c.set('log', log);
@@ -57,8 +62,10 @@ export function createApp(deps: AppDeps) {
     .route('/', dashboardRoutes(deps))
     .route('/', releasesRoutes(deps))
     .route('/', downloadsRoutes(deps))
-    .route('/', transcoderRoutes(deps));
+    .route('/', transcoderRoutes(deps))
+    .route('/', metricsRoutes(metrics));
   app.route('/api', api);
+  app.route(QUEUE_DASHBOARD_PATH, queueDashboard(deps));
 
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError(onError);

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { RuntimeConfig } from '@mo/core';
 import { errorResponse } from './errors.ts';
 
@@ -19,14 +20,25 @@ function presented(headers: { get(name: string): string | null | undefined }, qu
   return query ?? null;
 }
 
+/**
+ * The queue dashboard is a browser page whose own requests carry no key; opened once with
+ * `?api_key=`, it gets the key as an HttpOnly cookie scoped to its own path.
+ */
+const ADMIN_PREFIX = '/api/admin/';
+const ADMIN_COOKIE = 'mo_api_key';
+
 /** `app.api_key` guards every other route; read per request so a change applies at once. */
 export function apiKeyAuth(config: RuntimeConfig): MiddlewareHandler {
   return async (c, next) => {
     const key = config.current().app.api_key;
     if (key === '' || OPEN.has(c.req.path)) return next();
-    const given = presented(c.req.raw.headers, c.req.query('api_key'));
+    const admin = c.req.path.startsWith(ADMIN_PREFIX);
+    const given = presented(c.req.raw.headers, c.req.query('api_key')) ?? (admin ? (getCookie(c, ADMIN_COOKIE) ?? null) : null);
     if (given === null) return errorResponse(c, 'unauthorized', 'an API key is required (X-Api-Key, Authorization: Bearer, or ?api_key=)');
     if (!timingSafeEqual(digest(given), digest(key))) return errorResponse(c, 'unauthorized', 'the API key is not valid');
+    if (admin && c.req.query('api_key')) {
+      setCookie(c, ADMIN_COOKIE, given, { httpOnly: true, sameSite: 'Strict', path: '/api/admin' });
+    }
     return next();
   };
 }

@@ -13,7 +13,7 @@ export interface TestApp {
 /** A job client for routes that never reach the queue; `ready` decides what ping answers. */
 export function stubJobs(ready = true): JobClient {
   const fail = () => Promise.reject(new Error('the queue is not part of this test'));
-  return { submit: fail, get: fail, ping: async () => ready, close: async () => {} };
+  return { submit: fail, get: fail, stats: fail, ping: async () => ready, queues: () => [], close: async () => {} };
 }
 
 export async function testApp(opts: { toml?: string; jobs?: JobClient } = {}): Promise<TestApp> {

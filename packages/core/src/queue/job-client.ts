@@ -1,6 +1,6 @@
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { JOBS, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { JOBS, QUEUE_NAMES, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
@@ -21,11 +21,22 @@ export type SubmitOutcome =
   | { kind: 'failed'; job: JobRef; error: string }
   | { kind: 'pending'; job: JobRef };
 
+export interface QueueStats {
+  queue: QueueName;
+  counts: Record<'waiting' | 'active' | 'delayed' | 'completed' | 'failed', number>;
+  /** Jobs finished since the queue's metrics began (BullMQ metrics, kept by the workers). */
+  completed_total: number;
+  failed_total: number;
+}
+
 export interface JobClient {
   /** Adds a job (or joins the running one, for jobs that allow it) and waits up to `waitSeconds`. */
   submit<N extends JobName>(name: N, payload: JobPayload<N>, opts: { waitSeconds: number }): Promise<SubmitOutcome>;
   get(queue: QueueName, id: string): Promise<JobView | null>;
   ping(): Promise<boolean>;
+  stats(): Promise<QueueStats[]>;
+  /** The BullMQ queues themselves, for the queue dashboard. */
+  queues(): Queue[];
   close(): Promise<void>;
 }
 
@@ -152,6 +163,35 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         return false;
       }
     },
+
+    async stats() {
+      return guarded(() =>
+        Promise.all(
+          QUEUE_NAMES.map(async (name) => {
+            const q = queue(name);
+            const [c, completed, failed] = await Promise.all([
+              q.getJobCounts('waiting', 'prioritized', 'waiting-children', 'paused', 'active', 'delayed', 'completed', 'failed'),
+              q.getMetrics('completed', 0, 0),
+              q.getMetrics('failed', 0, 0),
+            ]);
+            return {
+              queue: name,
+              counts: {
+                waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0) + (c.paused ?? 0),
+                active: c.active ?? 0,
+                delayed: c.delayed ?? 0,
+                completed: c.completed ?? 0,
+                failed: c.failed ?? 0,
+              },
+              completed_total: completed.meta.count,
+              failed_total: failed.meta.count,
+            };
+          }),
+        ),
+      );
+    },
+
+    queues: () => QUEUE_NAMES.map(queue),
 
     async close() {
       await Promise.allSettled([...queues.values()].map((q) => q.close()));

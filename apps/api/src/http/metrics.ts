@@ -1,0 +1,81 @@
+import type { MiddlewareHandler } from 'hono';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { libraryView, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
+
+/**
+ * The Prometheus registry of one app. Queue and library figures are read when scraped (queue
+ * counts from Redis under the usual 2 s bound, the rest from memory), so nothing polls in between.
+ */
+export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; config: RuntimeConfig }) {
+  const registry = new Registry();
+  const requests = new Histogram({
+    name: 'mo_http_request_duration_seconds',
+    help: 'API request durations by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const redisUp = new Gauge({ name: 'mo_redis_up', help: '1 when the job queue answered the last scrape', registers: [registry] });
+  const queueJobs = new Gauge({
+    name: 'mo_queue_jobs',
+    help: 'Jobs in each queue by state',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+  });
+  const outcomes = new Gauge({
+    name: 'mo_queue_jobs_finished_total',
+    help: 'Jobs finished per queue and outcome since the queue metrics began',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [registry],
+  });
+  const library = new Gauge({
+    name: 'mo_library',
+    help: 'Cached library index figures',
+    labelNames: ['what'] as const,
+    registers: [registry],
+  });
+  const lastScan = new Gauge({
+    name: 'mo_last_scan_timestamp_seconds',
+    help: 'When the last scanner pass and library scan started (unix seconds; 0 = never)',
+    labelNames: ['scan'] as const,
+    registers: [registry],
+  });
+  const scrapes = new Counter({ name: 'mo_metrics_scrapes_total', help: 'Scrapes of this endpoint', registers: [registry] });
+
+  async function collect(): Promise<string> {
+    scrapes.inc();
+    try {
+      const stats = await deps.jobs.stats();
+      redisUp.set(1);
+      for (const s of stats) {
+        for (const [state, n] of Object.entries(s.counts)) queueJobs.set({ queue: s.queue, state }, n);
+        outcomes.set({ queue: s.queue, outcome: 'completed' }, s.completed_total);
+        outcomes.set({ queue: s.queue, outcome: 'failed' }, s.failed_total);
+      }
+    } catch {
+      redisUp.set(0);
+    }
+    const { summary } = deps.library.derive('library.view', libraryView);
+    for (const what of ['files', 'bytes', 'movies', 'series', 'episodes'] as const) library.set({ what }, summary[what]);
+    const state = deps.config.currentState();
+    const seconds = (iso: string | null) => (iso ? Date.parse(iso) / 1000 : 0);
+    lastScan.set({ scan: 'scanner' }, seconds(state.last_scan_at));
+    lastScan.set({ scan: 'library' }, seconds(state.last_library_scan_at));
+    return registry.metrics();
+  }
+
+  const middleware: MiddlewareHandler = async (c, next) => {
+    const end = requests.startTimer();
+    try {
+      await next();
+    } finally {
+      // The route pattern, not the path: ids and paths in URLs must not explode the label set.
+      // Only middleware (a `*` pattern) matched: an unknown route.
+      const path = c.req.routePath;
+      const route = path && !path.endsWith('*') ? path : 'unmatched';
+      end({ method: c.req.method, route, status: String(c.res.status) });
+    }
+  };
+
+  return { registry, collect, middleware, contentType: registry.contentType };
+}

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJobClient, createLogger, type JobClient } from '@mo/core';
+import { testApp, type TestApp } from '../test-support/app.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+
+let t: TestApp;
+let jobs: JobClient;
+let prefix: string;
+
+afterEach(async () => {
+  await t?.close();
+  await jobs?.close();
+  if (prefix) await dropPrefix(testRedisUrl(), prefix);
+});
+
+async function setup(toml = '') {
+  prefix = uniquePrefix('admin');
+  jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger: createLogger({ name: 't', level: 'silent' }) });
+  t = await testApp({ toml, jobs });
+}
+
+describe('queue dashboard', () => {
+  it('serves Bull Board with the four queues', async () => {
+    await setup();
+    const page = await t.app.request('/api/admin/queues');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const api = await t.app.request('/api/admin/queues/api/queues');
+    expect(api.status).toBe(200);
+    const body = (await api.json()) as { queues: { name: string }[] };
+    expect(body.queues.map((q) => q.name).sort()).toEqual(['library', 'media', 'scan', 'transcode']);
+  });
+
+  it('is behind the api key, which a first visit with ?api_key= turns into a cookie for the page', async () => {
+    await setup('[app]\napi_key = "k"\n');
+    expect((await t.app.request('/api/admin/queues')).status).toBe(401);
+    expect((await t.app.request('/api/admin/queues?api_key=wrong')).status).toBe(401);
+    const first = await t.app.request('/api/admin/queues?api_key=k');
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/mo_api_key=k;.*Path=\/api\/admin/);
+    expect(cookie).toMatch(/HttpOnly/);
+    const xhr = await t.app.request('/api/admin/queues/api/queues', { headers: { cookie: 'mo_api_key=k' } });
+    expect(xhr.status).toBe(200);
+    // The cookie opens the dashboard only, not the rest of the API.
+    expect((await t.app.request('/api/config', { headers: { cookie: 'mo_api_key=k' } })).status).toBe(401);
+  });
+});
+
+describe('GET /api/metrics', () => {
+  it('exposes request durations by route, queue depths and outcomes, library size and scan times', async () => {
+    await setup();
+    await t.app.request('/api/health');
+    await t.app.request('/api/jobs/scan/abc');
+    await t.app.request('/api/nothing/here');
+    const res = await t.app.request('/api/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/mo_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} 1/);
+    expect(text).toMatch(/mo_http_request_duration_seconds_count\{method="GET",route="\/api\/jobs\/:queue\/:id",status="404"\} 1/);
+    expect(text).toMatch(/mo_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1/);
+    expect(text).toContain('mo_redis_up 1');
+    for (const q of ['scan', 'library', 'media', 'transcode']) {
+      expect(text).toContain(`mo_queue_jobs{queue="${q}",state="waiting"} 0`);
+      expect(text).toContain(`mo_queue_jobs_finished_total{queue="${q}",outcome="failed"} 0`);
+    }
+    expect(text).toContain('mo_library{what="files"} 0');
+    expect(text).toContain('mo_last_scan_timestamp_seconds{scan="library"} 0');
+  });
+});
