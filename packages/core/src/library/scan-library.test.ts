@@ -1,4 +1,6 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,6 +118,26 @@ describe('scanLibrary', () => {
     expect(index.items.some((i) => i.title === 'Alien' && i.year === 1979)).toBe(true);
     expect(skips).toEqual(['d1/Movies/self ELOOP']);
     expect(index.skipped).toEqual([{ path: join(root, 'd1/Movies/self'), error: 'ELOOP' }]);
+  });
+
+  it('skips an unreadable folder with a warning and indexes the rest', async () => {
+    await put('d1/Movies/Secret (2001)/Secret (2001).mkv', 10);
+    await chmod(join(root, 'd1/Movies/Secret (2001)'), 0o000);
+    await chmod(root, 0o755);
+    try {
+      // Root reads every folder regardless of its mode, so the scan runs as nobody when we are root.
+      const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures/scan-once.ts');
+      const node = [process.execPath, '--import', 'tsx', fixture, join(root, 'd1')];
+      const cmd = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node] : node;
+      const out = spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8', env: { ...process.env, HOME: tmpdir() } });
+      expect(out.status, out.stderr).toBe(0);
+      const result = JSON.parse(out.stdout) as { skipped: { path: string; error: string }[]; files: string[] };
+      expect(result.skipped).toEqual([{ path: join(root, 'd1/Movies/Secret (2001)'), error: 'EACCES' }]);
+      expect(out.stderr).toContain(`skip ${join(root, 'd1/Movies/Secret (2001)')} EACCES`);
+      expect(result.files.some((f) => f.endsWith('The Matrix (1999).mkv'))).toBe(true);
+    } finally {
+      await chmod(join(root, 'd1/Movies/Secret (2001)'), 0o755);
+    }
   });
 
   it('skips a drive that is not there and carries on', async () => {

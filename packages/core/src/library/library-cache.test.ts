@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LibraryIndex } from '@mo/shared';
+import { createLibraryCache, type LibraryCache } from './library-cache.ts';
+import { writeLibraryIndex } from './index-store.ts';
+
+let dir: string;
+let cache: LibraryCache | undefined;
+
+const index = (scanned_at: string): LibraryIndex => ({
+  version: 1, scanned_at, duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items: [],
+});
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mo-cache-'));
+});
+afterEach(async () => {
+  cache?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('LibraryCache', () => {
+  it('has no index before the first scan', async () => {
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
+    expect(cache.current()).toBeNull();
+    expect(cache.derive('x', (i) => i)).toBeNull();
+  });
+
+  it('derives each value once per index, and again only after a new index', async () => {
+    await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
+    let computed = 0;
+    const derive = () => cache!.derive('view', (i) => ({ n: ++computed, at: i?.scanned_at }));
+    const a = derive();
+    expect(derive()).toBe(a);
+    await cache.refresh();
+    expect(derive()).toBe(a);
+    expect(computed).toBe(1);
+
+    await writeLibraryIndex(dir, index('2026-02-01T00:00:00.000Z'));
+    await expect.poll(() => derive().at, { timeout: 3000 }).toBe('2026-02-01T00:00:00.000Z');
+    expect(computed).toBe(2);
+  });
+
+  it('keeps the last good index when the file turns unreadable', async () => {
+    await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'library-index.json'), '{"version": 1, "items": [');
+    await cache.refresh();
+    expect(cache.current()?.scanned_at).toBe('2026-01-01T00:00:00.000Z');
+  });
+});
