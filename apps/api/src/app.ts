@@ -17,6 +17,7 @@ import { releasesRoutes } from './routes/releases.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
 import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 
@@ -63,7 +64,8 @@ export function createApp(deps: AppDeps) {
     .route('/', releasesRoutes(deps))
     .route('/', downloadsRoutes(deps))
     .route('/', transcoderRoutes(deps))
-    .route('/', metricsRoutes(metrics));
+    .route('/', metricsRoutes(metrics))
+    .route('/', openApiRoutes());
   app.route('/api', api);
   app.route(QUEUE_DASHBOARD_PATH, queueDashboard(deps));
 

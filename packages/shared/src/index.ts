@@ -4,3 +4,4 @@ export * from './jobs/queues.ts';
 export * from './jobs/catalogue.ts';
 export * from './api/errors.ts';
 export * from './library/index-schema.ts';
+export * from './api/responses.ts';

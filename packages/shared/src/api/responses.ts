@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import {
+  appSection,
+  drivesSection,
+  librarySection,
+  metadataSection,
+  pathsSection,
+  releaseProvidersSection,
+  themeSection,
+  transcoderSection,
+} from '../config/schema.ts';
+import { JOB_STATES, librarySummarySchema, scanResultSchema, streamSchema, transcodeItemSchema } from '../jobs/catalogue.ts';
+import { QUEUE_NAMES } from '../jobs/queues.ts';
+
+// The answers of CONTRACT.md as schemas: the OpenAPI document is generated from them and the tests
+// check real answers against them. Objects are not strict: CONTRACT.md lets fields be added.
+
+const iso = z.string().describe('ISO-8601 UTC time');
+const nullableIso = iso.nullable();
+
+export const healthResponse = z.object({ ok: z.literal(true) });
+export const readyResponse = z.object({ ok: z.boolean(), redis: z.enum(['up', 'down']) });
+
+const runtimeSettings = {
+  app: appSection.omit({ api_key: true }),
+  paths: pathsSection,
+  drives: drivesSection,
+  library: librarySection,
+  metadata: metadataSection,
+  theme: themeSection,
+  release_providers: releaseProvidersSection,
+};
+export const publicConfigResponse = z.object({ ...runtimeSettings, transcoder: transcoderSection });
+export const settingsResponse = z.object({ settings: z.object(runtimeSettings) });
+
+export const jobRefSchema = z.object({ id: z.string(), queue: z.enum(QUEUE_NAMES), state: z.enum(JOB_STATES) });
+export const jobAcceptedResponse = z.object({ job: jobRefSchema, status_url: z.string() });
+export const jobViewResponse = z.object({
+  id: z.string(),
+  queue: z.enum(QUEUE_NAMES),
+  name: z.string(),
+  state: z.enum(JOB_STATES),
+  progress: z.unknown(),
+  result: z.unknown(),
+  error: z.string().nullable(),
+  created_at: nullableIso,
+  finished_at: nullableIso,
+});
+
+export const scanResponse = scanResultSchema;
+export const libraryScanResponse = z.object({ summary: librarySummarySchema });
+
+export const libraryResponse = z.object({
+  summary: librarySummarySchema,
+  movies: z.array(
+    z.object({ title: z.string(), year: z.number().int().nullable(), folder: z.string(), drive: z.string(), files: z.number().int(), bytes: z.number() }),
+  ),
+  series: z.array(
+    z.object({
+      title: z.string(),
+      folder: z.string(),
+      drive: z.string(),
+      seasons: z.array(z.object({ season: z.number().int(), episodes: z.array(z.number().int()) })),
+      episode_count: z.number().int(),
+      files: z.number().int(),
+      bytes: z.number(),
+    }),
+  ),
+});
+
+export const dashboardResponse = z.object({
+  dry_run: z.boolean(),
+  state: z.object({ last_scan_at: nullableIso, last_library_scan_at: nullableIso }),
+  drives: z.array(
+    z.object({
+      name: z.string(),
+      path: z.string(),
+      total_bytes: z.number().nullable(),
+      free_bytes: z.number().nullable(),
+      used_bytes: z.number().nullable(),
+      available: z.boolean(),
+    }),
+  ),
+  library: librarySummarySchema.pick({ files: true, bytes: true, movies: true, series: true, episodes: true, scanned_at: true }),
+  extensions: z.record(z.string(), z.object({ count: z.number().int(), bytes: z.number() })),
+});
+
+const parsedMedia = z.object({
+  kind: z.enum(['movie', 'episode']),
+  title: z.string(),
+  year: z.number().int().nullable(),
+  season: z.number().int().nullable(),
+  episodes: z.array(z.number().int()).nullable(),
+  air_date: z.string().nullable(),
+});
+
+export const downloadsResponse = z.object({
+  files: z.array(
+    z.object({ path: z.string(), bytes: z.number(), modified_at: iso, settled: z.boolean(), media: parsedMedia.nullable() }),
+  ),
+  recent: z.array(
+    z.object({ type: z.enum(['plan', 'move']), source: z.string(), destination: z.string(), at: iso, status: z.string() }),
+  ),
+});
+
+export const releasesResponse = z.object({
+  releases: z.array(
+    z.object({
+      series: z.string(),
+      season: z.number().int(),
+      episode: z.number().int(),
+      status: z.enum(['missing', 'upcoming']),
+      air_date: z.string().nullable(),
+      title: z.string().nullable(),
+      source: z.string(),
+    }),
+  ),
+});
+
+export const probeResponse = z.object({
+  path: z.string(),
+  container: z.string().nullable(),
+  duration_seconds: z.number().nullable(),
+  size_bytes: z.number(),
+  streams: z.array(streamSchema),
+});
+
+export const tracksDryRunResponse = z.object({ dry_run: z.literal(true), path: z.string(), command: z.array(z.string()) });
+export const tracksResultResponse = z.object({
+  dry_run: z.literal(false),
+  path: z.string(),
+  command: z.array(z.string()),
+  streams: z.array(streamSchema),
+});
+
+export const subtitlesResponse = z.object({
+  scanned_at: nullableIso,
+  total: z.number().int(),
+  missing: z.array(
+    z.object({
+      path: z.string(),
+      kind: z.enum(['movie', 'episode']).nullable(),
+      title: z.string().nullable(),
+      season: z.number().int().nullable(),
+      episode: z.number().int().nullable(),
+    }),
+  ),
+});
+
+export const transcoderResponse = z.object({ scanned_at: nullableIso, queue: z.array(transcodeItemSchema) });
+
+export const runNextResponse = z.union([
+  z.object({ item: z.null() }),
+  z.object({ dry_run: z.literal(true), item: transcodeItemSchema, command: z.array(z.string()) }),
+  z.object({ item: transcodeItemSchema, job: jobRefSchema }),
+]);
+
+export const duplicatesResponse = z.object({
+  scanned_at: nullableIso,
+  movies: z.array(
+    z.object({
+      title: z.string(),
+      year: z.number().int().nullable(),
+      copies: z.array(z.object({ folder: z.string(), drive: z.string(), files: z.number().int(), bytes: z.number() })),
+    }),
+  ),
+  series: z.array(
+    z.object({
+      title: z.string(),
+      copies: z.array(z.object({ folder: z.string(), drive: z.string(), episode_count: z.number().int() })),
+    }),
+  ),
+});
