@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import { libraryView } from '@mo/core';
 import type { AppDeps, AppEnv } from '../http/env.ts';
+import { cacheJson, sendJson } from '../http/cached-json.ts';
 
 export function libraryRoutes({ library }: AppDeps) {
-  return new Hono<AppEnv>().get('/library', (c) => {
-    // Serialised once per index: at 100,000 files a fresh JSON.stringify per request would dominate.
-    const body = library.derive('library.json', (index) => JSON.stringify(library.derive('library.view', () => libraryView(index))));
-    return c.body(body, 200, { 'Content-Type': 'application/json' });
-  });
+  return new Hono<AppEnv>().get('/library', (c) =>
+    sendJson(c, library.derive('library.json', (index) => cacheJson(library.derive('library.view', () => libraryView(index))))),
+  );
 }

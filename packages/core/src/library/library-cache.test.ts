@@ -48,8 +48,23 @@ describe('LibraryCache', () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(join(dir, 'library-index.json'), '{"version": 1, "items": [');
+    await writeFile(join(dir, 'library-index.ndjson'), '{"version": 1, "scanned_at"');
     await cache.refresh();
     expect(cache.current()?.scanned_at).toBe('2026-01-01T00:00:00.000Z');
+  });
+});
+
+describe('index file', () => {
+  it('round-trips an index, sharing repeated strings', async () => {
+    const item = (path: string) => ({
+      path, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies/Heat (1995)', bytes: 1, mtime_ms: 2,
+      ext: '.mkv', type: 'video' as const, title: 'Heat', year: 1995, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+    });
+    const written: LibraryIndex = { ...index('2026-03-01T00:00:00.000Z'), items: [item('/m/Movies/Heat (1995)/a.mkv'), item('/m/Movies/Heat (1995)/b.mkv')] };
+    await writeLibraryIndex(dir, written);
+    const { readLibraryIndex } = await import('./index-store.ts');
+    const read = await readLibraryIndex(dir);
+    expect(read).toEqual(written);
+    expect(await readLibraryIndex(join(dir, 'nope'))).toBeNull();
   });
 });

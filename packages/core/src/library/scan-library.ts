@@ -22,13 +22,16 @@ const NFO_MAX_BYTES = 256 * 1024;
 /** How many files between yields to the event loop (job lock renewal, progress, time-out checks). */
 const YIELD_EVERY = 2000;
 
+// One buffer for every .nfo read: allocating (and zero-filling) 256 KiB per file cost more than
+// the whole rest of a scan of a library with many .nfo files.
+const nfoBuffer = Buffer.allocUnsafe(NFO_MAX_BYTES);
+
 function readHead(path: string): string | null {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const buf = Buffer.alloc(NFO_MAX_BYTES);
-    const n = readSync(fd, buf, 0, NFO_MAX_BYTES, 0);
-    return buf.toString('utf8', 0, n);
+    const n = readSync(fd, nfoBuffer, 0, NFO_MAX_BYTES, 0);
+    return nfoBuffer.toString('utf8', 0, n);
   } catch {
     return null;
   } finally {

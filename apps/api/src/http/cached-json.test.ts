@@ -1,0 +1,37 @@
+import { gunzipSync } from 'node:zlib';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { cacheJson, sendJson } from './cached-json.ts';
+
+const value = { items: Array.from({ length: 500 }, (_, i) => ({ i, title: `Title ${i} — été` })) };
+const cached = cacheJson(value);
+const app = new Hono().get('/x', (c) => sendJson(c, cached));
+
+describe('cached JSON answers', () => {
+  it('sends the bytes as JSON to a client that takes no gzip', async () => {
+    const res = await app.request('/x');
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.json()).toEqual(value);
+  });
+
+  it('sends the gzip copy when the client accepts it', async () => {
+    const res = await app.request('/x', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    const raw = Buffer.from(await res.arrayBuffer());
+    expect(raw.length).toBeLessThan(cached.body.length / 4);
+    expect(JSON.parse(gunzipSync(raw).toString('utf8'))).toEqual(value);
+  });
+
+  it('does not gzip for a client that refuses it', async () => {
+    const res = await app.request('/x', { headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+    expect(res.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('answers a matching If-None-Match with 304', async () => {
+    const first = await app.request('/x');
+    const res = await app.request('/x', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(res.status).toBe(304);
+  });
+});
