@@ -24,6 +24,11 @@ describe('cached JSON answers', () => {
     expect(JSON.parse(gunzipSync(raw).toString('utf8'))).toEqual(value);
   });
 
+  it('gzips for a client that prefers it less, but does not refuse it', async () => {
+    const res = await app.request('/x', { headers: { 'accept-encoding': 'br;q=1.0, gzip;q=0.8' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+
   it('does not gzip for a client that refuses it', async () => {
     const res = await app.request('/x', { headers: { 'accept-encoding': 'gzip;q=0, identity' } });
     expect(res.headers.get('content-encoding')).toBeNull();

@@ -24,7 +24,7 @@ export function cacheJson(value: unknown): CachedJson {
 }
 
 function acceptsGzip(header: string | undefined): boolean {
-  return !!header && /\bgzip\b(?!;\s*q=0(\.0*)?\b)/i.test(header);
+  return !!header && /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/i.test(header);
 }
 
 export function sendJson(c: Context, cached: CachedJson): Response {

@@ -1,6 +1,35 @@
 import { Hono } from 'hono';
+import { collectSeries } from '@mo/core/releases/series-catalogue.ts';
+import { libraryReleases } from '@mo/core/releases/library-releases.ts';
+import { utcToday } from '@mo/core/releases/release.ts';
+import { createTvmazeProvider, type ProviderAnswer, type TvmazeProviderOptions } from '@mo/core/releases/tvmaze-provider.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
+import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 
-export function releasesRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+/**
+ * GET /api/releases: the library's own gaps and .nfo dates, computed once per index, config and
+ * day; then one block per enabled provider, whose failures are reported in `providers` rather
+ * than failing the answer. A disabled provider makes no request at all.
+ */
+export function releasesRoutes({ config, library }: AppDeps, opts: { tvmaze?: Partial<TvmazeProviderOptions> } = {}) {
+  const tvmaze = createTvmazeProvider(opts.tvmaze);
+  let last: { own: object; answer: ProviderAnswer | null; body: CachedJson } | undefined;
+
+  return new Hono<AppEnv>().get('/releases', async (c) => {
+    const cfg = config.current();
+    const today = utcToday();
+    const { read_nfo: readNfo, include_specials: includeSpecials } = cfg.metadata;
+    const own = library.derive(`releases|nfo=${readNfo}|specials=${includeSpecials}|${today}`, (index) => {
+      const series = library.derive(`releases.series|nfo=${readNfo}`, () => collectSeries(index?.items ?? [], { readNfo }));
+      return { scanned_at: index?.scanned_at ?? null, series, releases: libraryReleases(series, { includeSpecials, today }) };
+    });
+    const { enabled, url } = cfg.release_providers.tvmaze;
+    const answer = enabled ? await tvmaze.releases(url, own.series, today) : null;
+    // Serialised again only when the index, the config, the day or the provider's answer changed.
+    if (last?.own !== own || last.answer !== answer) {
+      const releases = answer ? [...own.releases, ...answer.releases] : own.releases;
+      last = { own, answer, body: cacheJson({ scanned_at: own.scanned_at, releases, providers: answer ? [answer.status] : [] }) };
+    }
+    return sendJson(c, last.body);
+  });
 }

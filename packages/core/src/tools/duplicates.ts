@@ -1,0 +1,166 @@
+import type { IndexItem } from '@mo/shared';
+import { unitKey } from '../library/views.ts';
+import { normalizeTitle, parseReleaseName } from '../parse/release-name.ts';
+
+export interface MovieCopy {
+  folder: string;
+  drive: string;
+  files: number;
+  bytes: number;
+}
+
+export interface DuplicateMovie {
+  title: string;
+  year: number | null;
+  /** "Final Cut", "Director's Cut", …; null for the plain release. */
+  edition: string | null;
+  copies: MovieCopy[];
+}
+
+export interface SeriesCopy {
+  folder: string;
+  drive: string;
+  episode_count: number;
+}
+
+export interface DuplicateSeries {
+  title: string;
+  copies: SeriesCopy[];
+  /** Episodes held by more than one copy: 0 means the copies are one series split over folders. */
+  shared_episodes: number;
+}
+
+export interface DuplicateReport {
+  movies: DuplicateMovie[];
+  series: DuplicateSeries[];
+}
+
+/**
+ * Buckets things that name the same title once normalised. A bucket that holds two or more
+ * different years is split by year (Doctor Who 1963 and Doctor Who 2005 are two shows), and then
+ * the things without a year stay apart from all of them, since they cannot be told which they are.
+ */
+export function sameTitleGroups<T>(things: readonly T[], title: (t: T) => string, year: (t: T) => number | null): T[][] {
+  const byTitle = new Map<string, T[]>();
+  for (const t of things) {
+    const key = normalizeTitle(title(t));
+    const bucket = byTitle.get(key);
+    if (bucket) bucket.push(t);
+    else byTitle.set(key, [t]);
+  }
+  const out: T[][] = [];
+  for (const bucket of byTitle.values()) {
+    const years = new Set(bucket.map(year).filter((y) => y !== null));
+    if (years.size <= 1) {
+      out.push(bucket);
+      continue;
+    }
+    const byYear = new Map<number | null, T[]>();
+    for (const t of bucket) {
+      const y = year(t);
+      const group = byYear.get(y);
+      if (group) group.push(t);
+      else byYear.set(y, [t]);
+    }
+    out.push(...byYear.values());
+  }
+  return out;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Plex `{edition-…}` tags and edition words after the year, from a folder name or else the movie file's name. */
+function editionOf(folderName: string | null, videoName: string | null): string | null {
+  return (folderName && parseReleaseName(folderName)?.edition) || (videoName && parseReleaseName(videoName)?.edition) || null;
+}
+
+const byPath = (a: { folder: string }, b: { folder: string }) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
+/** Sorted as a reader looks them up: "The Matrix" under M. */
+const byTitle = (a: { title: string }, b: { title: string }) => {
+  const x = normalizeTitle(a.title);
+  const y = normalizeTitle(b.title);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+interface MovieUnit extends MovieCopy {
+  title: string;
+  year: number | null;
+  loose: boolean;
+  /** The largest main video: the one whose name says the edition when the folder does not. */
+  video: IndexItem | null;
+}
+
+interface SeriesUnit {
+  title: string;
+  year: number | null;
+  folder: string;
+  drive: string;
+  episodes: Set<string>;
+}
+
+/**
+ * Movies and series held more than once. Movies match on normalised title, year and edition
+ * (so a Final Cut beside the theatrical cut is not a duplicate); series match on normalised title,
+ * across drives and across TV / TV Shows folders. A movie counts once it has a main video, a
+ * series once it has an episode, as in the library view.
+ */
+export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
+  const movies = new Map<string, MovieUnit>();
+  const series = new Map<string, SeriesUnit>();
+  for (const item of items) {
+    const key = unitKey(item);
+    if (item.section === 'movies') {
+      let m = movies.get(key);
+      if (!m) {
+        const loose = item.folder === item.root;
+        m = { title: item.title ?? baseName(key), year: item.year, folder: key, drive: item.drive, files: 0, bytes: 0, loose, video: null };
+        movies.set(key, m);
+      }
+      m.files++;
+      m.bytes += item.bytes;
+      if (item.type === 'video' && !item.extra && (!m.video || item.bytes > m.video.bytes)) m.video = item;
+    } else if (item.type === 'video' && !item.extra && item.season !== null && item.episodes.length > 0 && item.title) {
+      // Loose episodes in the TV folder group by their parsed series title, as in the library view.
+      const skey = item.folder === item.root ? `${item.root}\0${normalizeTitle(item.title)}` : item.folder;
+      let s = series.get(skey);
+      if (!s) series.set(skey, (s = { title: item.title, year: item.year, folder: item.folder, drive: item.drive, episodes: new Set() }));
+      for (const e of item.episodes) s.episodes.add(`${item.season}:${e}`);
+    }
+  }
+
+  const movieGroups = new Map<string, { title: string; year: number | null; edition: string | null; copies: MovieCopy[] }>();
+  for (const m of movies.values()) {
+    if (!m.video) continue;
+    const edition = editionOf(m.loose ? null : baseName(m.folder), baseName(m.video.path));
+    const key = `${normalizeTitle(m.title)}\0${m.year ?? ''}\0${normalizeTitle(edition ?? '')}`;
+    let g = movieGroups.get(key);
+    if (!g) movieGroups.set(key, (g = { title: m.title, year: m.year, edition, copies: [] }));
+    g.copies.push({ folder: m.folder, drive: m.drive, files: m.files, bytes: m.bytes });
+  }
+  const movieList: DuplicateMovie[] = [];
+  for (const g of movieGroups.values()) {
+    if (g.copies.length < 2) continue;
+    g.copies.sort(byPath);
+    movieList.push(g);
+  }
+
+  const seriesList: DuplicateSeries[] = [];
+  for (const group of sameTitleGroups([...series.values()], (s) => s.title, (s) => s.year)) {
+    if (group.length < 2) continue;
+    group.sort(byPath);
+    const seen = new Map<string, number>();
+    for (const s of group) for (const e of s.episodes) seen.set(e, (seen.get(e) ?? 0) + 1);
+    let shared = 0;
+    for (const n of seen.values()) if (n > 1) shared++;
+    seriesList.push({
+      title: group[0]!.title,
+      copies: group.map((s) => ({ folder: s.folder, drive: s.drive, episode_count: s.episodes.size })),
+      shared_episodes: shared,
+    });
+  }
+  movieList.sort((a, b) => byTitle(a, b) || (a.year ?? 0) - (b.year ?? 0) || byPath(a.copies[0]!, b.copies[0]!));
+  seriesList.sort((a, b) => byTitle(a, b) || byPath(a.copies[0]!, b.copies[0]!));
+  return { movies: movieList, series: seriesList };
+}

@@ -1,0 +1,28 @@
+// Bundles each app into one ESM file that plain node runs. Running the TypeScript through tsx in
+// production costs ~50 MB of RSS per process (its loader keeps a second V8 isolate); a bundle
+// starts faster and leaves that memory to the library index.
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const apps = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['api', 'worker'];
+
+await Promise.all(
+  apps.map((app) =>
+    build({
+      entryPoints: [join(root, `apps/${app}/src/main.ts`)],
+      outfile: join(root, `apps/${app}/dist/main.mjs`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      sourcemap: true,
+      // Bull Board serves its page and assets from files inside its own package.
+      external: ['@bull-board/*'],
+      // Bundled CommonJS dependencies still call require().
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      logLevel: 'warning',
+    }),
+  ),
+);
