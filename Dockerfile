@@ -29,6 +29,8 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
     pnpm install --frozen-lockfile --store-dir /pnpm/store
 
 COPY . .
+# Bundled at build time too, so the first start does not write into the image.
+RUN pnpm build
 
 # No USER: the container starts as root so that the app can honour the linuxserver-style PUID, PGID
 # and UMASK variables itself (drop to that uid/gid, set the umask). Everything under /app is

@@ -101,6 +101,11 @@ describe('parseNfo', () => {
     expect(parseNfo(xml)).toEqual({ kind: 'episode', title: 'Rose & Thorn', season: 1, episode: 4, aired: '2031-02-03' });
   });
 
+  it('reads the show ids a provider can use', () => {
+    const xml = '<tvshow><title>Lost</title><uniqueid type="tvdb" default="true">73739</uniqueid><uniqueid type="tvmaze">123</uniqueid><uniqueid type="imdb">tt0411008</uniqueid></tvshow>';
+    expect(parseNfo(xml)?.ids).toEqual({ tvdb: '73739', tvmaze: '123', imdb: 'tt0411008' });
+  });
+
   it('reads a tvshow and a movie', () => {
     expect(parseNfo('<tvshow>\n  <title>Lost</title>\n  <premiered>2004-09-22</premiered>\n</tvshow>')).toEqual({
       kind: 'tvshow', title: 'Lost', season: null, episode: null, aired: '2004-09-22',

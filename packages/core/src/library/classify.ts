@@ -131,6 +131,7 @@ const NFO_SEASON = TAG('season');
 const NFO_EPISODE = TAG('episode');
 const NFO_AIRED = TAG('aired');
 const NFO_PREMIERED = TAG('premiered');
+const NFO_UNIQUE_ID = /<uniqueid\b[^>]*\btype\s*=\s*["']([A-Za-z0-9_-]+)["'][^>]*>\s*([^<]*?)\s*<\/uniqueid>/gi;
 
 function decodeXml(s: string): string {
   return s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
@@ -150,11 +151,17 @@ export function parseNfo(text: string): NfoInfo | null {
     return m && m[1] ? decodeXml(m[1]) : null;
   };
   const date = str(NFO_AIRED) ?? str(NFO_PREMIERED);
+  const ids: Record<string, string> = {};
+  for (const m of text.matchAll(NFO_UNIQUE_ID)) {
+    const type = m[1]!.toLowerCase();
+    if (m[2] && !(type in ids)) ids[type] = decodeXml(m[2]);
+  }
   return {
     kind,
     title: str(NFO_TITLE),
     season: kind === 'episode' ? num(NFO_SEASON) : null,
     episode: kind === 'episode' ? num(NFO_EPISODE) : null,
     aired: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null,
+    ...(Object.keys(ids).length > 0 ? { ids } : {}),
   };
 }

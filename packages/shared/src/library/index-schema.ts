@@ -7,6 +7,8 @@ export const nfoInfoSchema = z.object({
   season: z.number().int().nullable(),
   episode: z.number().int().nullable(),
   aired: z.string().nullable(),
+  /** `<uniqueid type="tvmaze|tvdb|imdb|tmdb">`: lets a provider find the show without a title search. */
+  ids: z.record(z.string(), z.string()).optional(),
 });
 export type NfoInfo = z.infer<typeof nfoInfoSchema>;
 
