@@ -30,7 +30,7 @@ import { DEFAULT_CONFIG } from '../packages/shared/src/config/schema.ts';
 import type { LibraryIndex } from '../packages/shared/src/library/index-schema.ts';
 import { scanLibrary } from '../packages/core/src/library/scan-library.ts';
 import { indexPath, writeLibraryIndex } from '../packages/core/src/library/index-store.ts';
-import { startProcess, waitFor, type RunningProcess } from '../test/support/service.ts';
+import { buildApps, startProcess, waitFor, type RunningProcess } from '../test/support/service.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../test/support/redis.ts';
 import { generateLibrary } from './support/library-fixture.ts';
 import { closedLoop, get, mergeResults, type LoadResult } from './support/http-load.ts';
@@ -44,7 +44,7 @@ const RUNS = 2;
 const PAIRED_ROUNDS = 4;
 
 const GOALS = { filesPerSecond: 50_000, p99Ms: 50, dashboardVsHealth: 0.5, rssMb: 250 };
-const ENDPOINTS = ['/api/health', '/api/dashboard', '/api/library', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates'];
+const ENDPOINTS = ['/api/health', '/api/dashboard', '/api/library', '/api/releases', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates'];
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const now = () => performance.now();
@@ -256,7 +256,13 @@ async function main(): Promise<void> {
   prefix = uniquePrefix('bench');
   const host = '127.0.0.1';
   t0 = now();
-  api = startProcess('api', { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: host });
+  // Measured as production runs it: the bundled app on plain node (`pnpm start:api`).
+  buildApps();
+  api = startProcess(
+    'api',
+    { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: host },
+    { built: true },
+  );
   const pid = api.proc.pid!;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,8 +41,15 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startProcess(app: 'api' | 'worker', env: Record<string, string>): RunningProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, `apps/${app}/src/main.ts`)], {
+/**
+ * Starts an app as a real process: from its TypeScript through tsx (tests), or with `built` from
+ * the bundle `pnpm build` makes, as production runs it (benchmarks; call `buildApps` first).
+ */
+export function startProcess(app: 'api' | 'worker', env: Record<string, string>, opts: { built?: boolean } = {}): RunningProcess {
+  const args = opts.built
+    ? ['--enable-source-maps', join(REPO_ROOT, `apps/${app}/dist/main.mjs`)]
+    : ['--import', 'tsx', join(REPO_ROOT, `apps/${app}/src/main.ts`)];
+  const proc = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,6 +66,11 @@ export function startProcess(app: 'api' | 'worker', env: Record<string, string>)
       return exited;
     },
   };
+}
+
+export function buildApps(): void {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('pnpm build failed');
 }
 
 export async function waitFor<T>(fn: () => Promise<T | undefined | false>, ms = 15_000, what = 'condition'): Promise<T> {
