@@ -1,4 +1,5 @@
 import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, type JobHandlers } from '@mo/core';
+import { applyUmask } from '@mo/core/fs/ownership.ts';
 import { keepScanSchedule } from './schedules.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
@@ -7,6 +8,7 @@ import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { transcodeRunHandler } from './handlers/transcode-run.ts';
 
 async function main() {
+  applyUmask(process.env);
   const env = readProcessEnv(process.env);
   const config = await createRuntimeConfig({ configFile: env.configFile });
   const logger = createLogger({ name: 'worker', level: config.current().app.log_level });

@@ -1,0 +1,200 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeImmutable, smallDisk, twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
+import { moveFile, PARTIAL_PREFIX, placeNoReplace, type Transfer, type TransferJournal } from './transfer.ts';
+
+const fx = twoFilesystems('transfer');
+if (fx.skip) console.warn(fx.skip);
+afterAll(() => fx.cleanup());
+
+let n = 0;
+/** A file with random content, mode 0640 and an mtime in 2020. */
+function put(dir: string, name: string, bytes = 64 * 1024): { path: string; hash: string } {
+  const path = join(dir, `${++n}`, name);
+  mkdirSync(dirname(path), { recursive: true });
+  const data = randomBytes(bytes);
+  writeFileSync(path, data);
+  chmodSync(path, 0o640);
+  utimesSync(path, new Date('2020-05-06T07:08:09.123Z'), new Date('2020-05-06T07:08:09.123Z'));
+  return { path, hash: createHash('sha256').update(data).digest('hex') };
+}
+const hashOf = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
+const dest = (root: string, name = 'Movie (2010).mkv') => join(root, `d${++n}`, 'Movies', 'Movie (2010)', name);
+const partials = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(PARTIAL_PREFIX)) : []);
+
+describe('moveFile on one filesystem', () => {
+  it('renames: same inode, mode and mtime, folders created, source gone', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const before = statSync(src.path);
+    const to = dest(fx.disk);
+    expect(await moveFile(src.path, to)).toEqual({ status: 'moved', method: 'rename' });
+    const after = statSync(to);
+    expect(after.ino).toBe(before.ino);
+    expect(after.mode).toBe(before.mode);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(existsSync(src.path)).toBe(false);
+  });
+
+  it('never overwrites a destination, and leaves the source', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.disk);
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, 'already here');
+    expect(await moveFile(src.path, to)).toEqual({ status: 'exists' });
+    expect(readFileSync(to, 'utf8')).toBe('already here');
+    expect(hashOf(src.path)).toBe(src.hash);
+  });
+
+  it('finishes a move cut short between link and unlink', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.disk);
+    mkdirSync(dirname(to), { recursive: true });
+    linkSync(src.path, to);
+    expect(await moveFile(src.path, to)).toEqual({ status: 'moved', method: 'rename' });
+    expect(existsSync(src.path)).toBe(false);
+    expect(hashOf(to)).toBe(src.hash);
+  });
+
+  it('never unlinks a file whose destination is the very same entry (a library inside the downloads, bind mounts)', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    expect(await moveFile(src.path, src.path)).toEqual({ status: 'exists' });
+    const alias = join(fx.disk, `alias${++n}`);
+    symlinkSync(dirname(src.path), alias);
+    expect(await moveFile(src.path, join(alias, 'a.mkv'))).toEqual({ status: 'exists' });
+    expect(hashOf(src.path)).toBe(src.hash);
+  });
+
+  it('reports a source that is gone, and whether the destination is there', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.disk);
+    await moveFile(src.path, to);
+    expect(await moveFile(src.path, to)).toEqual({ status: 'gone', destination_exists: true });
+    expect(await moveFile(src.path, dest(fx.disk))).toEqual({ status: 'gone', destination_exists: false });
+  });
+
+  it('refuses a source that changed since it was planned', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.disk);
+    await expect(moveFile(src.path, to, { expect: { size: 1, mtimeMs: statSync(src.path).mtimeMs } })).rejects.toThrow('changed since it was planned');
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(src.path)).toBe(src.hash);
+  });
+
+  it('refuses what is not a regular file', async () => {
+    const dir = join(fx.disk, `dir${++n}`);
+    mkdirSync(dir);
+    await expect(moveFile(dir, dest(fx.disk))).rejects.toThrow('not a regular file');
+  });
+});
+
+describe('placeNoReplace', () => {
+  it('gives a file a new name only where none exists', async () => {
+    const a = put(fx.disk, 'a');
+    const b = put(fx.disk, 'b');
+    expect(await placeNoReplace(a.path, b.path)).toBe(false);
+    expect(hashOf(b.path)).toBe(b.hash);
+    const c = join(dirname(a.path), 'c');
+    expect(await placeNoReplace(a.path, c)).toBe(true);
+    expect(existsSync(a.path)).toBe(false);
+    expect(hashOf(c)).toBe(a.hash);
+  });
+});
+
+describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)', () => {
+  it('copies, verifies and keeps content, mode and mtime, then removes the source and leaves no temp file', async () => {
+    const src = put(fx.shm, 'a.mkv', 3 * 1024 * 1024 + 17);
+    const to = dest(fx.disk);
+    const notes: Transfer[] = [];
+    let ended = 0;
+    const journal: TransferJournal = {
+      async begin(t) {
+        notes.push(t);
+        return async () => void ended++;
+      },
+    };
+    expect(await moveFile(src.path, to, { journal })).toEqual({ status: 'moved', method: 'copy' });
+    expect(hashOf(to)).toBe(src.hash);
+    const st = statSync(to);
+    expect(st.mode & 0o7777).toBe(0o640);
+    expect(Math.abs(st.mtimeMs - Date.parse('2020-05-06T07:08:09.123Z'))).toBeLessThan(1);
+    expect(existsSync(src.path)).toBe(false);
+    expect(partials(dirname(to))).toEqual([]);
+    expect(notes).toEqual([{ source: src.path, destination: to, temp: expect.stringContaining(`${dirname(to)}/${PARTIAL_PREFIX}`), size: 3 * 1024 * 1024 + 17, mtime_ms: expect.any(Number) }]);
+    expect(ended).toBe(1);
+  });
+
+  it('gives the copy to PUID:PGID', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const to = dest(fx.disk);
+    await moveFile(src.path, to, { owner: { uid: 1234, gid: 5678 } });
+    expect(statSync(to)).toMatchObject({ uid: 1234, gid: 5678 });
+    expect(statSync(to).mode & 0o7777).toBe(0o640);
+    expect(statSync(dirname(to))).toMatchObject({ uid: 1234, gid: 5678 });
+    // Folders that were there before keep their owner.
+    expect(statSync(fx.disk).uid).toBe(process.getuid!());
+  });
+
+  it('does not overwrite a destination that appears during the copy', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const to = dest(fx.disk);
+    const journal: TransferJournal = {
+      async begin() {
+        writeFileSync(to, 'someone else');
+        return async () => {};
+      },
+    };
+    expect(await moveFile(src.path, to, { journal })).toEqual({ status: 'exists' });
+    expect(readFileSync(to, 'utf8')).toBe('someone else');
+    expect(hashOf(src.path)).toBe(src.hash);
+    expect(partials(dirname(to))).toEqual([]);
+  });
+
+  it('fails without a trace at the destination when the source grows during the copy', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const to = dest(fx.disk);
+    let ended = false;
+    const journal: TransferJournal = {
+      async begin() {
+        appendFileSync(src.path, 'more');
+        return async () => void (ended = true);
+      },
+    };
+    await expect(moveFile(src.path, to, { journal })).rejects.toThrow(/bytes, expected|changed while/);
+    expect(existsSync(to)).toBe(false);
+    expect(partials(dirname(to))).toEqual([]);
+    expect(existsSync(src.path)).toBe(true);
+    expect(ended).toBe(true);
+  });
+
+  it('takes the copy back when the source cannot be removed, so there are never two', async (ctx) => {
+    // Source on the disk (ext4 supports chattr), destination on tmpfs.
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.shm);
+    if (!makeImmutable(dirname(src.path), true)) ctx.skip('chattr +i is not permitted here');
+    try {
+      await expect(moveFile(src.path, to)).rejects.toThrow('could not remove it, so the copy was taken back');
+    } finally {
+      makeImmutable(dirname(src.path), false);
+    }
+    expect(existsSync(to)).toBe(false);
+    expect(partials(dirname(to))).toEqual([]);
+    expect(hashOf(src.path)).toBe(src.hash);
+  });
+});
+
+describe('moveFile onto a full disk', () => {
+  const disk = smallDisk(1024 * 1024);
+  if (!disk) console.warn('full-disk test skipped: mounting a small tmpfs is not permitted here');
+  afterAll(() => disk?.cleanup());
+
+  it.skipIf(!disk)('fails with ENOSPC, keeps the source whole and leaves nothing at the destination', async () => {
+    const src = put(fx.disk, 'a.mkv', 4 * 1024 * 1024);
+    const to = join(disk!.path, 'Movies', 'Movie (2010)', 'Movie (2010).mkv');
+    await expect(moveFile(src.path, to)).rejects.toThrow(/ENOSPC/);
+    expect(hashOf(src.path)).toBe(src.hash);
+    expect(existsSync(to)).toBe(false);
+    expect(partials(dirname(to))).toEqual([]);
+  });
+});

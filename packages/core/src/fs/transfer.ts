@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { copyFile, link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { makeDirs, NO_OWNERSHIP, type Ownership } from './ownership.ts';
+
+/** Temp files of cross-filesystem copies start with this, in the destination's folder. */
+export const PARTIAL_PREFIX = '.mo-partial-';
+
+/** A copy in flight, as the journal keeps it until the move is complete or undone. */
+export interface Transfer {
+  source: string;
+  destination: string;
+  temp: string;
+  size: number;
+  mtime_ms: number;
+}
+
+/**
+ * Records a cross-filesystem copy before its temp file exists, so that a process killed halfway
+ * leaves a note of what to clean up. `begin` returns the function that drops the note.
+ */
+export interface TransferJournal {
+  begin(transfer: Transfer): Promise<() => Promise<void>>;
+}
+
+export type MoveResult =
+  | { status: 'moved'; method: 'rename' | 'copy' }
+  /** Another file holds the destination; the source is untouched. */
+  | { status: 'exists' }
+  /** The source is not there (any more). */
+  | { status: 'gone'; destination_exists: boolean };
+
+export interface MoveOptions {
+  owner?: Ownership;
+  /** The source as planned: one that changed since is not moved. */
+  expect?: { size: number; mtimeMs: number };
+  journal?: TransferJournal;
+}
+
+// Filesystems without hard links (exFAT, FAT, some FUSE and network mounts) answer with one of these.
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+
+function code(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException).code;
+}
+
+async function lstatOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await lstat(path);
+  } catch (err) {
+    if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return null;
+    throw err;
+  }
+}
+
+/** A rename or unlink is only durable once its folder's entry is flushed. */
+export async function syncDir(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    if (!['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF', 'EACCES'].includes(code(err) ?? '')) throw err;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/**
+ * Gives `from` the name `to` unless `to` exists: link + unlink cannot overwrite, where rename
+ * would. Where hard links are not supported, a check and a rename (a small race, on such disks only).
+ * false: `to` exists. Throws EXDEV across filesystems.
+ */
+export async function placeNoReplace(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+  } catch (err) {
+    if (code(err) === 'EEXIST') return false;
+    if (!NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+    if (await lstatOrNull(to)) return false;
+    await rename(from, to);
+    return true;
+  }
+  try {
+    await unlink(from);
+  } catch (err) {
+    await unlink(to).catch(() => {});
+    throw err;
+  }
+  return true;
+}
+
+function tempPathFor(destination: string): string {
+  return join(dirname(destination), `${PARTIAL_PREFIX}${randomBytes(8).toString('hex')}`);
+}
+
+/** Same size and mtime (to the millisecond: copies keep mtime through a double of seconds). */
+export function sameStamp(a: { size: number; mtimeMs: number }, b: { size: number; mtimeMs: number }): boolean {
+  return a.size === b.size && Math.abs(a.mtimeMs - b.mtimeMs) < 1;
+}
+
+/**
+ * Copies into a temp file beside the destination, flushes and checks it, gives it the source's
+ * mode, times and the configured owner, then puts it in place and only then removes the source.
+ * Any failure removes the temp file and leaves the source as it was.
+ */
+async function copyAcross(source: string, destination: string, st: Stats, opts: MoveOptions): Promise<MoveResult> {
+  const owner = opts.owner ?? NO_OWNERSHIP;
+  const temp = tempPathFor(destination);
+  const end = await opts.journal?.begin({ source, destination, temp, size: st.size, mtime_ms: st.mtimeMs });
+  let placedIno: number | null = null;
+  try {
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
+    const fh = await open(temp, 'r+');
+    try {
+      const copied = await fh.stat();
+      if (copied.size !== st.size) throw new Error(`the copy of ${source} has ${copied.size} bytes, expected ${st.size}`);
+      // chown first: it clears set-id bits that chmod then restores.
+      if (owner.uid !== null || owner.gid !== null) await fh.chown(owner.uid ?? -1, owner.gid ?? -1);
+      await fh.chmod(st.mode & 0o7777);
+      await fh.utimes(st.atimeMs / 1000, st.mtimeMs / 1000);
+      await fh.sync();
+      placedIno = copied.ino;
+    } finally {
+      await fh.close();
+    }
+    const now = await lstatOrNull(source);
+    if (!now || !sameStamp(now, st)) throw new Error(`${source} changed while it was being copied`);
+    if (!(await placeNoReplace(temp, destination))) {
+      await rm(temp, { force: true });
+      await end?.();
+      return { status: 'exists' };
+    }
+    await syncDir(dirname(destination));
+  } catch (err) {
+    // The note stays while the temp file does, so that the next pass removes what this one could not.
+    if (await rm(temp, { force: true }).then(() => true, () => false)) await end?.();
+    throw err;
+  }
+  try {
+    await unlink(source);
+  } catch (err) {
+    // Undo rather than leave two copies: the next pass tries again, the source is still whole.
+    const placed = await lstatOrNull(destination);
+    if (placed && placed.ino === placedIno) await unlink(destination).catch(() => {});
+    await end?.();
+    throw new Error(`copied ${source} but could not remove it, so the copy was taken back: ${(err as Error).message}`);
+  }
+  await syncDir(dirname(source));
+  await end?.();
+  return { status: 'moved', method: 'copy' };
+}
+
+/**
+ * Moves one file without ever overwriting or losing one: a rename on one filesystem, a verified
+ * copy across filesystems. Safe to repeat: a source already gone or a move cut short between its
+ * link and unlink (both names on one inode) are recognised, not retried blindly.
+ */
+export async function moveFile(source: string, destination: string, opts: MoveOptions = {}): Promise<MoveResult> {
+  const st = await lstatOrNull(source);
+  if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
+  if (!st.isFile()) throw new Error(`${source} is not a regular file`);
+  if (opts.expect && !sameStamp(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
+  const existing = await lstatOrNull(destination);
+  if (existing) {
+    // One inode under both names is a move cut short between link and unlink, but only with two
+    // links: with one, both paths name the same entry (bind mounts, a library inside the
+    // downloads) and unlinking the source would delete the file.
+    if (existing.dev !== st.dev || existing.ino !== st.ino || st.nlink < 2) return { status: 'exists' };
+    await unlink(source);
+    await syncDir(dirname(source));
+    return { status: 'moved', method: 'rename' };
+  }
+  await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
+  try {
+    if (!(await placeNoReplace(source, destination))) return { status: 'exists' };
+  } catch (err) {
+    if (code(err) === 'EXDEV') return copyAcross(source, destination, st, opts);
+    throw err;
+  }
+  await syncDir(dirname(destination));
+  await syncDir(dirname(source));
+  return { status: 'moved', method: 'rename' };
+}

@@ -1,0 +1,46 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+
+/**
+ * BullMQ's global concurrency already runs one pass at a time, but a worker that stalls (a long
+ * GC pause, a network split from Redis) can see its job handed to another box while it still
+ * moves files. This lock, in the data folder every worker shares, keeps the two apart; a holder
+ * killed with SIGKILL stops refreshing it and loses it after `STALE_MS`.
+ */
+const STALE_MS = 10_000;
+
+export class PassLockLostError extends Error {
+  constructor(cause: Error) {
+    super(`lost the scanner lock: ${cause.message}`, { cause });
+    this.name = 'PassLockLostError';
+  }
+}
+
+/** Runs `fn` holding the scanner lock; `held()` throws once the lock was lost, so `fn` stops moving files. */
+export async function withPassLock<T>(dataDir: string, fn: (held: () => void) => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
+  await mkdir(dataDir, { recursive: true });
+  const waitMs = opts.waitMs ?? 3 * STALE_MS + 5000;
+  let lost: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(join(dataDir, 'scanner'), {
+      realpath: false,
+      lockfilePath: join(dataDir, 'scanner.lock'),
+      stale: STALE_MS,
+      retries: { retries: Math.ceil(waitMs / 250), factor: 1, minTimeout: 250, maxTimeout: 250 },
+      onCompromised: (err) => {
+        lost = err;
+      },
+    });
+  } catch (err) {
+    throw new Error(`another scanner pass is running (${(err as Error).message})`, { cause: err });
+  }
+  try {
+    return await fn(() => {
+      if (lost) throw new PassLockLostError(lost);
+    });
+  } finally {
+    await release().catch(() => {});
+  }
+}

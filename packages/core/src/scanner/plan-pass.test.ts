@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '@mo/shared';
+import type { DriveSpace } from './choose-drive.ts';
+import { buildFolderLookup, type LibraryFolder } from './folder-lookup.ts';
+import { planPass, type DownloadFile, type PlanOptions, type PlanWorld } from './plan-pass.ts';
+import { TemplateError } from './template.ts';
+
+const GIB = 1024 ** 3;
+const NOW = Date.parse('2026-01-01T12:00:00Z');
+const OLD = NOW - 3600_000;
+const MB = 1024 * 1024;
+const DL = '/downloads';
+const DL_DEV = 1;
+
+const opts: PlanOptions = {
+  nowMs: NOW,
+  settleSeconds: 120,
+  sampleMaxBytes: DEFAULT_CONFIG.library.sample_max_bytes,
+  movieTemplate: DEFAULT_CONFIG.library.movie_template,
+  episodeTemplate: DEFAULT_CONFIG.library.episode_template,
+  videoExtensions: DEFAULT_CONFIG.library.video_extensions,
+  subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
+};
+
+let ino = 0;
+function file(rel: string, size = 700 * MB, mtimeMs = OLD): DownloadFile {
+  return { path: `${DL}/${rel}`, rel, size, mtimeMs, dev: DL_DEV, ino: ++ino };
+}
+
+function drive(name: string, free = 1000 * GIB, over: Partial<DriveSpace> = {}): DriveSpace {
+  return { name, path: `/media/${name}`, dev: 10 + Number(name.replace(/\D/g, '') || 0), free_bytes: free, total_bytes: 4000 * GIB, roots: { movies: 'Movies', tv: 'TV' }, ...over };
+}
+
+function world(over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[] } = {}): PlanWorld {
+  const taken = new Set(over.taken ?? []);
+  const same = new Set(over.same ?? []);
+  return {
+    drives: over.drives ?? [drive('disk1')],
+    folders: buildFolderLookup([], over.folders ?? [], new Set()),
+    destination: (p) => (same.has(p) ? 'same' : taken.has(p) ? 'taken' : 'free'),
+  };
+}
+
+function run(files: DownloadFile[], w: PlanWorld = world(), o: Partial<PlanOptions> = {}) {
+  const r = planPass(files, { ...opts, ...o }, w);
+  return {
+    ...r,
+    destinations: Object.fromEntries(r.plans.map((p) => [p.plan.source.slice(DL.length + 1), p.plan.destination])),
+    reasons: Object.fromEntries(r.skipped.map((s) => [s.source.slice(DL.length + 1), s.reason])),
+  };
+}
+
+describe('planPass: every file gets a plan or a reason', () => {
+  it('plans a movie and an episode onto the drive under the default templates', () => {
+    const r = run([file('The.Matrix.1999.1080p.BluRay.x264-GRP/The.Matrix.1999.1080p.BluRay.x264-GRP.mkv'), file('Show.Name.S01E02.720p.HDTV.x264-GRP.mkv')]);
+    expect(r.destinations).toEqual({
+      'Show.Name.S01E02.720p.HDTV.x264-GRP.mkv': '/media/disk1/TV/Show Name/Season 01/Show Name - S01E02.mkv',
+      'The.Matrix.1999.1080p.BluRay.x264-GRP/The.Matrix.1999.1080p.BluRay.x264-GRP.mkv': '/media/disk1/Movies/The Matrix (1999)/The Matrix (1999).mkv',
+    });
+    expect(r.skipped).toEqual([]);
+  });
+
+  it('fills the plan as CONTRACT.md says, nulls where a field does not apply', () => {
+    const [movie, episode, daily] = run([
+      file('a/Heat.1995.mkv'),
+      file('b/Show.S02E05E06.mkv'),
+      file('c/The.Daily.Show.2024.03.14.Guest.720p.WEB.h264.mkv'),
+    ]).plans.map((p) => p.plan);
+    expect(movie).toEqual({
+      source: `${DL}/a/Heat.1995.mkv`, destination: '/media/disk1/Movies/Heat (1995)/Heat (1995).mkv', kind: 'movie', title: 'Heat',
+      year: 1995, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
+    });
+    expect(episode).toMatchObject({ kind: 'episode', title: 'Show', season: 2, episodes: [5, 6], air_date: null, destination: '/media/disk1/TV/Show/Season 02/Show - S02E05-E06.mkv' });
+    expect(daily).toMatchObject({ kind: 'episode', title: 'The Daily Show', season: null, episodes: null, air_date: '2024-03-14', destination: '/media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-03-14.mkv' });
+  });
+
+  it('skips partial downloads, whatever their name says', () => {
+    const r = run([
+      file('Movie.2010.mkv.part'), file('Movie.2011.mkv.!qB'), file('Movie.2012.mkv.crdownload'), file('x.tmp'),
+      file('_UNPACK_Movie.2013/Movie.2013.mkv'), file('_FAILED_Movie.2014/Movie.2014.mkv'), file('Movie.2015.mkv.unwanted'),
+      file('Rel/Movie.2016.mkv'), file('Rel/Movie.2016.mkv.aria2'),
+    ]);
+    expect(r.plans).toEqual([]);
+    expect(new Set(Object.values(r.reasons))).toEqual(new Set(['partial']));
+    expect(Object.keys(r.reasons)).toHaveLength(9);
+  });
+
+  it('skips samples by folder, by name and by size', () => {
+    const r = run([
+      file('Movie.2010/Sample/movie.2010.mkv'), file('Movie.2011/movie.2011-sample.mkv'), file('Movie.2012/Movie.2012.mkv', 50 * MB),
+      file('Movie.2013/Movie.2013.mkv', 50 * MB + 1),
+    ]);
+    expect(r.reasons).toEqual({
+      'Movie.2010/Sample/movie.2010.mkv': 'sample', 'Movie.2011/movie.2011-sample.mkv': 'sample', 'Movie.2012/Movie.2012.mkv': 'sample',
+    });
+    expect(Object.keys(r.destinations)).toEqual(['Movie.2013/Movie.2013.mkv']);
+  });
+
+  it('sample_max_bytes 0 turns the size rule off', () => {
+    expect(run([file('Movie.2012/Movie.2012.mkv', 10)], world(), { sampleMaxBytes: 0 }).plans).toHaveLength(1);
+  });
+
+  it('waits for files written within settle_seconds, and for the whole group', () => {
+    const r = run([
+      file('A.2010/A.2010.mkv', 700 * MB, NOW - 119_000),
+      file('B.2011/B.2011.mkv'), file('B.2011/B.2011.en.srt', 10, NOW - 5_000),
+      file('C.2012/C.2012.mkv', 700 * MB, NOW - 120_000),
+    ]);
+    expect(r.reasons).toEqual({ 'A.2010/A.2010.mkv': 'settling', 'B.2011/B.2011.mkv': 'settling', 'B.2011/B.2011.en.srt': 'settling' });
+    expect(Object.keys(r.destinations)).toEqual(['C.2012/C.2012.mkv']);
+  });
+
+  it('calls a still-growing sample "settling" only when its name does not already say sample', () => {
+    expect(run([file('M.2010/Sample/m.mkv', 10 * MB, NOW)]).reasons).toEqual({ 'M.2010/Sample/m.mkv': 'sample' });
+    expect(run([file('M.2010/M.2010.mkv', 10 * MB, NOW)]).reasons).toEqual({ 'M.2010/M.2010.mkv': 'settling' });
+  });
+
+  it('skips what it cannot recognise: no name, a movie without a year, anime without a season, extras, other files', () => {
+    const r = run([
+      file('random.mkv'), file('Inception.1080p.BluRay.mkv'), file('[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv'),
+      file('Movie.2010/Featurettes/Making Of.mkv'), file('Movie.2010/Movie.2010.mkv'), file('Movie.2010/readme.txt'),
+      file('Movie.2010/movie.2010.rar'), file('orphan.en.srt'),
+    ]);
+    expect(r.reasons).toEqual({
+      'random.mkv': 'unrecognized', 'Inception.1080p.BluRay.mkv': 'unrecognized', '[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv': 'unrecognized',
+      'Movie.2010/Featurettes/Making Of.mkv': 'unrecognized', 'Movie.2010/readme.txt': 'unrecognized', 'Movie.2010/movie.2010.rar': 'unrecognized',
+      'orphan.en.srt': 'unrecognized',
+    });
+    expect(Object.keys(r.destinations)).toEqual(['Movie.2010/Movie.2010.mkv']);
+  });
+
+  it('never plans over a file that exists, and lets the bigger of two copies win', () => {
+    const r = run(
+      [file('Heat.1995.720p.mkv', 2 * GIB), file('Heat.1995.1080p.mkv', 8 * GIB), file('Alien.1979.mkv')],
+      world({ taken: ['/media/disk1/Movies/Alien (1979)/Alien (1979).mkv'] }),
+    );
+    expect(r.destinations).toEqual({ 'Heat.1995.1080p.mkv': '/media/disk1/Movies/Heat (1995)/Heat (1995).mkv' });
+    expect(r.reasons).toEqual({ 'Heat.1995.720p.mkv': 'exists', 'Alien.1979.mkv': 'exists' });
+  });
+
+  it('treats names differing only in case as the same destination (SMB, exFAT)', () => {
+    const r = run([file('a/Heat.1995.mkv', GIB), file('b/HEAT.1995.mkv', 2 * GIB)], world({ drives: [drive('disk1')] }), { movieTemplate: '{title} ({year})/{title}{ext}' });
+    expect(Object.keys(r.destinations)).toEqual(['b/HEAT.1995.mkv']);
+    expect(r.reasons).toEqual({ 'a/Heat.1995.mkv': 'exists' });
+  });
+
+  it('plans a move cut short between link and unlink, so that it gets finished', () => {
+    const r = run([file('Heat.1995.mkv')], world({ same: ['/media/disk1/Movies/Heat (1995)/Heat (1995).mkv'] }));
+    expect(r.plans).toHaveLength(1);
+  });
+
+  it('skips with no_drive what no drive has room for, and keeps the file with its sidecars', () => {
+    const r = run([file('Big.2010/Big.2010.mkv', 100 * GIB), file('Big.2010/Big.2010.en.srt', 10)], world({ drives: [drive('disk1', 50 * GIB)] }));
+    expect(r.reasons).toEqual({ 'Big.2010/Big.2010.mkv': 'no_drive', 'Big.2010/Big.2010.en.srt': 'no_drive' });
+  });
+
+  it('no_drive when no drive has the library folder', () => {
+    const r = run([file('Show.S01E01.mkv')], world({ drives: [drive('disk1', 1000 * GIB, { roots: { movies: 'Movies' } })] }));
+    expect(r.reasons).toEqual({ 'Show.S01E01.mkv': 'no_drive' });
+  });
+});
+
+describe('planPass: drives', () => {
+  it('spreads a pass over the drives as their free space runs down', () => {
+    const drives = [drive('disk1', 100 * GIB), drive('disk2', 95 * GIB)];
+    const r = run([file('A.2001.mkv', 20 * GIB), file('B.2002.mkv', 20 * GIB), file('C.2003.mkv', 20 * GIB)], world({ drives }));
+    expect(r.plans.map((p) => p.plan.drive)).toEqual(['disk1', 'disk2', 'disk1']);
+  });
+
+  it('puts a new series’ later episodes beside its first, even when another drive is freer by then', () => {
+    const drives = [drive('disk1', 100 * GIB), drive('disk2', 99 * GIB)];
+    const r = run([file('New.Show.S01E01.mkv', 5 * GIB), file('New.Show.S01E02.mkv', 4 * GIB)], world({ drives }));
+    expect(r.plans.map((p) => p.plan.drive)).toEqual(['disk1', 'disk1']);
+  });
+
+  it('joins an existing series folder under its own name and library folder', () => {
+    const drives = [drive('disk1', 500 * GIB), drive('disk2', 100 * GIB, { roots: { tv: 'TV' } })];
+    const folders = [{ drive: 'disk2', section: 'tv' as const, root: 'TV Shows', name: 'Doctor Who (2005)' }];
+    const r = run([file('Doctor.Who.2005.S13E01.1080p.mkv')], world({ drives, folders }));
+    expect(r.plans[0]!.plan).toMatchObject({ drive: 'disk2', destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 13/Doctor Who - S13E01.mkv' });
+  });
+
+  it('moves within the downloads’ own device need no free space', () => {
+    const r = run([file('A.2001.mkv', 20 * GIB)], world({ drives: [drive('disk1', 0, { dev: DL_DEV })] }));
+    expect(r.plans).toHaveLength(1);
+  });
+});
+
+describe('planPass: sidecars travel with their video', () => {
+  it('renames subtitles and the .nfo after the video, keeping language and forced/sdh tags', () => {
+    const r = run([
+      file('Movie.2010.1080p-GRP/Movie.2010.1080p-GRP.mkv'),
+      file('Movie.2010.1080p-GRP/Movie.2010.1080p-GRP.en.srt', 100),
+      file('Movie.2010.1080p-GRP/Movie.2010.1080p-GRP.en.forced.srt', 100),
+      file('Movie.2010.1080p-GRP/Subs/3_English.SDH.srt', 100),
+      file('Movie.2010.1080p-GRP/Movie.2010.1080p-GRP.nfo', 100),
+      file('Movie.2010.1080p-GRP/Movie.2010.1080p-GRP.idx', 100),
+      file('Movie.2010.1080p-GRP/Movie.2010.1080p-GRP.sub', 100),
+    ]);
+    expect(r.skipped).toEqual([]);
+    const dir = '/media/disk1/Movies/Movie (2010)';
+    expect(r.plans[0]!.plan.sidecars.map((s) => s.destination).sort()).toEqual(
+      [`${dir}/Movie (2010).en.srt`, `${dir}/Movie (2010).en.forced.srt`, `${dir}/Movie (2010).en.sdh.srt`, `${dir}/Movie (2010).nfo`, `${dir}/Movie (2010).idx`, `${dir}/Movie (2010).sub`].sort(),
+    );
+  });
+
+  it('episode subtitles of a season pack follow their own episode', () => {
+    const r = run([
+      file('Show.S01.1080p/Show.S01E01.1080p.mkv'), file('Show.S01.1080p/Show.S01E02.1080p.mkv'),
+      file('Show.S01.1080p/Subs/Show.S01E01.1080p/2_English.srt', 10), file('Show.S01.1080p/Subs/Show.S01E02.1080p/2_English.srt', 10),
+    ]);
+    expect(r.plans.map((p) => p.plan.sidecars.map((s) => s.destination))).toEqual([
+      ['/media/disk1/TV/Show/Season 01/Show - S01E01.en.srt'],
+      ['/media/disk1/TV/Show/Season 01/Show - S01E02.en.srt'],
+    ]);
+  });
+
+  it('a second sidecar that would land on the same name stays behind as "exists"', () => {
+    const r = run([file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10)]);
+    expect(r.plans[0]!.plan.sidecars).toHaveLength(1);
+    expect(r.reasons).toEqual({ 'M.2010/Subs/3_English.srt': 'exists' });
+  });
+
+  it('a sidecar whose destination is taken stays behind; the video still moves', () => {
+    const r = run([file('M.2010/M.2010.mkv'), file('M.2010/M.2010.en.srt', 10)], world({ taken: ['/media/disk1/Movies/M (2010)/M (2010).en.srt'] }));
+    expect(r.plans).toHaveLength(1);
+    expect(r.reasons).toEqual({ 'M.2010/M.2010.en.srt': 'exists' });
+  });
+
+  it('sidecars share the fate of a skipped video', () => {
+    const r = run([file('M.2010/M.2010.mkv', 700 * MB, NOW), file('M.2010/M.2010.en.srt', 10)]);
+    expect(r.reasons).toEqual({ 'M.2010/M.2010.mkv': 'settling', 'M.2010/M.2010.en.srt': 'settling' });
+  });
+});
+
+describe('planPass: templates', () => {
+  it('refuses a broken template before planning anything, naming the key', () => {
+    expect(() => run([file('Heat.1995.mkv')], world(), { movieTemplate: '{title}{extension}' })).toThrow(TemplateError);
+    expect(() => run([], world(), { episodeTemplate: '{series}{ext}' })).toThrow('library.episode_template: must contain {episode}');
+  });
+
+  it('follows custom templates', () => {
+    const r = run([file('Show.S01E01.mkv'), file('Heat.1995.mkv')], world(), {
+      movieTemplate: '{title} [{year}]{ext}',
+      episodeTemplate: '{series}/{series} {season}x{episode:00}{ext}',
+    });
+    expect(Object.values(r.destinations).sort()).toEqual(['/media/disk1/Movies/Heat [1995].mkv', '/media/disk1/TV/Show/Show 1x01.mkv']);
+  });
+});

@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { planSchema, SKIP_REASONS } from '@mo/shared';
+import { chooseDrive, type DriveSpace, type Section } from './choose-drive.ts';
+import {
+  extensionOf,
+  fileType,
+  isInExtrasFolder,
+  isPartial,
+  isSampleByName,
+  isSampleSize,
+  isSettled,
+} from './download-rules.ts';
+import type { FolderLookup } from './folder-lookup.ts';
+import { recogniseMedia } from './recognise.ts';
+import { attachSidecars } from './sidecars.ts';
+import { tagSuffix } from './sidecar-tags.ts';
+import { checkTemplate, renderTemplate } from './template.ts';
+
+export type Plan = z.infer<typeof planSchema>;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export interface Skipped {
+  source: string;
+  reason: SkipReason;
+}
+
+/** A regular file under the downloads folder, as the walk found it. */
+export interface DownloadFile {
+  /** Absolute path. */
+  path: string;
+  /** Path below the downloads folder, `/`-separated. */
+  rel: string;
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+export interface PlanOptions {
+  nowMs: number;
+  settleSeconds: number;
+  sampleMaxBytes: number;
+  movieTemplate: string;
+  episodeTemplate: string;
+  videoExtensions: readonly string[];
+  subtitleExtensions: readonly string[];
+}
+
+/** `same`: the destination is the source itself, a move cut short between its link and unlink. */
+export type DestinationState = 'free' | 'taken' | 'same';
+
+/** What the planner may ask of the filesystem, gathered or answered by the caller. */
+export interface PlanWorld {
+  drives: readonly DriveSpace[];
+  folders: FolderLookup;
+  destination(path: string, source: DownloadFile): DestinationState;
+}
+
+export interface PlannedMove {
+  plan: Plan;
+  video: DownloadFile;
+  sidecars: { file: DownloadFile; destination: string }[];
+}
+
+export interface PassPlan {
+  plans: PlannedMove[];
+  skipped: Skipped[];
+}
+
+function dirOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}
+
+function nameOf(rel: string): string {
+  return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+/**
+ * Every file gets a plan (a video, with the subtitles and .nfo that travel with it) or a skip
+ * reason. Pure apart from `world.destination`: nothing is read or written here.
+ */
+export function planPass(files: readonly DownloadFile[], opts: PlanOptions, world: PlanWorld): PassPlan {
+  checkTemplate(opts.movieTemplate, 'movie', 'library.movie_template');
+  checkTemplate(opts.episodeTemplate, 'episode', 'library.episode_template');
+  const types = { videoExtensions: new Set(opts.videoExtensions), subtitleExtensions: new Set(opts.subtitleExtensions) };
+  const skipped: Skipped[] = [];
+  const skip = (f: DownloadFile, reason: SkipReason) => skipped.push({ source: f.path, reason });
+
+  const siblings = new Map<string, Set<string>>();
+  for (const f of files) {
+    const dir = dirOf(f.rel);
+    let set = siblings.get(dir);
+    if (!set) siblings.set(dir, (set = new Set()));
+    set.add(nameOf(f.rel));
+  }
+
+  const videos: DownloadFile[] = [];
+  const sidecarFiles: DownloadFile[] = [];
+  for (const f of files) {
+    if (isPartial(f.rel.split('/'), siblings.get(dirOf(f.rel))!)) {
+      skip(f, 'partial');
+      continue;
+    }
+    const type = fileType(nameOf(f.rel), types);
+    if (type === 'video') videos.push(f);
+    else if (type === 'subtitle' || type === 'nfo') sidecarFiles.push(f);
+    else skip(f, 'unrecognized');
+  }
+  const { attached, orphans } = attachSidecars(videos, sidecarFiles);
+  for (const o of orphans) skip(o, 'unrecognized');
+
+  // Largest first: when two downloads want one destination the bigger (better) copy wins, and the
+  // big files get the pick of the drives.
+  const order = [...videos].sort((a, b) => b.size - a.size || (a.rel < b.rel ? -1 : 1));
+  const reserved = new Map<string, number>();
+  const claimed = new Set<string>();
+  const claim = (p: string) => claimed.add(p.toLowerCase());
+  const isClaimed = (p: string) => claimed.has(p.toLowerCase());
+  const plans: PlannedMove[] = [];
+
+  for (const video of order) {
+    const sidecars = attached.get(video) ?? [];
+    const members = [video, ...sidecars.map((s) => s.file)];
+    const reject = (reason: SkipReason) => members.forEach((m) => skip(m, reason));
+    const parts = video.rel.split('/');
+    if (isSampleByName(parts)) {
+      reject('sample');
+      continue;
+    }
+    if (!members.every((m) => isSettled(m.mtimeMs, opts.nowMs, opts.settleSeconds))) {
+      reject('settling');
+      continue;
+    }
+    if (isSampleSize(video.size, opts.sampleMaxBytes)) {
+      reject('sample');
+      continue;
+    }
+    const media = isInExtrasFolder(parts) ? null : recogniseMedia(video.rel);
+    if (!media) {
+      reject('unrecognized');
+      continue;
+    }
+    const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
+    const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
+    const rendered = renderTemplate(template, media, extensionOf(video.rel));
+    const bytes = members.reduce((n, m) => n + m.size, 0);
+    const choice = chooseDrive(
+      { section, bytes, sourceDev: video.dev, existing: world.folders.find(section, media.title, media.year) },
+      world.drives,
+      reserved,
+    );
+    if (!choice) {
+      reject('no_drive');
+      continue;
+    }
+    const folders = [...rendered.folders];
+    if (choice.folder !== null && folders.length > 0) folders[0] = choice.folder;
+    const dir = join(choice.drive.path, choice.root, ...folders);
+    const destination = join(dir, rendered.name);
+    if (isClaimed(destination) || world.destination(destination, video) === 'taken') {
+      reject('exists');
+      continue;
+    }
+    claim(destination);
+    const moves: PlannedMove['sidecars'] = [];
+    for (const s of sidecars) {
+      const target = join(dir, rendered.stem + (s.tags ? tagSuffix(s.tags) : '') + extensionOf(s.file.rel));
+      if (isClaimed(target) || world.destination(target, s.file) === 'taken') {
+        skip(s.file, 'exists');
+        continue;
+      }
+      claim(target);
+      moves.push({ file: s.file, destination: target });
+    }
+    if (choice.drive.dev !== video.dev) {
+      const used = video.size + moves.reduce((n, m) => n + m.file.size, 0);
+      reserved.set(choice.drive.name, (reserved.get(choice.drive.name) ?? 0) + used);
+    }
+    if (choice.folder === null && folders.length > 0) {
+      world.folders.add({ drive: choice.drive.name, section, root: choice.root, name: folders[0]! });
+    }
+    const numbered = media.kind === 'episode' && media.episodes.length > 0;
+    plans.push({
+      video,
+      sidecars: moves,
+      plan: {
+        source: video.path,
+        destination,
+        kind: media.kind,
+        title: media.title,
+        year: media.year,
+        season: numbered ? media.season : null,
+        episodes: numbered ? [...media.episodes] : null,
+        air_date: numbered ? null : media.air_date,
+        drive: choice.drive.name,
+        sidecars: moves.map((m) => ({ source: m.file.path, destination: m.destination })),
+      },
+    });
+  }
+
+  plans.sort((a, b) => (a.video.rel < b.video.rel ? -1 : 1));
+  skipped.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  return { plans, skipped };
+}

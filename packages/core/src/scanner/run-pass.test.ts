@@ -1,0 +1,287 @@
+import { lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, initialState, scanResultSchema, stateSchema, type Config } from '@mo/shared';
+import { createLogger } from '../logging/logger.ts';
+import { createStateStore } from '../state/state-store.ts';
+import { writeLibraryIndex } from '../library/index-store.ts';
+import { PARTIAL_PREFIX } from '../fs/transfer.ts';
+import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
+import { createTransferJournal } from './transfer-journal.ts';
+import { runScanPass, transferJournalDir } from './run-pass.ts';
+
+const fx = twoFilesystems('pass');
+if (fx.skip) console.warn(fx.skip);
+afterAll(() => fx.cleanup());
+
+const log = createLogger({ name: 'test', level: 'silent' });
+const OLD = new Date('2024-01-01T00:00:00Z');
+const MB = 1024 * 1024;
+let n = 0;
+
+interface Setup {
+  cfg: Config;
+  downloads: string;
+  drive: string;
+  data: string;
+  state: ReturnType<typeof createStateStore<ReturnType<typeof initialState>>>;
+}
+
+/** Downloads on tmpfs, the drive and the data folder on the disk: moves between them meet EXDEV. */
+function setup(over: { app?: Partial<Config['app']>; downloadsOnDisk?: boolean } = {}): Setup {
+  const id = ++n;
+  const downloads = join(over.downloadsOnDisk ? fx.disk : fx.shm, `downloads${id}`);
+  const drive = join(fx.disk, `disk${id}`);
+  const data = join(fx.disk, `data${id}`);
+  for (const d of [downloads, join(drive, 'Movies'), join(drive, 'TV'), data]) mkdirSync(d, { recursive: true });
+  const cfg: Config = {
+    ...DEFAULT_CONFIG,
+    app: { ...DEFAULT_CONFIG.app, dry_run: false, ...over.app },
+    paths: { downloads, data, config: data },
+    drives: [{ name: 'disk1', path: drive }],
+  };
+  const state = createStateStore({ file: join(data, 'state.json'), schema: stateSchema, initial: initialState });
+  return { cfg, downloads, drive, data, state };
+}
+
+function put(root: string, rel: string, bytes = 60 * MB, mtime = OLD): string {
+  const p = join(root, rel);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, Buffer.alloc(bytes, rel.length % 251));
+  chmodSync(p, 0o644);
+  utimesSync(p, mtime, mtime);
+  return p;
+}
+
+/** Every entry under the roots with what a change would touch. */
+function snapshot(...roots: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      const st = lstatSync(p);
+      out[p] = `${st.mode}:${st.size}:${st.mtimeMs}:${st.ino}`;
+      if (st.isDirectory()) walk(p);
+    }
+  };
+  roots.forEach(walk);
+  return out;
+}
+
+const pass = (s: Setup, extra: Partial<Parameters<typeof runScanPass>[0]> = {}) =>
+  runScanPass({ config: s.cfg, state: s.state, owner: { uid: null, gid: null }, log, ...extra });
+
+let s: Setup;
+
+describe('a dry-run pass', () => {
+  beforeEach(() => {
+    s = setup({ app: { dry_run: true } });
+  });
+
+  it('records its plans in state and changes nothing on disk', async () => {
+    put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
+    put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
+    put(s.downloads, 'Show.S01E01.mkv.part');
+    const before = snapshot(s.downloads, s.drive);
+    const result = await pass(s);
+    expect(snapshot(s.downloads, s.drive)).toEqual(before);
+    expect(scanResultSchema.parse(result)).toEqual(result);
+    expect(result).toMatchObject({ dry_run: true, moves: [], skipped: [{ source: join(s.downloads, 'Show.S01E01.mkv.part'), reason: 'partial' }] });
+    const dest = join(s.drive, 'Movies/Heat (1995)/Heat (1995)');
+    expect(result.plans).toEqual([
+      expect.objectContaining({ source: join(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv'), destination: `${dest}.mkv`, sidecars: [{ source: join(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt'), destination: `${dest}.en.srt` }] }),
+    ]);
+    const state = await s.state.read();
+    expect(state.last_scan_at).toBe(result.started_at);
+    expect(state.recent.map((e) => [e.type, e.status, e.destination]).sort()).toEqual([
+      ['plan', 'planned', `${dest}.en.srt`],
+      ['plan', 'planned', `${dest}.mkv`],
+    ]);
+  });
+
+  it('does not pile up the same plans pass after pass', async () => {
+    put(s.downloads, 'Heat.1995.mkv');
+    await pass(s);
+    await pass(s);
+    expect((await s.state.read()).recent).toHaveLength(1);
+  });
+
+  it('leaves a previous pass’s leftovers alone too', async () => {
+    const temp = join(s.drive, 'Movies', `${PARTIAL_PREFIX}x`);
+    writeFileSync(temp, 'x');
+    await createTransferJournal(transferJournalDir(s.data)).begin({ source: '/x', destination: '/y', temp, size: 1, mtime_ms: 1 });
+    await pass(s);
+    expect(existsSync(temp)).toBe(true);
+  });
+});
+
+describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems', () => {
+  beforeEach(() => {
+    s = setup();
+  });
+
+  it('moves each plan with its sidecars, records the moves, and gives every file a plan or a reason', async () => {
+    const movie = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
+    put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.forced.srt', 100);
+    put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.nfo', 100);
+    put(s.downloads, 'Heat.1995.1080p/Sample/heat.sample.mkv', 5 * MB);
+    put(s.downloads, 'Show.S01E01E02.720p.mkv');
+    put(s.downloads, 'new.S01E03.mkv', 60 * MB, new Date());
+    put(s.downloads, 'notes.txt', 10);
+    const result = await pass(s);
+    const heat = join(s.drive, 'Movies/Heat (1995)/Heat (1995)');
+    const show = join(s.drive, 'TV/Show/Season 01/Show - S01E01-E02.mkv');
+    expect(result.moves.map((m) => [m.destination, m.status, m.error])).toEqual([
+      [`${heat}.mkv`, 'moved', undefined],
+      [show, 'moved', undefined],
+    ]);
+    expect(Object.fromEntries(result.skipped.map((k) => [k.source.slice(s.downloads.length + 1), k.reason]))).toEqual({
+      'Heat.1995.1080p/Sample/heat.sample.mkv': 'sample',
+      'new.S01E03.mkv': 'settling',
+      'notes.txt': 'unrecognized',
+    });
+    expect(readdirSync(dirname(`${heat}.mkv`)).sort()).toEqual(['Heat (1995).en.forced.srt', 'Heat (1995).mkv', 'Heat (1995).nfo']);
+    expect(statSync(`${heat}.mkv`)).toMatchObject({ size: 60 * MB, mtimeMs: OLD.getTime(), mode: statSync(`${heat}.nfo`).mode });
+    expect(existsSync(movie)).toBe(false);
+    expect(readdirSync(join(s.downloads, 'Heat.1995.1080p'))).toEqual(['Sample']);
+
+    const state = await s.state.read();
+    expect(state.last_scan_at).toBe(result.started_at);
+    expect(state.recent.filter((e) => e.type === 'move' && e.status === 'moved')).toHaveLength(4);
+    expect(state.recent.every((e) => e.type === 'move')).toBe(true);
+  });
+
+  it('a job delivered again moves nothing twice and does not fail', async () => {
+    put(s.downloads, 'Heat.1995.mkv');
+    const first = await pass(s);
+    const again = await pass(s);
+    expect(first.moves).toHaveLength(1);
+    expect(again).toMatchObject({ plans: [], moves: [], skipped: [] });
+  });
+
+  it('two passes at once (two worker boxes) move each file exactly once', async () => {
+    for (let i = 1; i <= 6; i++) put(s.downloads, `Show.S01E0${i}.mkv`, 55 * MB);
+    const [a, b] = await Promise.all([pass(s), pass(s)]);
+    const moved = [...a.moves, ...b.moves];
+    expect(moved.map((m) => m.status)).toEqual(Array(6).fill('moved'));
+    expect(readdirSync(join(s.drive, 'TV/Show/Season 01'))).toHaveLength(6);
+    expect(readdirSync(s.downloads)).toEqual([]);
+  });
+
+  it('never overwrites: an existing destination is skipped as "exists" and left as it was', async () => {
+    put(s.downloads, 'Heat.1995.mkv');
+    const existing = put(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv', 10);
+    const result = await pass(s);
+    expect(result.skipped).toEqual([{ source: join(s.downloads, 'Heat.1995.mkv'), reason: 'exists' }]);
+    expect(statSync(existing).size).toBe(10);
+    expect(existsSync(join(s.downloads, 'Heat.1995.mkv'))).toBe(true);
+  });
+
+  it('a failed move keeps its source, leaves nothing at the destination, and the rest of the pass goes on', async (ctx) => {
+    put(s.downloads, 'Alien.1979.mkv');
+    put(s.downloads, 'Show.S01E01.mkv');
+    // Even root cannot create the movie's folder in an immutable Movies folder.
+    if (!makeImmutable(join(s.drive, 'Movies'), true)) ctx.skip('chattr +i is not permitted here');
+    let result;
+    try {
+      result = await pass(s);
+    } finally {
+      makeImmutable(join(s.drive, 'Movies'), false);
+    }
+    expect(result.moves.map((m) => [m.title, m.status])).toEqual([['Alien', 'failed'], ['Show', 'moved']]);
+    expect(result.moves[0]!.error).toMatch(/EPERM/);
+    expect(statSync(join(s.downloads, 'Alien.1979.mkv')).size).toBe(60 * MB);
+    expect(readdirSync(join(s.drive, 'Movies'))).toEqual([]);
+    const state = await s.state.read();
+    expect(state.recent.find((e) => e.source.endsWith('Alien.1979.mkv'))).toMatchObject({ type: 'move', status: 'failed', error: expect.stringMatching(/EPERM/) });
+  });
+
+  it('skips as "exists" a destination blocked by a file where its folder should be', async () => {
+    put(s.downloads, 'Alien.1979.mkv');
+    writeFileSync(join(s.drive, 'Movies', 'Alien (1979)'), 'in the way');
+    expect((await pass(s)).skipped).toEqual([{ source: join(s.downloads, 'Alien.1979.mkv'), reason: 'exists' }]);
+  });
+
+  it('settles what an interrupted pass left: its temp file goes, then the file moves', async () => {
+    const source = put(s.downloads, 'Heat.1995.mkv');
+    const dir = join(s.drive, 'Movies', 'Heat (1995)');
+    mkdirSync(dir, { recursive: true });
+    const temp = join(dir, `${PARTIAL_PREFIX}0123456789abcdef`);
+    writeFileSync(temp, Buffer.alloc(MB));
+    await createTransferJournal(transferJournalDir(s.data)).begin({ source, destination: join(dir, 'Heat (1995).mkv'), temp, size: 60 * MB, mtime_ms: OLD.getTime() });
+    const result = await pass(s);
+    expect(result.moves.map((m) => m.status)).toEqual(['moved']);
+    expect(readdirSync(dir)).toEqual(['Heat (1995).mkv']);
+    expect(readdirSync(transferJournalDir(s.data))).toEqual([]);
+  });
+
+  it('gives the folders and files it creates to PUID:PGID, keeping each file’s mode', async () => {
+    const src = put(s.downloads, 'Show.S02E01.mkv');
+    chmodSync(src, 0o600);
+    await pass(s, { owner: { uid: 1234, gid: 4321 } });
+    const file = join(s.drive, 'TV/Show/Season 02/Show - S02E01.mkv');
+    expect(statSync(file)).toMatchObject({ uid: 1234, gid: 4321, mode: statSync(file).mode });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(s.drive, 'TV/Show'))).toMatchObject({ uid: 1234, gid: 4321 });
+    expect(statSync(join(s.drive, 'TV')).uid).toBe(process.getuid!());
+  });
+
+  it('puts an episode into the folder the index knows, on that drive, under its name', async () => {
+    const second = join(fx.disk, `disk${++n}`);
+    mkdirSync(join(second, 'TV Shows', 'Doctor Who (2005)', 'Season 01'), { recursive: true });
+    s.cfg = { ...s.cfg, drives: [...s.cfg.drives, { name: 'disk2', path: second }] };
+    await writeLibraryIndex(s.data, {
+      version: 1, scanned_at: OLD.toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [],
+      items: [{
+        path: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who - S01E01.mkv'), drive: 'disk2', section: 'tv', root: join(second, 'TV Shows'),
+        folder: join(second, 'TV Shows/Doctor Who (2005)'), bytes: 1, mtime_ms: 1, ext: '.mkv', type: 'video', title: 'Doctor Who', year: 2005,
+        season: 1, episodes: [1], air_date: null, extra: false, nfo: null,
+      }],
+    });
+    put(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv');
+    const result = await pass(s);
+    expect(result.moves[0]).toMatchObject({ drive: 'disk2', status: 'moved', destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who - S01E02.mkv') });
+  });
+});
+
+describe('a pass with dry_run off, on one filesystem', () => {
+  it('renames: the library file is the same inode as the download was', async () => {
+    s = setup({ downloadsOnDisk: true });
+    const src = put(s.downloads, 'Heat.1995.mkv');
+    const ino = statSync(src).ino;
+    const result = await pass(s);
+    expect(result.moves.map((m) => m.status)).toEqual(['moved']);
+    expect(statSync(result.moves[0]!.destination).ino).toBe(ino);
+  });
+});
+
+describe('a drive inside the downloads folder', () => {
+  it('is never walked as downloads: its library stays as it is, the download moves', async () => {
+    s = setup({ downloadsOnDisk: true });
+    const inner = join(s.downloads, 'pool');
+    const kept = put(inner, 'Movies/Heat (1995)/Heat (1995).mkv');
+    put(inner, 'TV/Show/Season 01/Show - S01E01.mkv');
+    s.cfg = { ...s.cfg, drives: [{ name: 'disk1', path: inner }] };
+    put(s.downloads, 'Alien.1979.mkv');
+    const before = snapshot(join(inner, 'Movies', 'Heat (1995)'), join(inner, 'TV'));
+    const result = await pass(s);
+    expect(result.skipped).toEqual([]);
+    expect(result.moves.map((m) => [m.destination, m.status])).toEqual([[join(inner, 'Movies/Alien (1979)/Alien (1979).mkv'), 'moved']]);
+    expect(snapshot(join(inner, 'Movies', 'Heat (1995)'), join(inner, 'TV'))).toEqual(before);
+    expect(existsSync(kept)).toBe(true);
+  });
+});
+
+describe('a pass records what it moved so far when it is stopped', () => {
+  it('saves the moves done before an abort, then fails', async () => {
+    s = setup({ downloadsOnDisk: true });
+    put(s.downloads, 'Alien.1979.mkv');
+    put(s.downloads, 'Heat.1995.mkv');
+    const ctl = new AbortController();
+    await expect(pass(s, { signal: ctl.signal, progress: () => ctl.abort() })).rejects.toThrow();
+    const state = await s.state.read();
+    expect(state.recent.map((e) => [e.type, e.status, e.source])).toEqual([['move', 'moved', join(s.downloads, 'Alien.1979.mkv')]]);
+    expect(existsSync(join(s.downloads, 'Heat.1995.mkv'))).toBe(true);
+  });
+});
+

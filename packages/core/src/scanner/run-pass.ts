@@ -1,0 +1,162 @@
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { Config, moveSchema, RecentEntry, scanResultSchema, State } from '@mo/shared';
+import { moveFile, type MoveOptions } from '../fs/transfer.ts';
+import type { Ownership } from '../fs/ownership.ts';
+import { readLibraryIndex } from '../library/index-store.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { surveyDrives } from './drive-survey.ts';
+import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
+import { withPassLock } from './pass-lock.ts';
+import { planPass, type DestinationState, type DownloadFile, type PlannedMove } from './plan-pass.ts';
+import { mergeRecent } from './recent.ts';
+import { createTransferJournal } from './transfer-journal.ts';
+import { walkDownloads } from './walk-downloads.ts';
+
+export type ScanResult = z.infer<typeof scanResultSchema>;
+export type Move = z.infer<typeof moveSchema>;
+
+export interface ScanPassOptions {
+  config: Config;
+  state: StateStore<State>;
+  owner: Ownership;
+  log: Logger;
+  signal?: AbortSignal;
+  progress?: (value: { moved: number; planned: number }) => void;
+  now?: () => number;
+}
+
+/** How often a long pass saves the moves done so far, so that a killed worker's moves are not forgotten. */
+const FLUSH_EVERY_MS = 1000;
+
+export function transferJournalDir(dataDir: string): string {
+  return join(dataDir, 'scanner', 'transfers');
+}
+
+function destinationState(path: string, source: DownloadFile): DestinationState {
+  try {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) return 'free';
+    return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
+  } catch {
+    // ENOTDIR and the like: something that is not a folder stands in the way.
+    return 'taken';
+  }
+}
+
+async function carryOut(p: PlannedMove, opts: MoveOptions, at: () => string): Promise<{ move: Move; entries: RecentEntry[] }> {
+  const entries: RecentEntry[] = [];
+  const record = (source: string, destination: string, error: string | null) =>
+    entries.push({ type: 'move', source, destination, at: at(), status: error === null ? 'moved' : 'failed', ...(error === null ? {} : { error }) });
+  const attempt = async (file: DownloadFile, destination: string): Promise<string | null> => {
+    try {
+      const r = await moveFile(file.path, destination, { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs } });
+      if (r.status === 'exists') return `${destination} already exists`;
+      // Gone with the destination in place: moved already, by an earlier delivery of this job.
+      if (r.status === 'gone' && !r.destination_exists) return `${file.path} is gone`;
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  const error = await attempt(p.video, p.plan.destination);
+  record(p.plan.source, p.plan.destination, error);
+  if (error !== null) return { move: { ...p.plan, status: 'failed', error }, entries };
+  // Only after the video: sidecars without their video would be orphans in the library.
+  const sidecarErrors: string[] = [];
+  for (const s of p.sidecars) {
+    const e = await attempt(s.file, s.destination);
+    record(s.file.path, s.destination, e);
+    if (e !== null) sidecarErrors.push(e);
+  }
+  return { move: { ...p.plan, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) }, entries };
+}
+
+/**
+ * One scanner pass: walk the downloads, plan, and (dry_run off) carry the plans out, recording
+ * them in state.json's `recent`. Runs under the pass lock; a dry run changes nothing on disk.
+ */
+export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
+  const now = opts.now ?? Date.now;
+  const iso = () => new Date(now()).toISOString();
+  const cfg = opts.config;
+  const started_at = iso();
+  const dry_run = cfg.app.dry_run;
+
+  return withPassLock(cfg.paths.data, async (held) => {
+    const journal = createTransferJournal(transferJournalDir(cfg.paths.data));
+    /** Oldest first; saved newest first. */
+    const pending: RecentEntry[] = [];
+    const flush = async (final: boolean) => {
+      const entries = pending.splice(0).reverse();
+      if (entries.length === 0 && !final) return;
+      await opts.state.update((s) => ({ ...s, ...(final ? { last_scan_at: started_at } : {}), recent: mergeRecent(s.recent, entries) }));
+    };
+
+    if (!dry_run) {
+      for (const r of await journal.recover()) {
+        opts.log.warn({ ...r }, 'settled a copy left by an interrupted pass');
+        if (r.outcome === 'completed') pending.push({ type: 'move', source: r.source, destination: r.destination, at: iso(), status: 'moved' });
+      }
+    }
+    const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
+    const files = await walkDownloads(cfg.paths.downloads, {
+      signal: opts.signal,
+      exclude: survey.libraryDirs,
+      onSkip: (path, error) => opts.log.warn({ path, error }, 'downloads folder skipped'),
+    });
+    const index = await readLibraryIndex(cfg.paths.data).catch((err: Error) => {
+      opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
+      return null;
+    });
+    const { plans, skipped } = planPass(
+      files,
+      {
+        nowMs: now(),
+        settleSeconds: cfg.app.settle_seconds,
+        sampleMaxBytes: cfg.library.sample_max_bytes,
+        movieTemplate: cfg.library.movie_template,
+        episodeTemplate: cfg.library.episode_template,
+        videoExtensions: cfg.library.video_extensions,
+        subtitleExtensions: cfg.library.subtitle_extensions,
+      },
+      { drives: survey.drives, folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots), destination: destinationState },
+    );
+
+    const moves: Move[] = [];
+    if (dry_run) {
+      for (const { plan } of plans) {
+        for (const f of [plan, ...plan.sidecars]) {
+          pending.push({ type: 'plan', source: f.source, destination: f.destination, at: started_at, status: 'planned' });
+        }
+      }
+    } else {
+      const moveOpts: MoveOptions = { owner: opts.owner, journal };
+      let flushedAt = now();
+      try {
+        for (const p of plans) {
+          held();
+          opts.signal?.throwIfAborted();
+          const { move, entries } = await carryOut(p, moveOpts, iso);
+          moves.push(move);
+          pending.push(...entries);
+          opts.progress?.({ moved: moves.length, planned: plans.length });
+          if (now() - flushedAt >= FLUSH_EVERY_MS) {
+            await flush(false);
+            flushedAt = now();
+          }
+        }
+      } catch (err) {
+        await flush(false).catch(() => {});
+        throw err;
+      }
+    }
+    await flush(true);
+    const failed = moves.filter((m) => m.status === 'failed').length;
+    opts.log.info({ dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length }, 'scanner pass done');
+    return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped };
+  });
+}

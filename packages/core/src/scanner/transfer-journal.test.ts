@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, utimesSync, watch, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { moveFile, PARTIAL_PREFIX } from '../fs/transfer.ts';
+import { twoFilesystems } from './test-fixtures/filesystems.ts';
+import { createTransferJournal } from './transfer-journal.ts';
+
+const fx = twoFilesystems('journal');
+if (fx.skip) console.warn(fx.skip);
+afterAll(() => fx.cleanup());
+
+let n = 0;
+const MTIME = new Date('2021-02-03T04:05:06.789Z');
+function put(dir: string, content = 'video bytes'): string {
+  const p = join(dir, `s${++n}`, 'Movie.2010.mkv');
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, content);
+  utimesSync(p, MTIME, MTIME);
+  return p;
+}
+const journalDir = () => join(fx.disk, `journal${++n}`);
+const destIn = (dir: string) => join(dir, `d${++n}`, 'Movie (2010)', 'Movie (2010).mkv');
+
+describe('transfer journal', () => {
+  it('keeps a note while a copy is in flight', async () => {
+    const dir = journalDir();
+    const j = createTransferJournal(dir);
+    const end = await j.begin({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2 });
+    const notes = readdirSync(dir);
+    expect(notes).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, notes[0]!), 'utf8'))).toEqual({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2 });
+    await end();
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await j.recover()).toEqual([]);
+  });
+
+  it('undoes a copy that never got into place: the temp file goes, the source stays', async () => {
+    const dir = journalDir();
+    const j = createTransferJournal(dir);
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    const temp = join(dirname(destination), `${PARTIAL_PREFIX}abc`);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(temp, 'video by');
+    await j.begin({ source, destination, temp, size: statSync(source).size, mtime_ms: statSync(source).mtimeMs });
+    expect(await j.recover()).toEqual([{ source, destination, outcome: 'undone' }]);
+    expect(existsSync(temp)).toBe(false);
+    expect(readFileSync(source, 'utf8')).toBe('video bytes');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('completes a copy that was in place when the process died, by removing the source', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'video bytes');
+    utimesSync(destination, MTIME, MTIME);
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
+    expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
+    expect(existsSync(source)).toBe(false);
+    expect(readFileSync(destination, 'utf8')).toBe('video bytes');
+  });
+
+  it('calls a move whose source was already removed completed', async () => {
+    const j = createTransferJournal(journalDir());
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'video bytes');
+    utimesSync(destination, MTIME, MTIME);
+    await j.begin({ source: join(fx.disk, 'gone.mkv'), destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
+    expect((await j.recover())[0]!.outcome).toBe('completed');
+  });
+
+  it('removes nothing when the destination is not that copy', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'another file');
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
+    expect((await j.recover())[0]!.outcome).toBe('undone');
+    expect(readFileSync(source, 'utf8')).toBe('video bytes');
+    expect(readFileSync(destination, 'utf8')).toBe('another file');
+  });
+
+  it('drops a note it cannot read', async () => {
+    const dir = journalDir();
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'x.json'), '{"half":');
+    expect(await createTransferJournal(dir).recover()).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe.skipIf(fx.skip !== null)('a process killed with SIGKILL in the middle of a copy', () => {
+  it('loses nothing, and recovery leaves no temp file behind; the move then succeeds', async () => {
+    // 512 MiB, sparse on tmpfs (no memory used) with a marked head and tail.
+    const source = join(fx.shm, 'big', 'Movie.2010.mkv');
+    mkdirSync(dirname(source), { recursive: true });
+    const size = 512 * 1024 * 1024;
+    const fd = openSync(source, 'w');
+    ftruncateSync(fd, size);
+    writeSync(fd, Buffer.from('head'), 0, 4, 0);
+    writeSync(fd, Buffer.from('tail'), 0, 4, size - 4);
+    closeSync(fd);
+    utimesSync(source, MTIME, MTIME);
+    // Unchanged: size, mtime and the marks (the rest is a hole a copy cannot have written to).
+    const look = () => {
+      const h = openSync(source, 'r');
+      const buf = Buffer.alloc(8);
+      readSync(h, buf, 0, 4, 0);
+      readSync(h, buf, 4, 4, size - 4);
+      closeSync(h);
+      return { marks: buf.toString(), size: statSync(source).size, mtime: statSync(source).mtimeMs, blocks: statSync(source).blocks };
+    };
+    const before = look();
+
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    const dir = journalDir();
+    const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures', 'move-one.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, source, destination, dir], { stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    // Killed the moment the temp file appears: the copy is under way.
+    const watcher = watch(dirname(destination), (_e, name) => {
+      if (name?.startsWith(PARTIAL_PREFIX)) child.kill('SIGKILL');
+    });
+    await exited;
+    watcher.close();
+    expect(child.signalCode).toBe('SIGKILL');
+
+    expect(look()).toEqual(before);
+    expect(before.marks).toBe('headtail');
+    expect(existsSync(destination)).toBe(false);
+    expect(readdirSync(dirname(destination)).filter((f) => f.startsWith(PARTIAL_PREFIX))).toHaveLength(1);
+
+    const journal = createTransferJournal(dir);
+    expect(await journal.recover()).toEqual([{ source, destination, outcome: 'undone' }]);
+    expect(readdirSync(dirname(destination))).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+
+    expect(await moveFile(source, destination, { journal })).toEqual({ status: 'moved', method: 'copy' });
+    expect(statSync(destination).size).toBe(size);
+    expect(existsSync(source)).toBe(false);
+    expect(readdirSync(dirname(destination))).toEqual(['Movie (2010).mkv']);
+  }, 60_000);
+});
