@@ -283,3 +283,12 @@ describe('corpus', () => {
     expect(r.movieTitleYear, report).toBeGreaterThanOrEqual(GOALS.movieTitleYear);
   });
 });
+
+describe('camera and phone clips', () => {
+  it.each(['IMG_1964.mov', 'VID_20240101_1964.mp4', 'PXL_20230405_123456789.mp4', 'DSC01964.MOV', 'GOPR1964.MP4', 'MVI_1999.avi'])(
+    '%s is not media to file away',
+    (name) => {
+      expect(parseReleaseName(name)).toBeNull();
+    },
+  );
+});

@@ -618,6 +618,8 @@ function hasUpper(s: string): boolean {
   return s !== s.toLowerCase();
 }
 
+const RE_CAMERA_NAME = /^(?:IMG|VID|MVI|MOV|DSC[NF]?|PXL|GOPR|GH\d\d|GX\d\d|DJI|SAM|WP)[_-]?\d/i;
+
 /**
  * Parses a release / file name or a relative path. Returns null when nothing useful is recognised.
  */
@@ -626,6 +628,8 @@ export function parseReleaseName(name: string): ParsedMedia | null {
   let base = parts.pop() ?? '';
   while (base === '' && parts.length > 0) base = parts.pop() ?? '';
   base = stripExtension(base.trim());
+  // Phone and camera clips (IMG_1964.mov) carry a counter that reads like a year; they are no movie.
+  if (RE_CAMERA_NAME.test(base)) return null;
   const file = base === '' ? null : parseSegment(base);
 
   // Parent folders: the nearest season folder and the nearest meaningful folder above the file.
