@@ -32,9 +32,10 @@ COPY . .
 # Bundled at build time too, so the first start does not write into the image.
 RUN pnpm build
 
-# No USER: the container starts as root so that the app can honour the linuxserver-style PUID, PGID
-# and UMASK variables itself (drop to that uid/gid, set the umask). Everything under /app is
-# world-readable, so running with `user: "1000:1000"` in compose works as well.
+# No USER: the worker runs as root so that it can honour the linuxserver-style PUID, PGID and UMASK
+# variables itself: what it creates (folders, cross-filesystem copies) is handed to PUID:PGID and
+# created under UMASK. Everything under /app is world-readable, so `user: "1000:1000"` in compose
+# works as well when every mounted folder already belongs to that user.
 ENV MEDIA_ORGANIZER_CONFIG=/config/config.toml
 EXPOSE 8080
 
