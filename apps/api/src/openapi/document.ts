@@ -24,6 +24,7 @@ import {
   tracksResultResponse,
   trackActionSchema,
   transcoderResponse,
+  transcodeCancelResponse,
   appSection,
 } from '@mo/shared';
 import { MAX_WAIT_SECONDS } from '../http/jobs.ts';
@@ -113,6 +114,11 @@ export const ROUTES: RouteDoc[] = [
   {
     method: 'post', path: '/api/tools/transcoder/run-next', summary: 'Run the next queued transcode', tags: ['tools'],
     responses: { 200: runNextResponse, 202: runNextResponse, ...jobErrors },
+  },
+  {
+    method: 'post', path: '/api/jobs/transcode/{id}/cancel', summary: 'Cancel a transcode wherever it runs', tags: ['tools'],
+    params: [{ name: 'id', in: 'path', required: true, schema: z.string(), description: 'Job id' }],
+    responses: { 202: transcodeCancelResponse, 404: errorBodySchema, 409: errorBodySchema, 503: errorBodySchema },
   },
   { method: 'get', path: '/api/tools/duplicates', summary: 'Duplicate movies and series in the index', tags: ['tools'], responses: { 200: duplicatesResponse } },
   {

@@ -1,7 +1,104 @@
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
+import { AppError, REDIS_DEADLINE_MS, withDeadline } from '@mo/core';
+import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
+import { probeFile } from '@mo/core/media/run.ts';
+import { transcodePlan } from '@mo/core/media/transcode-command.ts';
+import { mp4PathFor } from '@mo/core/media/transcode.ts';
+import { workTempPath } from '@mo/core/media/work-journal.ts';
+import { CANCELLED, requestCancel } from '@mo/core/queue/job-cancel.ts';
+import { firstQueued, transcodeQueue, withStatus, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
+import type { State } from '@mo/shared';
 import type { AppDeps, AppEnv } from '../http/env.ts';
-import { runJob } from '../http/jobs.ts';
+import { statusUrl } from '../http/jobs.ts';
 
-export function transcoderRoutes({ jobs }: AppDeps) {
-  return new Hono<AppEnv>().post('/tools/transcoder/run-next', (c) => runJob(c, jobs, 'transcode-run', { path: null }));
+type Transcodes = State['transcodes'];
+
+function withoutEntry(transcodes: Transcodes, path: string): Transcodes {
+  const { [path]: _, ...rest } = transcodes;
+  return rest;
+}
+
+export function transcoderRoutes({ config, jobs, library }: AppDeps) {
+  const queue = () => library.derive('transcoder.queue', (index) => transcodeQueue(index?.items ?? []));
+
+  /**
+   * Takes the first queued entry and marks it running in one locked state update, so two
+   * run-next calls at once start two different files.
+   */
+  async function claimNext(): Promise<TranscodeEntry | null> {
+    let claimed: TranscodeEntry | null = null;
+    await config.state.update((s) => {
+      claimed = firstQueued(queue(), s.transcodes);
+      if (!claimed) return s;
+      const entry = { status: 'running' as const, job_id: null, updated_at: new Date().toISOString(), output: null, error: null };
+      return { ...s, transcodes: { ...s.transcodes, [claimed.path]: entry } };
+    });
+    return claimed;
+  }
+
+  async function updateEntry(path: string, change: (e: Transcodes[string]) => Transcodes[string] | null) {
+    await config.state.update((s) => {
+      const e = s.transcodes[path];
+      if (!e) return s;
+      const next = change(e);
+      return { ...s, transcodes: next ? { ...s.transcodes, [path]: next } : withoutEntry(s.transcodes, path) };
+    });
+    await config.refresh();
+  }
+
+  return new Hono<AppEnv>()
+    .get('/tools/transcoder', (c) => {
+      const scanned_at = library.current()?.scanned_at ?? null;
+      return c.json({ scanned_at, queue: withStatus(queue(), config.currentState().transcodes) });
+    })
+    .post('/tools/transcoder/run-next', async (c) => {
+      const cfg = config.current();
+      if (cfg.app.dry_run) {
+        const next = firstQueued(queue(), config.currentState().transcodes);
+        if (!next) return c.json({ item: null });
+        const file = await guardMediaPath(next.path, { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions });
+        const temp = workTempPath(mp4PathFor(file.real), 'transcode', randomBytes(6).toString('hex'));
+        const plan = transcodePlan(await probeFile(file.real), { encoder: cfg.transcoder.video_encoder, src: file.real, tmp: temp });
+        return c.json({ dry_run: true, item: { ...next, status: 'queued' as const }, command: plan.argv, dropped: plan.dropped });
+      }
+      const next = await claimNext();
+      if (!next) return c.json({ item: null });
+      const item = { ...next, status: 'queued' as const };
+      try {
+        const outcome = await jobs.submit('transcode-run', { item }, { waitSeconds: 0 });
+        // Unless the worker has already written its own record of the job.
+        await updateEntry(next.path, (e) => (e.job_id === null ? { ...e, job_id: outcome.job.id } : e));
+        return c.json({ item: { ...next, status: 'running' as const }, job: outcome.job, status_url: statusUrl(outcome.job.queue, outcome.job.id) }, 202);
+      } catch (err) {
+        // Never queued: give the entry back.
+        await updateEntry(next.path, (e) => (e.job_id === null ? null : e));
+        throw err;
+      }
+    })
+    .post('/jobs/transcode/:id/cancel', async (c) => {
+      const id = c.req.param('id');
+      const job = await jobs.get('transcode', id);
+      if (!job) throw new AppError('not_found', `no job transcode/${id}`);
+      if (job.state === 'completed' || job.state === 'failed') throw new AppError('conflict', `job transcode/${id} has already ${job.state}`);
+      const q = jobs.queues().find((x) => x.name === 'transcode');
+      if (!q) throw new AppError('unavailable', 'the transcode queue is not available');
+      try {
+        await withDeadline(requestCancel(q, id), REDIS_DEADLINE_MS, () => new Error('timed out'));
+      } catch (err) {
+        throw new AppError('unavailable', `the job queue cannot be reached (${(err as Error).message})`);
+      }
+      // A waiting job never reaches the handler that would record this; a running one records it again.
+      await config.state.update((s) => {
+        const at = new Date().toISOString();
+        const transcodes = Object.fromEntries(
+          Object.entries(s.transcodes).map(([path, e]) =>
+            [path, e.job_id === id && e.status === 'running' ? { ...e, status: 'failed' as const, error: CANCELLED, updated_at: at } : e],
+          ),
+        );
+        return { ...s, transcodes };
+      });
+      await config.refresh();
+      return c.json({ cancelled: true, job: { id, queue: 'transcode', state: job.state }, status_url: statusUrl('transcode', id) }, 202);
+    });
 }

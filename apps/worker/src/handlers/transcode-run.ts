@@ -1,6 +1,77 @@
-import type { JobHandler } from '@mo/core';
+import { rm } from 'node:fs/promises';
+import { AppError, type JobHandler } from '@mo/core';
+import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
+import { unmapPath } from '@mo/core/media/path-map.ts';
+import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
+import { workJournal } from '@mo/core/media/work-journal.ts';
+import type { TranscodeStatus } from '@mo/shared';
 import type { WorkerDeps } from '../deps.ts';
+import { localMediaFile, retryable, sweepAtStart } from './media-tracks.ts';
 
-export function transcodeRunHandler(_deps: WorkerDeps): JobHandler<'transcode-run'> {
-  return async () => ({ item: null, output: null, command: [] });
+export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<'transcode-run'> {
+  const journal = () => workJournal(config.current().paths.data);
+  sweepAtStart(journal(), logger);
+
+  /** The queue entry's status in state.json, keyed by the path the API knows. */
+  const record = (path: string, status: Omit<TranscodeStatus, 'updated_at'>) =>
+    config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: { ...status, updated_at: new Date().toISOString() } } }));
+
+  return async ({ item }, ctx) => {
+    const cfg = config.current();
+    const map = cfg.transcoder.path_map ?? [];
+    const keep = cfg.transcoder.keep_original;
+    const prior = (await config.state.read()).transcodes[item.path];
+    const ours = prior?.job_id === ctx.jobId;
+
+    // Delivered again after it finished (the worker died before telling the queue): only the
+    // original's removal may be left to do.
+    if (ours && prior?.status === 'done' && prior.output) {
+      if (!keep) {
+        await localMediaFile(item.path, cfg).then(
+          (f) => rm(f.real, { force: true }),
+          (err: unknown) => {
+            if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
+          },
+        );
+      }
+      return { item: { ...item, status: 'done' }, output: prior.output, command: [], encoder: null, dropped: [], original_removed: !keep };
+    }
+
+    try {
+      await journal().sweep();
+      const file = await localMediaFile(item.path, cfg);
+      // The output is named while running only once a worker has begun: a later attempt that
+      // finds it named knows an MP4 in its place may be its own earlier work.
+      const planned = unmapPath(mp4PathFor(file.real), map);
+      const begun = ours && prior?.status === 'running' && prior.output === planned;
+      await record(item.path, { status: 'running', job_id: ctx.jobId, output: planned, error: null });
+      let reported = 0;
+      const outcome = await transcodeToMp4({
+        file: file.real,
+        encoder: cfg.transcoder.video_encoder,
+        journal: journal(),
+        jobId: ctx.jobId,
+        signal: ctx.signal,
+        adoptExisting: begun,
+        onProgress: (p) => {
+          // ffmpeg reports twice a second; once a second is plenty for a progress bar.
+          if (!p.done && Date.now() - reported < 1000) return;
+          reported = Date.now();
+          ctx.progress({ percent: p.percent, speed: p.speed, out_time_seconds: p.out_time_seconds, encoder: p.encoder }).catch(() => {});
+        },
+        onFallback: (from, err) => ctx.log.warn({ encoder: from, err: err.message }, 'hardware encoder failed; encoding with libx264'),
+      });
+      const output = unmapPath(outcome.output, map);
+      // Recorded before the original goes, so a retry after a crash here finds the work done.
+      await record(item.path, { status: 'done', job_id: ctx.jobId, output, error: null });
+      if (!keep) await rm(file.real, { force: true });
+      return { item: { ...item, status: 'done' }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: !keep };
+    } catch (err) {
+      const error = ctx.signal.aborted && ctx.signal.reason === CANCELLED ? CANCELLED : (err as Error).message;
+      await record(item.path, { status: 'failed', job_id: ctx.jobId, output: null, error }).catch((e: Error) =>
+        ctx.log.error({ err: e.message }, 'could not record the failed transcode'),
+      );
+      throw retryable(err);
+    }
+  };
 }

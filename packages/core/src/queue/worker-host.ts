@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { JOBS, jobsOfQueue, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
 import { workerRedisOptions } from './redis-options.ts';
+import { CANCELLED, isCancelRequested, listenForCancels } from './job-cancel.ts';
 
 export interface JobContext {
   jobId: string;
@@ -36,6 +37,7 @@ export function createWorkerHost(opts: {
   concurrency?: Partial<Record<QueueName, number>>;
 }): WorkerHost {
   checkHandlers(opts.queues, opts.handlers);
+  const byQueue = new Map<QueueName, Worker>();
   const workers = opts.queues.map((queue) => {
     const worker = new Worker(
       queue,
@@ -46,15 +48,24 @@ export function createWorkerHost(opts: {
         const payload = def.payload.safeParse(job.data);
         if (!payload.success) throw new UnrecoverableError(`bad payload for ${name}: ${payload.error.message}`);
         const log = opts.logger.child({ queue, job_id: job.id, job_name: name });
+        // Cancelled while it waited (or between attempts): it ends here, before any work.
+        if (await isCancelRequested(await worker.client, opts.prefix, { queue, id: job.id! })) throw new UnrecoverableError(CANCELLED);
         const handler = opts.handlers[name] as JobHandler<typeof name>;
         log.info({ attempt: job.attemptsMade + 1 }, 'job started');
-        const result = await handler(payload.data as never, {
-          jobId: job.id!,
-          attempt: job.attemptsMade + 1,
-          signal: signal ?? new AbortController().signal,
-          progress: (v) => job.updateProgress(v),
-          log,
-        });
+        let result: unknown;
+        try {
+          result = await handler(payload.data as never, {
+            jobId: job.id!,
+            attempt: job.attemptsMade + 1,
+            signal: signal ?? new AbortController().signal,
+            progress: (v) => job.updateProgress(v),
+            log,
+          });
+        } catch (err) {
+          // A cancelled job is not retried, whatever the handler threw on its way out.
+          if (signal?.aborted && signal.reason === CANCELLED) throw new UnrecoverableError(CANCELLED);
+          throw err;
+        }
         const checked = def.result.safeParse(result);
         if (!checked.success) throw new UnrecoverableError(`handler of ${name} returned a bad result: ${checked.error.message}`);
         log.info('job completed');
@@ -70,12 +81,23 @@ export function createWorkerHost(opts: {
     worker.on('failed', (job, err) =>
       opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed'),
     );
+    byQueue.set(queue, worker);
     return worker;
+  });
+  // Whichever process runs the job hears this; the others find no such job and ignore it.
+  const cancels = listenForCancels({
+    redisUrl: opts.redisUrl,
+    prefix: opts.prefix,
+    logger: opts.logger,
+    onCancel: ({ queue, id }) => {
+      if (byQueue.get(queue)?.cancelJob(id, CANCELLED)) opts.logger.info({ queue, job_id: id }, 'job cancelled');
+    },
   });
   return {
     queues: opts.queues,
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      await cancels.close();
     },
   };
 }

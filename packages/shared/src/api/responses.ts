@@ -35,6 +35,7 @@ export const settingsResponse = z.object({ settings: z.object(runtimeSettings) }
 
 export const jobRefSchema = z.object({ id: z.string(), queue: z.enum(QUEUE_NAMES), state: z.enum(JOB_STATES) });
 export const jobAcceptedResponse = z.object({ job: jobRefSchema, status_url: z.string() });
+export const transcodeCancelResponse = z.object({ cancelled: z.literal(true), job: jobRefSchema, status_url: z.string() });
 export const jobViewResponse = z.object({
   id: z.string(),
   queue: z.enum(QUEUE_NAMES),

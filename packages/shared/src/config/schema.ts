@@ -84,9 +84,16 @@ export const releaseProvidersSection = z.strictObject({
   }),
 });
 
+export const pathMapEntry = z.strictObject({ from: absolutePath, to: absolutePath });
+
 export const transcoderSection = z.strictObject({
   video_encoder: z.enum(VIDEO_ENCODERS),
   keep_original: z.boolean(),
+  /**
+   * For a worker box that mounts the media elsewhere: job paths starting with `from` are read
+   * under `to`. Optional rather than defaulted, so configs written before it compare unchanged.
+   */
+  path_map: z.array(pathMapEntry).max(64).optional(),
 });
 
 export const configSchema = z.strictObject({

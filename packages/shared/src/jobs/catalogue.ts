@@ -74,6 +74,19 @@ export const transcodeItemSchema = z.object({
   status: z.enum(['queued', 'running', 'done', 'failed']),
 });
 
+/**
+ * A track job carries the streams the API saw, so that a worker can tell "not yet done" from
+ * "already done" (a job delivered twice) from "the file changed since" before it touches anything.
+ */
+export const trackJobPayloadSchema = trackActionSchema.extend({ before: z.array(streamSchema) });
+
+export const droppedStreamSchema = z.object({
+  index: z.number().int(),
+  type: z.string(),
+  codec: nullableString,
+  reason: z.string(),
+});
+
 /** Minimal structural subset of BullMQ's JobsOptions, so this package needs no BullMQ types. */
 export interface JobDefaults {
   attempts: number;
@@ -115,7 +128,7 @@ export const JOBS = {
   }),
   'media-tracks': define({
     queue: 'media',
-    payload: trackActionSchema,
+    payload: trackJobPayloadSchema,
     result: z.object({
       dry_run: z.literal(false),
       path: z.string(),
@@ -127,8 +140,17 @@ export const JOBS = {
   }),
   'transcode-run': define({
     queue: 'transcode',
-    payload: z.strictObject({ path: z.string().nullable() }),
-    result: z.object({ item: transcodeItemSchema.nullable(), output: nullableString, command: z.array(z.string()) }),
+    payload: z.strictObject({ item: transcodeItemSchema }),
+    result: z.object({
+      item: transcodeItemSchema,
+      output: z.string(),
+      command: z.array(z.string()),
+      /** The video encoder that ran; null when every stream was copied. */
+      encoder: z.string().nullable(),
+      /** Streams MP4 cannot carry (image subtitles, attachments, data), with why. */
+      dropped: z.array(droppedStreamSchema),
+      original_removed: z.boolean(),
+    }),
     defaults: { attempts: 2, backoff: { type: 'fixed', delay: 10_000 }, ...keep },
     joinRunning: false,
   }),

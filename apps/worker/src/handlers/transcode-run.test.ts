@@ -1,0 +1,113 @@
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UnrecoverableError } from 'bullmq';
+import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
+import { probeFile } from '@mo/core/media/run.ts';
+import { makeClip } from '@mo/core/media/test-fixtures/clips.ts';
+import { ffmpegWrapper, slowStart } from '@mo/core/media/test-fixtures/ffmpeg-wrapper.ts';
+import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
+import type { JobPayload } from '@mo/shared';
+import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { transcodeRunHandler } from './transcode-run.ts';
+
+const logger = createLogger({ name: 'handler-test', level: 'silent' });
+const PATH = process.env.PATH;
+let template: string;
+let install: TempInstall;
+let config: RuntimeConfig;
+
+beforeAll(async () => {
+  template = join(await mkdtemp(join(tmpdir(), 'mo-transcode-tpl-')), 'clip.avi');
+  await makeClip(template, { video: 'mpeg4', audio: 'mp3', seconds: 2 });
+});
+afterAll(() => rm(join(template, '..'), { recursive: true, force: true }));
+afterEach(async () => {
+  process.env.PATH = PATH;
+  config?.close();
+  await install?.cleanup();
+});
+
+async function setup(toml = '') {
+  install = await tempInstall(toml);
+  config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
+  const movies = join(install.paths.drive, 'Movies');
+  const file = join(movies, 'Movie (2001).avi');
+  await copyFile(template, file);
+  const item: JobPayload<'transcode-run'>['item'] = { path: file, ext: '.avi', bytes: 1, kind: 'movie', title: 'Movie', status: 'queued' };
+  return { movies, file, item, handler: transcodeRunHandler({ config, logger, env: readProcessEnv({}) }) };
+}
+
+function ctx(opts: { jobId?: string; signal?: AbortSignal; progress?: unknown[] } = {}): JobContext {
+  return {
+    jobId: opts.jobId ?? '5',
+    attempt: 1,
+    signal: opts.signal ?? new AbortController().signal,
+    progress: async (v) => void opts.progress?.push(v),
+    log: logger,
+  };
+}
+
+const status = async (path: string) => (await config.state.read()).transcodes[path];
+
+describe('transcode-run handler', () => {
+  it('makes the MP4, records it done, removes the original and reports progress', async () => {
+    const { movies, file, item, handler } = await setup();
+    const progress: unknown[] = [];
+    const out = await handler({ item }, ctx({ progress }));
+    const mp4 = join(movies, 'Movie (2001).mp4');
+    expect(out).toMatchObject({ item: { ...item, status: 'done' }, output: mp4, encoder: 'libx264', dropped: [], original_removed: true });
+    expect(out.command[0]).toBe('ffmpeg');
+    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+    expect(await status(file)).toMatchObject({ status: 'done', job_id: '5', output: mp4, error: null });
+    expect(progress.at(-1)).toMatchObject({ percent: 100, encoder: 'libx264' });
+  });
+
+  it('keeps the original with keep_original', async () => {
+    const { movies, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    expect((await handler({ item }, ctx())).original_removed).toBe(false);
+    expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
+  });
+
+  it('records a failure and does not retry bad input', async () => {
+    const { file, item, handler } = await setup();
+    await writeFile(file, 'not a video at all');
+    await expect(handler({ item }, ctx())).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await status(file)).toMatchObject({ status: 'failed', job_id: '5' });
+    expect((await status(file))?.error).toMatch(/ffprobe cannot read/);
+  });
+
+  it('records a cancelled run as failed: cancelled, leaving only the original', async () => {
+    const { movies, file, item, handler } = await setup();
+    process.env.PATH = await ffmpegWrapper(join(install.root, 'bin'), slowStart(10));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(CANCELLED), 500);
+    await expect(handler({ item }, ctx({ signal: ac.signal }))).rejects.toThrow();
+    expect(await status(file)).toMatchObject({ status: 'failed', error: CANCELLED });
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
+  });
+
+  it('delivered again after it finished, does not transcode again', async () => {
+    const { movies, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    const first = await handler({ item }, ctx());
+    const bytes = await readFile(first.output);
+    const again = await handler({ item }, ctx());
+    expect(again).toMatchObject({ item: { status: 'done' }, output: first.output, command: [] });
+    expect((await readFile(first.output)).equals(bytes)).toBe(true);
+    expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
+  });
+
+  it('records paths as the queue knows them on a box with a path map', async () => {
+    const { movies, item } = await setup();
+    await writeFile(install.configFile, `${await readFile(install.configFile, 'utf8')}\n[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\npath_map = [{ from = "/srv/library", to = "${install.paths.drive}" }]\n`);
+    config.close();
+    config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
+    const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
+    const queued = { ...item, path: '/srv/library/Movies/Movie (2001).avi' };
+    const out = await handler({ item: queued }, ctx());
+    expect(out.output).toBe('/srv/library/Movies/Movie (2001).mp4');
+    expect(await status(queued.path)).toMatchObject({ status: 'done', output: '/srv/library/Movies/Movie (2001).mp4' });
+    expect((await probeFile(join(movies, 'Movie (2001).mp4'))).streams[0]!.codec).toBe('h264');
+  });
+});

@@ -1,0 +1,81 @@
+import { AppError } from '../errors.ts';
+import { muxerFor, type Muxer } from './containers.ts';
+import type { MediaProbe, MediaStream } from './probe.ts';
+import { probeFile, runTool } from './run.ts';
+import { fileStamp, replaceVerified } from './safe-replace.ts';
+import { streamsAfter, trackCommand, type TrackRequest } from './track-command.ts';
+import { sameStreams, streamIdentity, verifyOutput, type OutputExpectation } from './verify.ts';
+import type { WorkJournal } from './work-journal.ts';
+
+/** A stream copy runs at disk speed; this allows a slow disk 5 MB/s, plus start-up. */
+export function remuxTimeoutMs(bytes: number): number {
+  return 120_000 + Math.ceil(bytes / 5_000_000) * 1000;
+}
+
+/** The muxer for a file we may remux, or a 400 naming the extension. */
+export function remuxMuxer(file: string): Muxer {
+  const muxer = muxerFor(file);
+  if (!muxer) throw new AppError('bad_request', `path: ${file} is in a container this service does not remux`, { key: 'path' });
+  return muxer;
+}
+
+/** What the remuxed file must hold: every stream but the dropped ones, flags as requested, nothing else lost. */
+function remuxExpectation(probe: MediaProbe, req: TrackRequest, muxer: Muxer): OutputExpectation {
+  return {
+    streams: streamsAfter(probe.streams, req, muxer).map(streamIdentity),
+    attachments: probe.others.filter((o) => o.type === 'attachment').length,
+    chapters: probe.chapters,
+    duration_seconds: probe.duration_seconds,
+  };
+}
+
+export interface TrackJob extends TrackRequest {
+  /** The real path (symlinks followed) of the file to change. */
+  file: string;
+  /** The streams the requester saw; the job acts only on a file that still has exactly these. */
+  before: MediaStream[];
+}
+
+export interface TrackOutcome {
+  command: string[];
+  streams: MediaStream[];
+  /** False when the file already had the requested streams (a job delivered twice). */
+  changed: boolean;
+}
+
+/**
+ * Sets a default track or removes one by stream-copying into a temp beside the file, verifying the
+ * copy with ffprobe and renaming it over the original. The original is never written: until the
+ * rename it is byte-for-byte what it was, whatever fails or dies.
+ */
+export async function applyTrackAction(
+  job: TrackJob,
+  opts: { journal: WorkJournal; jobId: string | null; signal?: AbortSignal },
+): Promise<TrackOutcome> {
+  const signal = opts.signal ? { signal: opts.signal } : {};
+  const muxer = remuxMuxer(job.file);
+  const stamp = await fileStamp(job.file);
+  const probe = await probeFile(job.file, signal);
+  // Checked before "unchanged", so that a set_default on the current default is a no-op, not a
+  // remux; and a job delivered again after it did its work finds it done. No command ran then.
+  if (sameStreams(probe.streams, streamsAfter(job.before, job, muxer), { positions: false })) {
+    return { command: [], streams: probe.streams, changed: false };
+  }
+  if (!sameStreams(probe.streams, job.before, { positions: true })) {
+    throw new AppError('conflict', `the streams of ${job.file} changed since the request; nothing was done`, { streams: probe.streams });
+  }
+
+  const ticket = await opts.journal.begin(job.file, 'remux', opts.jobId);
+  try {
+    const command = trackCommand(probe, job, job.file, ticket.temp, muxer);
+    await runTool(command, { timeoutMs: remuxTimeoutMs(stamp.size), ...signal });
+    const out = await probeFile(ticket.temp, signal);
+    const problems = verifyOutput(remuxExpectation(probe, job, muxer), out);
+    if (problems.length > 0) throw new Error(`the remuxed file failed verification: ${problems.join('; ')}`);
+    opts.signal?.throwIfAborted();
+    await replaceVerified(ticket.temp, job.file, stamp);
+    return { command, streams: out.streams, changed: true };
+  } finally {
+    await ticket.end();
+  }
+}
