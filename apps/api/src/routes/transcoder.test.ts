@@ -124,6 +124,8 @@ describe('POST /api/tools/transcoder/run-next', () => {
     const calls: any[] = [];
     const { a, b, e1 } = await library({ jobs: recordingJobs(calls) });
     await t.config.updateSettings({ app: { dry_run: false } });
+    // Read once before, so that a cached answer has to notice the status change.
+    expect((await get('/api/tools/transcoder')).body.queue.map((e: any) => e.status)).toEqual(['queued', 'queued', 'queued']);
     const first = await post('/api/tools/transcoder/run-next');
     expect(first.status).toBe(202);
     expect(runNextResponse.safeParse(first.body).success).toBe(true);

@@ -11,6 +11,7 @@ import { firstQueued, transcodeQueue, withStatus, type TranscodeEntry } from '@m
 import type { State } from '@mo/shared';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
+import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 
 type Transcodes = State['transcodes'];
 
@@ -21,6 +22,20 @@ function withoutEntry(transcodes: Transcodes, path: string): Transcodes {
 
 export function transcoderRoutes({ config, jobs, library }: AppDeps) {
   const queue = () => library.derive('transcoder.queue', (index) => transcodeQueue(index?.items ?? []));
+
+  // The answer is tens of thousands of entries at 100,000 files: built once per index and per
+  // content of the (small) status map, not per request.
+  let answer: { version: number; statuses: string; cached: CachedJson } | undefined;
+  function queueAnswer(): CachedJson {
+    const transcodes = config.currentState().transcodes;
+    const statuses = JSON.stringify(transcodes);
+    const version = library.version();
+    if (!answer || answer.version !== version || answer.statuses !== statuses) {
+      const scanned_at = library.current()?.scanned_at ?? null;
+      answer = { version, statuses, cached: cacheJson({ scanned_at, queue: withStatus(queue(), transcodes) }) };
+    }
+    return answer.cached;
+  }
 
   /**
    * Takes the first queued entry and marks it running in one locked state update, so two
@@ -48,10 +63,7 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
   }
 
   return new Hono<AppEnv>()
-    .get('/tools/transcoder', (c) => {
-      const scanned_at = library.current()?.scanned_at ?? null;
-      return c.json({ scanned_at, queue: withStatus(queue(), config.currentState().transcodes) });
-    })
+    .get('/tools/transcoder', (c) => sendJson(c, queueAnswer()))
     .post('/tools/transcoder/run-next', async (c) => {
       const cfg = config.current();
       if (cfg.app.dry_run) {
