@@ -159,6 +159,14 @@ describe('job client and worker host', () => {
     expect((await client.get('scan', out.job.id))?.state).toBe('completed');
   });
 
+  it('counts finished jobs per queue for the metrics', async () => {
+    const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
+    await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    const scan = (await client.stats()).find((s) => s.queue === 'scan')!;
+    expect(scan).toMatchObject({ completed_total: 2, failed_total: 0, counts: { completed: 2, waiting: 0, active: 0 } });
+  });
+
   it('unknown jobs are null', async () => {
     const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
     expect(await client.get('scan', 'does-not-exist')).toBeNull();

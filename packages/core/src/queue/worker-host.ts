@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { MetricsTime, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { JOBS, jobsOfQueue, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
 import { workerRedisOptions } from './redis-options.ts';
@@ -75,6 +75,8 @@ export function createWorkerHost(opts: {
         connection: workerRedisOptions(opts.redisUrl),
         prefix: opts.prefix,
         concurrency: opts.concurrency?.[queue] ?? 1,
+        // BullMQ's own per-minute outcome counts: /api/metrics reads the totals from them.
+        metrics: { maxDataPoints: MetricsTime.ONE_WEEK * 2 },
       },
     );
     worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
