@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { libraryIndexHeaderSchema, type IndexItem, type LibraryIndex } from '@mo/shared';
@@ -21,6 +21,7 @@ export async function writeLibraryIndex(dataDir: string, index: LibraryIndex): P
   const lines = [JSON.stringify(header)];
   for (const item of items) lines.push(JSON.stringify(item));
   lines.push('');
+  await mkdir(dataDir, { recursive: true });
   await writeFileAtomic(indexPath(dataDir), lines.join('\n'));
 }
 

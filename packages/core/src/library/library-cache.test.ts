@@ -66,5 +66,8 @@ describe('index file', () => {
     const read = await readLibraryIndex(dir);
     expect(read).toEqual(written);
     expect(await readLibraryIndex(join(dir, 'nope'))).toBeNull();
+    // A fresh install may not have its data folder yet.
+    await writeLibraryIndex(join(dir, 'new', 'data'), written);
+    expect(await readLibraryIndex(join(dir, 'new', 'data'))).toEqual(written);
   });
 });
