@@ -55,7 +55,7 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     } catch {
       redisUp.set(0);
     }
-    const { summary } = deps.library.derive('library.view', libraryView);
+    const summary = await deps.library.derive('metrics.summary', (index) => libraryView(index).summary);
     for (const what of ['files', 'bytes', 'movies', 'series', 'episodes'] as const) library.set({ what }, summary[what]);
     const state = deps.config.currentState();
     const seconds = (iso: string | null) => (iso ? Date.parse(iso) / 1000 : 0);

@@ -40,8 +40,8 @@ export function dashboardRoutes({ config, library }: AppDeps) {
   return new Hono<AppEnv>().get('/dashboard', async (c) => {
     const cfg = config.current();
     const state = config.currentState();
-    const cached = library.derive('dashboard.json', (index) => {
-      const { summary } = library.derive('library.view', () => libraryView(index));
+    const cached = await library.derive('dashboard.json', (index) => {
+      const { summary } = libraryView(index);
       return JSON.stringify({
         library: {
           files: summary.files,

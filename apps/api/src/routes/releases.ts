@@ -19,8 +19,8 @@ export function releasesRoutes({ config, library }: AppDeps, opts: { tvmaze?: Pa
     const cfg = config.current();
     const today = utcToday();
     const { read_nfo: readNfo, include_specials: includeSpecials } = cfg.metadata;
-    const own = library.derive(`releases|nfo=${readNfo}|specials=${includeSpecials}|${today}`, (index) => {
-      const series = library.derive(`releases.series|nfo=${readNfo}`, () => collectSeries(index?.items ?? [], { readNfo }));
+    const own = await library.derive(`releases|nfo=${readNfo}|specials=${includeSpecials}|${today}`, (index) => {
+      const series = collectSeries(index?.items ?? [], { readNfo });
       return { scanned_at: index?.scanned_at ?? null, series, releases: libraryReleases(series, { includeSpecials, today }) };
     });
     const { enabled, url } = cfg.release_providers.tvmaze;

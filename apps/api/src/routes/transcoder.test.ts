@@ -94,7 +94,7 @@ describe('GET /api/tools/transcoder', () => {
     const { status, body } = await get('/api/tools/transcoder');
     expect(status).toBe(200);
     expect(transcoderResponse.safeParse(body).success).toBe(true);
-    expect(body.scanned_at).toBe(t.library.current()!.scanned_at);
+    expect(body.scanned_at).toBe(t.library.header()!.scanned_at);
     expect(body.queue.map((e: any) => [e.path, e.ext, e.kind, e.status])).toEqual([
       [a, '.avi', 'movie', 'queued'],
       [b, '.avi', 'movie', 'failed'],

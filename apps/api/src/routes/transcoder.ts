@@ -26,13 +26,14 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
   // The answer is tens of thousands of entries at 100,000 files: built once per index and per
   // content of the (small) status map, not per request.
   let answer: { version: number; statuses: string; cached: CachedJson } | undefined;
-  function queueAnswer(): CachedJson {
+  async function queueAnswer(): Promise<CachedJson> {
+    const entries = await queue();
     const transcodes = config.currentState().transcodes;
     const statuses = JSON.stringify(transcodes);
     const version = library.version();
     if (!answer || answer.version !== version || answer.statuses !== statuses) {
-      const scanned_at = library.current()?.scanned_at ?? null;
-      answer = { version, statuses, cached: cacheJson({ scanned_at, queue: withStatus(queue(), transcodes) }) };
+      const scanned_at = library.header()?.scanned_at ?? null;
+      answer = { version, statuses, cached: cacheJson({ scanned_at, queue: withStatus(entries, transcodes) }) };
     }
     return answer.cached;
   }
@@ -43,8 +44,9 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
    */
   async function claimNext(): Promise<TranscodeEntry | null> {
     let claimed: TranscodeEntry | null = null;
+    const entries = await queue();
     await config.state.update((s) => {
-      claimed = firstQueued(queue(), s.transcodes);
+      claimed = firstQueued(entries, s.transcodes);
       if (!claimed) return s;
       const entry = { status: 'running' as const, job_id: null, updated_at: new Date().toISOString(), output: null, error: null };
       return { ...s, transcodes: { ...s.transcodes, [claimed.path]: entry } };
@@ -63,11 +65,11 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
   }
 
   return new Hono<AppEnv>()
-    .get('/tools/transcoder', (c) => sendJson(c, queueAnswer()))
+    .get('/tools/transcoder', async (c) => sendJson(c, await queueAnswer()))
     .post('/tools/transcoder/run-next', async (c) => {
       const cfg = config.current();
       if (cfg.app.dry_run) {
-        const next = firstQueued(queue(), config.currentState().transcodes);
+        const next = firstQueued(await queue(), config.currentState().transcodes);
         if (!next) return c.json({ item: null });
         const file = await guardMediaPath(next.path, { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions });
         const temp = workTempPath(mp4PathFor(file.real), 'transcode', randomBytes(6).toString('hex'));

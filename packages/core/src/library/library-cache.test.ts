@@ -24,8 +24,8 @@ afterEach(async () => {
 describe('LibraryCache', () => {
   it('has no index before the first scan', async () => {
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
-    expect(cache.current()).toBeNull();
-    expect(cache.derive('x', (i) => i)).toBeNull();
+    expect(cache.header()).toBeNull();
+    expect(await cache.derive('x', (i) => i)).toBeNull();
   });
 
   it('derives each value once per index, and again only after a new index', async () => {
@@ -33,15 +33,32 @@ describe('LibraryCache', () => {
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
     let computed = 0;
     const derive = () => cache!.derive('view', (i) => ({ n: ++computed, at: i?.scanned_at }));
-    const a = derive();
-    expect(derive()).toBe(a);
+    const a = await derive();
+    expect(await derive()).toBe(a);
     await cache.refresh();
-    expect(derive()).toBe(a);
+    expect(await derive()).toBe(a);
     expect(computed).toBe(1);
 
     await writeLibraryIndex(dir, index('2026-02-01T00:00:00.000Z'));
-    await expect.poll(() => derive().at, { timeout: 3000 }).toBe('2026-02-01T00:00:00.000Z');
+    await expect.poll(async () => (await derive()).at, { timeout: 3000 }).toBe('2026-02-01T00:00:00.000Z');
     expect(computed).toBe(2);
+  });
+
+  it('rebuilds what was asked for as soon as a new index arrives, and lets the items go in between', async () => {
+    await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
+    let loads = 0;
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20, keepItemsMs: 10 });
+    const view = () => cache!.derive('at', (i) => (loads++, i?.scanned_at));
+    expect(await view()).toBe('2026-01-01T00:00:00.000Z');
+    await new Promise((r) => setTimeout(r, 50));
+    // Items dropped: a value never asked for before needs the index read again, and still works.
+    expect(await cache.derive('other', (i) => i?.items.length)).toBe(0);
+    await writeLibraryIndex(dir, index('2026-02-01T00:00:00.000Z'));
+    await expect.poll(() => cache!.header()?.scanned_at, { timeout: 3000 }).toBe('2026-02-01T00:00:00.000Z');
+    // Computed during the load, before anyone asked again.
+    expect(loads).toBe(2);
+    expect(await view()).toBe('2026-02-01T00:00:00.000Z');
+    expect(loads).toBe(2);
   });
 
   it('keeps the last good index when the file turns unreadable', async () => {
@@ -50,7 +67,7 @@ describe('LibraryCache', () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'library-index.ndjson'), '{"version": 1, "scanned_at"');
     await cache.refresh();
-    expect(cache.current()?.scanned_at).toBe('2026-01-01T00:00:00.000Z');
+    expect(cache.header()?.scanned_at).toBe('2026-01-01T00:00:00.000Z');
   });
 });
 

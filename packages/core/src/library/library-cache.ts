@@ -2,18 +2,22 @@ import type { LibraryIndex } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
 import { indexStamp, readLibraryIndex } from './index-store.ts';
 
+export type IndexHeader = Omit<LibraryIndex, 'items'>;
+
 /**
- * The API's copy of the library index. The worker replaces the file after each library scan; the
- * cache notices (a stat a second, never a walk of the media), loads it once, and keeps whatever
- * was derived from it until the next index, so requests only read memory.
+ * The API's view of the library index. The worker replaces the file after each library scan; the
+ * cache notices (a stat a second, never a walk of the media) and computes what the routes serve
+ * from it once. The per-file items are held only while something is being computed: at 100,000
+ * files they are the largest thing in the process, and the answers built from them are much smaller.
  */
 export interface LibraryCache {
-  current(): LibraryIndex | null;
-  /** A value computed from the current index once, then reused until the index or `key` changes. */
-  derive<T>(key: string, compute: (index: LibraryIndex | null) => T): T;
+  /** The current index without its items (scanned_at, truncated, …); null before the first scan. */
+  header(): IndexHeader | null;
+  /** A value computed from the current index once, then reused until the index changes. */
+  derive<T>(key: string, compute: (index: LibraryIndex | null) => T): Promise<T>;
   /** Checks the file now; the timer does this too. */
   refresh(): Promise<void>;
-  /** Bumped on every load, so callers can key their own memos. */
+  /** Bumped on every new index, so callers can key their own memos. */
   version(): number;
   close(): void;
 }
@@ -22,32 +26,84 @@ export async function createLibraryCache(opts: {
   dataDir: () => string;
   logger?: Logger;
   pollMs?: number;
+  /** How long items stay in memory after the last computation that needed them. */
+  keepItemsMs?: number;
 }): Promise<LibraryCache> {
-  let index: LibraryIndex | null = null;
+  let header: IndexHeader | null = null;
   let stamp = '';
   let version = 0;
   let memo = new Map<string, unknown>();
-  let loading: Promise<void> | undefined;
+  /** Every value asked for since the last index: recomputed as soon as a new index arrives. */
+  let wanted = new Map<string, (index: LibraryIndex | null) => unknown>();
+  let asked = new Set<string>();
+  let items: LibraryIndex | null | undefined;
+  let loading: Promise<LibraryIndex | null> | undefined;
+  let checking: Promise<void> | undefined;
+  let dropTimer: NodeJS.Timeout | undefined;
 
-  async function load() {
-    const dir = opts.dataDir();
-    const now = `${dir}|${await indexStamp(dir)}`;
-    if (now === stamp) return;
+  function dropItemsLater() {
+    clearTimeout(dropTimer);
+    dropTimer = setTimeout(() => (items = undefined), opts.keepItemsMs ?? 5000);
+    dropTimer.unref();
+  }
+
+  function computeInto(target: Map<string, unknown>, key: string, compute: (index: LibraryIndex | null) => unknown, index: LibraryIndex | null) {
     try {
-      index = await readLibraryIndex(dir);
-      stamp = now;
-      version++;
-      memo = new Map();
-      opts.logger?.info({ files: index?.items.length ?? 0, version }, 'library index loaded');
+      target.set(key, compute(index));
     } catch (err) {
-      // Keep serving the last good index; the file may be mid-replace on a filesystem without atomic rename.
+      opts.logger?.error({ err, key }, 'could not compute a view of the library index');
+    }
+  }
+
+  /** Reads the whole index; a changed file becomes the new version, with every wanted view rebuilt. */
+  function loadItems(): Promise<LibraryIndex | null> {
+    loading ??= (async () => {
+      const dir = opts.dataDir();
+      const now = `${dir}|${await indexStamp(dir)}`;
+      const index = await readLibraryIndex(dir);
+      if (now !== stamp) {
+        stamp = now;
+        version++;
+        if (index) {
+          const { items: _, ...rest } = index;
+          header = rest;
+        } else header = null;
+        // What was asked for under the previous index is rebuilt now, so requests keep finding it
+        // ready; what nobody asked for since is forgotten, which bounds the memos.
+        const next = new Map<string, unknown>();
+        const keep = new Map<string, (index: LibraryIndex | null) => unknown>();
+        for (const key of asked) {
+          const compute = wanted.get(key);
+          if (!compute) continue;
+          keep.set(key, compute);
+          computeInto(next, key, compute, index);
+        }
+        wanted = keep;
+        asked = new Set();
+        memo = next;
+        opts.logger?.info({ files: index?.items.length ?? 0, version, views: next.size }, 'library index loaded');
+      }
+      items = index;
+      dropItemsLater();
+      return index;
+    })().finally(() => (loading = undefined));
+    return loading;
+  }
+
+  async function check() {
+    const dir = opts.dataDir();
+    if (`${dir}|${await indexStamp(dir)}` === stamp) return;
+    try {
+      await loadItems();
+    } catch (err) {
+      // Keep serving the last good answers; the file may be mid-replace on a filesystem without atomic rename.
       opts.logger?.error({ err }, 'library index could not be read; keeping the previous one');
     }
   }
 
   function refresh(): Promise<void> {
-    loading ??= load().finally(() => (loading = undefined));
-    return loading;
+    checking ??= check().finally(() => (checking = undefined));
+    return checking;
   }
 
   await refresh();
@@ -55,15 +111,27 @@ export async function createLibraryCache(opts: {
   timer.unref();
 
   return {
-    current: () => index,
-    derive<T>(key: string, compute: (index: LibraryIndex | null) => T): T {
+    header: () => header,
+    async derive<T>(key: string, compute: (index: LibraryIndex | null) => T): Promise<T> {
+      wanted.set(key, compute);
+      asked.add(key);
       if (memo.has(key)) return memo.get(key) as T;
+      const seen = version;
+      const index = items !== undefined ? items : await loadItems();
+      // A newer index may have arrived meanwhile; its load computed this key already.
+      if (version !== seen && memo.has(key)) return memo.get(key) as T;
       const value = compute(index);
       memo.set(key, value);
+      dropItemsLater();
       return value;
     },
     refresh,
     version: () => version,
-    close: () => clearInterval(timer),
+    close() {
+      clearInterval(timer);
+      clearTimeout(dropTimer);
+      items = undefined;
+      wanted = new Map();
+    },
   };
 }
