@@ -61,6 +61,16 @@ describe('LibraryCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('shares one computation between concurrent first requests', async () => {
+    await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20, keepItemsMs: 0 });
+    await new Promise((r) => setTimeout(r, 20));
+    let computed = 0;
+    const values = await Promise.all(Array.from({ length: 8 }, () => cache!.derive('v', () => ({ n: ++computed }))));
+    expect(computed).toBe(1);
+    expect(new Set(values).size).toBe(1);
+  });
+
   it('keeps the last good index when the file turns unreadable', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });

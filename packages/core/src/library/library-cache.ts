@@ -36,6 +36,7 @@ export async function createLibraryCache(opts: {
   /** Every value asked for since the last index: recomputed as soon as a new index arrives. */
   let wanted = new Map<string, (index: LibraryIndex | null) => unknown>();
   let asked = new Set<string>();
+  const computing = new Map<string, Promise<unknown>>();
   let items: LibraryIndex | null | undefined;
   let loading: Promise<LibraryIndex | null> | undefined;
   let checking: Promise<void> | undefined;
@@ -112,18 +113,27 @@ export async function createLibraryCache(opts: {
 
   return {
     header: () => header,
-    async derive<T>(key: string, compute: (index: LibraryIndex | null) => T): Promise<T> {
+    derive<T>(key: string, compute: (index: LibraryIndex | null) => T): Promise<T> {
       wanted.set(key, compute);
       asked.add(key);
-      if (memo.has(key)) return memo.get(key) as T;
-      const seen = version;
-      const index = items !== undefined ? items : await loadItems();
-      // A newer index may have arrived meanwhile; its load computed this key already.
-      if (version !== seen && memo.has(key)) return memo.get(key) as T;
-      const value = compute(index);
-      memo.set(key, value);
-      dropItemsLater();
-      return value;
+      if (memo.has(key)) return Promise.resolve(memo.get(key) as T);
+      // Concurrent first requests share one computation: each of its own would hold its own
+      // copy of the answer's intermediate data at once.
+      let pending = computing.get(key) as Promise<T> | undefined;
+      if (!pending) {
+        pending = (async () => {
+          const seen = version;
+          const index = items !== undefined ? items : await loadItems();
+          // A newer index may have arrived meanwhile; its load computed this key already.
+          if (version !== seen && memo.has(key)) return memo.get(key) as T;
+          const value = compute(index);
+          memo.set(key, value);
+          dropItemsLater();
+          return value;
+        })().finally(() => computing.delete(key));
+        computing.set(key, pending);
+      }
+      return pending;
     },
     refresh,
     version: () => version,
