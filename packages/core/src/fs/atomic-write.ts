@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fsyncPath, isAlive } from './fsync.ts';
 
 const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 
@@ -35,32 +36,7 @@ export async function writeFileAtomic(
     await rm(tmp, { force: true }).catch(() => {});
     throw err;
   }
-  await syncDir(dir);
-}
-
-// The rename itself is only durable once the directory entry is flushed.
-async function syncDir(dir: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (err) {
-    // Some platforms (Windows) and filesystems cannot open or fsync a directory; the data is in place.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (!['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF'].includes(code ?? '')) throw err;
-  } finally {
-    await handle?.close().catch(() => {});
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
+  await fsyncPath(dir);
 }
 
 /**

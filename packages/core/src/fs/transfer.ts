@@ -3,6 +3,7 @@ import { constants, type Stats } from 'node:fs';
 import { copyFile, link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeDirs, NO_OWNERSHIP, type Ownership } from './ownership.ts';
+import { fsyncPath } from './fsync.ts';
 
 /** Temp files of cross-filesystem copies start with this, in the destination's folder. */
 export const PARTIAL_PREFIX = '.mo-partial-';
@@ -51,19 +52,6 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
   } catch (err) {
     if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return null;
     throw err;
-  }
-}
-
-/** A rename or unlink is only durable once its folder's entry is flushed. */
-export async function syncDir(dir: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (err) {
-    if (!['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF', 'EACCES'].includes(code(err) ?? '')) throw err;
-  } finally {
-    await handle?.close().catch(() => {});
   }
 }
 
@@ -132,7 +120,7 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
       await end?.();
       return { status: 'exists' };
     }
-    await syncDir(dirname(destination));
+    await fsyncPath(dirname(destination));
   } catch (err) {
     // The note stays while the temp file does, so that the next pass removes what this one could not.
     if (await rm(temp, { force: true }).then(() => true, () => false)) await end?.();
@@ -147,7 +135,7 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     await end?.();
     throw new Error(`copied ${source} but could not remove it, so the copy was taken back: ${(err as Error).message}`);
   }
-  await syncDir(dirname(source));
+  await fsyncPath(dirname(source));
   await end?.();
   return { status: 'moved', method: 'copy' };
 }
@@ -169,7 +157,7 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
     // downloads) and unlinking the source would delete the file.
     if (existing.dev !== st.dev || existing.ino !== st.ino || st.nlink < 2) return { status: 'exists' };
     await unlink(source);
-    await syncDir(dirname(source));
+    await fsyncPath(dirname(source));
     return { status: 'moved', method: 'rename' };
   }
   await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
@@ -179,7 +167,7 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
     if (code(err) === 'EXDEV') return copyAcross(source, destination, st, opts);
     throw err;
   }
-  await syncDir(dirname(destination));
-  await syncDir(dirname(source));
+  await fsyncPath(dirname(destination));
+  await fsyncPath(dirname(source));
   return { status: 'moved', method: 'rename' };
 }

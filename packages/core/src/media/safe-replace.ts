@@ -1,6 +1,7 @@
-import { chown, chmod, link, open, rename, stat, unlink } from 'node:fs/promises';
+import { chown, chmod, link, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppError } from '../errors.ts';
+import { fsyncPath } from '../fs/fsync.ts';
 
 export interface FileStamp {
   ino: number;
@@ -14,19 +15,6 @@ export interface FileStamp {
 export async function fileStamp(file: string): Promise<FileStamp> {
   const s = await stat(file);
   return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, mode: s.mode & 0o7777, uid: s.uid, gid: s.gid };
-}
-
-async function fsyncPath(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } catch (err) {
-    // Some filesystems (and directories on some platforms) cannot be fsynced; the data is still there.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (!['EINVAL', 'EPERM', 'ENOTSUP', 'EBADF', 'EISDIR'].includes(code ?? '')) throw err;
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { isAlive } from '../fs/fsync.ts';
 
 export type WorkKind = 'remux' | 'transcode';
 
@@ -47,17 +48,6 @@ export interface WorkJournal {
   begin(target: string, kind: WorkKind, jobId: string | null): Promise<WorkTicket>;
   /** Deletes the temps of processes on this host that are gone, and of notes a day old; returns them. */
   sweep(): Promise<string[]>;
-}
-
-function isAlive(pid: number): boolean {
-  if (!(pid > 0)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function abandoned(entry: Entry, noteAgeMs: number): boolean {

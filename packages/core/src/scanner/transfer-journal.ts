@@ -3,7 +3,8 @@ import { lstat, mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { sameStamp, syncDir, type Transfer, type TransferJournal } from '../fs/transfer.ts';
+import { sameStamp, type Transfer, type TransferJournal } from '../fs/transfer.ts';
+import { fsyncPath } from '../fs/fsync.ts';
 
 const transferSchema = z.object({
   source: z.string(),
@@ -75,7 +76,7 @@ export function createTransferJournal(dir: string): FileTransferJournal {
         const placed = destination !== null && sameStamp(destination, planned);
         if (placed && source && sameStamp(source, planned)) {
           await unlink(t.source);
-          await syncDir(dirname(t.source));
+          await fsyncPath(dirname(t.source));
         }
         const outcome: Recovered['outcome'] = placed && !(await statOrNull(t.source)) ? 'completed' : 'undone';
         await rm(note, { force: true });
