@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps) {
     .route('/', metricsRoutes(metrics))
     .route('/', openApiRoutes());
   app.route('/api', api);
-  app.route(QUEUE_DASHBOARD_PATH, queueDashboard(deps));
+  app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps));
 
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError(onError);

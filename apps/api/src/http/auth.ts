@@ -36,9 +36,10 @@ export function apiKeyAuth(config: RuntimeConfig): MiddlewareHandler {
     const given = presented(c.req.raw.headers, c.req.query('api_key')) ?? (admin ? (getCookie(c, ADMIN_COOKIE) ?? null) : null);
     if (given === null) return errorResponse(c, 'unauthorized', 'an API key is required (X-Api-Key, Authorization: Bearer, or ?api_key=)');
     if (!timingSafeEqual(digest(given), digest(key))) return errorResponse(c, 'unauthorized', 'the API key is not valid');
+    await next();
+    // Set on the finished answer: the dashboard's mounted app builds its own Response.
     if (admin && c.req.query('api_key')) {
       setCookie(c, ADMIN_COOKIE, given, { httpOnly: true, sameSite: 'Strict', path: '/api/admin' });
     }
-    return next();
   };
 }

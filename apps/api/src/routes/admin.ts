@@ -1,14 +1,15 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { HonoAdapter } from '@bull-board/hono';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { AppDeps } from '../http/env.ts';
 
 export const QUEUE_DASHBOARD_PATH = '/api/admin/queues';
 
-/** Bull Board over the four queues; the api_key middleware in front of /api guards it like every route. */
-export function queueDashboard({ jobs }: AppDeps): Hono {
+async function buildDashboard({ jobs }: AppDeps): Promise<Hono> {
+  const [{ createBullBoard }, { BullMQAdapter }, { HonoAdapter }, { serveStatic }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/hono'),
+    import('@hono/node-server/serve-static'),
+  ]);
   const adapter = new HonoAdapter(serveStatic);
   adapter.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
@@ -17,4 +18,20 @@ export function queueDashboard({ jobs }: AppDeps): Hono {
     options: { uiConfig: { boardTitle: 'media-organizer' } },
   });
   return adapter.registerPlugin() as unknown as Hono;
+}
+
+/**
+ * Bull Board over the four queues, mounted under QUEUE_DASHBOARD_PATH behind the same api_key
+ * middleware as every route. Loaded on its first visit: it weighs ~15 MB of RSS that a service
+ * nobody opens the dashboard of should not carry.
+ */
+export function queueDashboard(deps: AppDeps): (request: Request) => Promise<Response> {
+  let board: Promise<Hono> | undefined;
+  return async (request) => {
+    board ??= buildDashboard(deps).catch((err) => {
+      board = undefined;
+      throw err;
+    });
+    return (await board).fetch(request);
+  };
 }
