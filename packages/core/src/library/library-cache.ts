@@ -22,6 +22,15 @@ export interface LibraryCache {
   close(): void;
 }
 
+/**
+ * Building an answer from 100,000 items leaves tens of megabytes of garbage; collected at once,
+ * the next build reuses that heap instead of growing it (and the RSS that never shrinks back).
+ * Only where the process was started with --expose-gc, as start:api does.
+ */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 export async function createLibraryCache(opts: {
   dataDir: () => string;
   logger?: Logger;
@@ -44,7 +53,10 @@ export async function createLibraryCache(opts: {
 
   function dropItemsLater() {
     clearTimeout(dropTimer);
-    dropTimer = setTimeout(() => (items = undefined), opts.keepItemsMs ?? 5000);
+    dropTimer = setTimeout(() => {
+      items = undefined;
+      collect();
+    }, opts.keepItemsMs ?? 5000);
     dropTimer.unref();
   }
 
@@ -78,6 +90,7 @@ export async function createLibraryCache(opts: {
           if (!compute) continue;
           keep.set(key, compute);
           computeInto(next, key, compute, index);
+          collect();
         }
         wanted = keep;
         asked = new Set();
@@ -128,6 +141,7 @@ export async function createLibraryCache(opts: {
           if (version !== seen && memo.has(key)) return memo.get(key) as T;
           const value = compute(index);
           memo.set(key, value);
+          collect();
           dropItemsLater();
           return value;
         })().finally(() => computing.delete(key));
