@@ -11,7 +11,7 @@ describe('cached JSON answers', () => {
   it('holds exactly the bytes JSON.stringify gives', () => {
     const odd = { a: [1, 'two', null, { b: [true, { c: 'é😀' }] }], d: undefined, e: { f: [] }, g: '"quoted"\n', h: [undefined, () => 1], i: new Date(0) };
     for (const v of [value, odd, [], {}, 'text', 42, null, Array.from({ length: 20_000 }, (_, i) => ({ i, s: 'x'.repeat(i % 50) }))]) {
-      expect(cacheJson(v).body.toString('utf8')).toBe(JSON.stringify(v));
+      expect(Buffer.from(cacheJson(v).body).toString('utf8')).toBe(JSON.stringify(v));
     }
   });
 
