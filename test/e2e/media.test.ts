@@ -120,9 +120,10 @@ describe('media tracks end to end', () => {
     expect(await temps()).toHaveLength(1);
 
     mediaWorker = startProcess('worker', workerEnv);
-    await waitFor(async () => (await temps()).length === 0, 30_000, 'the leftover temp to be removed');
+    // The sweep removes the temp, then its journal note: wait for both.
+    const notes = async () => readdir(join(install.paths.data, 'media-work'));
+    await waitFor(async () => (await temps()).length === 0 && (await notes()).length === 0, 30_000, 'the leftover temp and its note to be removed');
     expect((await readFile(file)).equals(bytes)).toBe(true);
-    expect(await readdir(join(install.paths.data, 'media-work'))).toEqual([]);
   });
 });
 
