@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createJobClient, createLogger, scanLibrary, writeLibraryIndex, type JobClient } from '@mo/core';
+import { createJobClient, createLogger, libraryScanOptions, scanLibrary, writeLibraryIndex, type JobClient } from '@mo/core';
 import type { z } from 'zod';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
@@ -26,11 +26,8 @@ beforeAll(async () => {
   }
   await writeFile(join(t.install.paths.downloads, 'Some.Movie.2020.1080p.mkv'), Buffer.alloc(10));
   const cfg = t.config.current();
-  const index = await scanLibrary({
-    drives: cfg.drives, movieFolders: cfg.library.movie_folders, tvFolders: cfg.library.tv_folders,
-    videoExtensions: cfg.library.video_extensions, subtitleExtensions: cfg.library.subtitle_extensions,
-    maxFiles: 100, timeoutMs: 10_000, readNfo: true,
-  });
+  const index = await scanLibrary(libraryScanOptions(cfg));
+
   await writeLibraryIndex(cfg.paths.data, index);
   await t.library.refresh();
 });

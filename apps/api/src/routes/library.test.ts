@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scanLibrary, writeLibraryIndex } from '@mo/core';
-import { DEFAULT_CONFIG } from '@mo/shared';
+import { libraryScanOptions, scanLibrary, writeLibraryIndex } from '@mo/core';
 import { testApp, type TestApp } from '../test-support/app.ts';
 
 let t: TestApp;
@@ -17,16 +16,7 @@ async function put(rel: string, bytes: number) {
 /** What the worker does after a library scan: write the index where the API's cache looks. */
 async function indexNow() {
   const cfg = t.config.current();
-  const index = await scanLibrary({
-    drives: cfg.drives,
-    movieFolders: cfg.library.movie_folders,
-    tvFolders: cfg.library.tv_folders,
-    videoExtensions: DEFAULT_CONFIG.library.video_extensions,
-    subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
-    maxFiles: 1000,
-    timeoutMs: 60_000,
-    readNfo: true,
-  });
+  const index = await scanLibrary(libraryScanOptions(cfg));
   await writeLibraryIndex(cfg.paths.data, index);
   await t.library.refresh();
 }

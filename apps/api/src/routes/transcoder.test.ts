@@ -7,7 +7,7 @@ import {
   createJobClient,
   createLogger,
   createWorkerHost,
-  scanLibrary,
+  libraryScanOptions, scanLibrary,
   writeLibraryIndex,
   type JobClient,
 } from '@mo/core';
@@ -55,11 +55,8 @@ async function library(opts: { jobs?: JobClient } = {}) {
   await mkdir(join(drive, 'Movies/C (2003)'), { recursive: true });
   await writeFile(join(drive, 'Movies/C (2003)/C (2003).mp4'), 'already mp4');
   const cfg = t.config.current();
-  const index = await scanLibrary({
-    drives: cfg.drives, movieFolders: cfg.library.movie_folders, tvFolders: cfg.library.tv_folders,
-    videoExtensions: cfg.library.video_extensions, subtitleExtensions: cfg.library.subtitle_extensions,
-    maxFiles: 100, timeoutMs: 10_000, readNfo: false,
-  });
+  const index = await scanLibrary({ ...libraryScanOptions(cfg), readNfo: false });
+
   await writeLibraryIndex(cfg.paths.data, index);
   await t.library.refresh();
   return {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncPath, isAlive } from './fsync.ts';
+import { readdirIfExists } from './read-dir.ts';
 
 const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 
@@ -47,13 +48,7 @@ export async function writeFileAtomic(
 export async function removeStaleTemps(file: string): Promise<string[]> {
   const dir = path.dirname(file);
   const pattern = tempPattern(file);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const names = await readdirIfExists(dir);
   const removed: string[] = [];
   for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1] ?? 0);

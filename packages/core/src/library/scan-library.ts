@@ -1,5 +1,5 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
-import type { Drive, IndexItem, LibraryIndex } from '@mo/shared';
+import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, parseNfo, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
 
 export interface LibraryScanOptions {
@@ -16,6 +16,20 @@ export interface LibraryScanOptions {
   onSkip?: (path: string, error: string) => void;
   /** Injected for tests of the time-out. */
   now?: () => number;
+}
+
+/** What a library scan takes from the effective config. */
+export function libraryScanOptions(config: Config): LibraryScanOptions {
+  return {
+    drives: config.drives,
+    movieFolders: config.library.movie_folders,
+    tvFolders: config.library.tv_folders,
+    videoExtensions: config.library.video_extensions,
+    subtitleExtensions: config.library.subtitle_extensions,
+    maxFiles: config.app.library_scan_max_files,
+    timeoutMs: config.app.library_scan_timeout_seconds * 1000,
+    readNfo: config.metadata.read_nfo,
+  };
 }
 
 const NFO_MAX_BYTES = 256 * 1024;

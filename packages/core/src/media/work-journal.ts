@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { isAlive } from '../fs/fsync.ts';
+import { readdirIfExists } from '../fs/read-dir.ts';
 
 export type WorkKind = 'remux' | 'transcode';
 
@@ -77,13 +78,7 @@ export function workJournal(dataDir: string): WorkJournal {
     },
 
     async sweep() {
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw err;
-      }
+      const names = await readdirIfExists(dir);
       const removed: string[] = [];
       for (const name of names.filter((n) => n.endsWith('.json'))) {
         const note = join(dir, name);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { sameStamp, type Transfer, type TransferJournal } from '../fs/transfer.ts';
 import { fsyncPath } from '../fs/fsync.ts';
+import { readdirIfExists } from '../fs/read-dir.ts';
 
 const transferSchema = z.object({
   source: z.string(),
@@ -53,13 +54,7 @@ export function createTransferJournal(dir: string): FileTransferJournal {
     },
 
     async recover() {
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw err;
-      }
+      const names = await readdirIfExists(dir);
       const out: Recovered[] = [];
       for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
         const note = join(dir, name);
