@@ -138,10 +138,12 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
 
     async get(name, id) {
       return guarded(async () => {
+        // State first, then the record: read the other way round, a job finishing in between shows
+        // as finished without its result or error.
+        const state = contractState(await queue(name).getJobState(id));
+        if (!state) return null;
         const job = await queue(name).getJob(id);
         if (!job) return null;
-        const state = contractState(await job.getState());
-        if (!state) return null;
         return {
           id: job.id!,
           queue: name,

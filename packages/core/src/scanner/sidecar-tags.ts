@@ -30,7 +30,7 @@ export interface SidecarTags {
 }
 
 function languageOf(token: string): string | null {
-  return CODES.has(token) ? token : (LANGUAGES[token] ?? null);
+  return CODES.has(token) ? token : Object.hasOwn(LANGUAGES, token) ? (LANGUAGES[token] ?? null) : null;
 }
 
 function isTag(token: string): boolean {

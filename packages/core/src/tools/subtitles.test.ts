@@ -151,3 +151,9 @@ describe('subtitleAudit', () => {
     expect(missing([item(`${M}/Heat.1995.mkv`), item(`${M}/Alien.1979.mkv`), item(`${M}/Heat.1995.en.srt`)])).toEqual([`${M}/Alien.1979.mkv`]);
   });
 });
+
+describe('language names are own keys only', () => {
+  it('does not take Object.prototype members for languages', () => {
+    for (const t of ['constructor', '__proto__', 'toString', 'CONSTRUCTOR']) expect(normalizeLanguage(t)).toBeNull();
+  });
+});

@@ -41,11 +41,12 @@ export function normalizeLanguage(tag: string): string | null {
   const t = tag.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   if (ISO_639_1.has(t)) return t;
   if (t === 'brazilian') return 'pt-br';
-  const named = LANGUAGE_NAMES[t];
+  // Own keys only: a sidecar tagged `constructor` must not find Object.prototype's.
+  const named = Object.hasOwn(LANGUAGE_NAMES, t) ? LANGUAGE_NAMES[t] : undefined;
   if (named) return named;
   const region = REGION.exec(t);
   if (region) {
-    const primary = ISO_639_1.has(region[1]!) ? region[1]! : LANGUAGE_NAMES[region[1]!];
+    const primary = ISO_639_1.has(region[1]!) ? region[1]! : Object.hasOwn(LANGUAGE_NAMES, region[1]!) ? LANGUAGE_NAMES[region[1]!] : undefined;
     if (primary) return `${primary}-${region[2]}`;
   }
   return null;
