@@ -13,9 +13,9 @@ import { sameStreams } from '../../packages/core/src/media/verify.ts';
 import type { MediaStream } from '../../packages/core/src/media/probe.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { ffmpegWrapper, slowStart } from '../../packages/core/src/media/test-fixtures/ffmpeg-wrapper.ts';
-import { freePort, uniquePrefix } from '../support/redis.ts';
+import { freePort, PrivateRedis, uniquePrefix } from '../support/redis.ts';
 import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
-import { AofRedis } from './support/aof-redis.ts';
+
 import { sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobFinal, jobStarted, sleep } from './support/jobs.ts';
@@ -27,7 +27,7 @@ const OUTAGES_MS = [3000, 6000, 2000, 5000];
 const figures = new Figures('redis-restart');
 const CACHED = ['/api/library', '/api/dashboard', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates', '/api/releases', '/api/config', '/api/theme/custom.css', '/api/downloads', '/api/health'];
 
-let redis: AofRedis;
+let redis: PrivateRedis;
 let install: TempInstall;
 let api: RunningProcess;
 let worker: RunningProcess;
@@ -40,7 +40,7 @@ let avi: string;
 beforeAll(async () => {
   buildApps();
   install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\n');
-  redis = await AofRedis.start(join(install.root, 'redis'));
+  redis = await PrivateRedis.start(join(install.root, 'redis'));
   template = join(install.root, 'template.mkv');
   await makeClip(template, { seconds: 20, size: '320x240', subtitles: true });
   templateHash = await sha256OrNull(template);
@@ -72,7 +72,7 @@ afterAll(async () => {
   figures.print();
   await api?.stop('SIGKILL');
   await worker?.stop('SIGKILL');
-  await redis?.kill();
+  await redis?.stop();
   await install?.cleanup();
 });
 
@@ -101,7 +101,7 @@ describe('Redis killed and restarted while the service works', () => {
       }
       await jobStarted(worker, jobs[0]!, 30_000);
       await sleep(500);
-      await redis.kill();
+      await redis.stop();
       const downAt = Date.now();
 
       // While it is down: readers hammer the cached routes; the job routes are tried one by one.

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
@@ -38,31 +39,43 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A redis-server of the test's own, which the test may stop and start again on the same port. */
+/**
+ * A redis-server of the test's own, which the test may stop and start again on the same port.
+ * With a data folder it keeps its data as docker-compose.yml runs it (append-only, fsync on every
+ * write, no eviction), so a SIGKILLed server comes back with every job it held; without, nothing.
+ */
 export class PrivateRedis {
   private proc: ChildProcess | undefined;
-  constructor(readonly port: number) {}
+  constructor(
+    readonly port: number,
+    readonly dataDir?: string,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  static async start(): Promise<PrivateRedis> {
-    const r = new PrivateRedis(await freePort());
+  static async start(dataDir?: string): Promise<PrivateRedis> {
+    if (dataDir) await mkdir(dataDir, { recursive: true });
+    const r = new PrivateRedis(await freePort(), dataDir);
     await r.start();
     return r;
   }
 
   async start(): Promise<void> {
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const persistence = this.dataDir
+      ? ['--dir', this.dataDir, '--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction']
+      : ['--appendonly', 'no'];
+    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
       stdio: 'ignore',
     });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 15_000;
     for (;;) {
       const c = new Redis(this.url, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
       c.on('error', () => {});
       try {
         await c.connect();
+        // Answers LOADING while it replays the append-only file.
         if ((await c.ping()) === 'PONG') return;
       } catch {
         if (Date.now() > deadline) throw new Error(`redis-server on ${this.port} did not start`);
@@ -75,7 +88,7 @@ export class PrivateRedis {
 
   async stop(): Promise<void> {
     const p = this.proc;
-    if (!p || p.exitCode !== null) return;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
     const exited = new Promise((r) => p.once('exit', r));
     p.kill('SIGKILL');
     await exited;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Drive } from '@mo/shared';
-import { scanLibrary, type LibraryScanOptions } from './scan-library.ts';
+import { libraryScanOptions, scanLibrary, type LibraryScanOptions } from './scan-library.ts';
 import { libraryView, extensionBreakdown } from './views.ts';
 
 let root: string;
@@ -18,17 +18,7 @@ async function put(rel: string, bytes = 10, content?: string) {
 }
 
 function options(over: Partial<LibraryScanOptions> = {}): LibraryScanOptions {
-  return {
-    drives,
-    movieFolders: DEFAULT_CONFIG.library.movie_folders,
-    tvFolders: DEFAULT_CONFIG.library.tv_folders,
-    videoExtensions: DEFAULT_CONFIG.library.video_extensions,
-    subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
-    maxFiles: 1000,
-    timeoutMs: 60_000,
-    readNfo: true,
-    ...over,
-  };
+  return { ...libraryScanOptions({ ...DEFAULT_CONFIG, drives }), maxFiles: 1000, ...over };
 }
 
 beforeEach(async () => {

@@ -1,3 +1,4 @@
+import type { ParsedMedia } from './release-name.ts';
 // Scoring of a release-name parser against the hand-written corpus (corpus.json). Used by the
 // corpus test and by bench/parse.bench.ts so that both apply exactly the same rules.
 
@@ -19,17 +20,8 @@ export interface CorpusEntry {
   expected: CorpusExpected;
 }
 
-/** What a parser under test must produce (a subset of ParsedMedia). */
-export interface ParsedForScoring {
-  kind: 'movie' | 'episode';
-  title: string;
-  year: number | null;
-  season: number | null;
-  episodes: number[];
-  air_date: string | null;
-  absolute_episodes: number[];
-  edition?: string | null;
-}
+/** What a parser under test must produce: ParsedMedia, where the baselines have no edition. */
+export type ParsedForScoring = Omit<ParsedMedia, 'edition'> & { edition?: string | null };
 
 export interface Score {
   episodes: number;
