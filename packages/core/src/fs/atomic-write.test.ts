@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile }
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { removeStaleTemps, writeFileAtomic } from './atomic-write.ts';
+import { removeStaleTemps, writeFileAtomic, removeStaleTempsIn } from './atomic-write.ts';
 
 // Lets one test make rename fail the way a full or broken disk would, with the real fs otherwise.
 const failRename = vi.hoisted(() => ({ on: false }));
@@ -98,5 +98,22 @@ describe('removeStaleTemps', () => {
 
   it('returns nothing for a folder that does not exist', async () => {
     expect(await removeStaleTemps(path.join(dir, 'nope', 'state.json'))).toEqual([]);
+  });
+});
+
+describe('removeStaleTempsIn', () => {
+  it('removes the temps of dead writers of any file in the folder, and nothing else', async () => {
+    const join = path.join;
+    const dir = await mkdtemp(join(os.tmpdir(), 'mo-temps-'));
+    try {
+      await writeFile(join(dir, '.a.json.999999.abc123.tmp'), 'x');
+      await writeFile(join(dir, `.b.json.${process.pid}.abc123.tmp`), 'x');
+      await writeFile(join(dir, 'a.json'), '{}');
+      const removed = await removeStaleTempsIn(dir);
+      expect(removed).toEqual([join(dir, '.a.json.999999.abc123.tmp')]);
+      expect((await readdir(dir)).sort()).toEqual([`.b.json.${process.pid}.abc123.tmp`, 'a.json']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -46,8 +46,18 @@ export async function writeFileAtomic(
  * across containers should call this while holding the file's lock; the age rule catches the rest.
  */
 export async function removeStaleTemps(file: string): Promise<string[]> {
-  const dir = path.dirname(file);
-  const pattern = tempPattern(file);
+  return sweepTemps(path.dirname(file), tempPattern(file));
+}
+
+/**
+ * The same for every file of a folder whose files are each written with writeFileAtomic (journal
+ * notes): a note's writer killed mid-write leaves a temp that no note names.
+ */
+export function removeStaleTempsIn(dir: string): Promise<string[]> {
+  return sweepTemps(dir, /^\..+\.(\d+)\.[0-9a-z]+\.tmp$/);
+}
+
+async function sweepTemps(dir: string, pattern: RegExp): Promise<string[]> {
   const names = await readdirIfExists(dir);
   const removed: string[] = [];
   for (const name of names) {

@@ -3,7 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { libraryIndexHeaderSchema, type IndexItem, type LibraryIndex } from '@mo/shared';
-import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
 
 export const INDEX_FILE = 'library-index.ndjson';
 
@@ -22,6 +22,8 @@ export async function writeLibraryIndex(dataDir: string, index: LibraryIndex): P
   for (const item of items) lines.push(JSON.stringify(item));
   lines.push('');
   await mkdir(dataDir, { recursive: true });
+  // Only workers write the index, one library scan at a time: what a killed one left can go.
+  await removeStaleTemps(indexPath(dataDir));
   await writeFileAtomic(indexPath(dataDir), lines.join('\n'));
 }
 

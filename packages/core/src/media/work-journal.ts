@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { removeStaleTempsIn, writeFileAtomic } from '../fs/atomic-write.ts';
 import { isAlive } from '../fs/fsync.ts';
 import { readdirIfExists } from '../fs/read-dir.ts';
 
@@ -78,6 +78,7 @@ export function workJournal(dataDir: string): WorkJournal {
     },
 
     async sweep() {
+      await removeStaleTempsIn(dir);
       const names = await readdirIfExists(dir);
       const removed: string[] = [];
       for (const name of names.filter((n) => n.endsWith('.json'))) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { removeStaleTempsIn, writeFileAtomic } from '../fs/atomic-write.ts';
 import { sameStamp, type Transfer, type TransferJournal } from '../fs/transfer.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 import { readdirIfExists } from '../fs/read-dir.ts';
@@ -54,6 +54,7 @@ export function createTransferJournal(dir: string): FileTransferJournal {
     },
 
     async recover() {
+      await removeStaleTempsIn(dir);
       const names = await readdirIfExists(dir);
       const out: Recovered[] = [];
       for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
