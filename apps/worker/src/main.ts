@@ -5,7 +5,7 @@ import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
-import { transcodeRunHandler } from './handlers/transcode-run.ts';
+import { transcodeFailedHook, transcodeRunHandler } from './handlers/transcode-run.ts';
 
 async function main() {
   applyUmask(process.env);
@@ -22,7 +22,14 @@ async function main() {
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),
   };
-  const host = createWorkerHost({ redisUrl: env.redisUrl, prefix: env.queuePrefix, queues: env.workerQueues, handlers, logger });
+  const host = createWorkerHost({
+    redisUrl: env.redisUrl,
+    prefix: env.queuePrefix,
+    queues: env.workerQueues,
+    handlers,
+    logger,
+    onFailed: { 'transcode-run': transcodeFailedHook(deps) },
+  });
   const schedule = env.workerQueues.includes('scan')
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
     : undefined;

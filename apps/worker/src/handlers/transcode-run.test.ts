@@ -10,7 +10,7 @@ import { ffmpegWrapper, slowStart } from '@mo/core/media/test-fixtures/ffmpeg-wr
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import type { JobPayload } from '@mo/shared';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
-import { transcodeRunHandler } from './transcode-run.ts';
+import { transcodeFailedHook, transcodeRunHandler } from './transcode-run.ts';
 
 const logger = createLogger({ name: 'handler-test', level: 'silent' });
 const PATH = process.env.PATH;
@@ -109,5 +109,18 @@ describe('transcode-run handler', () => {
     expect(out.output).toBe('/srv/library/Movies/Movie (2001).mp4');
     expect(await status(queued.path)).toMatchObject({ status: 'done', output: '/srv/library/Movies/Movie (2001).mp4' });
     expect((await probeFile(join(movies, 'Movie (2001).mp4'))).streams[0]!.codec).toBe('h264');
+  });
+});
+
+describe('a transcode failed outside its handler', () => {
+  it('marks its running entry failed, and leaves an entry of another job alone', async () => {
+    const { item } = await setup();
+    const running = (jobId: string) => ({ status: 'running' as const, job_id: jobId, updated_at: new Date().toISOString(), output: null, error: null });
+    await config.state.update((s) => ({ ...s, transcodes: { [item.path]: running('7') } }));
+    const hook = transcodeFailedHook({ config, logger, env: readProcessEnv({}) });
+    await hook({ item }, '6', 'job stalled more than allowable limit');
+    expect((await config.state.read()).transcodes[item.path]).toMatchObject({ status: 'running', job_id: '7' });
+    await hook({ item }, '7', 'job stalled more than allowable limit');
+    expect((await config.state.read()).transcodes[item.path]).toMatchObject({ status: 'failed', job_id: '7', error: 'job stalled more than allowable limit' });
   });
 });

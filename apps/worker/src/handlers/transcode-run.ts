@@ -75,3 +75,18 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
     }
   };
 }
+
+/**
+ * A transcode failed for good outside its handler (BullMQ gives up on a job that stalled too
+ * often after its workers died): its queue entry must not stay "running" for ever.
+ */
+export function transcodeFailedHook({ config }: WorkerDeps) {
+  return async ({ item }: { item: { path: string } }, jobId: string, reason: string) => {
+    await config.state.update((s) => {
+      const entry = s.transcodes[item.path];
+      if (!entry || entry.status !== 'running' || (entry.job_id !== null && entry.job_id !== jobId)) return s;
+      const failed = { ...entry, status: 'failed' as const, job_id: jobId, output: null, error: reason, updated_at: new Date().toISOString() };
+      return { ...s, transcodes: { ...s.transcodes, [item.path]: failed } };
+    });
+  };
+}

@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient } from './job-client.ts';
@@ -170,6 +171,32 @@ describe('job client and worker host', () => {
   it('unknown jobs are null', async () => {
     const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
     expect(await client.get('scan', 'does-not-exist')).toBeNull();
+  });
+});
+
+describe('failure hooks', () => {
+  it('run once a job has failed for good, with its payload and reason, and not for a failure that is retried', async () => {
+    prefix = uniquePrefix('jobs');
+    client = createJobClient({ redisUrl: url, prefix, logger });
+    const calls: string[] = [];
+    let attempts = 0;
+    host = createWorkerHost({
+      redisUrl: url,
+      prefix,
+      queues: ['media'],
+      logger,
+      handlers: {
+        'media-tracks': async () => {
+          attempts++;
+          throw new UnrecoverableError('gone for good');
+        },
+      },
+      onFailed: { 'media-tracks': async (payload, jobId, reason) => void calls.push(`${payload.path} ${jobId} ${reason}`) },
+    });
+    const out = await client.submit('media-tracks', { path: '/x.mkv', action: 'remove', stream: 1, before: [] }, { waitSeconds: 10 });
+    expect(out.kind).toBe('failed');
+    await expect.poll(() => calls, { timeout: 5000 }).toEqual([`/x.mkv ${out.job.id} gone for good`]);
+    expect(attempts).toBe(1);
   });
 });
 

@@ -15,6 +15,11 @@ export interface JobContext {
 
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>>;
 export type JobHandlers = { [N in JobName]?: JobHandler<N> };
+/**
+ * Called once a job has failed for good, also when its handler never saw the failure (BullMQ
+ * failing a job that stalled too often after its worker died).
+ */
+export type FailureHooks = { [N in JobName]?: (payload: JobPayload<N>, jobId: string, reason: string) => Promise<void> };
 
 export interface WorkerHost {
   readonly queues: readonly QueueName[];
@@ -35,6 +40,7 @@ export function createWorkerHost(opts: {
   handlers: JobHandlers;
   logger: Logger;
   concurrency?: Partial<Record<QueueName, number>>;
+  onFailed?: FailureHooks;
 }): WorkerHost {
   checkHandlers(opts.queues, opts.handlers);
   const byQueue = new Map<QueueName, Worker>();
@@ -80,9 +86,15 @@ export function createWorkerHost(opts: {
       },
     );
     worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
-    worker.on('failed', (job, err) =>
-      opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed'),
-    );
+    worker.on('failed', (job, err) => {
+      opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed');
+      const hook = job && opts.onFailed?.[job.name as JobName];
+      if (!job || !hook) return;
+      void job
+        .getState()
+        .then((state) => (state === 'failed' ? (hook as (p: unknown, id: string, r: string) => Promise<void>)(job.data, job.id!, err.message) : undefined))
+        .catch((e: Error) => opts.logger.error({ queue, job_id: job.id, err: e.message }, 'failure hook failed'));
+    });
     byQueue.set(queue, worker);
     return worker;
   });
