@@ -174,7 +174,7 @@ describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (down
         return c;
       },
       async leftovers() {
-        const notes = (await filesIn(join(paths.data, 'scanner', 'transfers'))).map((n) => `journal: ${n}`);
+        const notes = (await Promise.all(['transfers', 'sidecars'].map((d) => filesIn(join(paths.data, 'scanner', d))))).flat().map((n) => `journal: ${n}`);
         return [...(await findLeftovers([paths.drive, paths.downloads, paths.data])), ...notes];
       },
       async afterKill() {

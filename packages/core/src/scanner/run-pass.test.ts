@@ -8,7 +8,8 @@ import { writeLibraryIndex } from '../library/index-store.ts';
 import { PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
 import { createTransferJournal } from './transfer-journal.ts';
-import { runScanPass, transferJournalDir } from './run-pass.ts';
+import { createSidecarJournal } from './sidecar-journal.ts';
+import { runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
 
 const fx = twoFilesystems('pass');
 if (fx.skip) console.warn(fx.skip);
@@ -144,6 +145,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(statSync(`${heat}.mkv`)).toMatchObject({ size: 60 * MB, mtimeMs: OLD.getTime(), mode: statSync(`${heat}.nfo`).mode });
     expect(existsSync(movie)).toBe(false);
     expect(readdirSync(join(s.downloads, 'Heat.1995.1080p'))).toEqual(['Sample']);
+    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
 
     const state = await s.state.read();
     expect(state.last_scan_at).toBe(result.started_at);
@@ -213,6 +215,41 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(result.moves.map((m) => m.status)).toEqual(['moved']);
     expect(readdirSync(dir)).toEqual(['Heat (1995).mkv']);
     expect(readdirSync(transferJournalDir(s.data))).toEqual([]);
+  });
+
+  it('moves the sidecars a pass killed after their video left behind, which nothing else would claim', async () => {
+    const folder = 'Heat.1995.1080p';
+    const video = join(s.downloads, folder, 'Heat.1995.1080p.mkv');
+    const srt = put(s.downloads, `${folder}/Heat.1995.1080p.en.srt`, 100);
+    const dir = join(s.drive, 'Movies', 'Heat (1995)');
+    // What the killed pass got done: the video is in the library, its note still says what follows it.
+    put(dir, 'Heat (1995).mkv');
+    const note = { video: { source: video, destination: join(dir, 'Heat (1995).mkv') }, sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }] };
+
+    const withoutNote = await pass(s);
+    expect(withoutNote.skipped).toEqual([{ source: srt, reason: 'unrecognized' }]);
+
+    await createSidecarJournal(sidecarJournalDir(s.data)).begin(note);
+    const result = await pass(s);
+    expect(result).toMatchObject({ plans: [], moves: [], skipped: [] });
+    expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
+    expect(existsSync(srt)).toBe(false);
+    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect((await s.state.read()).recent).toContainEqual(expect.objectContaining({ type: 'move', source: srt, destination: join(dir, 'Heat (1995).en.srt'), status: 'moved' }));
+  });
+
+  it('drops the note of a video that never moved: the next plan takes the group whole', async () => {
+    const video = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
+    const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
+    const dir = join(s.drive, 'Movies', 'Heat (1995)');
+    await createSidecarJournal(sidecarJournalDir(s.data)).begin({
+      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
+      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
+    });
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.sidecars.length])).toEqual([['moved', 1]]);
+    expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
+    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
   });
 
   it('gives the folders and files it creates to PUID:PGID, keeping each file’s mode', async () => {

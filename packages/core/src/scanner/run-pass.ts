@@ -12,6 +12,7 @@ import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
 import { withPassLock } from './pass-lock.ts';
 import { planPass, type DestinationState, type DownloadFile, type PlannedMove } from './plan-pass.ts';
 import { mergeRecent } from './recent.ts';
+import { createSidecarJournal, type SidecarJournal } from './sidecar-journal.ts';
 import { createTransferJournal } from './transfer-journal.ts';
 import { walkDownloads } from './walk-downloads.ts';
 
@@ -35,6 +36,10 @@ export function transferJournalDir(dataDir: string): string {
   return join(dataDir, 'scanner', 'transfers');
 }
 
+export function sidecarJournalDir(dataDir: string): string {
+  return join(dataDir, 'scanner', 'sidecars');
+}
+
 function destinationState(path: string, source: DownloadFile): DestinationState {
   try {
     const st = lstatSync(path, { throwIfNoEntry: false });
@@ -46,33 +51,42 @@ function destinationState(path: string, source: DownloadFile): DestinationState 
   }
 }
 
-async function carryOut(p: PlannedMove, opts: MoveOptions, at: () => string): Promise<{ move: Move; entries: RecentEntry[] }> {
-  const entries: RecentEntry[] = [];
-  const record = (source: string, destination: string, error: string | null) =>
-    entries.push({ type: 'move', source, destination, at: at(), status: error === null ? 'moved' : 'failed', ...(error === null ? {} : { error }) });
-  const attempt = async (file: DownloadFile, destination: string): Promise<string | null> => {
-    try {
-      const r = await moveFile(file.path, destination, { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs } });
-      if (r.status === 'exists') return `${destination} already exists`;
-      // Gone with the destination in place: moved already, by an earlier delivery of this job.
-      if (r.status === 'gone' && !r.destination_exists) return `${file.path} is gone`;
-      return null;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  };
+type RecordMove = (source: string, destination: string, error: string | null) => void;
 
-  const error = await attempt(p.video, p.plan.destination);
-  record(p.plan.source, p.plan.destination, error);
-  if (error !== null) return { move: { ...p.plan, status: 'failed', error }, entries };
-  // Only after the video: sidecars without their video would be orphans in the library.
-  const sidecarErrors: string[] = [];
-  for (const s of p.sidecars) {
-    const e = await attempt(s.file, s.destination);
-    record(s.file.path, s.destination, e);
-    if (e !== null) sidecarErrors.push(e);
+/** null when moved (now or by an earlier delivery of this job), else why not. */
+async function moveOne(file: { path: string; size: number; mtimeMs: number }, destination: string, opts: MoveOptions): Promise<string | null> {
+  try {
+    const r = await moveFile(file.path, destination, { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs } });
+    if (r.status === 'exists') return `${destination} already exists`;
+    if (r.status === 'gone' && !r.destination_exists) return `${file.path} is gone`;
+    return null;
+  } catch (err) {
+    return (err as Error).message;
   }
-  return { move: { ...p.plan, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) }, entries };
+}
+
+async function carryOut(p: PlannedMove, opts: MoveOptions, sidecarJournal: SidecarJournal, record: RecordMove): Promise<Move> {
+  const noted =
+    p.sidecars.length === 0
+      ? null
+      : await sidecarJournal.begin({
+          video: { source: p.plan.source, destination: p.plan.destination },
+          sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
+        });
+  const error = await moveOne(p.video, p.plan.destination, opts);
+  record(p.plan.source, p.plan.destination, error);
+  const sidecarErrors: string[] = [];
+  // Only after the video: sidecars without their video would be orphans in the library.
+  if (error === null) {
+    for (const s of p.sidecars) {
+      const e = await moveOne(s.file, s.destination, opts);
+      record(s.file.path, s.destination, e);
+      if (e !== null) sidecarErrors.push(e);
+    }
+  }
+  await noted?.();
+  if (error !== null) return { ...p.plan, status: 'failed', error };
+  return { ...p.plan, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
 }
 
 /**
@@ -88,8 +102,12 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
 
   return withPassLock(cfg.paths.data, async (held) => {
     const journal = createTransferJournal(transferJournalDir(cfg.paths.data));
+    const sidecarJournal = createSidecarJournal(sidecarJournalDir(cfg.paths.data));
+    const moveOpts: MoveOptions = { owner: opts.owner, journal };
     /** Oldest first; saved newest first. */
     const pending: RecentEntry[] = [];
+    const record: RecordMove = (source, destination, error) =>
+      pending.push({ type: 'move', source, destination, at: iso(), status: error === null ? 'moved' : 'failed', ...(error === null ? {} : { error }) });
     const flush = async (final: boolean) => {
       const entries = pending.splice(0).reverse();
       if (entries.length === 0 && !final) return;
@@ -99,8 +117,13 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     if (!dry_run) {
       for (const r of await journal.recover()) {
         opts.log.warn({ ...r }, 'settled a copy left by an interrupted pass');
-        if (r.outcome === 'completed') pending.push({ type: 'move', source: r.source, destination: r.destination, at: iso(), status: 'moved' });
+        if (r.outcome === 'completed') record(r.source, r.destination, null);
       }
+      await sidecarJournal.recover(async (s) => {
+        const error = await moveOne({ path: s.source, size: s.size, mtimeMs: s.mtime_ms }, s.destination, moveOpts);
+        opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
+        record(s.source, s.destination, error);
+      });
     }
     const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
     const files = await walkDownloads(cfg.paths.downloads, {
@@ -134,15 +157,12 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         }
       }
     } else {
-      const moveOpts: MoveOptions = { owner: opts.owner, journal };
       let flushedAt = now();
       try {
         for (const p of plans) {
           held();
           opts.signal?.throwIfAborted();
-          const { move, entries } = await carryOut(p, moveOpts, iso);
-          moves.push(move);
-          pending.push(...entries);
+          moves.push(await carryOut(p, moveOpts, sidecarJournal, record));
           opts.progress?.({ moved: moves.length, planned: plans.length });
           if (now() - flushedAt >= FLUSH_EVERY_MS) {
             await flush(false);

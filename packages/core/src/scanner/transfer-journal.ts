@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, rm, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, rm, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { z } from 'zod';
-import { removeStaleTempsIn, writeFileAtomic } from '../fs/atomic-write.ts';
+import { createNoteFolder } from '../fs/note-folder.ts';
 import { sameStamp, type Transfer, type TransferJournal } from '../fs/transfer.ts';
 import { fsyncPath } from '../fs/fsync.ts';
-import { readdirIfExists } from '../fs/read-dir.ts';
 
 const transferSchema = z.object({
   source: z.string(),
@@ -35,33 +33,18 @@ async function statOrNull(path: string) {
   return lstat(path).catch(() => null);
 }
 
-async function readNote(note: string): Promise<Transfer | null> {
-  try {
-    return transferSchema.parse(JSON.parse(await readFile(note, 'utf8')));
-  } catch {
-    return null;
-  }
-}
-
 /** One JSON note per copy in flight, in `dir` (under paths.data, shared by every worker). */
 export function createTransferJournal(dir: string): FileTransferJournal {
+  const notes = createNoteFolder(dir, transferSchema);
   return {
-    async begin(transfer: Transfer) {
-      await mkdir(dir, { recursive: true });
-      const note = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}.json`);
-      await writeFileAtomic(note, JSON.stringify(transfer));
-      return () => rm(note, { force: true });
-    },
+    begin: (transfer: Transfer) => notes.add(transfer),
 
     async recover() {
-      await removeStaleTempsIn(dir);
-      const names = await readdirIfExists(dir);
       const out: Recovered[] = [];
-      for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
-        const note = join(dir, name);
-        const t = await readNote(note);
+      for (const note of await notes.list()) {
+        const t = note.value;
         if (!t) {
-          await rm(note, { force: true });
+          await note.drop();
           continue;
         }
         await rm(t.temp, { force: true });
@@ -75,7 +58,7 @@ export function createTransferJournal(dir: string): FileTransferJournal {
           await fsyncPath(dirname(t.source));
         }
         const outcome: Recovered['outcome'] = placed && !(await statOrNull(t.source)) ? 'completed' : 'undone';
-        await rm(note, { force: true });
+        await note.drop();
         out.push({ source: t.source, destination: t.destination, outcome });
       }
       return out;

@@ -1,0 +1,42 @@
+import { lstat } from 'node:fs/promises';
+import { z } from 'zod';
+import { createNoteFolder } from '../fs/note-folder.ts';
+
+const fileMoveSchema = z.object({ source: z.string(), destination: z.string() });
+const sidecarSchema = fileMoveSchema.extend({ size: z.number(), mtime_ms: z.number() });
+const noteSchema = z.object({ video: fileMoveSchema, sidecars: z.array(sidecarSchema) });
+
+export type SidecarNote = z.infer<typeof noteSchema>;
+export type PendingSidecar = z.infer<typeof sidecarSchema>;
+
+export interface SidecarJournal {
+  /** Notes a video's sidecars before the video moves; returns the function that drops the note. */
+  begin(note: SidecarNote): Promise<() => Promise<void>>;
+  /**
+   * Hands `move` each sidecar a killed pass left behind after moving its video. Without this they
+   * would stay in the downloads for good: with their video gone nothing claims them. A note whose
+   * video did not get away is only dropped, since the next plan takes the whole group again.
+   * Call it under the pass lock, after the transfer journal has settled any copy in flight.
+   */
+  recover(move: (sidecar: PendingSidecar) => Promise<void>): Promise<void>;
+}
+
+const exists = (path: string) => lstat(path).then(() => true, () => false);
+
+/** One JSON note per video with sidecars being moved, in `dir` (under paths.data). */
+export function createSidecarJournal(dir: string): SidecarJournal {
+  const notes = createNoteFolder(dir, noteSchema);
+  return {
+    begin: (note) => notes.add(note),
+
+    async recover(move) {
+      for (const note of await notes.list()) {
+        const n = note.value;
+        if (n && !(await exists(n.video.source)) && (await exists(n.video.destination))) {
+          for (const s of n.sidecars) if (await exists(s.source)) await move(s);
+        }
+        await note.drop();
+      }
+    },
+  };
+}
