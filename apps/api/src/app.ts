@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { apiKeyAuth } from './http/auth.ts';
 import { errorResponse, onError } from './http/errors.ts';
+import { drainUnreadBody } from './http/body.ts';
 import { healthRoutes } from './routes/health.ts';
 import { configRoutes } from './routes/config.ts';
 import { themeRoutes } from './routes/theme.ts';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps) {
       'request',
     );
   });
+  app.use('*', drainUnreadBody);
   app.use(
     '/api/*',
     bodyLimit({

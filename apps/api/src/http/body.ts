@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '@mo/core';
 
 /** The request's JSON body; an empty body is `undefined`, malformed JSON a 400. */
@@ -11,3 +11,19 @@ export async function jsonBody(c: Context): Promise<unknown> {
     throw new AppError('bad_request', `the body is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/**
+ * Reads and throws away a request body the route did not read (a POST that takes no body, a 404,
+ * a refusal before parsing). Once bodyLimit has opened the body's stream, @hono/node-server can no
+ * longer drain what is left of a body over a few hundred KB: after 500 ms it closes the socket,
+ * and the keep-alive client's next request on it hangs up. A 413 is left alone: it says
+ * `Connection: close` rather than read a body it refused.
+ */
+export const drainUnreadBody: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.res.status === 413) return;
+  if (!c.req.header('content-length') && !c.req.header('transfer-encoding')) return;
+  const raw = c.req.raw;
+  if (raw.bodyUsed || !raw.body || raw.body.locked) return;
+  raw.body.pipeTo(new WritableStream()).catch(() => {});
+};
