@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLibrary } from '../../bench/support/library-fixture.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
+import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
 import { ageLocks, sha256 } from './support/files.ts';
 import { json, send } from './support/http.ts';
-import { fastForwardStalls, jobFinal, startWorker } from './support/jobs.ts';
+import { jobFinal, startWorker } from './support/jobs.ts';
 import { Figures } from './support/report.ts';
 
 const ATTEMPTS = 12;

@@ -355,8 +355,13 @@ describe('SIGKILL during a remux and during a transcode', () => {
         let outcome = settled;
         if (settled === 'final') outcome = ((await jobRecord(port, 'transcode', t.job))?.state ?? null) as Settled;
         if (outcome === 'completed' || outcome === 'failed') {
-          const entry = (await queue()).find((e) => e.path === t.file);
           const want = outcome === 'completed' ? 'done' : 'failed';
+          // A job BullMQ fails for stalling is recorded by whichever worker hears of it, a moment later.
+          let entry = (await queue()).find((e) => e.path === t.file);
+          for (const until = Date.now() + 5000; entry?.status !== want && Date.now() < until; ) {
+            await sleep(100);
+            entry = (await queue()).find((e) => e.path === t.file);
+          }
           if (entry?.status !== want) c.unsettled!.push(`${basename(t.file)}: job ${t.job} ${outcome}, but GET /api/tools/transcoder says "${entry?.status}"`);
           if (outcome === 'completed' && !(good && orig === null)) c.unsettled!.push(`${basename(t.file)}: job completed, mp4 ${good ? 'good' : 'missing or bad'}, original ${orig ? 'still there' : 'gone'}`);
         }

@@ -5,7 +5,9 @@ import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
-import { transcodeFailedHook, transcodeRunHandler } from './handlers/transcode-run.ts';
+import { settleStrandedTranscodes, transcodeRunHandler } from './handlers/transcode-run.ts';
+
+const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
 
 async function main() {
   applyUmask(process.env);
@@ -22,14 +24,18 @@ async function main() {
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),
   };
+  const settle = settleStrandedTranscodes(deps, (ids) => host.jobOutcomes('transcode', ids));
+  const settleTranscodes = () => settle().catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
   const host = createWorkerHost({
     redisUrl: env.redisUrl,
     prefix: env.queuePrefix,
     queues: env.workerQueues,
     handlers,
     logger,
-    onFailed: { 'transcode-run': transcodeFailedHook(deps) },
+    onFailed: { 'transcode-run': settleTranscodes },
   });
+  const settling = env.workerQueues.includes('transcode') ? setInterval(settleTranscodes, SETTLE_TRANSCODES_EVERY_MS) : undefined;
+  if (settling) void settleTranscodes();
   const schedule = env.workerQueues.includes('scan')
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
     : undefined;
@@ -40,6 +46,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing active jobs');
+    clearInterval(settling);
     await schedule?.close();
     await host.close();
     config.close();

@@ -1,5 +1,4 @@
 // Real worker processes and what BullMQ keeps of their jobs.
-import { Redis } from 'ioredis';
 import { startProcess, waitFor, type RunningProcess } from '../../support/service.ts';
 import { send, json } from './http.ts';
 
@@ -76,30 +75,6 @@ export async function jobFinal(port: number, queue: string, id: string, ms: numb
     if (r && (r.state === 'completed' || r.state === 'failed')) return r;
     if (Date.now() > deadline) return null;
     await new Promise((res) => setTimeout(res, 50));
-  }
-}
-
-/**
- * What 30 to 60 s of wall time would do for jobs whose worker was SIGKILLed: their lock key
- * expires (30 s TTL), a periodic stalled check puts them in the queue's `stalled` set, and the
- * check's own 30 s throttle key lapses. Done at once, so that the next worker's stalled check at
- * start-up (BullMQ runs one when a worker starts) finds them stalled and moves them back to
- * `wait`, or fails them past `maxStalledCount`. Only call it when no worker of the queue is alive.
- * Returns the ids it aged.
- */
-export async function fastForwardStalls(redisUrl: string, prefix: string, queue: string): Promise<string[]> {
-  const r = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    const key = (k: string) => `${prefix}:${queue}:${k}`;
-    const active = await r.lrange(key('active'), 0, -1);
-    for (const id of active) {
-      await r.del(key(`${id}:lock`));
-      await r.sadd(key('stalled'), id);
-    }
-    await r.del(key('stalled-check'));
-    return active;
-  } finally {
-    r.disconnect();
   }
 }
 

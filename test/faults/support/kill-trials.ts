@@ -2,7 +2,8 @@
 // at a random moment while the job runs, then checks on the originals, the retry of the killed job
 // by the next worker, and what the next completed job leaves on disk.
 import type { RunningProcess } from '../../support/service.ts';
-import { fastForwardStalls, jobFinal, jobRecord, jobStarted, kill, logLines, sleep, startWorker } from './jobs.ts';
+import { fastForwardStalls } from '../../support/redis.ts';
+import { jobFinal, jobRecord, jobStarted, kill, logLines, sleep, startWorker } from './jobs.ts';
 import type { Rng } from './prng.ts';
 
 export interface Check {

@@ -10,7 +10,7 @@ import { ffmpegWrapper, slowStart } from '@mo/core/media/test-fixtures/ffmpeg-wr
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import type { JobPayload } from '@mo/shared';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
-import { transcodeFailedHook, transcodeRunHandler } from './transcode-run.ts';
+import { settleStrandedTranscodes, transcodeRunHandler } from './transcode-run.ts';
 
 const logger = createLogger({ name: 'handler-test', level: 'silent' });
 const PATH = process.env.PATH;
@@ -112,15 +112,48 @@ describe('transcode-run handler', () => {
   });
 });
 
-describe('a transcode failed outside its handler', () => {
-  it('marks its running entry failed, and leaves an entry of another job alone', async () => {
-    const { item } = await setup();
-    const running = (jobId: string) => ({ status: 'running' as const, job_id: jobId, updated_at: new Date().toISOString(), output: null, error: null });
-    await config.state.update((s) => ({ ...s, transcodes: { [item.path]: running('7') } }));
-    const hook = transcodeFailedHook({ config, logger, env: readProcessEnv({}) });
-    await hook({ item }, '6', 'job stalled more than allowable limit');
-    expect((await config.state.read()).transcodes[item.path]).toMatchObject({ status: 'running', job_id: '7' });
-    await hook({ item }, '7', 'job stalled more than allowable limit');
-    expect((await config.state.read()).transcodes[item.path]).toMatchObject({ status: 'failed', job_id: '7', error: 'job stalled more than allowable limit' });
+describe('settleStrandedTranscodes', () => {
+  it('marks failed the running entries whose job failed unseen or is gone, and leaves the others alone', async () => {
+    await setup();
+    const running = (jobId: string | null, at = new Date()) => ({ status: 'running' as const, job_id: jobId, updated_at: at.toISOString(), output: null, error: null });
+    const transcodes = {
+      '/m/stalled.avi': running('7'),
+      '/m/gone.avi': running('8'),
+      '/m/active.avi': running('9'),
+      '/m/claimed-now.avi': running(null),
+      '/m/claimed-long-ago.avi': running(null, new Date(Date.now() - 3600_000)),
+      '/m/done.avi': { ...running('10'), status: 'done' as const, output: '/m/done.mp4' },
+    };
+    await config.state.update((s) => ({ ...s, transcodes }));
+    const asked: string[][] = [];
+    const settle = settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async (ids) => {
+      asked.push(ids);
+      return new Map([
+        ['7', { state: 'failed', reason: 'job stalled more than allowable limit' }],
+        ['8', null],
+        ['9', { state: 'active', reason: null }],
+      ]);
+    });
+    await settle();
+    expect(asked).toEqual([['7', '8', '9']]);
+    const after = (await config.state.read()).transcodes;
+    expect(Object.fromEntries(Object.entries(after).map(([p, e]) => [p, [e.status, e.error]]))).toEqual({
+      '/m/stalled.avi': ['failed', 'job stalled more than allowable limit'],
+      '/m/gone.avi': ['failed', 'job transcode/8 is no longer in the queue'],
+      '/m/active.avi': ['running', null],
+      '/m/claimed-now.avi': ['running', null],
+      '/m/claimed-long-ago.avi': ['failed', expect.stringMatching(/^never queued/)],
+      '/m/done.avi': ['done', null],
+    });
+  });
+
+  it('asks the queue nothing when no entry is running', async () => {
+    await setup();
+    let asked = 0;
+    await settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async () => {
+      asked++;
+      return new Map();
+    })();
+    expect(asked).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { AppError, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import { unmapPath } from '@mo/core/media/path-map.ts';
 import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
+import { strandedTranscodes, type JobOutcome } from '@mo/core/tools/stranded-transcodes.ts';
 import { workJournal } from '@mo/core/media/work-journal.ts';
 import type { TranscodeStatus } from '@mo/shared';
 import type { WorkerDeps } from '../deps.ts';
@@ -77,16 +78,26 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
 }
 
 /**
- * A transcode failed for good outside its handler (BullMQ gives up on a job that stalled too
- * often after its workers died): its queue entry must not stay "running" for ever.
+ * Marks failed the queue entries left `running` that no job will finish (see strandedTranscodes).
+ * Run at start, whenever a transcode fails for good, and every few minutes: the worker that sees
+ * a stalled job fail may itself be killed before it can record it.
  */
-export function transcodeFailedHook({ config }: WorkerDeps) {
-  return async ({ item }: { item: { path: string } }, jobId: string, reason: string) => {
+export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutcomes: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
+  return async () => {
+    const { transcodes } = await config.state.read();
+    const ids = [...new Set(Object.values(transcodes).flatMap((e) => (e.status === 'running' && e.job_id !== null ? [e.job_id] : [])))];
+    const stranded = strandedTranscodes(transcodes, ids.length > 0 ? await jobOutcomes(ids) : new Map(), Date.now());
+    if (stranded.length === 0) return;
     await config.state.update((s) => {
-      const entry = s.transcodes[item.path];
-      if (!entry || entry.status !== 'running' || (entry.job_id !== null && entry.job_id !== jobId)) return s;
-      const failed = { ...entry, status: 'failed' as const, job_id: jobId, output: null, error: reason, updated_at: new Date().toISOString() };
-      return { ...s, transcodes: { ...s.transcodes, [item.path]: failed } };
+      const next = { ...s.transcodes };
+      for (const t of stranded) {
+        const e = next[t.path];
+        // Changed since it was read: a worker or the API has the entry in hand.
+        if (!e || e.status !== 'running' || e.job_id !== t.job_id) continue;
+        next[t.path] = { ...e, status: 'failed', output: null, error: t.error, updated_at: new Date().toISOString() };
+      }
+      return { ...s, transcodes: next };
     });
+    logger.warn({ stranded }, 'marked failed the transcodes no job will finish');
   };
 }

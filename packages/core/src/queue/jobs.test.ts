@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient } from './job-client.ts';
 import { checkHandlers, createWorkerHost, type JobHandlers, type WorkerHost } from './worker-host.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { Redis } from 'ioredis';
+import { dropPrefix, fastForwardStalls, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 
 const logger = createLogger({ name: 'jobs-test', level: 'silent' });
 const url = testRedisUrl();
@@ -197,6 +198,69 @@ describe('failure hooks', () => {
     expect(out.kind).toBe('failed');
     await expect.poll(() => calls, { timeout: 5000 }).toEqual([`/x.mkv ${out.job.id} gone for good`]);
     expect(attempts).toBe(1);
+  });
+
+  it('run for a job BullMQ fails for stalling once its worker is gone, in another worker', async () => {
+    prefix = uniquePrefix('jobs');
+    client = createJobClient({ redisUrl: url, prefix, logger });
+    const started = gate();
+    const hang = gate();
+    // The worker that "dies": its handler hangs until the end of the test.
+    const dead = createWorkerHost({
+      redisUrl: url,
+      prefix,
+      queues: ['media'],
+      logger,
+      handlers: {
+        'media-tracks': async () => {
+          started.open();
+          await hang.opened;
+          throw new Error('too late');
+        },
+      },
+    });
+    try {
+      const out = await client.submit('media-tracks', { path: '/x.mkv', action: 'remove', stream: 1, before: [] }, { waitSeconds: 0 });
+      await started.opened;
+      // It has stalled once before, and now its lock is gone: the next stalled check fails it.
+      const r = new Redis(url, { maxRetriesPerRequest: 1 });
+      await r.hset(`${prefix}:media:${out.job.id}`, 'stc', 1);
+      r.disconnect();
+      await fastForwardStalls(url, prefix, 'media');
+      const calls: string[] = [];
+      host = createWorkerHost({
+        redisUrl: url,
+        prefix,
+        queues: ['media'],
+        logger,
+        handlers: { 'media-tracks': async () => Promise.reject(new Error('not this one')) },
+        onFailed: { 'media-tracks': async (payload, jobId, reason) => void calls.push(`${payload.path} ${jobId} ${reason}`) },
+      });
+      await expect.poll(() => calls, { timeout: 10_000 }).toEqual([`/x.mkv ${out.job.id} job stalled more than allowable limit`]);
+    } finally {
+      hang.open();
+      await dead.close();
+    }
+  });
+});
+
+describe('jobOutcomes', () => {
+  it('tells what the queue says of each job, with the reason of a failure, and null for a job it does not have', async () => {
+    const { client, host } = setup({
+      'scan-pass': async (p) => {
+        if (p.trigger === 'schedule') throw new UnrecoverableError('no good');
+        return emptyScan(true);
+      },
+    });
+    const done = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    const failed = await client.submit('scan-pass', { trigger: 'schedule' }, { waitSeconds: 10 });
+    const outcomes = await host.jobOutcomes('scan', [done.job.id, failed.job.id, '999999']);
+    expect(Object.fromEntries(outcomes)).toEqual({
+      [done.job.id]: { state: 'completed', reason: null },
+      [failed.job.id]: { state: 'failed', reason: 'no good' },
+      '999999': null,
+    });
+    await expect(host.jobOutcomes('media', ['1'])).rejects.toThrow(/does not consume the media queue/);
   });
 });
 

@@ -1,8 +1,9 @@
-import { MetricsTime, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Job, MetricsTime, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { JOBS, jobsOfQueue, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
 import { workerRedisOptions } from './redis-options.ts';
 import { CANCELLED, isCancelRequested, listenForCancels } from './job-cancel.ts';
+import type { JobOutcome } from '../tools/stranded-transcodes.ts';
 
 export interface JobContext {
   jobId: string;
@@ -17,12 +18,17 @@ export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobCon
 export type JobHandlers = { [N in JobName]?: JobHandler<N> };
 /**
  * Called once a job has failed for good, also when its handler never saw the failure (BullMQ
- * failing a job that stalled too often after its worker died).
+ * failing a job that stalled too often after its worker died). Must be idempotent: every worker
+ * process with a hook hears each failure, and one that starts hears the last minute's again.
  */
 export type FailureHooks = { [N in JobName]?: (payload: JobPayload<N>, jobId: string, reason: string) => Promise<void> };
 
+const FAILURE_REPLAY_MS = 60_000;
+
 export interface WorkerHost {
   readonly queues: readonly QueueName[];
+  /** What one of its queues says of each job: null for a job it no longer has. Throws when Redis cannot be read. */
+  jobOutcomes(queue: QueueName, ids: readonly string[]): Promise<Map<string, JobOutcome | null>>;
   /** Stops taking jobs and waits for the active ones to finish. */
   close(): Promise<void>;
 }
@@ -86,17 +92,31 @@ export function createWorkerHost(opts: {
       },
     );
     worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
-    worker.on('failed', (job, err) => {
-      opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed');
-      const hook = job && opts.onFailed?.[job.name as JobName];
-      if (!job || !hook) return;
-      void job
-        .getState()
-        .then((state) => (state === 'failed' ? (hook as (p: unknown, id: string, r: string) => Promise<void>)(job.data, job.id!, err.message) : undefined))
-        .catch((e: Error) => opts.logger.error({ queue, job_id: job.id, err: e.message }, 'failure hook failed'));
-    });
+    worker.on('failed', (job, err) => opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed'));
     byQueue.set(queue, worker);
     return worker;
+  });
+  // From the queue's event stream rather than the Worker's own 'failed' event: that one is only
+  // emitted by the worker that ran the handler, and not at all for a job BullMQ fails for
+  // stalling too often, whose worker is dead. Every process with a hook hears every failure. The
+  // stream is read from a minute back: the stalled check a worker runs as it starts may fail a
+  // job before this reader is listening (and the clocks of two boxes may differ).
+  const failureEvents = workers.flatMap((worker) => {
+    const queue = worker.name as QueueName;
+    const hooked = jobsOfQueue(queue).some((n) => opts.onFailed?.[n]);
+    if (!hooked) return [];
+    const events = new QueueEvents(queue, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix, lastEventId: `${Date.now() - FAILURE_REPLAY_MS}-0` });
+    events.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'queue events error'));
+    events.on('failed', ({ jobId, failedReason }) => {
+      void (async () => {
+        const job = await Job.fromId(worker, jobId);
+        const hook = job && opts.onFailed?.[job.name as JobName];
+        // A failure that will be retried is not the end of the job.
+        if (!job || !hook || (await job.getState()) !== 'failed') return;
+        await (hook as (p: unknown, id: string, r: string) => Promise<void>)(job.data, jobId, failedReason);
+      })().catch((e: Error) => opts.logger.error({ queue, job_id: jobId, err: e.message }, 'failure hook failed'));
+    });
+    return [events];
   });
   // Whichever process runs the job hears this; the others find no such job and ignore it.
   const cancels = listenForCancels({
@@ -109,8 +129,19 @@ export function createWorkerHost(opts: {
   });
   return {
     queues: opts.queues,
+    async jobOutcomes(queue, ids) {
+      const worker = byQueue.get(queue);
+      if (!worker) throw new Error(`this worker does not consume the ${queue} queue`);
+      const out = new Map<string, JobOutcome | null>();
+      for (const id of ids) {
+        const job = await Job.fromId(worker, id);
+        out.set(id, job ? { state: await job.getState(), reason: job.failedReason || null } : null);
+      }
+      return out;
+    },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      await Promise.all(failureEvents.map((e) => e.close()));
       await cancels.close();
     },
   };

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscodeStatus } from '@mo/shared';
+import { CLAIM_GRACE_MS, strandedTranscodes, type JobOutcome } from './stranded-transcodes.ts';
+
+const NOW = Date.parse('2026-11-24T12:00:00Z');
+const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();
+const entry = (over: Partial<TranscodeStatus>): TranscodeStatus => ({ status: 'running', job_id: '7', updated_at: at(1000), output: null, error: null, ...over });
+
+describe('strandedTranscodes', () => {
+  it('names a running entry whose job failed outside its handler, with the queue’s reason', () => {
+    const outcomes = new Map<string, JobOutcome | null>([['7', { state: 'failed', reason: 'job stalled more than allowable limit' }]]);
+    expect(strandedTranscodes({ '/m/a.avi': entry({}) }, outcomes, NOW)).toEqual([{ path: '/m/a.avi', job_id: '7', error: 'job stalled more than allowable limit' }]);
+  });
+
+  it('names a running entry whose job the queue no longer has', () => {
+    expect(strandedTranscodes({ '/m/a.avi': entry({}) }, new Map([['7', null]]), NOW)).toEqual([
+      { path: '/m/a.avi', job_id: '7', error: 'job transcode/7 is no longer in the queue' },
+    ]);
+  });
+
+  it.each(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children', 'completed'])('leaves a running entry whose job is %s', (state) => {
+    expect(strandedTranscodes({ '/m/a.avi': entry({}) }, new Map([['7', { state, reason: null }]]), NOW)).toEqual([]);
+  });
+
+  it('leaves an entry whose job it did not ask about (read failed, or added since)', () => {
+    expect(strandedTranscodes({ '/m/a.avi': entry({}) }, new Map(), NOW)).toEqual([]);
+  });
+
+  it('names a claimed entry without a job only once the claim is older than the grace', () => {
+    const young = entry({ job_id: null, updated_at: at(CLAIM_GRACE_MS - 1000) });
+    const old = entry({ job_id: null, updated_at: at(CLAIM_GRACE_MS + 1000) });
+    expect(strandedTranscodes({ '/m/young.avi': young, '/m/old.avi': old }, new Map(), NOW)).toEqual([
+      { path: '/m/old.avi', job_id: null, error: expect.stringMatching(/^never queued/) },
+    ]);
+  });
+
+  it('leaves done and failed entries alone whatever the queue says', () => {
+    const outcomes = new Map<string, JobOutcome | null>([['7', null]]);
+    expect(strandedTranscodes({ '/m/a.avi': entry({ status: 'done' }), '/m/b.avi': entry({ status: 'failed' }) }, outcomes, NOW)).toEqual([]);
+  });
+});
