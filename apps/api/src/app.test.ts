@@ -71,6 +71,40 @@ describe('POST /api/settings', () => {
     t = await testApp();
   });
 
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain;charset=UTF-8' }],
+    ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['multipart', { 'content-type': 'multipart/form-data; boundary=x' }],
+    ['no content type', {}],
+  ])('refuses JSON sent as %s (what a page on another site can send unasked) and saves nothing', async (_, headers) => {
+    const before = await readFile(t.install.paths.data + '/state.json', 'utf8').catch(() => null);
+    const res = await t.app.request('/api/settings', { method: 'POST', body: new TextEncoder().encode('{"dry_run":false}'), headers });
+    const err = await expectError(res, 400, 'bad_request');
+    expect(err.message).toMatch(/Content-Type: application\/json/);
+    expect(await readFile(t.install.paths.data + '/state.json', 'utf8').catch(() => null)).toBe(before);
+  });
+
+  it('takes JSON with a charset or a +json type', async () => {
+    for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
+      const res = await t.app.request('/api/settings', post({ settle_seconds: 7 }, { 'content-type': type }));
+      expect(res.status, type).toBe(200);
+    }
+  });
+
+  it('refuses a cross-site browser request with 403, whatever it sends, and saves nothing', async () => {
+    const res = await t.app.request('/api/settings', post({ dry_run: false }, { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }));
+    const err = await expectError(res, 403, 'forbidden');
+    expect(err.message).toMatch(/another site/);
+    expect((await (await t.app.request('/api/config')).json()).app.dry_run).toBe(true);
+    const scan = await t.app.request('/api/scan?wait=0', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(scan.status).toBe(403);
+    for (const site of ['same-origin', 'same-site', 'none']) {
+      const ok = await t.app.request('/api/settings', post({ settle_seconds: 9 }, { 'sec-fetch-site': site }));
+      expect(ok.status, site).toBe(200);
+    }
+    expect((await t.app.request('/api/health', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+  });
+
   it('accepts the nested form, saves it in state.json and leaves the TOML alone', async () => {
     const tomlBefore = await readFile(t.install.configFile);
     const mtimeBefore = (await stat(t.install.configFile)).mtimeMs;

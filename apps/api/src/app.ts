@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './http/env.ts';
-import { apiKeyAuth } from './http/auth.ts';
+import { apiKeyAuth, refuseCrossSite } from './http/auth.ts';
 import { errorResponse, onError } from './http/errors.ts';
 import { drainUnreadBody } from './http/body.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -51,7 +51,8 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
-  app.use('/api/*', apiKeyAuth(deps.config));
+  app.use('/api/*', refuseCrossSite);
+  app.use('/api/*', apiKeyAuth(deps.config, deps.urlBase));
 
   const api = new Hono<AppEnv>()
     .route('/', healthRoutes(deps))
@@ -69,7 +70,7 @@ export function createApp(deps: AppDeps) {
     .route('/', metricsRoutes(metrics))
     .route('/', openApiRoutes());
   app.route('/api', api);
-  app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps));
+  app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
 
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError(onError);

@@ -13,9 +13,9 @@ async function main() {
   });
   const jobs = createJobClient({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, logger });
-  const app = createApp({ config, jobs, logger, library });
+  const app = createApp({ config, jobs, logger, library, urlBase: env.urlBase });
   const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {
-    logger.info({ port: info.port, host: env.host, config: env.configFile }, 'api listening');
+    logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
   });
 
   let stopping = false;

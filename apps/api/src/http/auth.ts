@@ -28,7 +28,7 @@ const ADMIN_PREFIX = '/api/admin/';
 const ADMIN_COOKIE = 'mo_api_key';
 
 /** `app.api_key` guards every other route; read per request so a change applies at once. */
-export function apiKeyAuth(config: RuntimeConfig): MiddlewareHandler {
+export function apiKeyAuth(config: RuntimeConfig, urlBase = ''): MiddlewareHandler {
   return async (c, next) => {
     const key = config.current().app.api_key;
     if (key === '' || OPEN.has(c.req.path)) return next();
@@ -39,7 +39,23 @@ export function apiKeyAuth(config: RuntimeConfig): MiddlewareHandler {
     await next();
     // Set on the finished answer: the dashboard's mounted app builds its own Response.
     if (admin && c.req.query('api_key')) {
-      setCookie(c, ADMIN_COOKIE, given, { httpOnly: true, sameSite: 'Strict', path: '/api/admin' });
+      setCookie(c, ADMIN_COOKIE, given, { httpOnly: true, sameSite: 'Strict', path: `${urlBase}/api/admin` });
     }
   };
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A web page on another site must not drive this API from its visitor's browser: with no api_key
+ * set (the usual home setup) nothing else would stop it from turning dry_run off or removing a
+ * track. Browsers say where a request comes from in Sec-Fetch-Site; other clients send nothing,
+ * and JSON bodies must also say `Content-Type: application/json`, which no cross-site page can
+ * send without the preflight this API never grants.
+ */
+export const refuseCrossSite: MiddlewareHandler = async (c, next) => {
+  if (!SAFE_METHODS.has(c.req.method) && c.req.header('sec-fetch-site') === 'cross-site') {
+    return errorResponse(c, 'forbidden', 'a page on another site may not change anything here (Sec-Fetch-Site: cross-site)');
+  }
+  await next();
+};

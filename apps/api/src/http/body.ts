@@ -1,10 +1,20 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '@mo/core';
 
-/** The request's JSON body; an empty body is `undefined`, malformed JSON a 400. */
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The request's JSON body; an empty body is `undefined`, malformed JSON a 400. A body sent as
+ * anything but JSON is a 400 too: text/plain and form types are what a page on another site can
+ * send without asking first.
+ */
 export async function jsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return undefined;
+  const type = c.req.header('content-type');
+  if (!type || !JSON_TYPE.test(type)) {
+    throw new AppError('bad_request', `the body must be sent with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`);
+  }
   try {
     return JSON.parse(text);
   } catch (err) {

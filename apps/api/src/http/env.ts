@@ -6,6 +6,8 @@ export interface AppDeps {
   logger: Logger;
   /** The cached library index; the only source of the library, dashboard, releases and tools routes. */
   library: LibraryCache;
+  /** URL_BASE: the prefix a reverse proxy adds in front of /api, for the links and cookies a browser follows. */
+  urlBase?: string;
 }
 
 export interface AppEnv {

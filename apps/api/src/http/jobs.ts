@@ -8,8 +8,9 @@ export const MAX_WAIT_SECONDS = 300;
 
 export function waitSeconds(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_WAIT_SECONDS;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || n > MAX_WAIT_SECONDS) {
+  // Plain decimals only: Number() would also take "0x10", "1e1", " 5" and "+5".
+  const n = /^\d+(?:\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 0 && n <= MAX_WAIT_SECONDS)) {
     throw new AppError('bad_request', `wait: must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`, { key: 'wait' });
   }
   return n;

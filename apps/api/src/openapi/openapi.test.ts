@@ -91,12 +91,12 @@ describe('real answers validate against the documented schemas', () => {
   });
 
   it('POST /api/settings', async () => {
-    const res = await t.app.request('/api/settings', { method: 'POST', body: JSON.stringify({ settle_seconds: 5 }) });
+    const res = await t.app.request('/api/settings', { method: 'POST', body: JSON.stringify({ settle_seconds: 5 }), headers: { 'content-type': 'application/json' } });
     expect((ROUTES.find((r) => r.path === '/api/settings')!.responses[200] as z.ZodType).safeParse(await res.json()).success).toBe(true);
   });
 
   it('errors validate as the error body', async () => {
-    const res = await t.app.request('/api/settings', { method: 'POST', body: '[]' });
+    const res = await t.app.request('/api/settings', { method: 'POST', body: '[]', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
     expect((ROUTES.find((r) => r.path === '/api/settings')!.responses[400] as z.ZodType).safeParse(await res.json()).success).toBe(true);
   });

@@ -13,10 +13,10 @@ afterEach(async () => {
   if (prefix) await dropPrefix(testRedisUrl(), prefix);
 });
 
-async function setup(toml = '') {
+async function setup(toml = '', urlBase?: string) {
   prefix = uniquePrefix('admin');
   jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger: createLogger({ name: 't', level: 'silent' }) });
-  t = await testApp({ toml, jobs });
+  t = await testApp({ toml, jobs, urlBase });
 }
 
 describe('queue dashboard', () => {
@@ -29,6 +29,17 @@ describe('queue dashboard', () => {
     expect(api.status).toBe(200);
     const body = (await api.json()) as { queues: { name: string }[] };
     expect(body.queues.map((q) => q.name).sort()).toEqual(['library', 'media', 'scan', 'transcode']);
+    // The page's scripts and styles load: without them the browser shows a blank page.
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="(static\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const a of assets) {
+      const res = await t.app.request(`/api/admin/queues/${a}`);
+      expect(res.status, a).toBe(200);
+      expect(res.headers.get('content-type'), a).toMatch(/javascript|css/);
+    }
+    // Its actions reach the queues: emptying (cleaning) the failed jobs of one.
+    expect((await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', { method: 'PUT' })).status).toBe(200);
   });
 
   it('is behind the api key, which a first visit with ?api_key= turns into a cookie for the page', async () => {
@@ -44,6 +55,20 @@ describe('queue dashboard', () => {
     expect(xhr.status).toBe(200);
     // The cookie opens the dashboard only, not the rest of the API.
     expect((await t.app.request('/api/config', { headers: { cookie: 'mo_api_key=k' } })).status).toBe(401);
+  });
+
+  it('behind a proxy that adds URL_BASE, links its assets and scopes its cookie under that prefix', async () => {
+    await setup('[app]\napi_key = "k"\n', '/media-organizer');
+    // The proxy strips the prefix, so the routes stay where they are.
+    const page = await t.app.request('/api/admin/queues?api_key=k');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('set-cookie')).toMatch(/Path=\/media-organizer\/api\/admin/);
+    const html = await page.text();
+    expect(html).toContain('<base href="/media-organizer/api/admin/queues/" />');
+    const asset = `/api/admin/queues/${/src="(static\/js\/main\.[^"]+\.js)"/.exec(html)![1]}`;
+    expect((await t.app.request(asset, { headers: { cookie: 'mo_api_key=k' } })).status).toBe(200);
+    const clean = await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', { method: 'PUT', body: '{}', headers: { cookie: 'mo_api_key=k', 'content-type': 'application/json' } });
+    expect(clean.status).toBe(200);
   });
 });
 

@@ -16,12 +16,12 @@ export function stubJobs(ready = true): JobClient {
   return { submit: fail, get: fail, stats: fail, ping: async () => ready, queues: () => [], close: async () => {} };
 }
 
-export async function testApp(opts: { toml?: string; jobs?: JobClient } = {}): Promise<TestApp> {
+export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?: string } = {}): Promise<TestApp> {
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, urlBase: opts.urlBase });
   return {
     app,
     config,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '@mo/shared';
-import { readProcessEnv } from './env.ts';
+import { parseUrlBase, readProcessEnv } from './env.ts';
 
 describe('readProcessEnv', () => {
   it('gives the defaults of CONTRACT.md for an empty environment', () => {
@@ -11,6 +11,7 @@ describe('readProcessEnv', () => {
       port: 8080,
       host: '0.0.0.0',
       workerQueues: ['scan', 'library', 'media', 'transcode'],
+      urlBase: '',
     });
   });
 
@@ -23,6 +24,7 @@ describe('readProcessEnv', () => {
         PORT: '',
         HOST: '',
         WORKER_QUEUES: '',
+        URL_BASE: '',
       }),
     ).toEqual(readProcessEnv({}));
   });
@@ -36,6 +38,7 @@ describe('readProcessEnv', () => {
         PORT: '3000',
         HOST: '127.0.0.1',
         WORKER_QUEUES: 'media,transcode',
+        URL_BASE: '/media-organizer',
       }),
     ).toEqual({
       configFile: '/etc/mo/config.toml',
@@ -44,6 +47,7 @@ describe('readProcessEnv', () => {
       port: 3000,
       host: '127.0.0.1',
       workerQueues: ['media', 'transcode'],
+      urlBase: '/media-organizer',
     });
   });
 
@@ -68,5 +72,20 @@ describe('readProcessEnv', () => {
 
   it('lists the queues in the order QUEUE_NAMES has by default', () => {
     expect(readProcessEnv({}).workerQueues).toEqual([...QUEUE_NAMES]);
+  });
+
+  it.each([
+    ['/', ''],
+    ['/mo', '/mo'],
+    ['/mo/', '/mo'],
+    ['mo', '/mo'],
+    ['//mo//', '/mo'],
+    ['/apps/media-organizer', '/apps/media-organizer'],
+  ])('reads URL_BASE %j as %j', (raw, base) => {
+    expect(parseUrlBase(raw)).toBe(base);
+  });
+
+  it.each(['/a b', '/a?x=1', '/a#b', '/a//b', '/a/../b', '/%2e%2e', 'http://host/mo'])('refuses URL_BASE %j, naming it', (raw) => {
+    expect(() => parseUrlBase(raw)).toThrow(/URL_BASE/);
   });
 });

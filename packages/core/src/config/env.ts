@@ -10,6 +10,16 @@ export interface ProcessEnv {
   port: number;
   host: string;
   workerQueues: QueueName[];
+  /** The path prefix a reverse proxy publishes the service under (`/media-organizer`), or ''. */
+  urlBase: string;
+}
+
+/** `/media-organizer/` and `media-organizer` both mean `/media-organizer`; `/` means none. */
+export function parseUrlBase(value: string | undefined): string {
+  const trimmed = (value ?? '').trim().replace(/^\/*/, '/').replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  if (!/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed) || trimmed.split('/').some((seg) => seg === '.' || seg === '..')) throw new Error(`URL_BASE must be a path such as /media-organizer, got "${value}"`);
+  return trimmed;
 }
 
 /** The environment variables of CONTRACT.md, checked so that a typo stops start-up with its name. */
@@ -25,5 +35,6 @@ export function readProcessEnv(env: NodeJS.ProcessEnv): ProcessEnv {
     port,
     host: env.HOST || '0.0.0.0',
     workerQueues: parseWorkerQueues(env.WORKER_QUEUES, QUEUE_NAMES),
+    urlBase: parseUrlBase(env.URL_BASE),
   };
 }
