@@ -36,7 +36,7 @@ async function setup(jobs?: JobClient) {
 }
 
 const probe = (path: string) => t.app.request(`/api/media/probe?path=${encodeURIComponent(path)}`);
-const tracks = (body: unknown) => t.app.request('/api/media/tracks?wait=0', { method: 'POST', body: JSON.stringify(body) });
+const tracks = (body: unknown) => t.app.request('/api/media/tracks?wait=0', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
 
 describe('GET /api/media/probe', () => {
