@@ -37,3 +37,22 @@ export function validationError(error: z.ZodError, prefix: readonly PropertyKey[
   const first = issues[0];
   return new AppError('bad_request', first ? `${first.path}: ${first.message}` : 'invalid input', { issues });
 }
+
+/** Failures a retry would not fix: the job ends at once, and its code reaches the API's client. */
+const FINAL_CODES: readonly ErrorCode[] = ['bad_request', 'forbidden', 'not_found', 'conflict'];
+
+export function isFinalError(err: unknown): err is AppError {
+  return err instanceof AppError && FINAL_CODES.includes(err.code);
+}
+
+/** A job's failure reason is a plain string in BullMQ; a leading `[code]` carries the code across. */
+export function jobFailureReason(err: AppError): string {
+  return `[${err.code}] ${err.message}`;
+}
+
+/** The code a failure reason carries, and the message without it; code null for any other failure. */
+export function readJobFailure(reason: string): { code: ErrorCode | null; message: string } {
+  const m = /^\[([a-z_]+)\] ([\s\S]*)$/.exec(reason);
+  const code = m && FINAL_CODES.find((c) => c === m[1]);
+  return code ? { code, message: m[2]! } : { code: null, message: reason };
+}

@@ -38,7 +38,8 @@ export async function runJob<N extends JobName>(
       await opts.onCompleted?.();
       return c.json(outcome.result as object, 200);
     case 'failed':
-      return errorResponse(c, 'internal', `job ${outcome.job.queue}/${outcome.job.id} failed: ${outcome.error}`, {
+      // The file changed or vanished since the request was checked: the worker's own code (409, 404, …).
+      return errorResponse(c, outcome.code ?? 'internal', `job ${outcome.job.queue}/${outcome.job.id} failed: ${outcome.error}`, {
         job: outcome.job,
         status_url: statusUrl(outcome.job.queue, outcome.job.id),
       });

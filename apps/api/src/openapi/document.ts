@@ -25,6 +25,8 @@ import {
   trackActionSchema,
   transcoderResponse,
   transcodeCancelResponse,
+  transcodeRetryBody,
+  transcodeRetryResponse,
   appSection,
 } from '@mo/shared';
 import { MAX_WAIT_SECONDS } from '../http/jobs.ts';
@@ -114,6 +116,12 @@ export const ROUTES: RouteDoc[] = [
   {
     method: 'post', path: '/api/tools/transcoder/run-next', summary: 'Run the next queued transcode', tags: ['tools'],
     responses: { 200: runNextResponse, 202: runNextResponse, ...jobErrors },
+  },
+  {
+    method: 'post', path: '/api/tools/transcoder/retry', summary: 'Queue a failed transcode again', tags: ['tools'],
+    description: 'A failed entry goes back to `queued`, for `run-next` to take in its turn; a queued one stays queued.',
+    body: transcodeRetryBody,
+    responses: { 200: transcodeRetryResponse, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
   },
   {
     method: 'post', path: '/api/jobs/transcode/{id}/cancel', summary: 'Cancel a transcode wherever it runs', tags: ['tools'],

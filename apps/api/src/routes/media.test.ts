@@ -107,6 +107,23 @@ describe('POST /api/media/tracks', () => {
     expect(calls[0]!.payload.before.map((s: { index: number }) => s.index)).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it.each([
+    ['conflict', 409],
+    ['not_found', 404],
+    [null, 500],
+  ] as const)('a job that fails in the worker with code %s answers %i, naming the job', async (code, status) => {
+    const file = await setup({
+      ...stubJobs(),
+      submit: async () => ({ kind: 'failed', job: { id: '43', queue: 'media', state: 'failed' }, error: 'the file changed since it was probed', code }),
+    });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    const res = await t.app.request('/api/media/tracks?wait=30', { method: 'POST', body: JSON.stringify({ path: file, action: 'remove', stream: 4 }), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({
+      error: { code: code ?? 'internal', message: 'job media/43 failed: the file changed since it was probed', details: { job: { id: '43', queue: 'media', state: 'failed' }, status_url: '/api/jobs/media/43' } },
+    });
+  });
+
   it('refuses, before anything is queued, a stream that is not an audio or subtitle stream of the file', async () => {
     const calls: { name: string; payload: unknown }[] = [];
     const file = await setup(recordingJobs(calls));

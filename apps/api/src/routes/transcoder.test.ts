@@ -13,7 +13,7 @@ import {
 } from '@mo/core';
 import { makeClip } from '@mo/core/media/test-fixtures/clips.ts';
 import { isCancelRequested } from '@mo/core/queue/job-cancel.ts';
-import { runNextResponse, transcoderResponse } from '@mo/shared';
+import { runNextResponse, transcoderResponse, transcodeRetryResponse } from '@mo/shared';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
 
@@ -147,6 +147,55 @@ describe('POST /api/tools/transcoder/run-next', () => {
   it('answers item: null when nothing is queued', async () => {
     t = await testApp();
     expect(await post('/api/tools/transcoder/run-next')).toEqual({ status: 200, body: { item: null } });
+  });
+});
+
+describe('POST /api/tools/transcoder/retry', () => {
+  const retry = async (body: unknown, type = 'application/json') => {
+    const res = await t.app.request('/api/tools/transcoder/retry', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': type } });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const entry = (status: 'running' | 'done' | 'failed') => ({ status, job_id: '3', updated_at: new Date().toISOString(), output: null, error: status === 'failed' ? 'boom' : null });
+
+  it('puts a failed entry back in the queue, in its place, for run-next to take', async () => {
+    const calls: any[] = [];
+    const { a, b } = await library({ jobs: recordingJobs(calls) });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [a]: entry('failed') } }));
+    await t.config.refresh();
+    const res = await retry({ path: a });
+    expect(res.status).toBe(200);
+    expect(transcodeRetryResponse.safeParse(res.body).success).toBe(true);
+    expect(res.body.item).toMatchObject({ path: a, status: 'queued' });
+    expect(t.config.currentState().transcodes).toEqual({});
+    expect((await get('/api/tools/transcoder')).body.queue.map((e: any) => e.status)).toEqual(['queued', 'queued', 'queued']);
+    await t.config.updateSettings({ app: { dry_run: false } });
+    expect((await post('/api/tools/transcoder/run-next')).body.item.path).toBe(a);
+    // Still queued: asking again changes nothing and says so.
+    expect((await retry({ path: b })).body.item).toMatchObject({ path: b, status: 'queued' });
+  });
+
+  it('409 for an entry running or done, and leaves it as it was', async () => {
+    const { a, b } = await library();
+    const before = { [a]: entry('running'), [b]: entry('done') };
+    await t.config.state.update((s) => ({ ...s, transcodes: before }));
+    await t.config.refresh();
+    expect([(await retry({ path: a })).status, (await retry({ path: b })).status]).toEqual([409, 409]);
+    expect(t.config.currentState().transcodes).toEqual(before);
+  });
+
+  it('404 for a path not in the queue, 400 for a body that is not { path }, and nothing changes', async () => {
+    const { a } = await library();
+    await t.config.state.update((s) => ({ ...s, transcodes: { [a]: entry('failed') } }));
+    await t.config.refresh();
+    const before = t.config.currentState().transcodes;
+    for (const path of [`${a}x`, a.replace('/Movies/', '/Movies/../Movies/'), a.toUpperCase(), `${a}\u0000`]) {
+      expect((await retry({ path })).status, path).toBe(404);
+    }
+    for (const body of [{}, { path: '' }, { path: 1 }, { path: a, extra: 1 }, [a], null]) {
+      expect((await retry(body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await retry({ path: a }, 'text/plain')).status).toBe(400);
+    expect(t.config.currentState().transcodes).toEqual(before);
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { AppError, REDIS_DEADLINE_MS, withDeadline } from '@mo/core';
+import { AppError, REDIS_DEADLINE_MS, validationError, withDeadline } from '@mo/core';
 import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
 import { probeFile } from '@mo/core/media/run.ts';
 import { transcodePlan } from '@mo/core/media/transcode-command.ts';
@@ -8,9 +8,10 @@ import { mp4PathFor } from '@mo/core/media/transcode.ts';
 import { workTempPath } from '@mo/core/media/work-journal.ts';
 import { CANCELLED, requestCancel } from '@mo/core/queue/job-cancel.ts';
 import { firstQueued, transcodeQueue, withStatus, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
-import type { State } from '@mo/shared';
+import { transcodeRetryBody, type State } from '@mo/shared';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
+import { jsonBody } from '../http/body.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 
 type Transcodes = State['transcodes'];
@@ -89,6 +90,22 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
         await updateEntry(next.path, (e) => (e.job_id === null ? null : e));
         throw err;
       }
+    })
+    .post('/tools/transcoder/retry', async (c) => {
+      const body = transcodeRetryBody.safeParse(await jsonBody(c));
+      if (!body.success) throw validationError(body.error);
+      const { path } = body.data;
+      const entry = (await queue()).find((e) => e.path === path);
+      if (!entry) throw new AppError('not_found', `${path} is not in the transcode queue`);
+      let was = 'queued' as Transcodes[string]['status'] | 'queued';
+      await config.state.update((s) => {
+        was = s.transcodes[path]?.status ?? 'queued';
+        return was === 'failed' ? { ...s, transcodes: withoutEntry(s.transcodes, path) } : s;
+      });
+      await config.refresh();
+      if (was === 'running') throw new AppError('conflict', `${path} is being transcoded; cancel its job first`);
+      if (was === 'done') throw new AppError('conflict', `${path} has been transcoded already`);
+      return c.json({ item: { ...entry, status: 'queued' as const } });
     })
     .post('/jobs/transcode/:id/cancel', async (c) => {
       const id = c.req.param('id');

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { AppError, type JobHandler, type Logger } from '@mo/core';
+import { isFinalError, jobFailureReason, type JobHandler, type Logger } from '@mo/core';
 import type { Config } from '@mo/shared';
 import { guardMediaPath, mediaRoots, type GuardedPath } from '@mo/core/fs/path-guard.ts';
 import { mappedRoots, mapPath } from '@mo/core/media/path-map.ts';
@@ -9,9 +9,7 @@ import type { WorkerDeps } from '../deps.ts';
 
 /** Bad input and conflicts will not fix themselves on a retry. */
 export function retryable(err: unknown): unknown {
-  if (err instanceof AppError && ['bad_request', 'forbidden', 'not_found', 'conflict'].includes(err.code)) {
-    return new UnrecoverableError(err.message);
-  }
+  if (isFinalError(err)) return new UnrecoverableError(jobFailureReason(err));
   return err;
 }
 

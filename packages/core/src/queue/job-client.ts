@@ -1,7 +1,7 @@
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { JOBS, QUEUE_NAMES, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
-import { AppError } from '../errors.ts';
+import { JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
 import { contractState, isoOrNull, type JobView } from './job-view.ts';
@@ -18,7 +18,8 @@ export interface JobRef {
 
 export type SubmitOutcome =
   | { kind: 'completed'; job: JobRef; result: unknown }
-  | { kind: 'failed'; job: JobRef; error: string }
+  /** `code`: the AppError code the handler failed with, when a retry would not have fixed it. */
+  | { kind: 'failed'; job: JobRef; error: string; code: ErrorCode | null }
   | { kind: 'pending'; job: JobRef };
 
 export interface QueueStats {
@@ -131,7 +132,8 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         // The record read at add time predates the finish; read the outcome now.
         const done = await guarded(async () => (await q.getJob(job.id!)) ?? job);
         if (r.state === 'completed') return { kind: 'completed', job: r, result: done.returnvalue };
-        return { kind: 'failed', job: r, error: done.failedReason || 'job failed' };
+        const failure = readJobFailure(done.failedReason || 'job failed');
+        return { kind: 'failed', job: r, error: failure.message, code: failure.code };
       }
       return { kind: 'pending', job: r };
     },

@@ -1,4 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
+import { AppError, jobFailureReason } from '../errors.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient } from './job-client.ts';
@@ -172,6 +173,20 @@ describe('job client and worker host', () => {
   it('unknown jobs are null', async () => {
     const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
     expect(await client.get('scan', 'does-not-exist')).toBeNull();
+  });
+});
+
+describe('a job that fails for good', () => {
+  it('hands the API the code of an AppError a retry would not fix, and the message without it', async () => {
+    const { client } = setup({
+      'scan-pass': async (p) => {
+        throw new UnrecoverableError(p.trigger === 'api' ? jobFailureReason(new AppError('conflict', '/m/a.mkv changed')) : '[made_up] not a code');
+      },
+    });
+    const coded = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    expect(coded).toMatchObject({ kind: 'failed', code: 'conflict', error: '/m/a.mkv changed' });
+    const plain = await client.submit('scan-pass', { trigger: 'schedule' }, { waitSeconds: 10 });
+    expect(plain).toMatchObject({ kind: 'failed', code: null, error: '[made_up] not a code' });
   });
 });
 

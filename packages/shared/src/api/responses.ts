@@ -156,6 +156,10 @@ export const runNextResponse = z.union([
   z.object({ item: transcodeItemSchema, job: jobRefSchema }),
 ]);
 
+/** POST /api/tools/transcoder/retry: the path exactly as GET /api/tools/transcoder lists it. */
+export const transcodeRetryBody = z.strictObject({ path: z.string().min(1) });
+export const transcodeRetryResponse = z.object({ item: transcodeItemSchema });
+
 export const duplicatesResponse = z.object({
   scanned_at: nullableIso,
   movies: z.array(
