@@ -91,16 +91,37 @@ describe('POST /api/settings', () => {
     }
   });
 
-  it('refuses a cross-site browser request with 403, whatever it sends, and saves nothing', async () => {
-    const res = await t.app.request('/api/settings', post({ dry_run: false }, { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }));
-    const err = await expectError(res, 403, 'forbidden');
-    expect(err.message).toMatch(/another site/);
+  it('refuses a write a browser says comes from another site or origin, with 403, and saves nothing', async () => {
+    const refused: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      // Another app on the same host (ports do not count) or another *.home.lan name.
+      { 'sec-fetch-site': 'same-site', origin: 'http://nas:8989' },
+      // Plain HTTP to a LAN address: no Sec-Fetch-Site, but Origin names where the page came from.
+      { origin: 'http://evil.example', host: 'nas:8080' },
+      { origin: 'http://nas:8989', host: 'nas:8080' },
+      { origin: 'null', host: 'nas:8080' },
+    ];
+    for (const headers of refused) {
+      const res = await t.app.request('/api/settings', post({ dry_run: false }, headers));
+      const err = await expectError(res, 403, 'forbidden');
+      expect(err.message).toMatch(/another site/);
+    }
     expect((await (await t.app.request('/api/config')).json()).app.dry_run).toBe(true);
     const scan = await t.app.request('/api/scan?wait=0', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } });
     expect(scan.status).toBe(403);
-    for (const site of ['same-origin', 'same-site', 'none']) {
-      const ok = await t.app.request('/api/settings', post({ settle_seconds: 9 }, { 'sec-fetch-site': site }));
-      expect(ok.status, site).toBe(200);
+    const allowed: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin', origin: 'https://media.example.com' },
+      { 'sec-fetch-site': 'none' },
+      { origin: 'http://nas:8080', host: 'nas:8080' },
+      { origin: 'http://NAS:8080', host: 'nas:8080' },
+      // Behind a proxy that passes the host it was asked for.
+      { origin: 'https://media.example.com', host: '127.0.0.1:8080', 'x-forwarded-host': 'media.example.com' },
+      // Scripts and servers send neither.
+      {},
+    ];
+    for (const headers of allowed) {
+      const ok = await t.app.request('/api/settings', post({ settle_seconds: 9 }, headers));
+      expect(ok.status, JSON.stringify(headers)).toBe(200);
     }
     expect((await t.app.request('/api/health', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
   });

@@ -4,7 +4,7 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { apiKeyAuth, refuseCrossSite } from './http/auth.ts';
 import { errorResponse, onError } from './http/errors.ts';
-import { drainUnreadBody } from './http/body.ts';
+import { drainUnreadBody, requireJsonBody } from './http/body.ts';
 import { healthRoutes } from './routes/health.ts';
 import { configRoutes } from './routes/config.ts';
 import { themeRoutes } from './routes/theme.ts';
@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps) {
       'request',
     );
   });
-  app.use('*', drainUnreadBody);
+  app.use('/api/*', drainUnreadBody);
   app.use(
     '/api/*',
     bodyLimit({
@@ -53,6 +53,7 @@ export function createApp(deps: AppDeps) {
   );
   app.use('/api/*', refuseCrossSite);
   app.use('/api/*', apiKeyAuth(deps.config, deps.urlBase));
+  app.use('/api/*', requireJsonBody);
 
   const api = new Hono<AppEnv>()
     .route('/', healthRoutes(deps))

@@ -46,16 +46,40 @@ export function apiKeyAuth(config: RuntimeConfig, urlBase = ''): MiddlewareHandl
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** host[:port] as the browser addressed this service: the proxy's forwarded host, else Host. */
+function addressedHost(header: (name: string) => string | undefined): string | null {
+  const forwarded = header('x-forwarded-host')?.split(',')[0]?.trim();
+  return (forwarded || header('host') || '').toLowerCase() || null;
+}
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A web page on another site must not drive this API from its visitor's browser: with no api_key
- * set (the usual home setup) nothing else would stop it from turning dry_run off or removing a
- * track. Browsers say where a request comes from in Sec-Fetch-Site; other clients send nothing,
- * and JSON bodies must also say `Content-Type: application/json`, which no cross-site page can
- * send without the preflight this API never grants.
+ * A web page must not drive this API from its visitor's browser: with no api_key set (the usual
+ * home setup) nothing else would stop it from turning dry_run off or queueing a transcode. A
+ * write is refused when the browser says it comes from elsewhere: Sec-Fetch-Site other than
+ * same-origin or none (sent over HTTPS and to localhost), else an Origin whose host is not the one
+ * the request was addressed to (sent on cross-origin writes over plain HTTP too). Scripts and
+ * other servers send neither header and are not affected.
  */
 export const refuseCrossSite: MiddlewareHandler = async (c, next) => {
-  if (!SAFE_METHODS.has(c.req.method) && c.req.header('sec-fetch-site') === 'cross-site') {
-    return errorResponse(c, 'forbidden', 'a page on another site may not change anything here (Sec-Fetch-Site: cross-site)');
+  if (SAFE_METHODS.has(c.req.method)) return next();
+  const site = c.req.header('sec-fetch-site');
+  const origin = c.req.header('origin');
+  let why: string | null = null;
+  if (site !== undefined) {
+    if (site !== 'same-origin' && site !== 'none') why = `Sec-Fetch-Site: ${site}`;
+  } else if (origin !== undefined) {
+    const from = originHost(origin);
+    const to = addressedHost((name) => c.req.header(name));
+    if (from === null || from !== to) why = `Origin ${origin} is not ${to ?? 'this host'}`;
   }
+  if (why) return errorResponse(c, 'forbidden', `a page on another site may not change anything here (${why})`);
   await next();
 };

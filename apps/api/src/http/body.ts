@@ -1,20 +1,21 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '@mo/core';
+import { errorResponse } from './errors.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/**
- * The request's JSON body; an empty body is `undefined`, malformed JSON a 400. A body sent as
- * anything but JSON is a 400 too: text/plain and form types are what a page on another site can
- * send without asking first.
- */
+/** Why the body's Content-Type is refused, or null for JSON. */
+function notJson(c: Context): string | null {
+  const type = c.req.header('content-type');
+  return type && JSON_TYPE.test(type) ? null : `the body must be sent with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`;
+}
+
+/** The request's JSON body; an empty body is `undefined`, malformed JSON or another type a 400. */
 export async function jsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return undefined;
-  const type = c.req.header('content-type');
-  if (!type || !JSON_TYPE.test(type)) {
-    throw new AppError('bad_request', `the body must be sent with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`);
-  }
+  const refused = notJson(c);
+  if (refused) throw new AppError('bad_request', refused);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -36,4 +37,17 @@ export const drainUnreadBody: MiddlewareHandler = async (c, next) => {
   const raw = c.req.raw;
   if (raw.bodyUsed || !raw.body || raw.body.locked) return;
   raw.body.pipeTo(new WritableStream()).catch(() => {});
+};
+
+/**
+ * Every body sent to the API, Bull Board's actions included, must say it is JSON: text/plain and
+ * the form types are what a page on another site can send without the preflight this API never
+ * grants. An empty body needs no type.
+ */
+export const requireJsonBody: MiddlewareHandler = async (c, next) => {
+  const length = c.req.header('content-length');
+  const hasBody = c.req.header('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
+  const refused = hasBody && c.req.method !== 'GET' && c.req.method !== 'HEAD' ? notJson(c) : null;
+  if (refused) return errorResponse(c, 'bad_request', refused);
+  await next();
 };

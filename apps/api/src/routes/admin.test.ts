@@ -38,6 +38,14 @@ describe('queue dashboard', () => {
       expect(res.status, a).toBe(200);
       expect(res.headers.get('content-type'), a).toMatch(/javascript|css/);
     }
+    // A page on another site cannot make it queue a job: not as a form, not as text/plain.
+    const job = JSON.stringify({ name: 'transcode-run', data: { item: { path: '/m/a.avi' } } });
+    const add = (headers: Record<string, string>) => t.app.request('/api/admin/queues/api/queues/transcode/add', { method: 'POST', body: job, headers: { 'content-length': String(job.length), ...headers } });
+    expect((await add({ 'content-type': 'text/plain' })).status).toBe(400);
+    expect((await add({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await add({ 'content-type': 'application/json', origin: 'http://evil.example', host: 'nas:8080' })).status).toBe(403);
+    const counts = (await (await t.app.request('/api/admin/queues/api/queues')).json()) as { queues: { name: string; counts: Record<string, number> }[] };
+    expect(Object.values(counts.queues.find((q) => q.name === 'transcode')!.counts).reduce((a, b) => a + b, 0)).toBe(0);
     // Its actions reach the queues: emptying (cleaning) the failed jobs of one.
     expect((await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', { method: 'PUT' })).status).toBe(200);
   });

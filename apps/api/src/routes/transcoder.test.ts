@@ -156,10 +156,18 @@ describe('POST /api/tools/transcoder/retry', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const entry = (status: 'running' | 'done' | 'failed') => ({ status, job_id: '3', updated_at: new Date().toISOString(), output: null, error: status === 'failed' ? 'boom' : null });
+  /** Job 3 in the given state (null: the queue no longer has it). */
+  const jobsWithJob3 = (state: 'waiting' | 'active' | 'delayed' | 'completed' | 'failed' | null, calls: unknown[] = []): JobClient => ({
+    ...recordingJobs(calls),
+    get: async (queue, id) =>
+      id === '3' && state !== null
+        ? { id, queue, name: 'transcode-run', state, progress: 0, result: null, error: null, error_code: null, created_at: null, finished_at: null }
+        : null,
+  });
 
-  it('puts a failed entry back in the queue, in its place, for run-next to take', async () => {
+  it('puts a failed entry whose job has ended back in the queue, in its place, for run-next to take', async () => {
     const calls: any[] = [];
-    const { a, b } = await library({ jobs: recordingJobs(calls) });
+    const { a, b } = await library({ jobs: jobsWithJob3('failed', calls) });
     await t.config.state.update((s) => ({ ...s, transcodes: { [a]: entry('failed') } }));
     await t.config.refresh();
     const res = await retry({ path: a });
@@ -174,8 +182,24 @@ describe('POST /api/tools/transcoder/retry', () => {
     expect((await retry({ path: b })).body.item).toMatchObject({ path: b, status: 'queued' });
   });
 
+  it.each(['waiting', 'active', 'delayed'] as const)('409 while the failed entry’s job is still %s (BullMQ may retry it), and leaves it', async (state) => {
+    const { a } = await library({ jobs: jobsWithJob3(state) });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [a]: entry('failed') } }));
+    const res = await retry({ path: a });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toContain(`transcode/3 is still ${state}`);
+    expect(t.config.currentState().transcodes[a]).toMatchObject({ status: 'failed', job_id: '3' });
+  });
+
+  it('takes back an entry whose job the queue no longer has', async () => {
+    const { a } = await library({ jobs: jobsWithJob3(null) });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [a]: entry('failed') } }));
+    expect((await retry({ path: a })).status).toBe(200);
+    expect(t.config.currentState().transcodes).toEqual({});
+  });
+
   it('409 for an entry running or done, and leaves it as it was', async () => {
-    const { a, b } = await library();
+    const { a, b } = await library({ jobs: jobsWithJob3('active') });
     const before = { [a]: entry('running'), [b]: entry('done') };
     await t.config.state.update((s) => ({ ...s, transcodes: before }));
     await t.config.refresh();
@@ -184,7 +208,7 @@ describe('POST /api/tools/transcoder/retry', () => {
   });
 
   it('404 for a path not in the queue, 400 for a body that is not { path }, and nothing changes', async () => {
-    const { a } = await library();
+    const { a } = await library({ jobs: jobsWithJob3('failed') });
     await t.config.state.update((s) => ({ ...s, transcodes: { [a]: entry('failed') } }));
     await t.config.refresh();
     const before = t.config.currentState().transcodes;

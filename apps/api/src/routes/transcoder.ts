@@ -97,14 +97,30 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
       const { path } = body.data;
       const entry = (await queue()).find((e) => e.path === path);
       if (!entry) throw new AppError('not_found', `${path} is not in the transcode queue`);
-      let was = 'queued' as Transcodes[string]['status'] | 'queued';
+      // A failed attempt is recorded before BullMQ decides on a retry, and a cancelled job is
+      // marked failed while ffmpeg stops: only once its job has ended may another take the file.
+      const before = (await config.state.read()).transcodes[path];
+      if (before?.status === 'failed' && before.job_id !== null) {
+        const job = await jobs.get('transcode', before.job_id);
+        if (job && job.state !== 'completed' && job.state !== 'failed') {
+          throw new AppError('conflict', `${path}: its job transcode/${before.job_id} is still ${job.state}; the queue may run it again`);
+        }
+      }
+      let was = 'queued' as Transcodes[string]['status'] | 'queued' | 'changed';
       await config.state.update((s) => {
-        was = s.transcodes[path]?.status ?? 'queued';
-        return was === 'failed' ? { ...s, transcodes: withoutEntry(s.transcodes, path) } : s;
+        const e = s.transcodes[path];
+        was = e?.status ?? 'queued';
+        if (was !== 'failed') return s;
+        if (e!.job_id !== (before?.job_id ?? null)) {
+          was = 'changed';
+          return s;
+        }
+        return { ...s, transcodes: withoutEntry(s.transcodes, path) };
       });
       await config.refresh();
       if (was === 'running') throw new AppError('conflict', `${path} is being transcoded; cancel its job first`);
       if (was === 'done') throw new AppError('conflict', `${path} has been transcoded already`);
+      if (was === 'changed') throw new AppError('conflict', `${path} changed hands while it was being re-queued; ask again`);
       return c.json({ item: { ...entry, status: 'queued' as const } });
     })
     .post('/jobs/transcode/:id/cancel', async (c) => {

@@ -98,6 +98,26 @@ describe('transcode-run handler', () => {
     expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
   });
 
+  it('leaves alone a file another job is transcoding: the file, the entry and no temp', async () => {
+    const { movies, file, item, handler } = await setup();
+    const theirs = { status: 'running' as const, job_id: '99', updated_at: new Date().toISOString(), output: null, error: null };
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: theirs } }));
+    const err = await handler({ item }, ctx()).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect((err as Error).message).toMatch(/^\[conflict\] .*transcode\/99/);
+    expect(await status(file)).toEqual(theirs);
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
+  });
+
+  it('an old attempt that ends after another job took the file over does not overwrite that job’s entry', async () => {
+    const { file, item, handler } = await setup();
+    await writeFile(file, 'not a video at all');
+    const theirs = { status: 'done' as const, job_id: '99', updated_at: new Date().toISOString(), output: file.replace(/\.avi$/, '.mp4'), error: null };
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: theirs } }));
+    await expect(handler({ item }, ctx())).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await status(file)).toEqual(theirs);
+  });
+
   it('records paths as the queue knows them on a box with a path map', async () => {
     const { movies, item } = await setup();
     await writeFile(install.configFile, `${await readFile(install.configFile, 'utf8')}\n[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\npath_map = [{ from = "/srv/library", to = "${install.paths.drive}" }]\n`);

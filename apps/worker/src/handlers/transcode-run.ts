@@ -13,9 +13,16 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
   const journal = () => workJournal(config.current().paths.data);
   sweepAtStart(journal(), logger);
 
-  /** The queue entry's status in state.json, keyed by the path the API knows. */
+  /**
+   * The queue entry's status in state.json, keyed by the path the API knows. An entry another job
+   * holds now (re-queued after this one was given up on) is that job's to write.
+   */
   const record = (path: string, status: Omit<TranscodeStatus, 'updated_at'>) =>
-    config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: { ...status, updated_at: new Date().toISOString() } } }));
+    config.state.update((s) => {
+      const held = s.transcodes[path]?.job_id;
+      if (held != null && held !== status.job_id) return s;
+      return { ...s, transcodes: { ...s.transcodes, [path]: { ...status, updated_at: new Date().toISOString() } } };
+    });
 
   return async ({ item }, ctx) => {
     const cfg = config.current();
@@ -23,6 +30,9 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
     const keep = cfg.transcoder.keep_original;
     const prior = (await config.state.read()).transcodes[item.path];
     const ours = prior?.job_id === ctx.jobId;
+    if (prior?.status === 'running' && prior.job_id !== null && !ours) {
+      throw retryable(new AppError('conflict', `${item.path} is being transcoded by job transcode/${prior.job_id}`));
+    }
 
     // Delivered again after it finished (the worker died before telling the queue): only the
     // original's removal may be left to do.

@@ -146,6 +146,7 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         if (!state) return null;
         const job = await queue(name).getJob(id);
         if (!job) return null;
+        const failure = job.failedReason ? readJobFailure(job.failedReason) : null;
         return {
           id: job.id!,
           queue: name,
@@ -153,7 +154,8 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
           state,
           progress: job.progress,
           result: state === 'completed' ? (job.returnvalue ?? null) : null,
-          error: job.failedReason || null,
+          error: failure?.message ?? null,
+          error_code: failure?.code ?? null,
           created_at: isoOrNull(job.timestamp),
           finished_at: isoOrNull(job.finishedOn),
         };

@@ -1,4 +1,4 @@
-import type { JobState, QueueName } from '@mo/shared';
+import type { ErrorCode, JobState, QueueName } from '@mo/shared';
 
 export interface JobView {
   id: string;
@@ -8,6 +8,7 @@ export interface JobView {
   progress: unknown;
   result: unknown;
   error: string | null;
+  error_code: ErrorCode | null;
   created_at: string | null;
   finished_at: string | null;
 }

@@ -185,8 +185,10 @@ describe('a job that fails for good', () => {
     });
     const coded = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
     expect(coded).toMatchObject({ kind: 'failed', code: 'conflict', error: '/m/a.mkv changed' });
+    expect(await client.get('scan', coded.job.id)).toMatchObject({ state: 'failed', error: '/m/a.mkv changed', error_code: 'conflict' });
     const plain = await client.submit('scan-pass', { trigger: 'schedule' }, { waitSeconds: 10 });
     expect(plain).toMatchObject({ kind: 'failed', code: null, error: '[made_up] not a code' });
+    expect(await client.get('scan', plain.job.id)).toMatchObject({ error: '[made_up] not a code', error_code: null });
   });
 });
 

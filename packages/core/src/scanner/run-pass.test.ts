@@ -238,6 +238,34 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect((await s.state.read()).recent).toContainEqual(expect.objectContaining({ type: 'move', source: srt, destination: join(dir, 'Heat (1995).en.srt'), status: 'moved' }));
   });
 
+  it('keeps the note of a left-behind sidecar it cannot move yet, and moves it on a later pass', async (ctx) => {
+    const video = join(s.downloads, 'Heat.1995.1080p', 'Heat.1995.1080p.mkv');
+    const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
+    const dir = join(s.drive, 'Movies', 'Heat (1995)');
+    put(dir, 'Heat (1995).mkv');
+    await createSidecarJournal(sidecarJournalDir(s.data)).begin({
+      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
+      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
+    });
+    // Even root cannot add a file to an immutable folder: the move fails with EPERM.
+    if (!makeImmutable(dir, true)) ctx.skip('chattr +i is not permitted here');
+    try {
+      await pass(s);
+    } finally {
+      makeImmutable(dir, false);
+    }
+    expect(existsSync(srt)).toBe(true);
+    expect(readdirSync(sidecarJournalDir(s.data))).toHaveLength(1);
+    // Rewritten meanwhile (a subtitle tool fixing its timing): it waits settle_seconds, like any download.
+    utimesSync(srt, new Date(), new Date());
+    await pass(s);
+    expect(existsSync(srt)).toBe(true);
+    utimesSync(srt, OLD, OLD);
+    await pass(s);
+    expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
+    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+  });
+
   it('drops the note of a video that never moved: the next plan takes the group whole', async () => {
     const video = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);

@@ -1,4 +1,5 @@
 import { lstatSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State } from '@mo/shared';
@@ -8,6 +9,7 @@ import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { surveyDrives } from './drive-survey.ts';
+import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
 import { withPassLock } from './pass-lock.ts';
 import { planPass, type DestinationState, type DownloadFile, type PlannedMove } from './plan-pass.ts';
@@ -120,9 +122,20 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         if (r.outcome === 'completed') record(r.source, r.destination, null);
       }
       await sidecarJournal.recover(async (s) => {
-        const error = await moveOne({ path: s.source, size: s.size, mtimeMs: s.mtime_ms }, s.destination, moveOpts);
-        opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
-        record(s.source, s.destination, error);
+        // Not held to its planned size and mtime: whatever it is now, it belongs beside its video.
+        // But one still being written waits, like any download.
+        const st = await lstat(s.source).catch(() => null);
+        if (st && !isSettled(st.mtimeMs, now(), cfg.app.settle_seconds)) return 'keep';
+        try {
+          const r = await moveFile(s.source, s.destination, moveOpts);
+          const error = r.status === 'exists' ? `${s.destination} already exists` : null;
+          opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
+          if (r.status !== 'gone') record(s.source, s.destination, error);
+          return 'done';
+        } catch (err) {
+          opts.log.warn({ source: s.source, destination: s.destination, err: (err as Error).message }, 'a sidecar an interrupted pass left behind could not be moved; the next pass tries again');
+          return 'keep';
+        }
       });
     }
     const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });

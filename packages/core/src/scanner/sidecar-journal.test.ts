@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,10 @@ function fixture(state: { videoAt: 'source' | 'destination' | 'both' | 'nowhere'
 
 async function recovered(f: ReturnType<typeof fixture>): Promise<PendingSidecar[]> {
   const moved: PendingSidecar[] = [];
-  await f.journal.recover(async (s) => void moved.push(s));
+  await f.journal.recover(async (s) => {
+    moved.push(s);
+    return 'done';
+  });
   return moved;
 }
 
@@ -50,12 +54,22 @@ describe('sidecar journal', () => {
     expect(readdirSync(f.notes)).toEqual([]);
   });
 
-  it('keeps the note when a move throws, so that the next pass tries again', async () => {
+  it('keeps the note when a move asks to be tried again, and the next recovery hands over what is still there', async () => {
     const f = fixture({ videoAt: 'destination', sidecarsLeft: 2 });
     await f.journal.begin(f.note);
-    await expect(f.journal.recover(() => Promise.reject(new Error('killed')))).rejects.toThrow('killed');
+    const asked: string[] = [];
+    await f.journal.recover(async (s) => {
+      asked.push(s.source);
+      if (s.source === f.note.sidecars[0]!.source) {
+        await rm(s.source);
+        return 'done';
+      }
+      return 'keep';
+    });
+    expect(asked).toEqual(f.note.sidecars.map((s) => s.source));
     expect(readdirSync(f.notes)).toHaveLength(1);
-    expect(await recovered(f)).toHaveLength(2);
+    expect(await recovered(f)).toEqual([f.note.sidecars[1]]);
+    expect(readdirSync(f.notes)).toEqual([]);
   });
 
   it('drops a torn note', async () => {

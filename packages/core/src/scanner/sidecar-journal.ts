@@ -14,11 +14,13 @@ export interface SidecarJournal {
   begin(note: SidecarNote): Promise<() => Promise<void>>;
   /**
    * Hands `move` each sidecar a killed pass left behind after moving its video. Without this they
-   * would stay in the downloads for good: with their video gone nothing claims them. A note whose
-   * video did not get away is only dropped, since the next plan takes the whole group again.
-   * Call it under the pass lock, after the transfer journal has settled any copy in flight.
+   * would stay in the downloads for good: with their video gone nothing claims them. `move`
+   * answers `keep` when it should be tried again by the next pass (a drive not mounted, a file
+   * still being written); the note then stays. A note whose video did not get away is only
+   * dropped, since the next plan takes the whole group again. Call it under the pass lock, after
+   * the transfer journal has settled any copy in flight.
    */
-  recover(move: (sidecar: PendingSidecar) => Promise<void>): Promise<void>;
+  recover(move: (sidecar: PendingSidecar) => Promise<'done' | 'keep'>): Promise<void>;
 }
 
 const exists = (path: string) => lstat(path).then(() => true, () => false);
@@ -32,10 +34,11 @@ export function createSidecarJournal(dir: string): SidecarJournal {
     async recover(move) {
       for (const note of await notes.list()) {
         const n = note.value;
+        let keep = false;
         if (n && !(await exists(n.video.source)) && (await exists(n.video.destination))) {
-          for (const s of n.sidecars) if (await exists(s.source)) await move(s);
+          for (const s of n.sidecars) if ((await exists(s.source)) && (await move(s)) === 'keep') keep = true;
         }
-        await note.drop();
+        if (!keep) await note.drop();
       }
     },
   };

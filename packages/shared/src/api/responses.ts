@@ -11,6 +11,7 @@ import {
 } from '../config/schema.ts';
 import { JOB_STATES, librarySummarySchema, scanResultSchema, streamSchema, transcodeItemSchema } from '../jobs/catalogue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
+import { ERROR_CODES } from './errors.ts';
 
 // The answers of CONTRACT.md as schemas: the OpenAPI document is generated from them and the tests
 // check real answers against them. Objects are not strict: CONTRACT.md lets fields be added.
@@ -44,6 +45,8 @@ export const jobViewResponse = z.object({
   progress: z.unknown(),
   result: z.unknown(),
   error: z.string().nullable(),
+  /** For a job that failed on input a retry would not fix: the API's error code (conflict, not_found, …). */
+  error_code: z.enum(ERROR_CODES).nullable(),
   created_at: nullableIso,
   finished_at: nullableIso,
 });
