@@ -193,25 +193,28 @@ describe('a job that fails for good', () => {
 });
 
 describe('failure hooks', () => {
-  it('run once a job has failed for good, with its payload and reason, and not for a failure that is retried', async () => {
-    prefix = uniquePrefix('jobs');
-    client = createJobClient({ redisUrl: url, prefix, logger });
-    const calls: string[] = [];
-    let attempts = 0;
-    host = createWorkerHost({
+  const TRACKS = { path: '/x.mkv', action: 'remove' as const, stream: 1, before: [] };
+  /** A worker on the media queue; with `calls`, a failure hook that records each call there. */
+  const mediaHost = (handler: JobHandlers['media-tracks'], calls?: string[]) =>
+    createWorkerHost({
       redisUrl: url,
       prefix,
       queues: ['media'],
       logger,
-      handlers: {
-        'media-tracks': async () => {
-          attempts++;
-          throw new UnrecoverableError('gone for good');
-        },
-      },
-      onFailed: { 'media-tracks': async (payload, jobId, reason) => void calls.push(`${payload.path} ${jobId} ${reason}`) },
+      handlers: { 'media-tracks': handler },
+      ...(calls ? { onFailed: { 'media-tracks': async (payload, jobId, reason) => void calls.push(`${payload.path} ${jobId} ${reason}`) } } : {}),
     });
-    const out = await client.submit('media-tracks', { path: '/x.mkv', action: 'remove', stream: 1, before: [] }, { waitSeconds: 10 });
+
+  it('run once a job has failed for good, with its payload and reason', async () => {
+    prefix = uniquePrefix('jobs');
+    client = createJobClient({ redisUrl: url, prefix, logger });
+    const calls: string[] = [];
+    let attempts = 0;
+    host = mediaHost(async () => {
+      attempts++;
+      throw new UnrecoverableError('gone for good');
+    }, calls);
+    const out = await client.submit('media-tracks', TRACKS, { waitSeconds: 10 });
     expect(out.kind).toBe('failed');
     await expect.poll(() => calls, { timeout: 5000 }).toEqual([`/x.mkv ${out.job.id} gone for good`]);
     expect(attempts).toBe(1);
@@ -223,21 +226,13 @@ describe('failure hooks', () => {
     const started = gate();
     const hang = gate();
     // The worker that "dies": its handler hangs until the end of the test.
-    const dead = createWorkerHost({
-      redisUrl: url,
-      prefix,
-      queues: ['media'],
-      logger,
-      handlers: {
-        'media-tracks': async () => {
-          started.open();
-          await hang.opened;
-          throw new Error('too late');
-        },
-      },
+    const dead = mediaHost(async () => {
+      started.open();
+      await hang.opened;
+      throw new Error('too late');
     });
     try {
-      const out = await client.submit('media-tracks', { path: '/x.mkv', action: 'remove', stream: 1, before: [] }, { waitSeconds: 0 });
+      const out = await client.submit('media-tracks', TRACKS, { waitSeconds: 0 });
       await started.opened;
       // It has stalled once before, and now its lock is gone: the next stalled check fails it.
       const r = new Redis(url, { maxRetriesPerRequest: 1 });
@@ -245,14 +240,7 @@ describe('failure hooks', () => {
       r.disconnect();
       await fastForwardStalls(url, prefix, 'media');
       const calls: string[] = [];
-      host = createWorkerHost({
-        redisUrl: url,
-        prefix,
-        queues: ['media'],
-        logger,
-        handlers: { 'media-tracks': async () => Promise.reject(new Error('not this one')) },
-        onFailed: { 'media-tracks': async (payload, jobId, reason) => void calls.push(`${payload.path} ${jobId} ${reason}`) },
-      });
+      host = mediaHost(async () => Promise.reject(new Error('not this one')), calls);
       await expect.poll(() => calls, { timeout: 10_000 }).toEqual([`/x.mkv ${out.job.id} job stalled more than allowable limit`]);
     } finally {
       hang.open();
