@@ -21,7 +21,7 @@ export interface CorpusEntry {
 }
 
 /** What a parser under test must produce: ParsedMedia, where the baselines have no edition. */
-export type ParsedForScoring = Omit<ParsedMedia, 'edition'> & { edition?: string | null };
+export type ParsedForScoring = Omit<ParsedMedia, 'edition' | 'country'> & { edition?: string | null; country?: string | null };
 
 export interface Score {
   episodes: number;

@@ -1,1 +1,1 @@
-export { parseReleaseName, normalizeTitle, type ParsedMedia } from './release-name.ts';
+export { parseRelease, parseReleaseName, normalizeTitle, type ParsedMedia, type ParseResult } from './release-name.ts';

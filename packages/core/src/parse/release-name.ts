@@ -16,7 +16,7 @@
 
 export interface ParsedMedia {
   kind: 'movie' | 'episode';
-  /** Cleaned title; for an episode the series title without a trailing year. */
+  /** Cleaned title; for an episode the series title without a trailing year or country code. */
   title: string;
   /** Movie year; for an episode the series year when the name carries one. */
   year: number | null;
@@ -30,6 +30,8 @@ export interface ParsedMedia {
   absolute_episodes: number[];
   /** Movies: "Director's Cut", "Extended", "IMAX", … */
   edition: string | null;
+  /** Episodes: the country code a series name carries to tell remakes apart (`The.Office.US` → `US`). */
+  country: string | null;
 }
 
 type SegKind = 'movie' | 'episode' | 'season' | 'bare';
@@ -599,6 +601,7 @@ function toMedia(seg: Seg): ParsedMedia | null {
       air_date: null,
       absolute_episodes: [],
       edition: seg.edition,
+      country: null,
     };
   }
   if (seg.kind === 'bare') return null;
@@ -611,6 +614,7 @@ function toMedia(seg: Seg): ParsedMedia | null {
     air_date: seg.airDate,
     absolute_episodes: seg.absolute,
     edition: null,
+    country: null,
   };
 }
 
@@ -619,6 +623,14 @@ function hasUpper(s: string): boolean {
 }
 
 const RE_CAMERA_NAME = /^(?:IMG|VID|MVI|MOV|DSC[NF]?|PXL|GOPR|GH\d\d|GX\d\d|DJI|SAM|WP)[_-]?\d/i;
+
+/** A name the parser is sure of, or a refusal with why (shown as the scanner's skip detail). */
+export type ParseResult = { ok: true; media: ParsedMedia } | { ok: false; detail: string };
+
+export function parseRelease(name: string): ParseResult {
+  const media = parseReleaseName(name);
+  return media === null ? { ok: false, detail: 'not a recognisable movie or episode name' } : { ok: true, media };
+}
 
 /**
  * Parses a release / file name or a relative path. Returns null when nothing useful is recognised.

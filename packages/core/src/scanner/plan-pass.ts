@@ -136,11 +136,12 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       reject('sample');
       continue;
     }
-    const media = isInExtrasFolder(parts) ? null : recogniseMedia(video.rel);
-    if (!media) {
+    const recognised = isInExtrasFolder(parts) ? null : recogniseMedia(video.rel);
+    if (!recognised?.ok) {
       reject('unrecognized');
       continue;
     }
+    const media = recognised.media;
     const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
     const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
     const rendered = renderTemplate(template, media, extensionOf(video.rel));

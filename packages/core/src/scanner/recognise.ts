@@ -1,5 +1,8 @@
-import { parseReleaseName } from '../parse/release-name.ts';
+import { parseRelease } from '../parse/release-name.ts';
 import type { TemplateMedia } from './template.ts';
+
+/** A download the scanner can name, or why it cannot (the skip's `detail`). */
+export type Recognised = { ok: true; media: TemplateMedia } | { ok: false; detail: string };
 
 /**
  * What a download is, when it is sure enough to name a library file after it: a movie with its
@@ -7,22 +10,35 @@ import type { TemplateMedia } from './template.ts';
  * episode numbers, or a daily show with its air date. Anime numbered only by absolute episode
  * needs a season from somewhere else and is left alone.
  */
-export function recogniseMedia(relativePath: string): TemplateMedia | null {
-  const p = parseReleaseName(relativePath);
-  if (!p || p.title.trim() === '') return null;
+export function recogniseMedia(relativePath: string): Recognised {
+  const r = parseRelease(relativePath);
+  if (!r.ok) return { ok: false, detail: r.detail };
+  const p = r.media;
   if (p.kind === 'movie') {
-    if (p.year === null) return null;
-    return { kind: 'movie', title: p.title, year: p.year, season: null, episodes: [], air_date: null, edition: p.edition };
+    if (p.year === null) return { ok: false, detail: 'a movie needs its year' };
+    return {
+      ok: true,
+      media: { kind: 'movie', title: p.title, year: p.year, season: null, episodes: [], air_date: null, edition: p.edition, country: null },
+    };
   }
   const numbered = p.season !== null && p.episodes.length > 0;
-  if (!numbered && p.air_date === null) return null;
+  if (!numbered && p.air_date === null) {
+    return {
+      ok: false,
+      detail: p.absolute_episodes.length > 0 ? 'absolute episode numbers without a season' : 'no episode numbers',
+    };
+  }
   return {
-    kind: 'episode',
-    title: p.title,
-    year: p.year,
-    season: numbered ? p.season : null,
-    episodes: numbered ? p.episodes : [],
-    air_date: p.air_date,
-    edition: null,
+    ok: true,
+    media: {
+      kind: 'episode',
+      title: p.title,
+      year: p.year,
+      season: numbered ? p.season : null,
+      episodes: numbered ? p.episodes : [],
+      air_date: p.air_date,
+      edition: null,
+      country: p.country,
+    },
   };
 }

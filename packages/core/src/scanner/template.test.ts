@@ -6,10 +6,10 @@ import { MAX_NAME_BYTES } from './safe-name.ts';
 const { movie_template: MOVIE, episode_template: EPISODE } = DEFAULT_CONFIG.library;
 
 const movie = (over: Partial<TemplateMedia> = {}): TemplateMedia => ({
-  kind: 'movie', title: 'The Matrix', year: 1999, season: null, episodes: [], air_date: null, edition: null, ...over,
+  kind: 'movie', title: 'The Matrix', year: 1999, season: null, episodes: [], air_date: null, edition: null, country: null, ...over,
 });
 const episode = (over: Partial<TemplateMedia> = {}): TemplateMedia => ({
-  kind: 'episode', title: 'Show Name', year: null, season: 1, episodes: [2], air_date: null, edition: null, ...over,
+  kind: 'episode', title: 'Show Name', year: null, season: 1, episodes: [2], air_date: null, edition: null, country: null, ...over,
 });
 const path = (r: { folders: string[]; name: string }) => [...r.folders, r.name].join('/');
 

@@ -9,6 +9,8 @@ export interface TemplateMedia {
   episodes: readonly number[];
   air_date: string | null;
   edition: string | null;
+  /** Episodes: the series' country code (`US` for The Office (US)), or null. */
+  country: string | null;
 }
 
 export interface RenderedPath {

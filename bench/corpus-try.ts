@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { parseReleaseName } from '../packages/core/src/parse/release-name.ts';
+import { scoreCases, ratio, METRICS, describeResult, type CorpusCase, type Metric } from '../packages/core/src/parse/corpus-score.ts';
+const cases = (JSON.parse(readFileSync('/work/shared/corpus/release-names.dev.json', 'utf8')) as { cases: CorpusCase[] }).cases;
+const s = scoreCases(cases, parseReleaseName);
+for (const m of Object.keys(METRICS) as Metric[]) console.log(METRICS[m].padEnd(20), (ratio(s.metrics[m]) * 100).toFixed(1), s.metrics[m]);
+console.log('all', s.all);
+for (const [t, v] of [...s.byTag].sort()) console.log(t.padEnd(20), v);
+const filt = process.argv[2];
+if (filt) for (const r of s.results) if (r.verdict === filt || (filt === 'notright' && r.verdict !== 'right')) console.log(describeResult(r));
