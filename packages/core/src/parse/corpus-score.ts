@@ -78,7 +78,7 @@ export function fieldVerdicts(e: CaseExpect, got: ParsedForScoring): Record<stri
   if (e.season !== undefined) out.season = e.season === got.season;
   if (e.episodes !== undefined) {
     // A season-less number is the same fact whether a parser calls it an episode or an absolute number.
-    const eps = e.season === null && seasonless && got.episodes.length === 0 ? got.absolute_episodes : got.episodes;
+    const eps = (e.season ?? null) === null && seasonless && got.episodes.length === 0 ? got.absolute_episodes : got.episodes;
     out.episodes = sameNumbers(e.episodes, eps);
   }
   if (e.absolute !== undefined) {

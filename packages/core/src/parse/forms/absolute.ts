@@ -1,0 +1,107 @@
+// Anime and other absolute numbering: "[Group] Title - 05", "Title - 1071", "Title - 01-02",
+// "Title - (01-04)", "Title - 01+02", "[Group] Title-09", "[Group] Title 05 [1080p]",
+// "Title 05 vostfr [1080p]", "Title.10.720p", "Title 13-15 [BD]".
+// Refused, since the number could mean two things: a season written into the title before it
+// ("Title S2 - 05", "Title 2 - 05": the 5th of season 2, or of the whole series?).
+import { isYear } from '../title.ts';
+import { firstJunk, isJunkToken } from '../vocabulary.ts';
+import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
+
+const NUM = '(\\d{1,4})(?:[ .]?v\\d)?';
+const MORE = '((?:[ .]*(?:[-~+&]|and)[ .]*\\(?\\d{1,4}(?:v\\d)?\\)?)*)';
+// " - 05", ".-.05", " - (01-04)"
+const RE_DASH = new RegExp(`(?:^|[\\s.])-[\\s.]+\\(?${NUM}\\)?${MORE}(?=$|[\\s.\\[(_])(?![.,]\\d)`, 'u');
+// "Title-09" glued to the title, only in fansub names or before release words.
+const RE_GLUED = new RegExp(`(?<=[\\p{L})!])-${NUM}${MORE}(?=$|[\\s.\\[(_])(?![.,]\\d)`, 'u');
+// A number standing alone before a bracket or the end; not `No.6`, `Vol.3`.
+const RE_BARE = new RegExp(`(?<=[\\s.])(?<![Nn]o\\.|[Vv]ol\\.)${NUM}${MORE}(?=[\\s.]*(?:$|[\\[(]))`, 'u');
+const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
+const RE_SEASON_IN_TITLE = /[\s.](?:s\d{1,2}|season[\s.]?\d{1,2})[\s.-]*$/i;
+// "Title 2 - 05": a small number ending the title, unless it is a `No. 8` or `Vol. 2`.
+const RE_SMALL_NUMBER_END = /(?<![Nn]o\.?|[Vv]ol\.?|#)[\s.]([2-9])[\s.-]*$/;
+// A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
+const RE_COUNTED_WORD_BEFORE = /(?:^|[\s.])(?:s|season|series|saison|staffel|temporada|temp|stagione|part|pt|vol|volume|no|chapter|episode|ep|cd|disc|disk)[\s.]*$/i;
+// Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
+const RE_SCENE_NUMBER = /^(?:[1-9]\d\d|0[1-9]\d\d)$/;
+const RE_ANY_YEAR = /(?<![\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
+// "One Piece Movie 9", "Tamayura Movie Part 1": a numbered film of a series, not an episode.
+export const RE_MOVIE_END = /[\s.](?:movie|film|gekijouban|the movie)[\s.-]*$/i;
+// "One_Piece_279_Chopper_Man_1": a number followed by more title words may be the episode itself.
+export const RE_NUMBER_IN_TITLE = /(?:^|[\s._-])\d{2,4}[\s._]+(?!(?:[ivx]+|and|&)(?:[\s._]|$))\p{L}/iu;
+// What may follow a " - 05": nothing, a bracket, another " - ", or release words.
+const RE_AFTER = /^(?:$|[\s._]*(?:[[(]|-[\s._]|$))/;
+
+function numbersOf(first: string, more: string | undefined): number[] | null {
+  const out = [Number(first)];
+  if (more) {
+    for (const part of more.matchAll(/([-~+&]|and)[ .]*\(?(\d{1,4})/g)) {
+      const n = Number(part[2]);
+      const last = out[out.length - 1]!;
+      if (part[1] === '-' || part[1] === '~') {
+        if (n <= last || n - last > MAX_SPAN) return null;
+        out.push(...range(last + 1, n));
+      } else out.push(n);
+    }
+  }
+  return sortedUnique(out);
+}
+
+function build(s: string, m: RegExpExecArray, start: number): Marker | null {
+  const nums = numbersOf(m[1]!, m[2]);
+  if (nums === null) return null;
+  const title = s.slice(0, start);
+  if (RE_MOVIE_END.test(title)) return null;
+  if (RE_NUMBER_IN_TITLE.test(title)) {
+    return marker('episode', start, start, { conflict: 'a number inside the title that may be the episode' });
+  }
+  if (RE_SEASON_IN_TITLE.test(title) || RE_SMALL_NUMBER_END.test(title)) {
+    return marker('episode', start, start, { conflict: 'a season or sequel number in the title, and a number that may count from the first season' });
+  }
+  return marker('episode', start, m.index + m[0].length, { absolute: nums, weak: true });
+}
+
+/** 4-digit numbers that read as years are years, except in the dash form of a fansub release. */
+function yearLike(m: RegExpExecArray): boolean {
+  return m[1]!.length === 4 && isYear(Number(m[1]));
+}
+
+function followedWell(s: string, end: number): boolean {
+  const rest = s.slice(end);
+  if (RE_AFTER.test(rest)) return true;
+  const next = /^[\s._]*([\p{L}\p{N}-]+)/u.exec(rest);
+  return next !== null && isJunkToken(next[1]!.toLowerCase());
+}
+
+export const absolute: Form = {
+  name: 'absolute number',
+  find(s, ctx) {
+    const fansub = ctx.group !== null;
+    const junk = firstJunk(s);
+    const beforeJunk = (i: number) => junk < 0 || i < junk;
+    let m = RE_DASH.exec(s);
+    if (m && m.index > 0 && beforeJunk(m.index) && !(yearLike(m) && !fansub) && followedWell(s, m.index + m[0].length)) {
+      const start = s[m.index] === '-' ? m.index : m.index + 1;
+      return build(s, m, start);
+    }
+    m = RE_GLUED.exec(s);
+    if (m && !yearLike(m) && beforeJunk(m.index)) {
+      const end = m.index + m[0].length;
+      const next = firstJunk(s, end);
+      if (fansub || (next >= 0 && next <= end + 2)) return build(s, m, m.index);
+    }
+    if (fansub) {
+      m = RE_BARE.exec(s);
+      if (m && !yearLike(m) && !RE_COUNTED_WORD_BEFORE.test(s.slice(0, m.index))) return build(s, m, m.index);
+    }
+    // A number right before the first release word: "Title 05 vostfr [1080p]", "Title.10.720p";
+    // not in a name with a year, where it belongs to a movie's title ("Anflug.Alpha.1.German.1971").
+    if (junk > 0 && !RE_ANY_YEAR.test(s)) {
+      for (const n of s.slice(0, junk).matchAll(RE_NUMBER_TOKEN)) {
+        const end = n.index + n[0].length;
+        if (end < junk - 1 || (RE_SCENE_NUMBER.test(n[1]!) && s[n.index - 1] === '.' && s[end] === '.') || RE_COUNTED_WORD_BEFORE.test(s.slice(0, n.index))) continue;
+        return build(s, n, n.index);
+      }
+    }
+    return null;
+  },
+};

@@ -1,0 +1,77 @@
+// An episode number without a season: "Episode 5", "Ep 05", "Ep.24", "E05", "E02-03", "E10 - E17",
+// "Eps.01-02", "#01", "第01話"; and "Episode 1.22" (season 1, episode 22). A season folder around
+// the file may give the season; otherwise these numbers stay without one.
+import { isYear } from '../title.ts';
+import { isJunkToken } from '../vocabulary.ts';
+import { RE_MOVIE_END, RE_NUMBER_IN_TITLE } from './absolute.ts';
+import { marker, MAX_SPAN, range, smallNumber, type Form, type Marker } from './marker.ts';
+
+const WORDS = 'episodes?|episodios?|épisodes?|eps?|folge|capitulos?|capítulos?|cap|odcinek|jakso|avsnitt|afsnit|серия|bölüm';
+const RE_WORD = new RegExp(
+  `(?<![\\p{L}\\p{N}])(${WORDS})[ ._-]*[#(]?(\\d{1,4})(?:[ ._]?v\\d)?(?:[ ._]*(?:-|~|to|&|and|\\+)[ ._]*(?:e|ep)?(\\d{1,4}))?\\)?(?!\\d|\\.\\d)`,
+  'iu',
+);
+// "(08.seriya)", "08 серия": the number first.
+const RE_NUMBER_WORD = /(?<![\p{L}\p{N}])(\d{1,3})[ ._-]*(?:seriya|serija|серия|bölüm)(?![\p{L}])/iu;
+const RE_LATER_YEAR = /(?<![\p{L}\p{N}])((?:19|20)\d{2})[)\]]?(?:[ ._-]+([\p{L}\p{N}-]+)|[ ._-]*$)/u;
+const RE_SEASON_DOT_EPISODE = /(?<![\p{L}\p{N}])episode[ ._]?(\d{1,2})\.(\d{2})(?!\d)/iu;
+const RE_E = /(?<![\p{L}\p{N}])e(\d{2,4})(?:v\d)?(?:[ ._]*-[ ._]*e?(\d{2,4}))?(?![\p{L}\p{N}])/iu;
+const RE_HASH = /(?<![\p{L}\p{N}])#(\d{1,4})(?:v\d)?(?:-(\d{1,4}))?(?!\d)/u;
+const RE_KANJI = /第(\d{1,4})[話话集]/u;
+// "Part 3", "Part.1.and.Part.2", "Pt.VI", "Part3", "part 1 to part 3", "part 1 to 4"
+const RE_PART =
+  /(?<![\p{L}\p{N}])(?:part|pt)[ ._-]?(\d{1,2}|[ivx]{1,6})(?:[ ._-]+(and|&|to)[ ._-]+(?:(?:part|pt)[ ._-]?)?(\d{1,2}|[ivx]{1,6}))?(?![\p{L}\p{N}])/iu;
+// "1of8", "3.of.3", "[20 of 25]"
+const RE_OF = /(?<![\p{L}\p{N}])(\d{1,2})[ ._]*of[ ._]*(\d{1,2})(?![\p{L}\p{N}])/iu;
+
+function numbers(from: string, to: string | undefined): number[] {
+  const a = Number(from);
+  const b = to === undefined ? a : Number(to);
+  return b > a && b - a <= MAX_SPAN ? range(a, b) : [a];
+}
+
+export const episodeOnly: Form = {
+  name: 'episode without a season',
+  find(s) {
+    let m = RE_SEASON_DOT_EPISODE.exec(s);
+    if (m) return marker('episode', m.index, m.index + m[0].length, { season: Number(m[1]), episodes: [Number(m[2])] });
+    m = RE_WORD.exec(s);
+    if (m) {
+      const end = m.index + m[0].length;
+      // "Star Wars Episode 4 Un Nouvel espoir 1977": a spelled "Episode" before a year is part of a movie title.
+      const year = /^episod/i.test(m[1]!) ? RE_LATER_YEAR.exec(s.slice(end)) : null;
+      if (year && isYear(Number(year[1])) && (year[2] === undefined || isJunkToken(year[2].toLowerCase()))) return null;
+      return marker('episode', m.index, end, { absolute: numbers(m[2]!, m[3]), weak: true });
+    }
+    m = RE_E.exec(s) ?? RE_HASH.exec(s) ?? RE_NUMBER_WORD.exec(s);
+    if (m) return marker('episode', m.index, m.index + m[0].length, { absolute: numbers(m[1]!, m[2]), weak: true });
+    m = RE_KANJI.exec(s);
+    if (m) return marker('episode', m.index, m.index + m[0].length, { absolute: [Number(m[1])], weak: true });
+    return null;
+  },
+};
+
+function part(s: string, m: RegExpExecArray, absolute: number[]): Marker | null {
+  const title = s.slice(0, m.index);
+  if (RE_MOVIE_END.test(title)) return null;
+  if (RE_NUMBER_IN_TITLE.test(title)) return marker('episode', m.index, m.index, { conflict: 'a number inside the title that may be the episode' });
+  return marker('episode', m.index, m.index + m[0].length, { absolute, weak: true });
+}
+
+/** "Part 3" and "1 of 8": episodes of a miniseries, but only where no year makes the name a movie ("Part 2 (2011)"). */
+export const partOf: Form = {
+  name: 'part or n of m',
+  find(s) {
+    const p = RE_PART.exec(s);
+    if (p) {
+      const a = smallNumber(p[1]!);
+      const b = p[3] === undefined ? null : smallNumber(p[3]);
+      if (a !== null) {
+        return part(s, p, b === null || b <= a ? [a] : p[2]!.toLowerCase() === 'to' ? range(a, b) : [a, b]);
+      }
+    }
+    const o = RE_OF.exec(s);
+    if (o && Number(o[1]) <= Number(o[2]) && Number(o[1]) > 0) return part(s, o, [Number(o[1])]);
+    return null;
+  },
+};

@@ -1,0 +1,74 @@
+// What a form finds in a name: where the title ends, and the numbers the marker stands for.
+
+export interface Marker {
+  kind: 'episode' | 'season' | 'movie';
+  /** The title is the text before `start`. */
+  start: number;
+  /** Release words, episode titles and the like follow from `end`. */
+  end: number;
+  season: number | null;
+  episodes: number[];
+  absolute: number[];
+  airDate: string | null;
+  /** A year the marker carries itself: a movie's year, `S2016E01`. */
+  year: number | null;
+  /** Numbers without a season (`E05`, `- 05`, `Part 3`): a season folder around the file may claim them. */
+  weak: boolean;
+  /** Set when the name says two things that cannot both be true: the name is refused with this. */
+  conflict: string | null;
+}
+
+export interface FormContext {
+  /** The name began with a `[Group]`: fansub conventions apply. */
+  group: string | null;
+}
+
+export interface Form {
+  name: string;
+  find(s: string, ctx: FormContext): Marker | null;
+}
+
+export function marker(kind: Marker['kind'], start: number, end: number, fields: Partial<Marker> = {}): Marker {
+  return {
+    kind,
+    start,
+    end,
+    season: null,
+    episodes: [],
+    absolute: [],
+    airDate: null,
+    year: null,
+    weak: false,
+    conflict: null,
+    ...fields,
+  };
+}
+
+/** The most episodes one file or range may span; more is a misread, not a release. */
+export const MAX_SPAN = 100;
+
+export function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i <= to; i++) out.push(i);
+  return out;
+}
+
+export function sortedUnique(list: readonly number[]): number[] {
+  return [...new Set(list)].sort((a, b) => a - b);
+}
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
+
+/** 1–39 as digits or Roman numerals (`Part IV`); null for anything else. */
+export function smallNumber(text: string): number | null {
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const t = text.toLowerCase();
+  if (!/^[ivx]{1,6}$/.test(t)) return null;
+  let total = 0;
+  for (let i = 0; i < t.length; i++) {
+    const v = ROMAN[t[i]!]!;
+    const next = ROMAN[t[i + 1] ?? ''] ?? 0;
+    total += v < next ? -v : v;
+  }
+  return total > 0 && total < 40 ? total : null;
+}

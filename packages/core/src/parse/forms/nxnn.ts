@@ -1,0 +1,50 @@
+// 1x02 and its kin: 01x02, 1X7, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", and the
+// multi-episode forms 1x02-1x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08.
+import { firstJunk } from '../vocabulary.ts';
+import { marker, MAX_SPAN, range, sortedUnique, type Form } from './marker.ts';
+import { withAbsolute } from './sxxeyy.ts';
+
+// Not after a digit, nor after one digit and a dot: `1920x1080` and `5.1x2` are no episodes, `2005.8x11` is.
+const RE_NX = /(?<!\d)(?<!(?:^|\D)\d\.)(\d{1,2})[xх](\d{1,3})(?![\dp])/i;
+const RE_BRACKETED = /\[(\d{1,2})\.(\d{2})\]/;
+const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
+const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
+const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
+// "10x10.2018", "3x3 Eyes - 05": a number pair at the very start is a title when a year or another marker follows.
+const RE_LATER_NUMBER = /(?:\b(?:19|20)\d{2}\b|\s-\s\d{1,4}\b|s\d{1,2}e\d)/i;
+
+export const nxnn: Form = {
+  name: 'NxNN',
+  find(s) {
+    const m = RE_NX.exec(s);
+    const junk = firstJunk(s);
+    if (m && (junk < 0 || m.index < junk)) {
+      const after = m.index + m[0].length;
+      if (m.index === 0 && RE_LATER_NUMBER.test(s.slice(after))) return null;
+      const season = Number(m[1]);
+      const eps = [Number(m[2])];
+      let pos = after;
+      let conflict: string | null = null;
+      for (;;) {
+        RE_MORE.lastIndex = pos;
+        const more = RE_MORE.exec(s);
+        if (!more) break;
+        const again = more[2] ?? more[3];
+        if (again !== undefined && Number(again) !== season) {
+          conflict = 'episodes of two seasons';
+          break;
+        }
+        const last = eps[eps.length - 1]!;
+        const n = Number(more[4]);
+        if (more[1] === '-' && n > last && n - last <= MAX_SPAN) eps.push(...range(last + 1, n));
+        else if (n > last && n - last <= MAX_SPAN) eps.push(n);
+        else break;
+        pos = RE_MORE.lastIndex;
+      }
+      return withAbsolute(s, marker('episode', m.index, pos, { season, episodes: sortedUnique(eps), conflict }));
+    }
+    const b = RE_BRACKETED.exec(s) ?? RE_DASHED.exec(s);
+    if (b) return marker('episode', b.index, b.index + b[0].length, { season: Number(b[1]), episodes: [Number(b[2])] });
+    return null;
+  },
+};

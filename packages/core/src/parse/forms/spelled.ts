@@ -1,0 +1,91 @@
+// Seasons and episodes spelled out, in the languages releases use: "Season 1 Episode 2",
+// "Saison 5 Ep 14", "Staffel 1 Folge 2", "Temporada 4 [Cap.408]", "Season 4 Episodes 1-12",
+// "2nd Season 24", "Season 2 2of12", "Season 3 Part IV", "Season 4.16", "NCIS Season 11 01", and
+// the number-first orders of Russian and Turkish ("5-й сезон 09-я серия", "2.Sezon.7.Bölüm",
+// "3.sezon.22.seria").
+import { marker, MAX_SPAN, range, smallNumber, type Form, type Marker } from './marker.ts';
+
+export const SEASON_WORDS =
+  'seasons?|series|saison|staffel|temporada|temp|stagione|seizoen|sezon|sez|säsong|sasong|sæson|saeson|sesong|kausi|évad|evad|сезон';
+export const EPISODE_WORDS =
+  'episodes?|episodios?|épisodes?|eps?|folgen?|afl|aflevering|odcinek|jakso|avsnitt|afsnit|серия|серии|серий|эпизод|capitulos?|capítulos?|cap|bölüm|bolum|seriya|serija|seria|serii|ser';
+
+const B = '(?<![\\p{L}\\p{N}])';
+const TO = '(?:-|~|to|a|à|ao)';
+const NUM_RANGE = `\\(?(\\d{1,3})(?:[ ._]*${TO}[ ._]*(\\d{1,3}))?\\)?(?!\\d)`;
+
+const RE_SEASON_EPISODE = new RegExp(
+  `${B}(?:${SEASON_WORDS})[ ._:-]*№?(\\d{1,2})[ ._,:\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`,
+  'iu',
+);
+// "5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "(8.sez.21.ser.iz.23)"
+const RE_NUMBER_FIRST = new RegExp(
+  `${B}(\\d{1,2})(?:-?[йя])?[ ._]*(?:${SEASON_WORDS})[ ._,]*(\\d{1,3})(?:-?[йя])?[ ._]*(?:${EPISODE_WORDS})(?![\\p{L}])`,
+  'iu',
+);
+// "2nd Season 24", "2nd Season - 01", "10º Temporada - 215 ao 220", "2nd Season - 01 ~ 12"
+const RE_ORDINAL_SEASON = new RegExp(
+  `${B}(\\d{1,2})(?:st|nd|rd|th|ª|º|°|e|eme|ème)[ ._-]*(?:season|saison|staffel|temporada)[ ._-]*(?:-[ ._-]*)?(\\d{1,3})(?:v\\d)?(?:[ ._]*${TO}[ ._]*(\\d{1,3}))?(?![\\d\\p{L}])`,
+  'iu',
+);
+const RE_SEASON_OF = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})[ ._,-]+(\\d{1,2})[ ._]*of[ ._]*\\d{1,2}(?!\\d)`, 'iu');
+const RE_SEASON_PART = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})[ ._-]+(?:part|pt)[ ._-]*(\\d{1,2}|[ivx]{1,6})(?![\\p{L}\\p{N}])`, 'iu');
+// "Season 4.16", "NCIS Season 11 01" (a bare episode number, then nothing but the end or a bracket)
+const RE_SEASON_DOT = new RegExp(`${B}(?:season|series|saison|staffel|temporada)[ ._-]*(\\d{1,2})\\.(\\d{2})(?!\\d)`, 'iu');
+const RE_SEASON_NUMBER = new RegExp(`${B}(?:season|series|saison|staffel|temporada)[ ._-]*(\\d{1,2})[ ._]+(\\d{1,3})(?=[ ._]*(?:$|[[(]|-[ ._]))`, 'iu');
+// Spanish "Cap.408" (season 4, episode 8) and "Cap.408_409", usually after "Temporada 4".
+const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
+const RE_SEASON_WORD = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
+
+function numbers(from: string, to: string | undefined): number[] | null {
+  const a = Number(from);
+  if (to === undefined) return [a];
+  const b = Number(to);
+  return b > a && b - a <= MAX_SPAN ? range(a, b) : null;
+}
+
+function spanish(s: string): Marker | null {
+  const cap = RE_CAP.exec(s);
+  if (!cap) return null;
+  const season = Number(cap[1]);
+  const episodes = [Number(cap[2])];
+  if (cap[3] !== undefined) {
+    if (Number(cap[3]) !== season) return marker('episode', cap.index, cap.index, { conflict: 'episodes of two seasons' });
+    episodes.push(Number(cap[4]));
+  }
+  const word = RE_SEASON_WORD.exec(s);
+  if (word && word.index < cap.index && Number(word[1]) !== season) {
+    return marker('episode', word.index, word.index, { conflict: 'the season and the episode code disagree' });
+  }
+  const start = word && word.index < cap.index ? word.index : cap.index;
+  return marker('episode', start, cap.index + cap[0].length, { season, episodes });
+}
+
+const at = (m: RegExpExecArray, season: number, episodes: number[]): Marker =>
+  marker('episode', m.index, m.index + m[0].length, { season, episodes });
+
+export const spelled: Form = {
+  name: 'spelled-out season and episode',
+  find(s) {
+    let m = RE_SEASON_EPISODE.exec(s);
+    if (m) {
+      const eps = numbers(m[2]!, m[3]);
+      if (eps) return at(m, Number(m[1]), eps);
+    }
+    m = RE_NUMBER_FIRST.exec(s);
+    if (m) return at(m, Number(m[1]), [Number(m[2])]);
+    m = RE_ORDINAL_SEASON.exec(s);
+    if (m) {
+      const eps = numbers(m[2]!, m[3]);
+      if (eps) return at(m, Number(m[1]), eps);
+    }
+    m = RE_SEASON_OF.exec(s) ?? RE_SEASON_DOT.exec(s) ?? RE_SEASON_NUMBER.exec(s);
+    if (m) return at(m, Number(m[1]), [Number(m[2])]);
+    m = RE_SEASON_PART.exec(s);
+    if (m) {
+      const part = smallNumber(m[2]!);
+      if (part !== null) return at(m, Number(m[1]), [part]);
+    }
+    return spanish(s);
+  },
+};

@@ -1,0 +1,111 @@
+// S01E02 and its kin: s1e2, S01 E02, S01.E02, S01Ep02, [S01] [E02], S012E01, S2016E01, and the
+// multi-episode forms S01E02E03, S01E02-E03, S01E02-03, S01E02-S01E03, S01E02and03, S01E02&3&4,
+// S01E21.22. Also S01.07 (season, then a two-digit episode) and S0615.
+import { isYear } from '../title.ts';
+import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
+
+// `Sn4 Ep14`, `S01EP(01-09)` too.
+const RE_SXE = /(?<![\p{L}\p{N}])sn?(\d{1,4})(?:[ ._-]{0,3}|\]\s*\[)(?:e|ep|eps|episode)[ ._(]?(\d{1,5})(?:v\d)?(?!\d)/iu;
+// [S 1 - Ep 002], (S4-24), [S2-07]
+const RE_BRACKETED = /[[(]s ?(\d{1,2})(?:[ ._-]+ep? ?|-)(\d{1,3})[\])]/i;
+// S0615: season and episode run together.
+const RE_GLUED = /(?<![\p{L}\p{N}])s(\d{2})(\d{2})(?![\p{L}\p{N}])/iu;
+// S01.07, s02.09: a season, then a two-digit episode and nothing more.
+const RE_SEASON_DOT = /(?<![\p{L}\p{N}])s(\d{1,2})[ .](\d{2})(?=[ ._-]|$)/iu;
+
+// What may follow the first episode: more `E` numbers, with or without a repeated season.
+const RE_MORE = /([ ._]*)(-|to|and|&|\+|à)?([ ._]*)(?:s(\d{1,4})[ ._]?)?e(p[ ._]?)?(\d{1,5})(?!\d)/iy;
+const RE_RANGE = /(?:-|[ ._]?to[ ._]?)(\d{1,5})(?![\p{L}\p{N}!])/iuy;
+const RE_LIST = /(?:and|&|\+)(\d{1,5})(?!\d)/iy;
+const RE_NEXT = /\.(\d{2})(?=[ ._-]|$)/y;
+// Absolute numbers beside an S01E02 (anime): "S02E03 - 012", "s16e03-05 313-315".
+const RE_ABS_AFTER = /[ ._]*(?:-[ ._]*)?(\d{3})(?:-(\d{3}))?(?=[ ._-]|$)/y;
+const RE_ABS_BEFORE = /[ ._]-[ ._](\d{3})(?:-(\d{3}))?[ ._]*-?[ ._]*$/;
+
+function absoluteRange(from: string, to: string | undefined): number[] {
+  const a = Number(from);
+  const b = to === undefined ? a : Number(to);
+  return b >= a && b - a <= MAX_SPAN ? range(a, b) : [a];
+}
+
+function episodesAfter(s: string, season: number, first: number, from: number): { episodes: number[]; end: number; conflict: string | null } {
+  const eps = [first];
+  let pos = from;
+  for (;;) {
+    const last = eps[eps.length - 1]!;
+    RE_MORE.lastIndex = pos;
+    const more = RE_MORE.exec(s);
+    const connector = more?.[2]?.toLowerCase() ?? '';
+    // "S05E53 - Ep.129": after a spaced dash, an "Ep" number is another count (absolute), not a range.
+    const spacedEp = more !== null && connector === '-' && (more[1] !== '' || more[3] !== '') && more[5] !== undefined && more[4] === undefined;
+    if (more && !spacedEp) {
+      if (more[4] !== undefined && Number(more[4]) !== season) {
+        return { episodes: eps, end: pos, conflict: 'episodes of two seasons' };
+      }
+      const n = Number(more[6]);
+      const isRange = connector === '-' || connector === 'to' || connector === 'à';
+      if (isRange && n > last && n - last <= MAX_SPAN) eps.push(...range(last + 1, n));
+      else if (!isRange && n !== last) eps.push(n);
+      else break;
+      pos = RE_MORE.lastIndex;
+      continue;
+    }
+    RE_RANGE.lastIndex = pos;
+    const r = RE_RANGE.exec(s);
+    if (r && Number(r[1]) > last && Number(r[1]) - last <= MAX_SPAN) {
+      eps.push(...range(last + 1, Number(r[1])));
+      pos = RE_RANGE.lastIndex;
+      continue;
+    }
+    RE_LIST.lastIndex = pos;
+    const l = RE_LIST.exec(s);
+    if (l && Number(l[1]) > last) {
+      eps.push(Number(l[1]));
+      pos = RE_LIST.lastIndex;
+      continue;
+    }
+    RE_NEXT.lastIndex = pos;
+    const next = RE_NEXT.exec(s);
+    if (next && Number(next[1]) === last + 1) {
+      eps.push(last + 1);
+      pos = RE_NEXT.lastIndex;
+      continue;
+    }
+    break;
+  }
+  return { episodes: sortedUnique(eps), end: pos, conflict: null };
+}
+
+export function withAbsolute(s: string, m: Marker): Marker {
+  RE_ABS_AFTER.lastIndex = m.end;
+  const after = RE_ABS_AFTER.exec(s);
+  if (after) return { ...m, absolute: absoluteRange(after[1]!, after[2]), end: RE_ABS_AFTER.lastIndex };
+  const before = RE_ABS_BEFORE.exec(s.slice(0, m.start));
+  if (before && before.index > 0) return { ...m, absolute: absoluteRange(before[1]!, before[2]), start: before.index };
+  return m;
+}
+
+export const sxxeyy: Form = {
+  name: 'SxxEyy',
+  find(s) {
+    const m = RE_SXE.exec(s);
+    if (m) {
+      const season = Number(m[1]);
+      const { episodes, end, conflict } = episodesAfter(s, season, Number(m[2]), m.index + m[0].length);
+      return withAbsolute(
+        s,
+        marker('episode', m.index, end, { season, episodes, conflict, year: season >= 1000 && isYear(season) ? season : null }),
+      );
+    }
+    const b = RE_BRACKETED.exec(s);
+    if (b) {
+      // "Show 87 (S4-24)", "Show - 07 [S2-07]": the number before the bracket counts from the first season.
+      const before = /[ ._]+(?:-[ ._]+)?(\d{2,4})[ ._]*$/.exec(s.slice(0, b.index));
+      const found = marker('episode', b.index, b.index + b[0].length, { season: Number(b[1]), episodes: [Number(b[2])] });
+      return before && before.index > 0 ? { ...found, start: before.index, absolute: [Number(before[1])] } : found;
+    }
+    const g = RE_GLUED.exec(s) ?? RE_SEASON_DOT.exec(s);
+    if (g) return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1]), episodes: [Number(g[2])] });
+    return null;
+  },
+};

@@ -1,0 +1,63 @@
+// One path segment made ready for the forms: separators made uniform, checksums and site tags
+// removed, a leading fansub group taken off. Nothing here decides what the name means.
+import { onlyJunk } from './vocabulary.ts';
+
+/** File and folder names are at most 255 bytes on common filesystems; longer input is cut so that
+ * no expression ever sees a long string. */
+export const MAX_SEGMENT = 300;
+
+export interface Prepared {
+  /** The segment as the forms read it. */
+  s: string;
+  /** The leading `[Group]` of fansub and P2P names, when there was one. */
+  group: string | null;
+}
+
+const ENTITIES: Record<string, string> = { '&#039;': "'", '&#39;': "'", '&apos;': "'", '&amp;': '&', '&quot;': '"' };
+const RE_ENTITY = /&(?:#0?39|apos|amp|quot);/g;
+// CRC32 checksums of fansub releases: [A3C9BD54], (a1fc58a7).
+const RE_CHECKSUM = /[[(][0-9a-f]{8}[\])]/gi;
+const RE_SITE =
+  /\[\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*\]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;
+// "www.1TamilMV.phd - Title", "Crazy4TV.com - Title": a site that posted the file, before a dash.
+const RE_SITE_PREFIX =
+  /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
+const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._-]*/;
+const RE_BRACKETED_NUMBER = /^\[(\d{1,4})(?:v\d)?\]/;
+
+/** Characters that only separate words in some names: `_` always, `+` in names that have no spaces. */
+function uniformSeparators(s: string): string {
+  let out = s.includes('_') ? s.replace(/_/g, ' ') : s;
+  if (!out.includes(' ') && out.split('+').length > 2) out = out.replace(/\+/g, ' ');
+  return out.replace(/[（]/g, '(').replace(/[）]/g, ')').replace(/[‒–—]/g, '-');
+}
+
+export function prepare(input: string): Prepared {
+  let s = input.length > MAX_SEGMENT ? input.slice(0, MAX_SEGMENT) : input;
+  if (s.includes('&')) s = s.replace(RE_ENTITY, (e) => ENTITIES[e] ?? e);
+  s = uniformSeparators(s);
+  if (s.includes('[') || s.includes('(')) s = s.replace(RE_CHECKSUM, ' ');
+  if (/www\.|\[/i.test(s)) s = s.replace(RE_SITE, ' ');
+  const site = RE_SITE_PREFIX.exec(s);
+  if (site) s = s.slice(site[0].length);
+  s = s.trim();
+
+  let group: string | null = null;
+  // `[Group] Title - 01`, and the stacked groups of some releases: `[Jumonji-Giri]_[Shinsen-Subs][ASF]_Title`.
+  for (let i = 0; i < 3; i++) {
+    const g = RE_LEADING_GROUP.exec(s);
+    if (!g) break;
+    const rest = s.slice(g[0].length);
+    // A name made only of brackets keeps its title in the one before the number: `[Group][Title][01][1080p]`.
+    const num = RE_BRACKETED_NUMBER.exec(rest);
+    if (num && !/^\d+$/.test(g[1]!.trim())) {
+      s = `${g[1]!.trim()} - ${num[1]} ${rest.slice(num[0].length)}`;
+      break;
+    }
+    // `[720p] Title`: a bracket of release words is no fansub group.
+    if (!onlyJunk(g[1]!)) group ??= g[1]!.trim();
+    if (rest.trim() === '') break;
+    s = rest;
+  }
+  return { s: s.trim(), group };
+}

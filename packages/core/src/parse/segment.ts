@@ -1,0 +1,113 @@
+// One path segment (a file name without its extension, or a folder name) read on its own: the
+// first form of the table that finds its marker decides; the text before the marker is the title.
+import { findEdition, takeTags } from './edition.ts';
+import { findDate } from './forms/daily.ts';
+import { FORMS, type Marker } from './forms/index.ts';
+import { nonVideoReason } from './non-video.ts';
+import { prepare } from './prepare.ts';
+import { isPlausibleTitle, isYear, movieTitle, seriesTitle, titleBeforeJunk } from './title.ts';
+import { isJunkToken, tokenize } from './vocabulary.ts';
+
+export interface Seg {
+  /** `season`: a season without episodes; `bare`: a title and nothing that says what it is. */
+  kind: 'movie' | 'episode' | 'season' | 'bare';
+  /** '' when the text before the marker was no title (a folder may give it). */
+  title: string;
+  year: number | null;
+  country: string | null;
+  season: number | null;
+  episodes: number[];
+  absolute: number[];
+  airDate: string | null;
+  edition: string | null;
+  /** Numbers without a season that a season folder may claim. */
+  weak: boolean;
+  /** Why this name cannot be taken at all (not a video, numbers that contradict each other); no folder changes that. */
+  refusal: string | null;
+}
+
+function seg(kind: Seg['kind'], fields: Partial<Seg> = {}): Seg {
+  return {
+    kind,
+    title: '',
+    year: null,
+    country: null,
+    season: null,
+    episodes: [],
+    absolute: [],
+    airDate: null,
+    edition: null,
+    weak: false,
+    refusal: null,
+    ...fields,
+  };
+}
+
+export function refused(reason: string): Seg {
+  return seg('bare', { refusal: reason });
+}
+
+/**
+ * A year after an episode marker belongs to the series when it stands among release words, right
+ * after the marker or a release word and before another or the end ("S01.E12.German.2014.ANiME",
+ * "S03.(2005).720p"); after an episode title word it may be the episode's ("S01E01.Back.to.1985").
+ */
+function yearAfter(s: string, from: number): number | null {
+  const tokens = tokenize(s.slice(from));
+  for (let i = 0; i < tokens.length && i < 12; i++) {
+    const t = tokens[i]!;
+    if (!/^(?:19|20)\d{2}$/.test(t.text)) continue;
+    const prev = tokens[i - 1];
+    const next = tokens[i + 1];
+    const inRelease = (prev === undefined || isJunkToken(prev.lower)) && (next === undefined || isJunkToken(next.lower));
+    return inRelease && isYear(Number(t.text)) ? Number(t.text) : null;
+  }
+  return null;
+}
+
+const RE_SEASON_INSIDE = /(?<![\p{L}\p{N}])(?:s\d{1,2}|season[\s._]*\d{1,2})(?![\p{L}\p{N}])/iu;
+
+function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
+  if (m.conflict !== null) return refused(m.conflict);
+  const raw = s.slice(0, m.start);
+  if (m.kind === 'movie') {
+    const { title, tail } = movieTitle(raw, s[m.start] === '(' || s[m.start] === '[');
+    return seg('movie', {
+      title: isPlausibleTitle(title) ? title : '',
+      year: m.year,
+      edition: tagEdition ?? findEdition(s.slice(m.end)) ?? findEdition(tail),
+    });
+  }
+  const t = seriesTitle(raw);
+  // "Show S01 EP #1": a season in the title, and a season-less number after it that may not be the episode.
+  if (m.weak && RE_SEASON_INSIDE.test(raw)) return refused('a season in the title before a number without one');
+  const numbered = m.season !== null && m.episodes.length > 0;
+  return seg(m.kind, {
+    title: isPlausibleTitle(t.title) ? t.title : '',
+    year: m.year ?? t.year ?? yearAfter(s, m.end),
+    country: t.country,
+    season: m.season,
+    episodes: m.episodes,
+    absolute: m.absolute,
+    airDate: m.airDate ?? (numbered ? (findDate(s.slice(m.end))?.airDate ?? null) : null),
+    weak: m.weak,
+  });
+}
+
+/** Reads one segment; null when nothing at all is left of it. */
+export function parseSegment(raw: string): Seg | null {
+  const notVideo = nonVideoReason(raw);
+  if (notVideo !== null) return refused(`the name of ${notVideo}, not a video`);
+  const tagged = takeTags(raw);
+  const { s, group } = prepare(tagged.s);
+  if (s === '') return null;
+  const ctx = { group };
+  for (const form of FORMS) {
+    const m = form.find(s, ctx);
+    if (m) return fromMarker(s, m, tagged.edition);
+  }
+  const before = titleBeforeJunk(s);
+  const t = seriesTitle(before);
+  if (!isPlausibleTitle(t.title)) return null;
+  return seg('bare', { title: t.title, year: t.year, country: t.country, edition: tagged.edition ?? findEdition(s.slice(before.length)) });
+}

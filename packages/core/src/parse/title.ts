@@ -1,0 +1,227 @@
+// Turning the text before a marker into a title: release words and bracketed tags taken off the
+// end, a trailing series year or country code split off, dots made spaces where they separate
+// words. And the check that what is left could be a title at all.
+import { firstJunk, isAmbiguousToken, isEditionToken, isJunkToken, isLanguageToken, isReleaseToken, onlyJunk } from './vocabulary.ts';
+
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = new Date().getUTCFullYear() + 1;
+
+export function isYear(n: number): boolean {
+  return n >= MIN_YEAR && n <= MAX_YEAR;
+}
+
+export interface Title {
+  title: string;
+  year: number | null;
+  country: string | null;
+}
+
+/** Country codes Sonarr and TVDB put after the titles of remade series: The Office (US), Shameless (UK). */
+const COUNTRIES = new Set(['US', 'UK', 'AU', 'NZ', 'CA', 'IE']);
+/** A release word after one of these belongs to the title: "Bigger, Longer and Uncut", "The Good German". */
+const JOINERS = new Set(['and', '&', 'the', 'of', 'a', 'an', 'or', 'und', 'et', 'y', 'e', 'de', 'du', 'la', 'le', 'der', 'die', 'das', 'in', 'on', 'for']);
+const ARTICLE_ONLY = /^(?:the|a|an|le|la|les|l|der|die|das|el|il|lo)$/i;
+/** Bracketed words after a title that say what the release is, not what it is called. */
+const TAG_IN_PARENS = /^(?:tv|dvd|bd|digital|uncut|uncensored|web|hd|sd|hdtv|ova|oad|remastered|\d{3,4}p)$/i;
+
+/** Dot-separated names: dots become spaces, but runs of single letters stay acronyms (S.H.I.E.L.D.). */
+function dotsToSpaces(t: string): string {
+  const parts = t.split('.');
+  let out = '';
+  let acro = '';
+  let acroLen = 0;
+  const flush = (): void => {
+    if (acroLen === 0) return;
+    const word = acroLen >= 2 ? acro : acro.slice(0, -1);
+    out = out === '' ? word : `${out} ${word}`;
+    acro = '';
+    acroLen = 0;
+  };
+  for (const p of parts) {
+    if (p === '') continue;
+    if (p.length === 1 && /\p{L}/u.test(p)) {
+      acro += `${p}.`;
+      acroLen++;
+      continue;
+    }
+    flush();
+    out = out === '' ? p : `${out} ${p}`;
+  }
+  flush();
+  return out;
+}
+
+const TRAILING_SEPARATORS = /[\s._,:;–([{-]+$/;
+const LEADING_SEPARATORS = /^[\s._,:;–)\]}-]+/;
+const LAST_WORD = /[\s._-]+([\p{L}\p{N}+'’-]+)[\s._-]*$/u;
+
+/** The word before the one at `index`, lower-cased; '' when there is none. */
+function wordBefore(t: string, index: number): string {
+  const m = /([\p{L}\p{N}&]+)[\s._-]*$/u.exec(t.slice(0, index));
+  return m ? m[1]!.toLowerCase() : '';
+}
+
+/** Words only releases put at the end of a title, beside the vocabulary's release and edition words. */
+const TAIL_TAGS = /^(?:3d|hsbs|hou|sbs|ts|r5|line|ld|dl|dubbed|subbed|screener|complete|docu|hd|ova|dvd|bd|audio|custom)$/;
+/** Genres some uploaders add after a dash: "The Deep Blue Sea - Drama 2011". */
+const GENRE_TAIL = /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thriller|documentary|documentry|sci-fi|romance|animation|crime|war|musical)(?:[\s._]+\p{L}+)?$/iu;
+
+function isTailTag(word: string, lower: string): boolean {
+  // Three-letter language codes are words too ("Bokura ga Ita"): only their scene spelling (ITA, iTA) counts.
+  if (isLanguageToken(lower)) {
+    if (lower === 'english') return word === 'ENGLISH';
+    return lower.length > 3 || word !== word[0] + lower.slice(1);
+  }
+  return isEditionToken(lower) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
+}
+
+/**
+ * Release words at the end of a raw title (`UNCUT.GERMAN`, `3D.HSBS`, `(TV)`), taken off one by one,
+ * never down to nothing and never after a joining word ("Bigger, Longer and Uncut"). A clean name
+ * (`Title (Year)`) carries no such words: there, only what is surely a release word goes.
+ */
+function stripTrailingTags(raw: string, clean: boolean): string {
+  let t = raw;
+  let last = '';
+  for (let i = 0; i < 8; i++) {
+    t = t.replace(TRAILING_SEPARATORS, '');
+    const paren = /[\s._-]*\(([^()]*)\)$/.exec(t);
+    // "(TV)", and any bracket after a dash: "Kiss the blood off my hands - (Norman FOSTER)".
+    if (paren && paren.index > 0 && (TAG_IN_PARENS.test(paren[1]!.trim()) || /[\s._]-[\s._]*$/.test(t.slice(0, t.lastIndexOf('('))))) {
+      t = t.slice(0, paren.index);
+      continue;
+    }
+    // "Game of Thrones - The Complete": an article left alone after a dash.
+    const article = /[\s._]+-[\s._]+(?:the|a|an)$/i.exec(t);
+    if (article && article.index > 0) {
+      t = t.slice(0, article.index);
+      continue;
+    }
+    const genre = GENRE_TAIL.exec(t);
+    if (genre && genre.index > 0) {
+      t = t.slice(0, genre.index);
+      continue;
+    }
+    const m = LAST_WORD.exec(t);
+    if (!m || m.index === 0) break;
+    const word = m[1]!;
+    const lower = word.toLowerCase();
+    const before = t.slice(0, m.index);
+    if (ARTICLE_ONLY.test(before.trim()) || before.trim() === '') break;
+    const ordinal = last === 'anniversary' && /^\d{1,3}(?:st|nd|rd|th)$/.test(lower);
+    const tag = ordinal || (clean ? isReleaseToken(lower) : isTailTag(word, lower));
+    if (!tag || (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index)))) break;
+    last = lower;
+    t = before;
+  }
+  return t;
+}
+
+/** A bracket whose words all describe the release: `[BD]`, `[1080p]`, `[Dual Audio]`. */
+function isTagBracket(content: string): boolean {
+  return content.trim() === '' || onlyJunk(content);
+}
+
+/**
+ * Cuts a raw title at an "AKA" alternative title and at the first bracket of release words after
+ * some text. A bracket of other words stays, and makes the title implausible: `Title [Madre]` may
+ * be a title or a translation, and is not guessed.
+ */
+function cutAlternatives(raw: string): string {
+  let t = raw;
+  // "IMAX - Journey to the South Pacific": a release word before a dash is no part of the title.
+  const lead = /^\s*([\p{L}\p{N}]+)[\s._]+-[\s._]+/u.exec(t);
+  if (lead && isJunkToken(lead[1]!.toLowerCase())) t = t.slice(lead[0].length);
+  // "Scrubs - Episode 2 [S1 - Ep 002]": the episode said twice.
+  t = t.replace(/[\s._-]+(?:episode|ep)[\s._]*\d{1,4}[\s._-]*$/i, '');
+  const aka = /[\s._]a\.?k\.?a[\s._]/i.exec(t);
+  if (aka && aka.index > 0) t = t.slice(0, aka.index);
+  const bracket = /[[【]([^\]】]*)[\]】]?/.exec(t);
+  if (bracket && bracket.index > 0 && /[\p{L}\p{N}]/u.test(t.slice(0, bracket.index)) && isTagBracket(bracket[1]!)) {
+    t = t.slice(0, bracket.index);
+  }
+  // "抓娃娃 Successor": a title in another script before the Latin one is a translation of it.
+  const translated = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
+  if (translated) t = t.slice(translated[0].length);
+  return t.replace(/\*+/g, ' ');
+}
+
+function finish(raw: string): string {
+  let t = raw.replace(LEADING_SEPARATORS, '').replace(TRAILING_SEPARATORS, '');
+  if (t === '') return '';
+  if (!t.includes(' ')) {
+    t = dotsToSpaces(t);
+  } else {
+    t = t.replace(/\s{2,}/g, ' ');
+    // "The Walking Dead.": a dot glued to a spaced title was a separator, unless it ends an
+    // abbreviation or an acronym ("Monsters, Inc.", "S.W.A.T.").
+    if (t.endsWith('.') && !/(?:^|[\s.])\p{L}\.$/u.test(t) && !/\b(?:inc|vol|jr|sr|st|dr|mr|mrs|ms|co|ltd|no)\.$/i.test(t)) {
+      t = t.replace(/\.+$/, '');
+    }
+  }
+  return t.replace(/[\s-]+$/, '').trim();
+}
+
+const TRAILING_YEAR = /^(.*?[^\s._(-])[\s._-]*[([]?((?:19|20)\d{2})[)\]]?$/;
+const TRAILING_COUNTRY = /^(.*?[^\s._(-])(?:[\s._]+-)?[\s._]*(?:\(([A-Za-z]{2})\)|\b([A-Z]{2}))$/;
+
+/**
+ * A series title from the text before an episode marker: the year and country code at its end are
+ * split off (`Doctor.Who.2005` → Doctor Who, 2005; `The.Office.US` → The Office, US).
+ */
+export function seriesTitle(raw: string): Title {
+  let t = stripTrailingTags(cutAlternatives(raw), false).replace(TRAILING_SEPARATORS, '');
+  let year: number | null = null;
+  let country: string | null = null;
+  for (let i = 0; i < 2; i++) {
+    const y: RegExpExecArray | null = year === null ? TRAILING_YEAR.exec(t) : null;
+    if (y && isYear(Number(y[2])) && finish(y[1]!) !== '') {
+      year = Number(y[2]);
+      t = y[1]!;
+      continue;
+    }
+    const c: RegExpExecArray | null = country === null ? TRAILING_COUNTRY.exec(t) : null;
+    const code: string | null = c ? (c[2] ?? c[3]!).toUpperCase() : null;
+    if (c && code !== null && COUNTRIES.has(code) && finish(c[1]!) !== '') {
+      country = code;
+      t = c[1]!;
+      continue;
+    }
+    break;
+  }
+  return { title: finish(stripTrailingTags(t, false)), year, country };
+}
+
+/**
+ * A movie title from the text before its year, and the release words taken off its end (where an
+ * edition may hide). `clean`: the year was in brackets, as in `Title (Year)` names.
+ */
+export function movieTitle(raw: string, clean = false): { title: string; tail: string } {
+  const cut = cutAlternatives(raw);
+  const kept = stripTrailingTags(cut, clean);
+  return { title: finish(kept), tail: cut.slice(kept.length) };
+}
+
+/** The text before the first release word: where a name without a marker keeps its title. */
+export function titleBeforeJunk(s: string): string {
+  const junk = firstJunk(s);
+  return junk > 0 ? s.slice(0, junk) : junk === 0 ? '' : s;
+}
+
+/**
+ * Whether a cleaned title could name a movie or series. Left-overs of a name the forms did not
+ * understand (brackets, quotes, only release words or an article) cannot.
+ */
+export function isPlausibleTitle(title: string): boolean {
+  if (title === '' || title.length > 150) return false;
+  if (!/[\p{L}\p{N}]/u.test(title)) return false;
+  if (/[[\]{}"|<>★【】/\\]/.test(title)) return false;
+  // "165.Naruto Shippuuden": a number glued to a spaced title is a count, not part of the name.
+  if (/(?:^|\s)\d+\.\p{L}/u.test(title) && /\s/.test(title)) return false;
+  if (/^\d{2,4}-\d{2,4}[\s.]/.test(title)) return false;
+  // "О мышах и людях (Of Mice and Men)": two titles in two scripts, and no telling which one is wanted.
+  if (/\p{Script=Cyrillic}/u.test(title) && /\p{Script=Latin}/u.test(title)) return false;
+  if (ARTICLE_ONLY.test(title.trim())) return false;
+  const words = title.toLowerCase().split(/[\s._-]+/).filter(Boolean);
+  return !words.every((w) => isJunkToken(w) && !isAmbiguousToken(w));
+}

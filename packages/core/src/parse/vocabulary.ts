@@ -1,0 +1,153 @@
+// The words of release names that are not titles: quality, source, codec, audio, release flags,
+// streaming services, languages and editions. A title ends where the first of them begins.
+
+const words = (list: string): Set<string> => new Set(list.trim().split(/\s+/));
+
+/** Tokens that only ever describe the release, wherever they stand. */
+const RELEASE_TOKENS = words(`
+  uhd bluray blu-ray bdrip brrip bdremux remux bd25 bd50 bdmv web-dl webdl webrip web-rip hdtv hdtvrip
+  pdtv sdtv dsr dsrip dvdrip dvdr dvdscr dvd5 dvd9 hdrip hdcam camrip telesync hdts hdtc vhsrip tvrip
+  satrip dvbrip ppvrip x264 x265 h264 h265 hevc xvid divx av1 vc1 mpeg2 10bit 8bit 10-bit hi10 hi10p
+  hdr hdr10 hdr10+ hdr10plus dovi sdr dts dts-hd dtshd dts-x dts-ma dtsma truehd atmos ac3 eac3 e-ac3
+  e-ac-3 dd5.1 ddp ddp5.1 ddp2.0 dd2.0 dd+ aac aac2.0 aac5.1 lpcm 2ch 6ch 8ch
+  proper repack rerip readnfo nfofix dirfix syncfix subfix dubbed subbed hardsub hardsubs fastsub
+  multisub multisubs multi-subs dual-audio dualaudio vostfr subfrench amzn dsnp hmax atvp pcok pmtp
+  crav hulu netflix yify yts rarbg hsbs h-sbs hou 1080p 720p 480p 576p 2160p 1080i 4320p 360p 240p
+  xxx ntsc dvdrip-x264 x264-hd bdrip-x264 web-dlrip webdlrip hdtvrip-x264 dvd-r screener`);
+
+/**
+ * Tokens that are also ordinary words (IT, NF, WEB, CAM, LINE, REAL…): they end a title only beside
+ * another release token, checked by `firstJunk`.
+ */
+const AMBIGUOUS_TOKENS = words(`
+  it cr nf stan web avc hd sd dv ma ts tc cam scr r5 line real complete limited dual multi pal retail
+  md mic ld ws fs 3d dd internal festival docu mp3 flac opus sub subs dub cw bbc hbo dl ac3d uncensored
+  fhd hq lq tv bd dvd ova oad anime ep audio custom`);
+
+const RESOLUTION = /^(?:\d{3,4}[pi]|[48]k|\d{3,4}[x*×]\d{3,4}[pi]?)$/;
+
+/** Languages as release names carry them; a title never ends with one of these after a year or tag. */
+const LANGUAGE_TOKENS = words(`
+  english german deutsch french francais truefrench vff vfq vf vf2 vfi vo vost italian ita spanish
+  espanol castellano latino esp spa russian rus hindi japanese jpn jap korean kor chinese mandarin
+  cantonese chs cht big5 nordic swedish swe danish dan norwegian nor finnish fin dutch nl flemish
+  polish pol czech cze hungarian hun turkish tur portuguese por brazilian thai vietnamese arabic
+  hebrew greek romanian ukrainian ukr eng ger fre fra deu lektor dublado legendado subita vostit
+  ita-eng eng-ita`);
+
+/** Edition words: part of a release, unless a title needs them ("Bigger, Longer and Uncut"). */
+const EDITION_TOKENS = words(`
+  extended unrated uncut remastered remaster imax theatrical criterion redux special edition
+  directors director's directorscut dc collectors collector's anniversary ultimate final cut version
+  open matte openmatte despecialized restored restoration colorized international custom`);
+
+export function isReleaseToken(lower: string): boolean {
+  return RELEASE_TOKENS.has(lower) || RESOLUTION.test(lower);
+}
+
+export function isAmbiguousToken(lower: string): boolean {
+  return AMBIGUOUS_TOKENS.has(lower) || LANGUAGE_TOKENS.has(lower);
+}
+
+export function isLanguageToken(lower: string): boolean {
+  return LANGUAGE_TOKENS.has(lower);
+}
+
+export function isEditionToken(lower: string): boolean {
+  return EDITION_TOKENS.has(lower);
+}
+
+/** Any word that describes the release rather than naming the media. */
+export function isJunkToken(lower: string): boolean {
+  return isReleaseToken(lower) || isAmbiguousToken(lower) || isEditionToken(lower);
+}
+
+export interface Token {
+  text: string;
+  lower: string;
+  start: number;
+  end: number;
+}
+
+// Word runs: letters and digits with the inner punctuation release tokens use (`WEB-DL`, `H.264`,
+// `DD5.1`, `HDR10+`). Other dots end a token, so `Show.Name` and `2005.720p` are two each.
+const TOKEN = /[\p{L}\p{N}]+(?:(?:[-'’]|(?<=(?<!\d)\d{1,2})\.(?=\d{1,2}(?!\d))|(?<=(?:^|[^\p{L}])[hx])\.(?=26))[\p{L}\p{N}]+)*\+?/giu;
+
+export function tokenize(s: string): Token[] {
+  const out: Token[] = [];
+  for (const m of s.matchAll(TOKEN)) {
+    out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+// Codec and audio tokens written with dots (`H.264`, `DD5.1`, `AAC2.0`, `DTS-HD.MA`) tokenize as
+// one; these are their dotless forms.
+function canonical(lower: string): string {
+  return lower.replace(/\./g, '');
+}
+
+function junkAt(tokens: readonly Token[], i: number): 'strong' | 'weak' | null {
+  const t = tokens[i]!;
+  // `x264-GROUP`, `H.264-NTb`: the release group glued to the last release word.
+  const dash = t.lower.indexOf('-');
+  if (dash > 0 && i === tokens.length - 1 && isReleaseToken(canonical(t.lower.slice(0, dash)))) return 'strong';
+  const c = canonical(t.lower);
+  if (isReleaseToken(t.lower) || isReleaseToken(c) || /^(?:h|x)26[45]$/.test(c) || /^(?:dd|ddp|aac|dts|eac3|ac3|flac|truehd|opus|lpcm)\d{2}$/.test(c)) {
+    return 'strong';
+  }
+  if (isAmbiguousToken(t.lower) || isEditionToken(t.lower)) return 'weak';
+  return null;
+}
+
+/**
+ * Offset of the first token that is surely not part of a title, or -1: a release token, or an
+ * ambiguous one (`WEB`, `German`, `Extended`) followed within two tokens by another release word.
+ * Tokens before `from` are not looked at.
+ */
+export function firstJunk(s: string, from = 0): number {
+  const tokens = tokenize(s);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.start < from) continue;
+    const kind = junkAt(tokens, i);
+    if (kind === 'strong') return t.start;
+    if (kind === 'weak') {
+      for (let j = i + 1; j <= i + 2 && j < tokens.length; j++) {
+        if (junkAt(tokens, j) !== null) return t.start;
+      }
+      if (i === tokens.length - 1 && i > 0 && isLanguageToken(t.lower)) return t.start;
+    }
+  }
+  return -1;
+}
+
+/** True when every token of `s` describes the release: nothing in it could be a title. */
+export function onlyJunk(s: string): boolean {
+  const tokens = tokenize(s);
+  return tokens.length > 0 && tokens.every((_, i) => junkAt(tokens, i) !== null);
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, janvier: 1, januar: 1, enero: 1, gennaio: 1,
+  feb: 2, february: 2, fevrier: 2, février: 2, februar: 2, febrero: 2, febbraio: 2,
+  mar: 3, march: 3, mars: 3, märz: 3, maerz: 3, marzo: 3,
+  apr: 4, april: 4, avril: 4, abril: 4, aprile: 4,
+  may: 5, mai: 5, mayo: 5, maggio: 5,
+  jun: 6, june: 6, juin: 6, juni: 6, junio: 6, giugno: 6,
+  jul: 7, july: 7, juillet: 7, juli: 7, julio: 7, luglio: 7,
+  aug: 8, august: 8, aout: 8, août: 8, agosto: 8,
+  sep: 9, sept: 9, september: 9, septembre: 9, septiembre: 9, settembre: 9,
+  oct: 10, october: 10, octobre: 10, oktober: 10, octubre: 10, ottobre: 10,
+  nov: 11, november: 11, novembre: 11, noviembre: 11,
+  dec: 12, december: 12, decembre: 12, décembre: 12, dezember: 12, diciembre: 12, dicembre: 12,
+};
+
+export function monthOf(word: string): number | null {
+  const m = MONTHS[word.toLowerCase()];
+  return m === undefined || !Object.hasOwn(MONTHS, word.toLowerCase()) ? null : m;
+}
+
+export const MONTH_PATTERN = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
