@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { AppError } from '@mo/core';
 import { duplicateReport } from '@mo/core/tools/duplicates.ts';
-import { normalizeLanguage, subtitleAudit, subtitleCoverage } from '@mo/core/tools/subtitles.ts';
+import { normalizeLanguage } from '@mo/core/languages/languages.ts';
+import { subtitleAudit, subtitleCoverage } from '@mo/core/tools/subtitles.ts';
 import type { LibraryIndex } from '@mo/shared';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { cacheJson, sendJson } from '../http/cached-json.ts';

@@ -1,5 +1,5 @@
 import { stemOf } from './download-rules.ts';
-import { sidecarTags, type SidecarTags } from './sidecar-tags.ts';
+import { readSubtitleTags, type SubtitleTags } from '../languages/subtitle-tags.ts';
 
 export interface PathParts {
   /** Path below the downloads folder, `/`-separated. */
@@ -9,7 +9,7 @@ export interface PathParts {
 export interface Attached<T> {
   file: T;
   /** null for an .nfo, which keeps no tags. */
-  tags: SidecarTags | null;
+  tags: SubtitleTags | null;
 }
 
 const SUBS_FOLDER = /^(?:subs|subtitles|sub)$/i;
@@ -65,7 +65,7 @@ export function attachSidecars<T extends PathParts>(
   }
   const attached = new Map<T, Attached<T>[]>();
   const orphans: T[] = [];
-  const attach = (video: T, file: T, tags: SidecarTags | null) => {
+  const attach = (video: T, file: T, tags: SubtitleTags | null) => {
     let list = attached.get(video);
     if (!list) attached.set(video, (list = []));
     list.push({ file, tags });
@@ -75,7 +75,7 @@ export function attachSidecars<T extends PathParts>(
     const { dir, name } = split(s.rel);
     const stem = stemOf(name);
     const isNfo = name.toLowerCase().endsWith('.nfo');
-    const tagsOf = (text: string) => (isNfo ? null : sidecarTags(text));
+    const tagsOf = (text: string) => (isNfo ? null : readSubtitleTags(text).tags);
 
     const local = byPrefix(stem, byDir.get(dir) ?? []);
     if (local) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type IndexItem } from '@mo/shared';
 import { episode, item } from '../releases/test-fixtures/index-items.ts';
-import { normalizeLanguage, parseSubtitleName, subtitleAudit, subtitleCoverage } from './subtitles.ts';
+import { parseSubtitleName, subtitleAudit, subtitleCoverage } from './subtitles.ts';
 
 describe('parseSubtitleName', () => {
   it.each([
@@ -27,18 +27,11 @@ describe('parseSubtitleName', () => {
     ['English (SDH).srt', { base: '', language: 'en', sdh: true }],
     ['12_Français.srt', { base: '', language: 'fr' }],
     ['en.hi.srt', { base: '', language: 'en', sdh: true }],
+    ['pt-BR.srt', { base: '', language: 'pt-br' }],
+    ['Forced.srt', { base: '', language: null, forced: true }],
     ['Commentary.srt', { base: 'Commentary', language: null }],
   ])('%s', (name, expected) => {
     expect(parseSubtitleName(name)).toMatchObject(expected);
-  });
-});
-
-describe('normalizeLanguage', () => {
-  it('maps codes and names to ISO 639-1, keeping a region, and refuses other words', () => {
-    expect(['en', 'ENG', 'english', 'Deutsch', 'ger', 'pt_BR', 'es-419', 'Brazilian', 'und'].map(normalizeLanguage)).toEqual([
-      'en', 'en', 'en', 'de', 'de', 'pt-br', 'es-419', 'pt-br', 'und',
-    ]);
-    expect(['1080p', 'x264', 'part', 'xx', 'en-toolong', ''].map(normalizeLanguage)).toEqual([null, null, null, null, null, null]);
   });
 });
 
@@ -149,11 +142,5 @@ describe('subtitleAudit', () => {
 
   it('handles loose files in the library folder by name', () => {
     expect(missing([item(`${M}/Heat.1995.mkv`), item(`${M}/Alien.1979.mkv`), item(`${M}/Heat.1995.en.srt`)])).toEqual([`${M}/Alien.1979.mkv`]);
-  });
-});
-
-describe('language names are own keys only', () => {
-  it('does not take Object.prototype members for languages', () => {
-    for (const t of ['constructor', '__proto__', 'toString', 'CONSTRUCTOR']) expect(normalizeLanguage(t)).toBeNull();
   });
 });

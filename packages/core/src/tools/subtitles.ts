@@ -1,110 +1,22 @@
 import type { IndexItem } from '@mo/shared';
+import { readSubtitleTags, type SubtitleTags } from '../languages/subtitle-tags.ts';
 import { parseReleaseName } from '../parse/release-name.ts';
-
-// ---------------------------------------------------------------------------------------------
-// Languages
-
-const ISO_639_1 = new Set(
-  ('aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el ' +
-    'en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ' +
-    'ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na ' +
-    'nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so ' +
-    'sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu').split(' '),
-);
-
-/** ISO 639-2 codes and English and native names of the languages subtitles come in, to their ISO 639-1 code. */
-const LANGUAGE_NAMES: Record<string, string> = Object.fromEntries(
-  (
-    'en eng english|fr fre fra french francais|de ger deu german deutsch|es spa spanish espanol castellano|' +
-    'it ita italian italiano|pt por portuguese portugues|ru rus russian|ja jpn japanese|zh chi zho chinese|' +
-    'ko kor korean|nl dut nld dutch nederlands|sv swe swedish svenska|no nor norwegian norsk|nb nob bokmal|' +
-    'nn nno nynorsk|da dan danish dansk|fi fin finnish suomi|pl pol polish polski|tr tur turkish|ar ara arabic|' +
-    'he heb hebrew|hi hin hindi|cs cze ces czech|el gre ell greek|hu hun hungarian magyar|ro rum ron romanian|' +
-    'bg bul bulgarian|hr hrv croatian|sr srp serbian|sl slv slovenian|sk slo slk slovak|uk ukr ukrainian|' +
-    'vi vie vietnamese|th tha thai|id ind indonesian|ms may msa malay|fa per fas persian farsi|is ice isl icelandic|' +
-    'et est estonian|lv lav latvian|lt lit lithuanian|ca cat catalan|eu baq eus basque|gl glg galician|ta tam tamil|' +
-    'te tel telugu|bn ben bengali|ur urd urdu|und undetermined'
-  )
-    .split('|')
-    .flatMap((row) => {
-      const names = row.split(' ');
-      return names.map((n) => [n, names[0]!]);
-    }),
-);
-const REGION = /^([a-z]{2,3})[-_]([a-z]{2}|[a-z]{4}|\d{3})$/;
-
-/**
- * A language tag as subtitle names carry it (`en`, `eng`, `English`, `pt-BR`, `zh_Hans`), as a
- * lower-case ISO 639-1 code with its region if any (`en`, `pt-br`), or null when it is not one.
- */
-export function normalizeLanguage(tag: string): string | null {
-  const t = tag.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  if (ISO_639_1.has(t)) return t;
-  if (t === 'brazilian') return 'pt-br';
-  // Own keys only: a sidecar tagged `constructor` must not find Object.prototype's.
-  const named = Object.hasOwn(LANGUAGE_NAMES, t) ? LANGUAGE_NAMES[t] : undefined;
-  if (named) return named;
-  const region = REGION.exec(t);
-  if (region) {
-    const primary = ISO_639_1.has(region[1]!) ? region[1]! : Object.hasOwn(LANGUAGE_NAMES, region[1]!) ? LANGUAGE_NAMES[region[1]!] : undefined;
-    if (primary) return `${primary}-${region[2]}`;
-  }
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Subtitle file names
 
-export interface SubtitleName {
+export interface SubtitleName extends SubtitleTags {
   /** The name before its language and flag tags: a sidecar's video base name; '' for a bare language name (`English.srt`, `2_English.srt`). */
   base: string;
   ext: string;
-  language: string | null;
-  forced: boolean;
-  /** Subtitles for the deaf and hard of hearing: `sdh`, `cc`, or `hi` after a language. */
-  sdh: boolean;
 }
 
-const FORCED = new Set(['forced', 'foreign']);
-const SDH = new Set(['sdh', 'cc']);
-const IGNORED_FLAGS = new Set(['default']);
-/** Release groups' `Subs/` files: `2_English.srt`, `3_eng_forced.srt`, `English (SDH).srt`. */
-const LANGUAGE_ONLY_SEPARATORS = /[\s_()[\]-]+/;
-
-/**
- * `<base>.<lang>[.<forced|sdh|hi|cc>].<ext>` and the bare-language names release groups put in
- * `Subs/` folders. Tags are read from the end: at most one language, any flags; the first word
- * that is neither ends them. `hi` is Hindi on its own and "hearing impaired" after a language.
- */
+/** A subtitle file name read as the scanner reads it when it renames one (`readSubtitleTags`). */
 export function parseSubtitleName(name: string): SubtitleName {
   const dot = name.lastIndexOf('.');
   const ext = dot > 0 ? name.slice(dot).toLowerCase() : '';
-  const tags = (dot > 0 ? name.slice(0, dot) : name).split('.');
-  const out: SubtitleName = { base: '', ext, language: null, forced: false, sdh: false };
-  while (tags.length > 1) {
-    const t = tags[tags.length - 1]!.toLowerCase();
-    const language = out.language === null ? normalizeLanguage(t) : null;
-    if (FORCED.has(t)) out.forced = true;
-    else if (SDH.has(t) || (t === 'hi' && out.language === null && normalizeLanguage(tags[tags.length - 2]!) !== null)) out.sdh = true;
-    else if (language) out.language = language;
-    // `default` is a player hint, not part of the base name.
-    else if (!IGNORED_FLAGS.has(t)) break;
-    tags.pop();
-  }
-  out.base = tags.join('.');
-  if (out.language === null) {
-    const words = out.base.split(LANGUAGE_ONLY_SEPARATORS).filter(Boolean);
-    if (words.length > 0 && /^\d+$/.test(words[0]!)) words.shift();
-    const language = words.length > 0 ? normalizeLanguage(words[0]!) : null;
-    const flags = words.slice(1).map((w) => w.toLowerCase());
-    if (language && flags.every((f) => FORCED.has(f) || SDH.has(f) || f === 'hi' || IGNORED_FLAGS.has(f))) {
-      out.base = '';
-      out.language = language;
-      out.forced ||= flags.some((f) => FORCED.has(f));
-      out.sdh ||= flags.some((f) => SDH.has(f) || f === 'hi');
-    }
-  }
-  return out;
+  const { base, tags } = readSubtitleTags(dot > 0 ? name.slice(0, dot) : name);
+  return { base, ext, ...tags };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +77,15 @@ function ownerByName(folder: Folder, name: string, base: string | null): Video |
     if (v) return v;
   }
   return undefined;
+}
+
+/**
+ * A subtitle named after its video has the tags that follow the video's name, as the scanner reads
+ * them when it renames one: `Heat (1995) English.srt` is English, `Now.You.See.It.srt` has no language.
+ */
+function afterVideoName(name: string, base: string, ext: string): SubtitleName {
+  const stem = name.slice(0, name.length - ext.length);
+  return { base: name.slice(0, base.length), ext, ...readSubtitleTags(stem.slice(base.length)).tags };
 }
 
 /** The videos a subtitle in a `Subs/` folder belongs to when its names match none. */
@@ -232,8 +153,9 @@ export function subtitleCoverage(items: readonly IndexItem[], opts: { subtitleEx
       const parsed = parseSubtitleName(sub.name);
       const named = sub.subfolder !== null ? ownerByName(folder, sub.subfolder, sub.subfolder) : ownerByName(folder, sub.name, parsed.base);
       const owners = named ? [named] : sub.inSubs ? ownersInSubs(folder, sub) : [];
-      for (const v of owners) v.sidecars.push(parsed);
-      if (owners.length > 0 && parsed.language && !parsed.forced) languages.add(parsed.language).add(parsed.language.split('-')[0]!);
+      const sidecar = named && sub.subfolder === null ? afterVideoName(sub.name, named.base, parsed.ext) : parsed;
+      for (const v of owners) v.sidecars.push(sidecar);
+      if (owners.length > 0 && sidecar.language && !sidecar.forced) languages.add(sidecar.language).add(sidecar.language.split('-')[0]!);
     }
   }
   videos.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
