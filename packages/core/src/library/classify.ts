@@ -1,5 +1,10 @@
 import type { IndexItem, NfoInfo } from '@mo/shared';
 import { parseReleaseName } from '../parse/release-name.ts';
+import { episodeOfFile } from './episode-file.ts';
+import { isExtraFile, isExtrasFolder } from './extras.ts';
+import { moviePart } from './multi-part.ts';
+import { withoutNameTags } from './name-tags.ts';
+import { seasonOfFolder } from './season-folder.ts';
 
 export type Section = 'movies' | 'tv';
 
@@ -8,17 +13,13 @@ export interface ClassifyOptions {
   subtitleExtensions: ReadonlySet<string>;
 }
 
-/** Plex and Kodi extras folders: what lies inside is not the movie or episode itself. */
-const EXTRAS_FOLDERS = new Set([
-  'extras', 'featurettes', 'behind the scenes', 'deleted scenes', 'interviews', 'scenes', 'shorts',
-  'trailers', 'other', 'others', 'bonus', 'sample', 'samples',
-]);
-/** Plex's extras suffixes on a file name: `Movie (2010)-trailer.mkv`. */
-const EXTRAS_SUFFIX = /[-_. ](trailer|featurette|behindthescenes|deleted|interview|scene|short|other|extra|sample)$/i;
-const FOLDER_TITLE_YEAR = /^(.*?)\s*[([](\d{4})[)\]]/;
-const SEASON_FOLDER = /^(?:season|series|staffel|saison|temporada|stagione)[ ._-]*(\d{1,4})$|^s(\d{1,4})$/i;
-const SPECIALS_FOLDER = /^(specials?|season[ ._-]*0+)$/i;
-const FAST_EPISODE = /[Ss](\d{1,4})[ ._-]?[Ee](\d{1,4})((?:[ ._-]?-?[ ._-]?[Ee]\d{1,4})*)/;
+/**
+ * `Title (Year)` and `Title [Year]` as Radarr, Sonarr, Plex and Jellyfin name folders; what follows
+ * the year (`[1080p]`, `- 4K`) is not the title.
+ */
+const TITLE_YEAR = /^(.*?)[\s._-]*[([]((?:18|19|20)\d\d)[)\]]/;
+/** What a release name has and a library name has not: a bare year, or dots for spaces. */
+const RELEASE_LIKE = /(?<!\d)(?:18|19|20)\d\d(?!\d)|^[^\s]*[._][^\s]*$/;
 
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
@@ -30,32 +31,47 @@ function baseName(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** `Title (Year)` folders as Radarr, Sonarr, Plex and Jellyfin name them; anything else goes to the parser. */
-export function titleYearOfFolder(name: string): { title: string; year: number | null } {
-  const m = FOLDER_TITLE_YEAR.exec(name);
-  if (m && m[1]) return { title: m[1].trim(), year: Number(m[2]) };
-  const parsed = parseReleaseName(name);
-  if (parsed) return { title: parsed.title, year: parsed.year };
-  return { title: name.trim(), year: null };
-}
-
-export function seasonOfFolder(name: string): number | null {
-  if (SPECIALS_FOLDER.test(name)) return 0;
-  const m = SEASON_FOLDER.exec(name);
-  return m ? Number(m[1] ?? m[2]) : null;
-}
-
-function expandEpisodes(first: number, rest: string): number[] {
-  const more = [...rest.matchAll(/(-)?[ ._-]?[Ee](\d{1,4})/g)];
-  const out = [first];
-  for (const m of more) {
-    const n = Number(m[2]);
-    const last = out[out.length - 1]!;
-    // "E01-E03" is a range; "E01E02E03" lists each one.
-    if (m[1] === '-' && n > last && n - last <= 50) for (let e = last + 1; e <= n; e++) out.push(e);
-    else if (!out.includes(n)) out.push(n);
+/**
+ * A movie or series as a library names it: `Title`, `Title (Year)`, with provider ids and a Plex
+ * edition beside it. Only a name with a release name's marks goes to the release-name parser, as
+ * `release` (a loose file passes its whole file name).
+ */
+function libraryTitle(name: string, release: string): FolderInfo {
+  const s = withoutNameTags(name);
+  const m = TITLE_YEAR.exec(s);
+  if (m && m[1]) return { title: m[1], year: Number(m[2]) };
+  if (RELEASE_LIKE.test(s)) {
+    const parsed = parseReleaseName(release);
+    if (parsed) return { title: parsed.title, year: parsed.year };
   }
-  return out;
+  return { title: s || name.trim(), year: null };
+}
+
+/**
+ * A movie or series folder's title and year; id tags (`[tvdbid-…]`, `{tmdb-…}`) and `{edition-…}`
+ * are not part of the title.
+ */
+export function titleYearOfFolder(name: string): { title: string; year: number | null } {
+  return libraryTitle(name, name);
+}
+
+interface InnerFolder {
+  season: number | null;
+  extras: boolean;
+}
+
+// Folder names inside series and movie folders repeat across the library (`Season 01`,
+// `Featurettes`): read once each. The cap only bounds a pathological library.
+const innerFolders = new Map<string, InnerFolder>();
+const INNER_FOLDERS_MAX = 10_000;
+
+function innerFolder(name: string): InnerFolder {
+  let info = innerFolders.get(name);
+  if (!info) {
+    if (innerFolders.size >= INNER_FOLDERS_MAX) innerFolders.clear();
+    innerFolders.set(name, (info = { season: seasonOfFolder(name), extras: isExtrasFolder(name) }));
+  }
+  return info;
 }
 
 export interface FolderInfo {
@@ -64,9 +80,11 @@ export interface FolderInfo {
 }
 
 /**
- * One file under a library folder, from its path alone. `parts` is the path below the library
- * folder (`['Doctor Who (2005)', 'Season 01', 'Doctor Who - S01E01.mkv']`); `folderInfo` memoises
- * the parse of the movie or series folder, shared by all the files inside it.
+ * One file under a library folder, from its path alone, read by the naming conventions Jellyfin,
+ * Plex and Kodi document for libraries (README "Library names the index reads"); the release-name
+ * parser only reads what none of them explains. `parts` is the path below the library folder
+ * (`['Doctor Who (2005)', 'Season 01', 'Doctor Who - S01E01.mkv']`); `folderInfo` memoises the
+ * title of the movie or series folder, shared by all the files inside it.
  */
 export function classify(
   section: Section,
@@ -76,6 +94,7 @@ export function classify(
 ): Pick<IndexItem, 'ext' | 'type' | 'title' | 'year' | 'season' | 'episodes' | 'air_date' | 'extra'> {
   const name = parts[parts.length - 1]!;
   const ext = extensionOf(name);
+  const base = baseName(name);
   const type: IndexItem['type'] = opts.videoExtensions.has(ext)
     ? 'video'
     : opts.subtitleExtensions.has(ext)
@@ -83,43 +102,48 @@ export function classify(
       : ext === '.nfo'
         ? 'nfo'
         : 'other';
-  const inner = parts.slice(1, -1);
-  const extra =
-    inner.some((d) => EXTRAS_FOLDERS.has(d.toLowerCase())) ||
-    (type === 'video' && (EXTRAS_SUFFIX.test(baseName(name)) || /(^|[ ._-])sample([ ._-]|$)/i.test(baseName(name))));
-  const loose = parts.length === 1;
-  const folder = loose ? null : folderInfo(parts[0]!);
+  const folder = parts.length === 1 ? null : folderInfo(parts[0]!);
+  let season: number | null = null;
+  let extra = false;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const inner = innerFolder(parts[i]!);
+    season = inner.season ?? season;
+    extra ||= inner.extras;
+  }
+  extra ||= type === 'video' && isExtraFile(base, folder?.title ?? null);
 
   if (section === 'movies') {
     if (folder) return { ext, type, title: folder.title, year: folder.year, season: null, episodes: [], air_date: null, extra };
-    const parsed = type === 'video' ? parseReleaseName(name) : null;
-    return { ext, type, title: parsed?.title ?? baseName(name), year: parsed?.year ?? null, season: null, episodes: [], air_date: null, extra };
+    // A loose part (`Movie (2010) - cd2.mkv`) is named for the whole movie.
+    const movie = type === 'video' ? libraryTitle(moviePart(base)?.name ?? base, name) : { title: base, year: null };
+    return { ext, type, title: movie.title, year: movie.year, season: null, episodes: [], air_date: null, extra };
   }
 
-  let season: number | null = null;
-  for (const d of inner) season = seasonOfFolder(d) ?? season;
   let episodes: number[] = [];
   let air_date: string | null = null;
   let title = folder?.title ?? null;
   let year = folder?.year ?? null;
-  if (type === 'video' || type === 'subtitle' || type === 'nfo') {
-    const fast = FAST_EPISODE.exec(name);
-    // The fast path covers library-style names; the full parser is for the rest and for loose files,
-    // whose series title can only come from the name.
-    if (fast && folder) {
-      season ??= Number(fast[1]);
-      episodes = expandEpisodes(Number(fast[2]), fast[3] ?? '');
-    } else if (type === 'video' || fast) {
-      const parsed = parseReleaseName(parts.join('/'));
-      if (parsed?.kind === 'episode') {
-        season ??= parsed.season;
-        episodes = parsed.episodes.length > 0 ? parsed.episodes : parsed.absolute_episodes;
-        air_date = parsed.air_date;
-      }
-      if (!folder && parsed) {
-        title = parsed.title;
-        year = parsed.year;
-      }
+  if (!extra && (type === 'video' || type === 'subtitle' || type === 'nfo')) {
+    const named = episodeOfFile(base, title);
+    if (named) {
+      // The name's own season wins over the folder's; numbers without one lie in season 1 when no
+      // season folder says otherwise, as Jellyfin and Kodi file them.
+      season = named.season ?? season ?? (named.episodes.length > 0 ? 1 : null);
+      episodes = named.episodes;
+      air_date = named.air_date;
+    }
+    // A loose file's series can only come from its name; a video no library form reads may be a
+    // release name dropped into the library.
+    const loose = !folder && (type === 'video' || named !== null);
+    const parsed = loose || (!named && type === 'video') ? parseReleaseName(parts.join('/')) : null;
+    if (!named && parsed?.kind === 'episode') {
+      season ??= parsed.season;
+      episodes = parsed.episodes.length > 0 ? parsed.episodes : parsed.absolute_episodes;
+      air_date = parsed.air_date;
+    }
+    if (!folder && parsed) {
+      title = parsed.title;
+      year = parsed.year;
     }
   }
   return { ext, type, title, year, season, episodes, air_date, extra };

@@ -165,6 +165,78 @@ describe('libraryView', () => {
     expect(JSON.stringify(view)).not.toContain('"items"');
   });
 
+  it('reads a library named as Jellyfin, Plex and Kodi name theirs', async () => {
+    const lib = (rel: string) => put(`d3/${rel}`);
+    // Movies: id, edition and quality tags; parts in a folder and loose; extras; titles that hold extras words.
+    await lib('Movies/Alien (1979) [imdbid-tt0078748]/Alien (1979) [imdbid-tt0078748].mkv');
+    await lib('Movies/Alien (1979) [imdbid-tt0078748]/Featurettes/Making Of.mkv');
+    await lib('Movies/Alien (1979) [imdbid-tt0078748]/Alien (1979)-trailer.mkv');
+    await lib('Movies/Alien (1979) [imdbid-tt0078748]/trailer.mp4');
+    await lib("Movies/Blade Runner (1982) {edition-Final Cut}/Blade Runner (1982) {edition-Final Cut}.mkv");
+    await lib('Movies/Heat (1995) {tmdb-949} [1080p]/Heat (1995) - cd1.mkv');
+    await lib('Movies/Heat (1995) {tmdb-949} [1080p]/Heat (1995) - cd2.mkv');
+    await lib('Movies/Ronin (1998) - cd1.mkv');
+    await lib('Movies/Ronin (1998) - cd2.mkv');
+    await lib('Movies/Ronin (1998)-trailer.mkv');
+    await lib('Movies/Ran (1985)-a.mkv');
+    await lib('Movies/Ran (1985)-b.mkv');
+    await lib('Movies/Harry Potter and the Deathly Hallows - Part 1 (2010).mkv');
+    await lib('Movies/Harry Potter and the Deathly Hallows - Part 2 (2011).mkv');
+    await lib('Movies/The Other Guys (2010)/The Other Guys (2010).mkv');
+    // TV: id tags, season folders in several languages, specials, numbers without a season,
+    // absolute numbers, multi-episode files, extras.
+    await lib('TV Shows/Lost (2004) [tvdbid-73739]/Season 01/Lost - S01E01-E02.mkv');
+    await lib('TV Shows/Lost (2004) [tvdbid-73739]/Season 01/Lost - S01E03.mkv');
+    await lib('TV Shows/Lost (2004) [tvdbid-73739]/Season 01/Lost - S01E03-deleted.mkv');
+    await lib('TV Shows/Lost (2004) [tvdbid-73739]/Specials/Lost - S00E01.mkv');
+    await lib('TV Shows/Lost (2004) [tvdbid-73739]/Extras/Lost - Making of.mkv');
+    await lib('TV Shows/Dark {tvdb-81189}/Staffel 1/01 - Geheimnisse.mkv');
+    await lib('TV Shows/Dark {tvdb-81189}/Staffel 1/02 - Lügen.mkv');
+    await lib('TV Shows/Dark {tvdb-81189}/Staffel 2/E01.mkv');
+    await lib('TV Shows/Frieren (2023)/[SubsPlease] Sousou no Frieren - 01 (1080p) [E3F1A2B4].mkv');
+    await lib('TV Shows/Frieren (2023)/[SubsPlease] Sousou no Frieren - 02 (1080p) [0B1C2D3E].mkv');
+    await lib('TV Shows/Frieren (2023)/Frieren - 03.mkv');
+    await lib('TV Shows/12 Monkeys (2015)/Season 1/01 - Splinter.mkv');
+    await lib('TV Shows/12 Monkeys (2015)/Season 1/07 - 12 Monkeys.mkv');
+    await lib('TV Shows/12 Monkeys (2015)/Season 1/trailer.mkv');
+    await lib('TV Shows/Trailer Park Boys/Saison 1/Trailer Park Boys - 1x01.mkv');
+    await lib('TV Shows/Trailer Park Boys/Saison 1/Trailer Park Boys - 1x02-1x03.mkv');
+    await lib('TV Shows/Extras (2005)/Season 1/Extras - S01E01.mkv');
+
+    const index = await scanLibrary(options({ drives: [{ name: 'd3', path: join(root, 'd3') }] }));
+    const view = libraryView(index);
+    expect(view.summary).toMatchObject({ files: 32, movies: 8, series: 6, episodes: 16 });
+    const movies = join(root, 'd3/Movies');
+    expect(view.movies.map((m) => [m.title, m.year, m.folder.slice(movies.length + 1), m.files])).toEqual([
+      ['Alien', 1979, 'Alien (1979) [imdbid-tt0078748]', 4],
+      ['Blade Runner', 1982, 'Blade Runner (1982) {edition-Final Cut}', 1],
+      ['Harry Potter and the Deathly Hallows - Part 1', 2010, 'Harry Potter and the Deathly Hallows - Part 1 (2010).mkv', 1],
+      ['Harry Potter and the Deathly Hallows - Part 2', 2011, 'Harry Potter and the Deathly Hallows - Part 2 (2011).mkv', 1],
+      ['Heat', 1995, 'Heat (1995) {tmdb-949} [1080p]', 2],
+      ['Ran', 1985, 'Ran (1985)-a.mkv', 2],
+      ['Ronin', 1998, 'Ronin (1998) - cd1.mkv', 2],
+      ['The Other Guys', 2010, 'The Other Guys (2010)', 1],
+    ]);
+    expect(view.series.map((s) => [s.title, s.seasons])).toEqual([
+      ['12 Monkeys', [{ season: 1, episodes: [1, 7] }]],
+      ['Dark', [{ season: 1, episodes: [1, 2] }, { season: 2, episodes: [1] }]],
+      ['Extras', [{ season: 1, episodes: [1] }]],
+      ['Frieren', [{ season: 1, episodes: [1, 2, 3] }]],
+      ['Lost', [{ season: 0, episodes: [1] }, { season: 1, episodes: [1, 2, 3] }]],
+      ['Trailer Park Boys', [{ season: 1, episodes: [1, 2, 3] }]],
+    ]);
+    const extras = index.items.filter((i) => i.extra).map((i) => i.path.slice(join(root, 'd3').length + 1));
+    expect(extras).toEqual([
+      'Movies/Ronin (1998)-trailer.mkv',
+      'Movies/Alien (1979) [imdbid-tt0078748]/Alien (1979)-trailer.mkv',
+      'Movies/Alien (1979) [imdbid-tt0078748]/trailer.mp4',
+      'Movies/Alien (1979) [imdbid-tt0078748]/Featurettes/Making Of.mkv',
+      'TV Shows/12 Monkeys (2015)/Season 1/trailer.mkv',
+      'TV Shows/Lost (2004) [tvdbid-73739]/Extras/Lost - Making of.mkv',
+      'TV Shows/Lost (2004) [tvdbid-73739]/Season 01/Lost - S01E03-deleted.mkv',
+    ]);
+  });
+
   it('is empty before the first scan', () => {
     expect(libraryView(null)).toMatchObject({ summary: { files: 0, scanned_at: null }, movies: [], series: [] });
   });
