@@ -67,6 +67,13 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/api/media/tracks']!.post.requestBody.content['application/json'].schema.required).toEqual(['path', 'action', 'stream']);
   });
 
+  it('gives a skipped download its reason and, optionally, the detail', () => {
+    const skipped = doc.paths['/api/scan']!.post.responses['200'].content['application/json'].schema.properties.skipped.items;
+    expect(skipped.properties.reason.enum).toContain('ambiguous');
+    expect(skipped.properties).toHaveProperty('detail');
+    expect(skipped.required).toEqual(['source', 'reason']);
+  });
+
   it('is served as JSON and as a reference page', async () => {
     const json = await t.app.request('/api/openapi.json');
     expect(json.status).toBe(200);

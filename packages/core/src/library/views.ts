@@ -1,4 +1,7 @@
 import type { IndexItem, LibraryIndex } from '@mo/shared';
+import { moviePart } from './multi-part.ts';
+import { seriesUnitId, seriesUnitKey } from './series-unit.ts';
+import { sameTitleGroups, type TitleKey } from './title-match.ts';
 
 export interface LibrarySummary {
   files: number;
@@ -37,9 +40,41 @@ export interface LibraryView {
   series: SeriesView[];
 }
 
-/** A loose file straight in the library folder is a title of its own; anything else belongs to its folder. */
+/**
+ * A loose file straight in the library folder is a title of its own, but the loose parts of one
+ * movie (`Movie (2010) - cd1.mkv`, `… - cd2.mkv`) are one, keyed by the first part's path; anything
+ * else belongs to its folder.
+ */
 export function unitKey(item: IndexItem): string {
-  return item.folder === item.root ? item.path : item.folder;
+  if (item.folder !== item.root) return item.folder;
+  if (item.section !== 'movies') return item.path;
+  const slash = item.path.lastIndexOf('/') + 1;
+  const dot = item.path.lastIndexOf('.');
+  const ext = dot > slash ? item.path.slice(dot) : '';
+  const part = moviePart(item.path.slice(slash, dot > slash ? dot : undefined));
+  return part ? `${item.path.slice(0, slash)}${part.first}${ext}` : item.path;
+}
+
+interface SeriesUnit {
+  view: SeriesView;
+  key: TitleKey;
+  seasons: Map<number, Set<number>>;
+}
+
+/**
+ * The summary's series and episodes: a series split over drives or over TV and TV Shows is one
+ * show, and an episode two of its folders hold counts once. The `series` list keeps one entry per
+ * folder, since an entry has a single `folder` and `drive` and each copy has to be found.
+ */
+function countShows(units: readonly SeriesUnit[]): { series: number; episodes: number } {
+  const shows = sameTitleGroups(units, (u) => u.key);
+  let episodes = 0;
+  for (const show of shows) {
+    const held = new Set<string>();
+    for (const u of show) for (const [season, eps] of u.seasons) for (const e of eps) held.add(`${season}:${e}`);
+    episodes += held.size;
+  }
+  return { series: shows.length, episodes };
 }
 
 function byTitle<T extends { title: string; folder: string }>(a: T, b: T): number {
@@ -49,7 +84,9 @@ function byTitle<T extends { title: string; folder: string }>(a: T, b: T): numbe
 /**
  * Movies and series grouped by folder, with the counts the summary shows. A movie is a folder (or
  * loose file) with a video that is not an extra; a series is a folder under a TV library folder
- * with at least one episode video; an episode counts once per series, season and number.
+ * with at least one episode video (loose episodes in the TV folder group by the show their name
+ * says); the summary counts a show once however many folders hold it, and an episode once per
+ * show, season and number.
  */
 export function libraryView(index: LibraryIndex | null): LibraryView {
   if (!index) {
@@ -60,7 +97,7 @@ export function libraryView(index: LibraryIndex | null): LibraryView {
     };
   }
   const movies = new Map<string, MovieView & { hasVideo: boolean }>();
-  const series = new Map<string, { view: SeriesView; seasons: Map<number, Set<number>> }>();
+  const series = new Map<string, SeriesUnit>();
   let bytes = 0;
   for (const item of index.items) {
     bytes += item.bytes;
@@ -75,12 +112,12 @@ export function libraryView(index: LibraryIndex | null): LibraryView {
       m.bytes += item.bytes;
       if (item.type === 'video' && !item.extra) m.hasVideo = true;
     } else {
-      // Loose episodes in the TV folder group by their parsed series title.
-      const skey = item.folder === item.root ? `${item.root}\0${(item.title ?? '').toLowerCase()}` : item.folder;
+      const skey = seriesUnitId(item);
       let s = series.get(skey);
       if (!s) {
         s = {
           view: { title: item.title ?? item.folder, folder: item.folder, drive: item.drive, seasons: [], episode_count: 0, files: 0, bytes: 0 },
+          key: seriesUnitKey(item),
           seasons: new Map(),
         };
         series.set(skey, s);
@@ -97,25 +134,24 @@ export function libraryView(index: LibraryIndex | null): LibraryView {
   const movieList: MovieView[] = [];
   for (const { hasVideo, ...m } of movies.values()) if (hasVideo) movieList.push(m);
   movieList.sort(byTitle);
+  const withEpisodes = [...series.values()].filter((u) => u.seasons.size > 0);
   const seriesList: SeriesView[] = [];
-  let episodes = 0;
-  for (const { view, seasons } of series.values()) {
-    if (seasons.size === 0) continue;
+  for (const { view, seasons } of withEpisodes) {
     view.seasons = [...seasons.entries()]
       .sort(([a], [b]) => a - b)
       .map(([season, eps]) => ({ season, episodes: [...eps].sort((a, b) => a - b) }));
     view.episode_count = view.seasons.reduce((n, s) => n + s.episodes.length, 0);
-    episodes += view.episode_count;
     seriesList.push(view);
   }
   seriesList.sort(byTitle);
+  const shows = countShows(withEpisodes);
   return {
     summary: {
       files: index.items.length,
       bytes,
       movies: movieList.length,
-      series: seriesList.length,
-      episodes,
+      series: shows.series,
+      episodes: shows.episodes,
       scanned_at: index.scanned_at,
       duration_ms: index.duration_ms,
       truncated: index.truncated,

@@ -141,6 +141,28 @@ describe('collectSeries', () => {
     expect(collectSeries([item(`${T2}/Lost/tvshow.nfo`, { nfo })], { readNfo: false })).toEqual([]);
   });
 
+  it('merges folders by title key, keeping remakes apart by country and year', () => {
+    const series = collectSeries(
+      [
+        episode(`${T1}/The Office (US)`, 1, [1]),
+        episode(`${T2}/The Office (US) [tvdbid-73244]`, 2, [1]),
+        episode(`${T2}/The Office (UK)`, 1, [1, 2]),
+        episode(`${T1}/Doctor Who (2005)`, 1, [1]),
+        episode(`${T2}/Doctor Who (1963)`, 1, [1]),
+        item(`${T1}/Law.and.Order.S01E02.mkv`, { title: 'Law and Order', season: 1, episodes: [2] }),
+        episode(`${T2}/Law & Order`, 1, [1]),
+      ],
+      { readNfo: true },
+    );
+    expect(series.map((s) => [s.title, s.year, [...s.have].map(([season, eps]) => `${season}:${[...eps].join(',')}`).join(' ')])).toEqual([
+      ['Doctor Who', 2005, '1:1'],
+      ['Doctor Who', 1963, '1:1'],
+      ['Law and Order', null, '1:2,1'],
+      ['The Office (UK)', null, '1:1,2'],
+      ['The Office (US)', null, '1:1 2:1'],
+    ]);
+  });
+
   it('counts a folder with only a tvshow.nfo as a series to ask providers about', () => {
     const nfo = { kind: 'tvshow' as const, title: 'Severance', season: null, episode: null, aired: null };
     expect(collectSeries([item(`${T1}/Severance/tvshow.nfo`, { nfo }), item(`${T1}/Art/poster.jpg`)], { readNfo: true }).map((s) => s.title)).toEqual([

@@ -1,6 +1,6 @@
 import type { IndexItem, NfoInfo } from '@mo/shared';
-import { sameTitleGroups } from '../tools/duplicates.ts';
-import { normalizeTitle } from '../parse/release-name.ts';
+import { seriesUnitId, seriesUnitKey } from '../library/series-unit.ts';
+import { sameTitleGroups, type TitleKey } from '../library/title-match.ts';
 import { compareTitles } from './release.ts';
 
 /** Provider ids a tvshow.nfo gives (`<uniqueid type="tvmaze|tvdb|imdb">`). */
@@ -54,14 +54,18 @@ function idsOf(nfo: NfoWithIds): ShowIds {
  */
 export function collectSeries(items: readonly IndexItem[], opts: { readNfo: boolean }): LibrarySeries[] {
   const units = new Map<string, LibrarySeries>();
+  const keys = new Map<LibrarySeries, TitleKey>();
   for (const item of items) {
     if (item.section !== 'tv' || item.extra || !item.title) continue;
     const video = item.type === 'video' && item.season !== null && item.episodes.length > 0;
     const nfo = opts.readNfo && item.type === 'nfo' && item.nfo?.kind !== 'movie' ? item.nfo : null;
     if (!video && !nfo) continue;
-    const key = item.folder === item.root ? `${item.root}\0${normalizeTitle(item.title)}` : item.folder;
-    let u = units.get(key);
-    if (!u) units.set(key, (u = { title: item.title, year: item.year, nfoTitle: null, ids: {}, have: new Map(), known: new Map() }));
+    const id = seriesUnitId(item);
+    let u = units.get(id);
+    if (!u) {
+      units.set(id, (u = { title: item.title, year: item.year, nfoTitle: null, ids: {}, have: new Map(), known: new Map() }));
+      keys.set(u, seriesUnitKey(item));
+    }
     if (video) {
       let eps = u.have.get(item.season!);
       if (!eps) u.have.set(item.season!, (eps = new Set()));
@@ -80,7 +84,7 @@ export function collectSeries(items: readonly IndexItem[], opts: { readNfo: bool
     }
   }
   const out: LibrarySeries[] = [];
-  for (const group of sameTitleGroups([...units.values()], (u) => u.title, (u) => u.year)) {
+  for (const group of sameTitleGroups([...units.values()], (u) => keys.get(u)!)) {
     const [first, ...rest] = group;
     const s = first!;
     for (const u of rest) {

@@ -1,23 +1,31 @@
 import { basename } from 'node:path';
 import type { LibraryIndex } from '@mo/shared';
-import { titleYearOfFolder } from '../library/classify.ts';
-import { normalizeTitle } from '../parse/release-name.ts';
+import { fittingFolders, folderTitleKey, titleKey, type FolderFit, type TitleKey } from '../library/title-match.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
+import type { TemplateMedia } from './template.ts';
 
 export interface LibraryFolder extends ExistingFolder {
   section: Section;
 }
 
-/** Where a movie or series already lives: by normalised title, so `Doctor Who (2005)` is found for `Doctor.Who.2005`. */
+/**
+ * Where a movie or series already lives, by title key (library/title-match.ts): `Doctor Who (2005)`
+ * for `Doctor.Who.2005`, `The Office (US)` for `The.Office.US`, on any drive, under `TV` or `TV Shows`.
+ */
 export interface FolderLookup {
-  find(section: Section, title: string, year: number | null): ExistingFolder[];
+  /**
+   * The folders of the one movie or show the name fits (none: a new folder; several: one show on
+   * several drives or library folders, the index's first); or, for a series name that two shows of
+   * the library fit, those folders.
+   */
+  find(section: Section, media: Pick<TemplateMedia, 'title' | 'year' | 'country'>): FolderFit<ExistingFolder>;
   /** A folder this pass is about to create, so the next file of the same series goes beside it. */
   add(folder: LibraryFolder): void;
 }
 
 interface Entry {
   folder: ExistingFolder;
-  year: number | null;
+  key: TitleKey;
 }
 
 export function rootKey(drive: string, root: string): string {
@@ -55,11 +63,11 @@ export function buildFolderLookup(
     const id = `${rootKey(f.drive, f.root)}\0${f.name}`;
     if (seen.has(id)) return;
     seen.add(id);
-    const { title, year } = titleYearOfFolder(f.name);
-    const key = `${f.section}\0${normalizeTitle(title)}`;
-    let list = byKey.get(key);
-    if (!list) byKey.set(key, (list = []));
-    list.push({ folder: { drive: f.drive, root: f.root, name: f.name }, year });
+    const key = folderTitleKey(f.name);
+    const bucket = `${f.section}\0${key.key}`;
+    let list = byKey.get(bucket);
+    if (!list) byKey.set(bucket, (list = []));
+    list.push({ folder: { drive: f.drive, root: f.root, name: f.name }, key });
   };
 
   for (const f of indexFolders) {
@@ -70,12 +78,15 @@ export function buildFolderLookup(
 
   return {
     add,
-    find(section, title, year) {
-      const list = byKey.get(`${section}\0${normalizeTitle(title)}`) ?? [];
-      if (section === 'movies') return list.filter((e) => year !== null && e.year === year).map((e) => e.folder);
-      // A series year tells remakes apart (Doctor Who 1963 / 2005); a folder or name without one matches either.
-      const fits = list.filter((e) => e.year === null || year === null || e.year === year);
-      return [...fits.filter((e) => e.year === year), ...fits.filter((e) => e.year !== year)].map((e) => e.folder);
+    find(section, media) {
+      const wanted = titleKey(media.title, media.year, media.country);
+      const list = byKey.get(`${section}\0${wanted.key}`) ?? [];
+      if (section === 'movies') {
+        // A movie is always named with its year, and a title alone matches too many remakes.
+        return { kind: 'found', folders: list.filter((e) => wanted.year !== null && e.key.year === wanted.year).map((e) => e.folder) };
+      }
+      const fit = fittingFolders(wanted, list, (e) => e.key);
+      return { kind: fit.kind, folders: fit.folders.map((e) => e.folder) };
     },
   };
 }

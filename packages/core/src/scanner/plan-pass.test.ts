@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG } from '@mo/shared';
 import type { DriveSpace } from './choose-drive.ts';
 import { buildFolderLookup, type LibraryFolder } from './folder-lookup.ts';
 import { planPass, type DownloadFile, type PlanOptions, type PlanWorld } from './plan-pass.ts';
+import { recogniseMedia } from './recognise.ts';
 import { TemplateError } from './template.ts';
 
 const GIB = 1024 ** 3;
@@ -163,7 +164,7 @@ describe('planPass: every file gets a plan or a reason', () => {
 describe('planPass: drives', () => {
   it('spreads a pass over the drives as their free space runs down', () => {
     const drives = [drive('disk1', 100 * GIB), drive('disk2', 95 * GIB)];
-    const r = run([file('A.2001.mkv', 20 * GIB), file('B.2002.mkv', 20 * GIB), file('C.2003.mkv', 20 * GIB)], world({ drives }));
+    const r = run([file('Alpha.2001.mkv', 20 * GIB), file('Beta.2002.mkv', 20 * GIB), file('Gamma.2003.mkv', 20 * GIB)], world({ drives }));
     expect(r.plans.map((p) => p.plan.drive)).toEqual(['disk1', 'disk2', 'disk1']);
   });
 
@@ -181,8 +182,70 @@ describe('planPass: drives', () => {
   });
 
   it('moves within the downloads’ own device need no free space', () => {
-    const r = run([file('A.2001.mkv', 20 * GIB)], world({ drives: [drive('disk1', 0, { dev: DL_DEV })] }));
+    const r = run([file('Alpha.2001.mkv', 20 * GIB)], world({ drives: [drive('disk1', 0, { dev: DL_DEV })] }));
     expect(r.plans).toHaveLength(1);
+  });
+});
+
+describe('planPass: the library names the series', () => {
+  const tvFolder = (d: string, name: string, root = 'TV'): LibraryFolder => ({ drive: d, section: 'tv', root, name });
+
+  it('joins the folder the library already has, however it spells the title', () => {
+    const drives = [drive('disk1', 900 * GIB, { roots: { movies: 'Movies', tv: 'TV Shows' } }), drive('disk2', 100 * GIB)];
+    const folders = [
+      tvFolder('disk2', 'The Office (US)'), tvFolder('disk2', 'Doctor Who (2005)'), tvFolder('disk2', 'Law & Order'),
+      { drive: 'disk2', section: 'movies' as const, root: 'Movies', name: 'Amélie (2001)' },
+    ];
+    const r = run(
+      [file('The.Office.US.S09E01.720p.mkv'), file('Doctor.Who.2005.S13E01.1080p.mkv'), file('Law.and.Order.S01E01.mkv'), file('Amelie.2001.1080p.mkv')],
+      world({ drives, folders }),
+    );
+    expect(r.destinations).toEqual({
+      'The.Office.US.S09E01.720p.mkv': '/media/disk2/TV/The Office (US)/Season 09/The Office (US) - S09E01.mkv',
+      'Doctor.Who.2005.S13E01.1080p.mkv': '/media/disk2/TV/Doctor Who (2005)/Season 13/Doctor Who - S13E01.mkv',
+      'Law.and.Order.S01E01.mkv': '/media/disk2/TV/Law & Order/Season 01/Law and Order - S01E01.mkv',
+      'Amelie.2001.1080p.mkv': '/media/disk2/Movies/Amélie (2001)/Amelie (2001).mkv',
+    });
+  });
+
+  it('names a new folder of a remade series with its country, as Sonarr does, and keeps remakes apart', () => {
+    const r = run([file('The.Office.US.S01E01.mkv'), file('The.Office.UK.S01E01.mkv', 600 * MB)], world({ folders: [tvFolder('disk1', 'The Office (UK)')] }));
+    expect(r.destinations).toEqual({
+      'The.Office.US.S01E01.mkv': '/media/disk1/TV/The Office (US)/Season 01/The Office (US) - S01E01.mkv',
+      'The.Office.UK.S01E01.mkv': '/media/disk1/TV/The Office (UK)/Season 01/The Office (UK) - S01E01.mkv',
+    });
+  });
+
+  it('skips as ambiguous a name two shows of the library fit, with the folders and its sidecars', () => {
+    const drives = [drive('disk1'), drive('disk2', 1000 * GIB, { roots: { tv: 'TV Shows' } })];
+    const folders = [tvFolder('disk1', 'Doctor Who (1963)'), tvFolder('disk2', 'Doctor Who (2005)', 'TV Shows')];
+    const r = run([file('Doctor.Who.S01E01/Doctor.Who.S01E01.mkv'), file('Doctor.Who.S01E01/Doctor.Who.S01E01.en.srt', 10)], world({ drives, folders }));
+    expect(r.plans).toEqual([]);
+    const detail = 'library folders that fit: /media/disk1/TV/Doctor Who (1963), /media/disk2/TV Shows/Doctor Who (2005)';
+    expect(r.skipped).toEqual([
+      { source: `${DL}/Doctor.Who.S01E01/Doctor.Who.S01E01.en.srt`, reason: 'ambiguous', detail },
+      { source: `${DL}/Doctor.Who.S01E01/Doctor.Who.S01E01.mkv`, reason: 'ambiguous', detail },
+    ]);
+  });
+
+  it('says why a name was not recognised, in the parser\'s words where the parser refused it', () => {
+    const refusal = recogniseMedia('Inception.1080p.BluRay.mkv');
+    expect(refusal.ok).toBe(false);
+    const r = run([file('Inception.1080p.BluRay.mkv'), file('Movie.2010/Featurettes/Making Of.mkv'), file('Movie.2010/Movie.2010.mkv'), file('notes.txt'), file('orphan.en.srt', 10)]);
+    expect(r.skipped.map((s) => [s.source.slice(DL.length + 1), s.reason, s.detail])).toEqual([
+      ['Inception.1080p.BluRay.mkv', 'unrecognized', refusal.ok ? null : refusal.detail],
+      ['Movie.2010/Featurettes/Making Of.mkv', 'unrecognized', 'in an extras folder'],
+      ['notes.txt', 'unrecognized', 'not a video, subtitle or .nfo file'],
+      ['orphan.en.srt', 'unrecognized', 'no video it belongs to'],
+    ]);
+  });
+
+  it('gives no detail where the reason says it all', () => {
+    const r = run([file('Movie.2010.mkv.part'), file('Heat.1995.mkv')], world({ taken: ['/media/disk1/Movies/Heat (1995)/Heat (1995).mkv'] }));
+    expect(r.skipped).toEqual([
+      { source: `${DL}/Heat.1995.mkv`, reason: 'exists' },
+      { source: `${DL}/Movie.2010.mkv.part`, reason: 'partial' },
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { planSchema, SKIP_REASONS } from '@mo/shared';
-import { chooseDrive, type DriveSpace, type Section } from './choose-drive.ts';
+import type { planSchema, skippedSchema } from '@mo/shared';
+import { chooseDrive, type DriveSpace, type ExistingFolder, type Section } from './choose-drive.ts';
 import {
   extensionOf,
   fileType,
@@ -14,15 +14,13 @@ import {
 import type { FolderLookup } from './folder-lookup.ts';
 import { recogniseMedia } from './recognise.ts';
 import { attachSidecars } from './sidecars.ts';
-import { tagSuffix } from './sidecar-tags.ts';
+import { tagSuffix } from '../languages/subtitle-tags.ts';
 import { checkTemplate, renderTemplate } from './template.ts';
 
 export type Plan = z.infer<typeof planSchema>;
-export type SkipReason = (typeof SKIP_REASONS)[number];
-export interface Skipped {
-  source: string;
-  reason: SkipReason;
-}
+/** `detail` says why where the reason alone does not: the parser's refusal, the folders that fit. */
+export type Skipped = z.infer<typeof skippedSchema>;
+export type SkipReason = Skipped['reason'];
 
 /** A regular file under the downloads folder, as the walk found it. */
 export interface DownloadFile {
@@ -85,7 +83,8 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   checkTemplate(opts.episodeTemplate, 'episode', 'library.episode_template');
   const types = { videoExtensions: new Set(opts.videoExtensions), subtitleExtensions: new Set(opts.subtitleExtensions) };
   const skipped: Skipped[] = [];
-  const skip = (f: DownloadFile, reason: SkipReason) => skipped.push({ source: f.path, reason });
+  const skip = (f: DownloadFile, reason: SkipReason, detail?: string) =>
+    skipped.push(detail === undefined ? { source: f.path, reason } : { source: f.path, reason, detail });
 
   const siblings = new Map<string, Set<string>>();
   for (const f of files) {
@@ -105,10 +104,10 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     const type = fileType(nameOf(f.rel), types);
     if (type === 'video') videos.push(f);
     else if (type === 'subtitle' || type === 'nfo') sidecarFiles.push(f);
-    else skip(f, 'unrecognized');
+    else skip(f, 'unrecognized', 'not a video, subtitle or .nfo file');
   }
   const { attached, orphans } = attachSidecars(videos, sidecarFiles);
-  for (const o of orphans) skip(o, 'unrecognized');
+  for (const o of orphans) skip(o, 'unrecognized', 'no video it belongs to');
 
   // Largest first: when two downloads want one destination the bigger (better) copy wins, and the
   // big files get the pick of the drives.
@@ -118,11 +117,12 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   const claim = (p: string) => claimed.add(p.toLowerCase());
   const isClaimed = (p: string) => claimed.has(p.toLowerCase());
   const plans: PlannedMove[] = [];
+  const folderPath = (f: ExistingFolder) => join(world.drives.find((d) => d.name === f.drive)?.path ?? f.drive, f.root, f.name);
 
   for (const video of order) {
     const sidecars = attached.get(video) ?? [];
     const members = [video, ...sidecars.map((s) => s.file)];
-    const reject = (reason: SkipReason) => members.forEach((m) => skip(m, reason));
+    const reject = (reason: SkipReason, detail?: string) => members.forEach((m) => skip(m, reason, detail));
     const parts = video.rel.split('/');
     if (isSampleByName(parts)) {
       reject('sample');
@@ -136,21 +136,22 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       reject('sample');
       continue;
     }
-    const recognised = isInExtrasFolder(parts) ? null : recogniseMedia(video.rel);
-    if (!recognised?.ok) {
-      reject('unrecognized');
+    const recognised = isInExtrasFolder(parts) ? { ok: false as const, detail: 'in an extras folder' } : recogniseMedia(video.rel);
+    if (!recognised.ok) {
+      reject('unrecognized', recognised.detail);
       continue;
     }
     const media = recognised.media;
     const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
     const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
     const rendered = renderTemplate(template, media, extensionOf(video.rel));
+    const existing = world.folders.find(section, media);
+    if (existing.kind === 'ambiguous') {
+      reject('ambiguous', `library folders that fit: ${existing.folders.map(folderPath).join(', ')}`);
+      continue;
+    }
     const bytes = members.reduce((n, m) => n + m.size, 0);
-    const choice = chooseDrive(
-      { section, bytes, sourceDev: video.dev, existing: world.folders.find(section, media.title, media.year) },
-      world.drives,
-      reserved,
-    );
+    const choice = chooseDrive({ section, bytes, sourceDev: video.dev, existing: existing.folders }, world.drives, reserved);
     if (!choice) {
       reject('no_drive');
       continue;

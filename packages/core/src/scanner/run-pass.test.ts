@@ -227,7 +227,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const note = { video: { source: video, destination: join(dir, 'Heat (1995).mkv') }, sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }] };
 
     const withoutNote = await pass(s);
-    expect(withoutNote.skipped).toEqual([{ source: srt, reason: 'unrecognized' }]);
+    expect(withoutNote.skipped).toEqual([{ source: srt, reason: 'unrecognized', detail: 'no video it belongs to' }]);
 
     await createSidecarJournal(sidecarJournalDir(s.data)).begin(note);
     const result = await pass(s);

@@ -46,6 +46,15 @@ describe('renderTemplate with the default templates', () => {
     });
   });
 
+  it('names a remade series with its country in {series}, as Sonarr does, and leaves {title} bare', () => {
+    const office = episode({ title: 'The Office', country: 'US', season: 9, episodes: [1] });
+    expect(path(renderTemplate(EPISODE, office, '.mkv'))).toBe('The Office (US)/Season 09/The Office (US) - S09E01.mkv');
+    expect(renderTemplate('{title}/{title} - {series} - S{season:00}E{episode:00}{ext}', office, '.mkv')).toMatchObject({
+      folders: ['The Office'], name: 'The Office - The Office (US) - S09E01.mkv',
+    });
+    expect(renderTemplate(EPISODE, episode({ title: 'Doctor Who', year: 2005 }), '.mkv').folders[0]).toBe('Doctor Who');
+  });
+
   it('makes every segment safe, and a title with a slash stays one folder', () => {
     expect(path(renderTemplate(MOVIE, movie({ title: 'AC/DC: Live', year: 1992 }), '.mkv'))).toBe('AC-DC - Live (1992)/AC-DC - Live (1992).mkv');
     expect(path(renderTemplate(EPISODE, episode({ title: 'What If...?' }), '.mkv'))).toBe('What If/Season 01/What If... - S01E02.mkv');

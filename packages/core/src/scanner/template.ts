@@ -85,7 +85,8 @@ function tidy(s: string): string {
 function renderSegment(segment: string, media: TemplateMedia, daily: boolean): string {
   const values: Record<Exclude<Token, 'ext' | 'episode'>, string> = {
     title: media.title,
-    series: media.title,
+    // As Sonarr names a remade series, so that its folder is the one Sonarr would have made.
+    series: media.country === null ? media.title : `${media.title} (${media.country})`,
     year: media.year === null ? '' : String(media.year),
     season: '',
     air_date: media.air_date ?? '',

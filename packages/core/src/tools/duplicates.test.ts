@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { episode, item } from '../releases/test-fixtures/index-items.ts';
-import { duplicateReport, sameTitleGroups } from './duplicates.ts';
+import { duplicateReport } from './duplicates.ts';
 
 const D1 = '/m/disk1';
 const D2 = '/m/disk2';
@@ -130,6 +130,22 @@ describe('duplicateReport: series', () => {
     expect(r.series.map((g) => g.copies.map((c) => c.folder))).toEqual([[`${D1}/TV/The Office (2005)`, `${D2}/TV/Office`]]);
   });
 
+  it('matches series by title key, and keeps them apart by country as by year', () => {
+    const r = duplicateReport([
+      episode(`${D1}/TV/The Office (US)`, 1, [1]),
+      episode(`${D2}/TV Shows/The Office (US) [tvdbid-73244]`, 2, [1]),
+      episode(`${D2}/TV/The Office (UK)`, 1, [1]),
+      episode(`${D1}/TV/Law & Order`, 1, [1]),
+      episode(`${D2}/TV/Law and Order`, 1, [1]),
+      episode(`${D1}/TV/Castle (2009)`, 1, [1]),
+      episode(`${D2}/TV/Castle Rock`, 1, [1]),
+    ]);
+    expect(r.series.map((g) => g.copies.map((c) => c.folder))).toEqual([
+      [`${D1}/TV/Law & Order`, `${D2}/TV/Law and Order`],
+      [`${D1}/TV/The Office (US)`, `${D2}/TV Shows/The Office (US) [tvdbid-73244]`],
+    ]);
+  });
+
   it('groups loose episodes by their series title, and ignores series without episodes', () => {
     const r = duplicateReport([
       item(`${D1}/TV/Fargo.S02E05.1080p.WEB.mkv`, { title: 'Fargo', season: 2, episodes: [5] }),
@@ -147,22 +163,6 @@ describe('duplicateReport: series', () => {
         ],
         shared_episodes: 0,
       },
-    ]);
-  });
-});
-
-describe('sameTitleGroups', () => {
-  const g = (xs: [string, number | null][]) => sameTitleGroups(xs, (x) => x[0], (x) => x[1]).map((b) => b.map((x) => `${x[0]}|${x[1]}`));
-
-  it('buckets by normalised title, joining things without a year to the one year there is', () => {
-    expect(g([['Lost', null], ['lost', 2004], ['LOST!', null], ['Fargo', null]])).toEqual([['Lost|null', 'lost|2004', 'LOST!|null'], ['Fargo|null']]);
-  });
-
-  it('splits by year when there are several, leaving those without a year on their own', () => {
-    expect(g([['Doctor Who', 1963], ['Doctor Who', null], ['Doctor Who', 2005], ['Doctor Who', 2005]])).toEqual([
-      ['Doctor Who|1963'],
-      ['Doctor Who|null'],
-      ['Doctor Who|2005', 'Doctor Who|2005'],
     ]);
   });
 });

@@ -1,4 +1,6 @@
 import type { IndexItem } from '@mo/shared';
+import { seriesUnitId, seriesUnitKey } from '../library/series-unit.ts';
+import { identityOf, sameTitleGroups, titleKey, type TitleKey } from '../library/title-match.ts';
 import { unitKey } from '../library/views.ts';
 import { normalizeTitle, parseReleaseName } from '../parse/release-name.ts';
 
@@ -35,38 +37,6 @@ export interface DuplicateReport {
   series: DuplicateSeries[];
 }
 
-/**
- * Buckets things that name the same title once normalised. A bucket that holds two or more
- * different years is split by year (Doctor Who 1963 and Doctor Who 2005 are two shows), and then
- * the things without a year stay apart from all of them, since they cannot be told which they are.
- */
-export function sameTitleGroups<T>(things: readonly T[], title: (t: T) => string, year: (t: T) => number | null): T[][] {
-  const byTitle = new Map<string, T[]>();
-  for (const t of things) {
-    const key = normalizeTitle(title(t));
-    const bucket = byTitle.get(key);
-    if (bucket) bucket.push(t);
-    else byTitle.set(key, [t]);
-  }
-  const out: T[][] = [];
-  for (const bucket of byTitle.values()) {
-    const years = new Set(bucket.map(year).filter((y) => y !== null));
-    if (years.size <= 1) {
-      out.push(bucket);
-      continue;
-    }
-    const byYear = new Map<number | null, T[]>();
-    for (const t of bucket) {
-      const y = year(t);
-      const group = byYear.get(y);
-      if (group) group.push(t);
-      else byYear.set(y, [t]);
-    }
-    out.push(...byYear.values());
-  }
-  return out;
-}
-
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
@@ -94,17 +64,18 @@ interface MovieUnit extends MovieCopy {
 
 interface SeriesUnit {
   title: string;
-  year: number | null;
+  key: TitleKey;
   folder: string;
   drive: string;
   episodes: Set<string>;
 }
 
 /**
- * Movies and series held more than once. Movies match on normalised title, year and edition
- * (so a Final Cut beside the theatrical cut is not a duplicate); series match on normalised title,
- * across drives and across TV / TV Shows folders. A movie counts once it has a main video, a
- * series once it has an episode, as in the library view.
+ * Movies and series held more than once, matched by title key (library/title-match.ts). Movies
+ * match on key, year and edition (so a Final Cut beside the theatrical cut is not a duplicate);
+ * series as `sameTitleGroups` groups them (kept apart by year and country), across drives and
+ * across TV / TV Shows folders. A movie counts once it has a main video, a series once it has an
+ * episode, as in the library view.
  */
 export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
   const movies = new Map<string, MovieUnit>();
@@ -122,10 +93,9 @@ export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
       m.bytes += item.bytes;
       if (item.type === 'video' && !item.extra && (!m.video || item.bytes > m.video.bytes)) m.video = item;
     } else if (item.type === 'video' && !item.extra && item.season !== null && item.episodes.length > 0 && item.title) {
-      // Loose episodes in the TV folder group by their parsed series title, as in the library view.
-      const skey = item.folder === item.root ? `${item.root}\0${normalizeTitle(item.title)}` : item.folder;
+      const skey = seriesUnitId(item);
       let s = series.get(skey);
-      if (!s) series.set(skey, (s = { title: item.title, year: item.year, folder: item.folder, drive: item.drive, episodes: new Set() }));
+      if (!s) series.set(skey, (s = { title: item.title, key: seriesUnitKey(item), folder: item.folder, drive: item.drive, episodes: new Set() }));
       for (const e of item.episodes) s.episodes.add(`${item.season}:${e}`);
     }
   }
@@ -134,7 +104,7 @@ export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
   for (const m of movies.values()) {
     if (!m.video) continue;
     const edition = editionOf(m.loose ? null : baseName(m.folder), baseName(m.video.path));
-    const key = `${normalizeTitle(m.title)}\0${m.year ?? ''}\0${normalizeTitle(edition ?? '')}`;
+    const key = `${identityOf(titleKey(m.title, m.year))}\0${normalizeTitle(edition ?? '')}`;
     let g = movieGroups.get(key);
     if (!g) movieGroups.set(key, (g = { title: m.title, year: m.year, edition, copies: [] }));
     g.copies.push({ folder: m.folder, drive: m.drive, files: m.files, bytes: m.bytes });
@@ -147,7 +117,7 @@ export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
   }
 
   const seriesList: DuplicateSeries[] = [];
-  for (const group of sameTitleGroups([...series.values()], (s) => s.title, (s) => s.year)) {
+  for (const group of sameTitleGroups([...series.values()], (s) => s.key)) {
     if (group.length < 2) continue;
     group.sort(byPath);
     const seen = new Map<string, number>();

@@ -23,7 +23,10 @@ export const moveSchema = planSchema.extend({
   error: z.string().optional(),
 });
 
-export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive'] as const;
+export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous'] as const;
+
+/** `detail` is optional so that a client validating against CONTRACT.md's `{source, reason}` still passes. */
+export const skippedSchema = z.object({ source: z.string(), reason: z.enum(SKIP_REASONS), detail: z.string().optional() });
 
 export const scanResultSchema = z.object({
   dry_run: z.boolean(),
@@ -31,7 +34,7 @@ export const scanResultSchema = z.object({
   finished_at: z.string(),
   plans: z.array(planSchema),
   moves: z.array(moveSchema),
-  skipped: z.array(z.object({ source: z.string(), reason: z.enum(SKIP_REASONS) })),
+  skipped: z.array(skippedSchema),
 });
 
 export const librarySummarySchema = z.object({
