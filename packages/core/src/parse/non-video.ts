@@ -44,23 +44,28 @@ const RE_EP = /[-(]EP[-)]/;
 const RE_VIDEO =
   /(?<![\p{L}\p{N}])(?:\d{3,4}[pi]|[48]k|uhd|blu-?ray|bdrip|brrip|bdremux|web-?dl|webrip|hdtv|pdtv|dvd-?rip|dvdr|dvd[59]|hdrip|hdcam|camrip|telesync|x26[45]|h\.?26[45]|hevc|xvid|divx|av1|remux|s\d{1,2}e\d{1,3})(?![\p{L}\p{N}])/iu;
 
+// Audio formats end many video release names too (`Show.S01E05.WEB-DL.x264.AAC`).
+const AUDIO_TOKENS = new Set(['aac', 'flac', 'mp3', 'ogg', 'opus', 'wav']);
+
 /** The extension of a name when it is one that is surely no video, lower-case without its dot. */
 export function nonVideoExtension(name: string): string | null {
   const m = /\.([a-z0-9]{1,9})$/i.exec(name);
   if (!m) return null;
   const ext = m[1]!.toLowerCase();
-  return NON_VIDEO_EXTENSIONS.has(ext) ? ext : null;
+  if (!NON_VIDEO_EXTENSIONS.has(ext)) return null;
+  return AUDIO_TOKENS.has(ext) && RE_VIDEO.test(name) ? null : ext;
 }
 
 const WHAT: Record<Kind, string> = { music: 'a music release', software: 'software', game: 'a game', book: 'a book' };
 
 /**
- * Why a name is music, software, a game or a book; null when nothing says so. A name that also
- * carries video evidence (a resolution, a video codec, an episode marker) is judged by the words
- * that never occur in video releases only, since anime releases name their FLAC audio too.
+ * Why a name is music, software, a game or a book; null when nothing says so, or when the name also
+ * carries video evidence (a resolution, a video codec, an episode marker): anime releases name their
+ * FLAC audio, and series episodes are named after games and magazines.
  */
 export function nonVideoReason(s: string): string | null {
-  const video = RE_VIDEO.test(s);
+  // A resolution, video codec or episode marker outweighs any word: "Demo.Derby.S01E21.Official.Xbox.Magazine".
+  if (RE_VIDEO.test(s)) return null;
   const strong = new Set<Kind>();
   const weak = new Map<Kind, number>();
   for (const m of s.matchAll(RE_WORD)) {
@@ -71,10 +76,6 @@ export function nonVideoReason(s: string): string | null {
     if (w) weak.set(w, (weak.get(w) ?? 0) + 1);
   }
   const musicTail = RE_MUSIC_TAIL.test(s) && !/\s/.test(s);
-  if (video) {
-    for (const k of ['book', 'game', 'software'] as const) if (strong.has(k)) return WHAT[k];
-    return null;
-  }
   for (const k of ['book', 'game', 'software', 'music'] as const) if (strong.has(k)) return WHAT[k];
   if (musicTail || RE_VA.test(s) || RE_EP.test(s)) return WHAT.music;
   if (RE_VERSION.test(s)) return weak.has('game') ? WHAT.game : WHAT.software;

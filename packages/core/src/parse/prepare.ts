@@ -11,6 +11,8 @@ export interface Prepared {
   s: string;
   /** The leading `[Group]` of fansub and P2P names, when there was one. */
   group: string | null;
+  /** A CRC32 checksum was taken out. */
+  checksum: boolean;
 }
 
 const ENTITIES: Record<string, string> = { '&#039;': "'", '&#39;': "'", '&apos;': "'", '&amp;': '&', '&quot;': '"' };
@@ -18,12 +20,13 @@ const RE_ENTITY = /&(?:#0?39|apos|amp|quot);/g;
 // CRC32 checksums of fansub releases: [A3C9BD54], (a1fc58a7).
 const RE_CHECKSUM = /[[(][0-9a-f]{8}[\])]/gi;
 const RE_SITE =
-  /\[\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*\]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;
+  /[[{]\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*[\]}]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;
 // "www.1TamilMV.phd - Title", "Crazy4TV.com - Title": a site that posted the file, before a dash.
 const RE_SITE_PREFIX =
   /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
 const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._-]*/;
-const RE_BRACKETED_NUMBER = /^\[(\d{1,4})(?:v\d)?\]/;
+// `[Title][07]` and `[Title] 02 [BIG]`
+const RE_BRACKETED_NUMBER = /^(?:\[(\d{1,4})(?:v\d)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/;
 
 /** Characters that only separate words in some names: `_` always, `+` in names that have no spaces. */
 function uniformSeparators(s: string): string {
@@ -36,8 +39,14 @@ export function prepare(input: string): Prepared {
   let s = input.length > MAX_SEGMENT ? input.slice(0, MAX_SEGMENT) : input;
   if (s.includes('&')) s = s.replace(RE_ENTITY, (e) => ENTITIES[e] ?? e);
   s = uniformSeparators(s);
-  if (s.includes('[') || s.includes('(')) s = s.replace(RE_CHECKSUM, ' ');
-  if (/www\.|\[/i.test(s)) s = s.replace(RE_SITE, ' ');
+  let checksum = false;
+  if (s.includes('[') || s.includes('(')) {
+    s = s.replace(RE_CHECKSUM, () => {
+      checksum = true;
+      return ' ';
+    });
+  }
+  if (/www\.|[[{]/i.test(s)) s = s.replace(RE_SITE, ' ');
   const site = RE_SITE_PREFIX.exec(s);
   if (site) s = s.slice(site[0].length);
   s = s.trim();
@@ -50,8 +59,9 @@ export function prepare(input: string): Prepared {
     const rest = s.slice(g[0].length);
     // A name made only of brackets keeps its title in the one before the number: `[Group][Title][01][1080p]`.
     const num = RE_BRACKETED_NUMBER.exec(rest);
-    if (num && !/^\d+$/.test(g[1]!.trim())) {
-      s = `${g[1]!.trim()} - ${num[1]} ${rest.slice(num[0].length)}`;
+    // A bare number after the first bracket is the episode of a group's release: `[TardRaws] 0`.
+    if (num && !/^\d+$/.test(g[1]!.trim()) && (num[1] !== undefined || group !== null)) {
+      s = `${g[1]!.trim()} - ${num[1] ?? num[2]} ${rest.slice(num[0].length)}`;
       break;
     }
     // `[720p] Title`: a bracket of release words is no fansub group.
@@ -59,5 +69,5 @@ export function prepare(input: string): Prepared {
     if (rest.trim() === '') break;
     s = rest;
   }
-  return { s: s.trim(), group };
+  return { s: s.trim(), group, checksum };
 }

@@ -69,9 +69,11 @@ const RE_SEASON_INSIDE = /(?<![\p{L}\p{N}])(?:s\d{1,2}|season[\s._]*\d{1,2})(?![
 
 function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
   if (m.conflict !== null) return refused(m.conflict);
-  const raw = s.slice(0, m.start);
+  const raw = s.slice(m.titleStart, m.start);
   if (m.kind === 'movie') {
     const { title, tail } = movieTitle(raw, s[m.start] === '(' || s[m.start] === '[');
+    // "(Comedy) Netflix Originals - Dave Chappelle - The Age of Spin": which part is the movie?
+    if ((title.match(/\s-/g) ?? []).length >= 2) return refused('a title of several parts; which one is the movie is not clear');
     return seg('movie', {
       title: isPlausibleTitle(title) ? title : '',
       year: m.year,
@@ -79,6 +81,8 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
     });
   }
   const t = seriesTitle(raw);
+  // "The Bridge (Bron Broen)", "Nekomonogatari (Black)": an alternative title, or part of the title?
+  if (/\([^()]*\p{L}[^()]*\)$/u.test(t.title)) return refused('a series title with a bracketed addition that may be another title');
   // "Show S01 EP #1": a season in the title, and a season-less number after it that may not be the episode.
   if (m.weak && RE_SEASON_INSIDE.test(raw)) return refused('a season in the title before a number without one');
   const numbered = m.season !== null && m.episodes.length > 0;
@@ -99,9 +103,9 @@ export function parseSegment(raw: string): Seg | null {
   const notVideo = nonVideoReason(raw);
   if (notVideo !== null) return refused(`the name of ${notVideo}, not a video`);
   const tagged = takeTags(raw);
-  const { s, group } = prepare(tagged.s);
+  const { s, group, checksum } = prepare(tagged.s);
   if (s === '') return null;
-  const ctx = { group };
+  const ctx = { group, checksum };
   for (const form of FORMS) {
     const m = form.find(s, ctx);
     if (m) return fromMarker(s, m, tagged.edition);

@@ -1,7 +1,7 @@
 // Turning the text before a marker into a title: release words and bracketed tags taken off the
 // end, a trailing series year or country code split off, dots made spaces where they separate
 // words. And the check that what is left could be a title at all.
-import { firstJunk, isAmbiguousToken, isEditionToken, isJunkToken, isLanguageToken, isReleaseToken, onlyJunk } from './vocabulary.ts';
+import { firstJunk, isAmbiguousToken, isJunkToken, isLanguageToken, isReleaseToken, onlyJunk } from './vocabulary.ts';
 
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = new Date().getUTCFullYear() + 1;
@@ -51,7 +51,9 @@ function dotsToSpaces(t: string): string {
   return out;
 }
 
-const TRAILING_SEPARATORS = /[\s._,:;–([{-]+$/;
+// Not the dot: it may end an abbreviation ("Monsters, Inc."); `finish` decides about it.
+const TRAILING_SEPARATORS = /[\s_,:;–([{-]+$/;
+const TRAILING_SEPARATORS_AND_DOTS = /[\s._,:;–([{-]+$/;
 const LEADING_SEPARATORS = /^[\s._,:;–)\]}-]+/;
 const LAST_WORD = /[\s._-]+([\p{L}\p{N}+'’-]+)[\s._-]*$/u;
 
@@ -66,13 +68,18 @@ const TAIL_TAGS = /^(?:3d|hsbs|hou|sbs|ts|r5|line|ld|dl|dubbed|subbed|screener|c
 /** Genres some uploaders add after a dash: "The Deep Blue Sea - Drama 2011". */
 const GENRE_TAIL = /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thriller|documentary|documentry|sci-fi|romance|animation|crime|war|musical)(?:[\s._]+\p{L}+)?$/iu;
 
+/** Edition words that name an edition alone; "Cut" or "Final" do only in a phrase. */
+const EDITION_WORD = /^(?:extended|unrated|uncut|remastered|remaster|imax|theatrical|criterion|redux|despecialized|restored|colorized|custom)$/;
+const EDITION_PHRASE_TAIL =
+  /[\s._-]+(?:director'?s[\s._-]?cut|final[\s._-]?cut|ultimate[\s._-]?(?:cut|edition)|collector'?s[\s._-]?edition|special(?:[\s._-]?extended)?[\s._-]?edition|(?:\d{1,3}(?:st|nd|rd|th)[\s._-]?)?anniversary(?:[\s._-]?edition)?|(?:extended|theatrical|international|uncut|unrated)[\s._-]?(?:cut|edition|version)|open[\s._-]?matte)$/i;
+
 function isTailTag(word: string, lower: string): boolean {
   // Three-letter language codes are words too ("Bokura ga Ita"): only their scene spelling (ITA, iTA) counts.
   if (isLanguageToken(lower)) {
     if (lower === 'english') return word === 'ENGLISH';
     return lower.length > 3 || word !== word[0] + lower.slice(1);
   }
-  return isEditionToken(lower) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
+  return EDITION_WORD.test(lower) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
 }
 
 /**
@@ -82,9 +89,10 @@ function isTailTag(word: string, lower: string): boolean {
  */
 function stripTrailingTags(raw: string, clean: boolean): string {
   let t = raw;
-  let last = '';
+  // In a dotted name a last dot separates; in a spaced one it may end an abbreviation.
+  const separators = /\s/.test(raw) ? TRAILING_SEPARATORS : TRAILING_SEPARATORS_AND_DOTS;
   for (let i = 0; i < 8; i++) {
-    t = t.replace(TRAILING_SEPARATORS, '');
+    t = t.replace(separators, '');
     const paren = /[\s._-]*\(([^()]*)\)$/.exec(t);
     // "(TV)", and any bracket after a dash: "Kiss the blood off my hands - (Norman FOSTER)".
     if (paren && paren.index > 0 && (TAG_IN_PARENS.test(paren[1]!.trim()) || /[\s._]-[\s._]*$/.test(t.slice(0, t.lastIndexOf('('))))) {
@@ -102,16 +110,21 @@ function stripTrailingTags(raw: string, clean: boolean): string {
       t = t.slice(0, genre.index);
       continue;
     }
+    // "Aliens Special Edition", "Nude - International Cut"; but "The Final Cut" is a title.
+    const phrase = EDITION_PHRASE_TAIL.exec(t);
+    const rest = phrase ? t.slice(0, phrase.index).replace(/[\s._-]+$/, '') : '';
+    if (phrase && rest !== '' && !ARTICLE_ONLY.test(rest) && (!clean || /[\s._]-$/.test(t.slice(0, phrase.index + 2)))) {
+      t = rest;
+      continue;
+    }
     const m = LAST_WORD.exec(t);
     if (!m || m.index === 0) break;
     const word = m[1]!;
     const lower = word.toLowerCase();
     const before = t.slice(0, m.index);
     if (ARTICLE_ONLY.test(before.trim()) || before.trim() === '') break;
-    const ordinal = last === 'anniversary' && /^\d{1,3}(?:st|nd|rd|th)$/.test(lower);
-    const tag = ordinal || (clean ? isReleaseToken(lower) : isTailTag(word, lower));
+    const tag = clean ? isReleaseToken(lower) : isTailTag(word, lower);
     if (!tag || (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index)))) break;
-    last = lower;
     t = before;
   }
   return t;
@@ -170,7 +183,7 @@ const TRAILING_COUNTRY = /^(.*?[^\s._(-])(?:[\s._]+-)?[\s._]*(?:\(([A-Za-z]{2})\
  * split off (`Doctor.Who.2005` → Doctor Who, 2005; `The.Office.US` → The Office, US).
  */
 export function seriesTitle(raw: string): Title {
-  let t = stripTrailingTags(cutAlternatives(raw), false).replace(TRAILING_SEPARATORS, '');
+  let t = stripTrailingTags(cutAlternatives(raw), false).replace(TRAILING_SEPARATORS_AND_DOTS, '');
   let year: number | null = null;
   let country: string | null = null;
   for (let i = 0; i < 2; i++) {

@@ -13,7 +13,7 @@ const RELEASE_TOKENS = words(`
   proper repack rerip readnfo nfofix dirfix syncfix subfix dubbed subbed hardsub hardsubs fastsub
   multisub multisubs multi-subs dual-audio dualaudio vostfr subfrench amzn dsnp hmax atvp pcok pmtp
   crav hulu netflix yify yts rarbg hsbs h-sbs hou 1080p 720p 480p 576p 2160p 1080i 4320p 360p 240p
-  xxx ntsc dvdrip-x264 x264-hd bdrip-x264 web-dlrip webdlrip hdtvrip-x264 dvd-r screener`);
+  ntsc dvdrip-x264 x264-hd bdrip-x264 web-dlrip webdlrip hdtvrip-x264 dvd-r screener`);
 
 /**
  * Tokens that are also ordinary words (IT, NF, WEB, CAM, LINE, REAL…): they end a title only beside
@@ -22,9 +22,9 @@ const RELEASE_TOKENS = words(`
 const AMBIGUOUS_TOKENS = words(`
   it cr nf stan web avc hd sd dv ma ts tc cam scr r5 line real complete limited dual multi pal retail
   md mic ld ws fs 3d dd internal festival docu mp3 flac opus sub subs dub cw bbc hbo dl ac3d uncensored
-  fhd hq lq tv bd dvd ova oad anime ep audio custom`);
+  fhd hq lq tv bd dvd ova oad anime ep audio custom completa completo complète komplett integrale intégrale`);
 
-const RESOLUTION = /^(?:\d{3,4}[pi]|[48]k|\d{3,4}[x*×]\d{3,4}[pi]?)$/;
+const RESOLUTION = /^(?:\d{3,4}[pi]|[48]k|hd\d{3,4}|\d{3,4}[x*×]\d{3,4}[pi]?)$/;
 
 /** Languages as release names carry them; a title never ends with one of these after a year or tag. */
 const LANGUAGE_TOKENS = words(`
@@ -73,7 +73,21 @@ export interface Token {
 // `DD5.1`, `HDR10+`). Other dots end a token, so `Show.Name` and `2005.720p` are two each.
 const TOKEN = /[\p{L}\p{N}]+(?:(?:[-'’]|(?<=(?<!\d)\d{1,2})\.(?=\d{1,2}(?!\d))|(?<=(?:^|[^\p{L}])[hx])\.(?=26))[\p{L}\p{N}]+)*\+?/giu;
 
+// The forms read one segment several times over: the last segment's tokens and release-word
+// offsets are kept.
+let lastText = '';
+let lastTokens: Token[] = [];
+const lastJunk = new Map<string, number>();
+
 export function tokenize(s: string): Token[] {
+  if (s === lastText) return lastTokens;
+  lastText = s;
+  lastJunk.clear();
+  lastTokens = tokenizeAll(s);
+  return lastTokens;
+}
+
+function tokenizeAll(s: string): Token[] {
   const out: Token[] = [];
   for (const m of s.matchAll(TOKEN)) {
     out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
@@ -87,26 +101,57 @@ function canonical(lower: string): string {
   return lower.replace(/\./g, '');
 }
 
-function junkAt(tokens: readonly Token[], i: number): 'strong' | 'weak' | null {
+type JunkKind = 'strong' | 'weak' | null;
+
+function kindOf(lower: string): JunkKind {
+  const c = canonical(lower);
+  if (isReleaseToken(lower) || isReleaseToken(c) || /^(?:h|x)26[45]$/.test(c) || /^(?:dd|ddp|aac|dts|eac3|ac3|flac|truehd|opus|lpcm)\d{2}$/.test(c)) {
+    return 'strong';
+  }
+  if (isAmbiguousToken(lower) || isEditionToken(lower)) return 'weak';
+  return null;
+}
+
+// Release words repeat from name to name (x264, 1080p, WEB-DL): their kinds are remembered, up to
+// a bound so that a stream of unique words cannot grow the map.
+const KINDS = new Map<string, JunkKind>();
+const MAX_KINDS = 20_000;
+
+function cachedKind(lower: string): JunkKind {
+  let k = KINDS.get(lower);
+  if (k === undefined) {
+    k = kindOf(lower);
+    if (KINDS.size >= MAX_KINDS) KINDS.clear();
+    KINDS.set(lower, k);
+  }
+  return k;
+}
+
+function junkAt(tokens: readonly Token[], i: number): JunkKind {
   const t = tokens[i]!;
   // `x264-GROUP`, `H.264-NTb`: the release group glued to the last release word.
   const dash = t.lower.indexOf('-');
-  if (dash > 0 && i === tokens.length - 1 && isReleaseToken(canonical(t.lower.slice(0, dash)))) return 'strong';
-  const c = canonical(t.lower);
-  if (isReleaseToken(t.lower) || isReleaseToken(c) || /^(?:h|x)26[45]$/.test(c) || /^(?:dd|ddp|aac|dts|eac3|ac3|flac|truehd|opus|lpcm)\d{2}$/.test(c)) {
-    return 'strong';
-  }
-  if (isAmbiguousToken(t.lower) || isEditionToken(t.lower)) return 'weak';
-  return null;
+  if (dash > 0 && i === tokens.length - 1 && cachedKind(t.lower.slice(0, dash)) === 'strong') return 'strong';
+  return cachedKind(t.lower);
 }
 
 /**
  * Offset of the first token that is surely not part of a title, or -1: a release token, or an
  * ambiguous one (`WEB`, `German`, `Extended`) followed within two tokens by another release word.
- * Tokens before `from` are not looked at.
+ * Tokens before `from` are not looked at. `strict`: an ambiguous token counts only with a release
+ * token right after it ("HD REMASTER" may end an anime title; "HD 1080p" is release words).
  */
-export function firstJunk(s: string, from = 0): number {
+export function firstJunk(s: string, from = 0, strict = false): number {
   const tokens = tokenize(s);
+  const key = `${from}:${strict}`;
+  const known = lastJunk.get(key);
+  if (known !== undefined) return known;
+  const found = scanJunk(tokens, from, strict);
+  lastJunk.set(key, found);
+  return found;
+}
+
+function scanJunk(tokens: readonly Token[], from: number, strict: boolean): number {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.start < from) continue;
@@ -114,9 +159,11 @@ export function firstJunk(s: string, from = 0): number {
     if (kind === 'strong') return t.start;
     if (kind === 'weak') {
       for (let j = i + 1; j <= i + 2 && j < tokens.length; j++) {
-        if (junkAt(tokens, j) !== null) return t.start;
+        const next = junkAt(tokens, j);
+        if (next === 'strong' || (next === 'weak' && !strict)) return t.start;
       }
-      if (i === tokens.length - 1 && i > 0 && isLanguageToken(t.lower)) return t.start;
+      // A release word that ends the name: "Show Name 09 HD", "Title FRENCH".
+      if (!strict && i === tokens.length - 1 && i > 0) return t.start;
     }
   }
   return -1;
@@ -147,7 +194,3 @@ export function monthOf(word: string): number | null {
   const m = MONTHS[word.toLowerCase()];
   return m === undefined || !Object.hasOwn(MONTHS, word.toLowerCase()) ? null : m;
 }
-
-export const MONTH_PATTERN = Object.keys(MONTHS)
-  .sort((a, b) => b.length - a.length)
-  .join('|');

@@ -1,24 +1,23 @@
 // Anime and other absolute numbering: "[Group] Title - 05", "Title - 1071", "Title - 01-02",
 // "Title - (01-04)", "Title - 01+02", "[Group] Title-09", "[Group] Title 05 [1080p]",
-// "Title 05 vostfr [1080p]", "Title.10.720p", "Title 13-15 [BD]".
-// Refused, since the number could mean two things: a season written into the title before it
-// ("Title S2 - 05", "Title 2 - 05": the 5th of season 2, or of the whole series?).
+// "Title 05 vostfr [1080p]", "Title.10.720p", "Title 13-15 [BD]". A number ending the title stays
+// the title's ("White Album 2 - 06" is the show "White Album 2"); "Title S2 - 05" is the season
+// pack form's.
 import { isYear } from '../title.ts';
 import { firstJunk, isJunkToken } from '../vocabulary.ts';
 import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
-const NUM = '(\\d{1,4})(?:[ .]?v\\d)?';
-const MORE = '((?:[ .]*(?:[-~+&]|and)[ .]*\\(?\\d{1,4}(?:v\\d)?\\)?)*)';
+const NUM = '(\\d{1,4})(?:[ .]?[vV]\\d)?';
+// More numbers: "-02", " ~ 12", "+02", "&03"; never one followed by words ("116 - 360 Degrees of Vision").
+const MORE = '((?:[ .]*(?:[-~+&]|and)[ .]*\\(?\\d{1,4}(?:[vV]\\d)?\\)?(?![\\s.]*\\p{L}))*)';
 // " - 05", ".-.05", " - (01-04)"
 const RE_DASH = new RegExp(`(?:^|[\\s.])-[\\s.]+\\(?${NUM}\\)?${MORE}(?=$|[\\s.\\[(_])(?![.,]\\d)`, 'u');
 // "Title-09" glued to the title, only in fansub names or before release words.
 const RE_GLUED = new RegExp(`(?<=[\\p{L})!])-${NUM}${MORE}(?=$|[\\s.\\[(_])(?![.,]\\d)`, 'u');
-// A number standing alone before a bracket or the end; not `No.6`, `Vol.3`.
-const RE_BARE = new RegExp(`(?<=[\\s.])(?<![Nn]o\\.|[Vv]ol\\.)${NUM}${MORE}(?=[\\s.]*(?:$|[\\[(]))`, 'u');
+// A number standing alone before a bracket or the end, or in round brackets ("Angel Beats (9)"); not `No.6`, `Vol.3`.
+const RE_BARE = new RegExp(`(?<=[\\s.])(?<![Nn]o\\.|[Vv]ol\\.)\\(?${NUM}${MORE}\\)?(?=[\\s.]*(?:$|[\\[(]))`, 'u');
 const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
 const RE_SEASON_IN_TITLE = /[\s.](?:s\d{1,2}|season[\s.]?\d{1,2})[\s.-]*$/i;
-// "Title 2 - 05": a small number ending the title, unless it is a `No. 8` or `Vol. 2`.
-const RE_SMALL_NUMBER_END = /(?<![Nn]o\.?|[Vv]ol\.?|#)[\s.]([2-9])[\s.-]*$/;
 // A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
 const RE_COUNTED_WORD_BEFORE = /(?:^|[\s.])(?:s|season|series|saison|staffel|temporada|temp|stagione|part|pt|vol|volume|no|chapter|episode|ep|cd|disc|disk)[\s.]*$/i;
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
@@ -28,8 +27,8 @@ const RE_ANY_YEAR = /(?<![\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
 export const RE_MOVIE_END = /[\s.](?:movie|film|gekijouban|the movie)[\s.-]*$/i;
 // "One_Piece_279_Chopper_Man_1": a number followed by more title words may be the episode itself.
 export const RE_NUMBER_IN_TITLE = /(?:^|[\s._-])\d{2,4}[\s._]+(?!(?:[ivx]+|and|&)(?:[\s._]|$))\p{L}/iu;
-// What may follow a " - 05": nothing, a bracket, another " - ", or release words.
-const RE_AFTER = /^(?:$|[\s._]*(?:[[(]|-[\s._]|$))/;
+// What may follow a " - 05": nothing, a bracket, another " - ", "END", or release words.
+const RE_AFTER = /^(?:$|[\s._]*(?:[[(]|-[\s._]|$|(?:end|final|fin)(?![\p{L}\p{N}])))/iu;
 
 function numbersOf(first: string, more: string | undefined): number[] | null {
   const out = [Number(first)];
@@ -54,8 +53,8 @@ function build(s: string, m: RegExpExecArray, start: number): Marker | null {
   if (RE_NUMBER_IN_TITLE.test(title)) {
     return marker('episode', start, start, { conflict: 'a number inside the title that may be the episode' });
   }
-  if (RE_SEASON_IN_TITLE.test(title) || RE_SMALL_NUMBER_END.test(title)) {
-    return marker('episode', start, start, { conflict: 'a season or sequel number in the title, and a number that may count from the first season' });
+  if (RE_SEASON_IN_TITLE.test(title)) {
+    return marker('episode', start, start, { conflict: 'a season in the title, and a number that may count from the first season' });
   }
   return marker('episode', start, m.index + m[0].length, { absolute: nums, weak: true });
 }
@@ -75,9 +74,10 @@ function followedWell(s: string, end: number): boolean {
 export const absolute: Form = {
   name: 'absolute number',
   find(s, ctx) {
-    const fansub = ctx.group !== null;
+    const fansub = ctx.group !== null || ctx.checksum;
     const junk = firstJunk(s);
-    const beforeJunk = (i: number) => junk < 0 || i < junk;
+    const release = firstJunk(s, 0, true);
+    const beforeJunk = (i: number) => release < 0 || i < release;
     let m = RE_DASH.exec(s);
     if (m && m.index > 0 && beforeJunk(m.index) && !(yearLike(m) && !fansub) && followedWell(s, m.index + m[0].length)) {
       const start = s[m.index] === '-' ? m.index : m.index + 1;
@@ -91,14 +91,16 @@ export const absolute: Form = {
     }
     if (fansub) {
       m = RE_BARE.exec(s);
-      if (m && !yearLike(m) && !RE_COUNTED_WORD_BEFORE.test(s.slice(0, m.index))) return build(s, m, m.index);
+      if (m && beforeJunk(m.index) && !yearLike(m) && !RE_COUNTED_WORD_BEFORE.test(s.slice(0, m.index))) return build(s, m, m.index);
     }
     // A number right before the first release word: "Title 05 vostfr [1080p]", "Title.10.720p";
     // not in a name with a year, where it belongs to a movie's title ("Anflug.Alpha.1.German.1971").
     if (junk > 0 && !RE_ANY_YEAR.test(s)) {
       for (const n of s.slice(0, junk).matchAll(RE_NUMBER_TOKEN)) {
         const end = n.index + n[0].length;
-        if (end < junk - 1 || (RE_SCENE_NUMBER.test(n[1]!) && s[n.index - 1] === '.' && s[end] === '.') || RE_COUNTED_WORD_BEFORE.test(s.slice(0, n.index))) continue;
+        if (!/^[\s._[(]*$/.test(s.slice(end, junk)) || (RE_SCENE_NUMBER.test(n[1]!) && s[n.index - 1] === '.' && s[end] === '.')) continue;
+        // "Piano no Mori 2 (TV)": a lone 2 to 9 before release words may be a season or a sequel.
+        if (RE_COUNTED_WORD_BEFORE.test(s.slice(0, n.index)) || /^[2-9]$/.test(n[1]!)) continue;
         return build(s, n, n.index);
       }
     }

@@ -1,21 +1,27 @@
 // Episodes named by their air date: 2024.03.14, 2024-03-14, 14.03.2024, 10-30-2010 (US order when
 // the day tells), 2010.23.11, "10 Nov 2022", "3rd Nov 2014", "16-Feb-17", "November 16, 2016".
 // A date that could be read two ways (05.06.2010) is not guessed.
-import { MONTH_PATTERN, monthOf } from '../vocabulary.ts';
+import { monthOf } from '../vocabulary.ts';
 import { MAX_YEAR } from '../title.ts';
 import { marker, type Form, type Marker } from './marker.ts';
 
 const RE_YMD = /(?<![\p{N}])((?:19|20)\d{2})([ ._-])(\d{1,2})\2(\d{1,2})(?![\p{N}])/u;
 const RE_DMY = /(?<![\p{N}])(\d{1,2})([ ._-])(\d{1,2})\2((?:19|20)\d{2})(?![\p{N}])/u;
-const WEEKDAY = '(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*[ ._,-]+)?';
-const RE_DAY_MONTH = new RegExp(
-  `(?<![\\p{L}\\p{N}])\\(?${WEEKDAY}(\\d{1,2})(?:st|nd|rd|th|er)?[ ._-]+(${MONTH_PATTERN})[ ._,-]+((?:19|20)\\d{2}|\\d{2})(?![\\p{N}])\\)?`,
-  'iu',
-);
-const RE_MONTH_DAY = new RegExp(
-  `(?<![\\p{L}\\p{N}])\\(?${WEEKDAY}(${MONTH_PATTERN})[ ._-]+(\\d{1,2})(?:st|nd|rd|th)?,?[ ._-]+((?:19|20)\\d{2})(?![\\p{N}])\\)?`,
-  'iu',
-);
+// 20200116 (and not inside a longer number)
+const RE_COMPACT = /(?<![\p{N}])((?:19|20)\d{2})(\d{2})(\d{2})(?![\p{N}])/u;
+// 10-19-12: a two-digit year, only with dashes and only when the day tells the order.
+const RE_SHORT_YEAR = /(?<![\p{N}.])(\d{1,2})-(\d{1,2})-(\d{2})(?![\p{N}])/u;
+// Month names are looked up in code: one alternation of every month in five languages, tried at
+// every position, cost more than the rest of a name's reading.
+const RE_DAY_MONTH = /(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th|er)?[ ._-]+(\p{L}{3,9})[ ._,-]+((?:19|20)\d{2}|\d{2})(?![\p{N}])\)?/gu;
+const RE_MONTH_DAY = /(?<![\p{L}\p{N}])(\p{L}{3,9})[ ._-]+(\d{1,2})(?:st|nd|rd|th)?,?[ ._-]+((?:19|20)\d{2})(?![\p{N}])\)?/gu;
+// "Fri 24 Jan 2001", "(18th july 2013)": a weekday or bracket before the date is part of it.
+const RE_LEAD = /\(?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*[ ._,-]+)?\(?$/i;
+
+function leadStart(s: string, index: number): number {
+  const lead = RE_LEAD.exec(s.slice(Math.max(0, index - 12), index));
+  return lead ? index - lead[0].length : index;
+}
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
@@ -55,14 +61,33 @@ export function findDate(s: string): Marker | null {
     const found = dateMarker(m.index, m.index + m[0].length, a > 12 ? isoDate(y, b, a) : isoDate(y, a, b));
     if (found) return found;
   }
-  m = RE_DAY_MONTH.exec(s);
+  m = RE_COMPACT.exec(s);
   if (m) {
-    const y = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
-    const found = dateMarker(m.index, m.index + m[0].length, isoDate(y, monthOf(m[2]!) ?? 0, Number(m[1])));
+    const found = dateMarker(m.index, m.index + m[0].length, isoDate(Number(m[1]), Number(m[2]), Number(m[3])));
     if (found) return found;
   }
-  m = RE_MONTH_DAY.exec(s);
-  if (m) return dateMarker(m.index, m.index + m[0].length, isoDate(Number(m[3]), monthOf(m[1]!) ?? 0, Number(m[2])));
+  m = RE_SHORT_YEAR.exec(s);
+  if (m) {
+    const a = Number(m[1]);
+    const b = Number(m[2]);
+    const y = 2000 + Number(m[3]);
+    const date = a > 12 && b <= 12 ? isoDate(y, b, a) : b > 12 && a <= 12 ? isoDate(y, a, b) : null;
+    const found = dateMarker(m.index, m.index + m[0].length, date);
+    if (found) return found;
+  }
+  for (const d of s.matchAll(RE_DAY_MONTH)) {
+    const month = monthOf(d[2]!);
+    if (month === null) continue;
+    const y = d[3]!.length === 2 ? 2000 + Number(d[3]) : Number(d[3]);
+    const found = dateMarker(leadStart(s, d.index), d.index + d[0].length, isoDate(y, month, Number(d[1])));
+    if (found) return found;
+  }
+  for (const d of s.matchAll(RE_MONTH_DAY)) {
+    const month = monthOf(d[1]!);
+    if (month === null) continue;
+    const found = dateMarker(leadStart(s, d.index), d.index + d[0].length, isoDate(Number(d[3]), month, Number(d[2])));
+    if (found) return found;
+  }
   return null;
 }
 

@@ -2,27 +2,37 @@
 // "Eps.01-02", "#01", "第01話"; and "Episode 1.22" (season 1, episode 22). A season folder around
 // the file may give the season; otherwise these numbers stay without one.
 import { isYear } from '../title.ts';
-import { isJunkToken } from '../vocabulary.ts';
 import { RE_MOVIE_END, RE_NUMBER_IN_TITLE } from './absolute.ts';
-import { marker, MAX_SPAN, range, smallNumber, type Form, type Marker } from './marker.ts';
+import { marker, MAX_SPAN, range, SMALL_NUMBER, smallNumber, type Form, type Marker } from './marker.ts';
 
 const WORDS = 'episodes?|episodios?|épisodes?|eps?|folge|capitulos?|capítulos?|cap|odcinek|jakso|avsnitt|afsnit|серия|bölüm';
 const RE_WORD = new RegExp(
   `(?<![\\p{L}\\p{N}])(${WORDS})[ ._-]*[#(]?(\\d{1,4})(?:[ ._]?v\\d)?(?:[ ._]*(?:-|~|to|&|and|\\+)[ ._]*(?:e|ep)?(\\d{1,4}))?\\)?(?!\\d|\\.\\d)`,
   'iu',
 );
+const RE_NUMBER_BEFORE = /[ ._]-[ ._](\d{2,4})[ ._]*-[ ._]*$/;
 // "(08.seriya)", "08 серия": the number first.
 const RE_NUMBER_WORD = /(?<![\p{L}\p{N}])(\d{1,3})[ ._-]*(?:seriya|serija|серия|bölüm)(?![\p{L}])/iu;
-const RE_LATER_YEAR = /(?<![\p{L}\p{N}])((?:19|20)\d{2})[)\]]?(?:[ ._-]+([\p{L}\p{N}-]+)|[ ._-]*$)/u;
+const RE_LATER_YEAR = /(?<![\p{L}\p{N}])((?:19|20)\d{2})(?![\p{L}\p{N}])/u;
 const RE_SEASON_DOT_EPISODE = /(?<![\p{L}\p{N}])episode[ ._]?(\d{1,2})\.(\d{2})(?!\d)/iu;
 const RE_E = /(?<![\p{L}\p{N}])e(\d{2,4})(?:v\d)?(?:[ ._]*-[ ._]*e?(\d{2,4}))?(?![\p{L}\p{N}])/iu;
 const RE_HASH = /(?<![\p{L}\p{N}])#(\d{1,4})(?:v\d)?(?:-(\d{1,4}))?(?!\d)/u;
 const RE_KANJI = /第(\d{1,4})[話话集]/u;
 // "Part 3", "Part.1.and.Part.2", "Pt.VI", "Part3", "part 1 to part 3", "part 1 to 4"
-const RE_PART =
-  /(?<![\p{L}\p{N}])(?:part|pt)[ ._-]?(\d{1,2}|[ivx]{1,6})(?:[ ._-]+(and|&|to)[ ._-]+(?:(?:part|pt)[ ._-]?)?(\d{1,2}|[ivx]{1,6}))?(?![\p{L}\p{N}])/iu;
+const RE_PART = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:part|pt)[ ._-]?(${SMALL_NUMBER})(?:[ ._-]+(and|&|to)[ ._-]+(?:(?:part|pt)[ ._-]?)?(${SMALL_NUMBER}))?(?![\\p{L}\\p{N}])`,
+  'iu',
+);
+// "Episode VIII"
+const RE_WORD_ROMAN = /(?<![\p{L}\p{N}])(?:episode|ep)[ ._-]+([ivx]{1,6})(?![\p{L}\p{N}])/iu;
 // "1of8", "3.of.3", "[20 of 25]"
 const RE_OF = /(?<![\p{L}\p{N}])(\d{1,2})[ ._]*of[ ._]*(\d{1,2})(?![\p{L}\p{N}])/iu;
+
+/** "Star Wars Episode 4 Un Nouvel espoir 1977": a spelled "Episode" before a year is part of a movie title. */
+function movieYearAfter(s: string, from: number): boolean {
+  const year = RE_LATER_YEAR.exec(s.slice(from));
+  return year !== null && isYear(Number(year[1]));
+}
 
 function numbers(from: string, to: string | undefined): number[] {
   const a = Number(from);
@@ -38,10 +48,17 @@ export const episodeOnly: Form = {
     m = RE_WORD.exec(s);
     if (m) {
       const end = m.index + m[0].length;
-      // "Star Wars Episode 4 Un Nouvel espoir 1977": a spelled "Episode" before a year is part of a movie title.
-      const year = /^episod/i.test(m[1]!) ? RE_LATER_YEAR.exec(s.slice(end)) : null;
-      if (year && isYear(Number(year[1])) && (year[2] === undefined || isJunkToken(year[2].toLowerCase()))) return null;
+      if (/^episod/i.test(m[1]!) && movieYearAfter(s, end)) return null;
+      // "Show Name 123 - 001 - Ep 1 name": the absolute number said before the episode word.
+      const before = RE_NUMBER_BEFORE.exec(s.slice(0, m.index));
+      if (before && before.index > 0) return marker('episode', before.index, end, { absolute: [Number(before[1])], weak: true });
       return marker('episode', m.index, end, { absolute: numbers(m[2]!, m[3]), weak: true });
+    }
+    const roman = RE_WORD_ROMAN.exec(s);
+    const romanNumber = roman ? smallNumber(roman[1]!) : null;
+    if (roman && romanNumber !== null) {
+      const end = roman.index + roman[0].length;
+      return movieYearAfter(s, end) ? null : marker('episode', roman.index, end, { absolute: [romanNumber], weak: true });
     }
     m = RE_E.exec(s) ?? RE_HASH.exec(s) ?? RE_NUMBER_WORD.exec(s);
     if (m) return marker('episode', m.index, m.index + m[0].length, { absolute: numbers(m[1]!, m[2]), weak: true });

@@ -2,8 +2,9 @@
 
 export interface Marker {
   kind: 'episode' | 'season' | 'movie';
-  /** The title is the text before `start`. */
+  /** The title is the text before `start` (from `titleStart`, 0 unless the name begins with a number). */
   start: number;
+  titleStart: number;
   /** Release words, episode titles and the like follow from `end`. */
   end: number;
   season: number | null;
@@ -21,6 +22,8 @@ export interface Marker {
 export interface FormContext {
   /** The name began with a `[Group]`: fansub conventions apply. */
   group: string | null;
+  /** The name carried a CRC32 checksum (`[A3C9BD54]`), as fansub releases do. */
+  checksum: boolean;
 }
 
 export interface Form {
@@ -32,6 +35,7 @@ export function marker(kind: Marker['kind'], start: number, end: number, fields:
   return {
     kind,
     start,
+    titleStart: 0,
     end,
     season: null,
     episodes: [],
@@ -58,11 +62,15 @@ export function sortedUnique(list: readonly number[]): number[] {
 }
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
+const WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+export const SMALL_NUMBER = `\\d{1,2}|[ivx]{1,6}|${WORDS.join('|')}`;
 
-/** 1–39 as digits or Roman numerals (`Part IV`); null for anything else. */
+/** 1–39 as digits, Roman numerals (`Part IV`) or English words up to twelve; null for anything else. */
 export function smallNumber(text: string): number | null {
   if (/^\d{1,2}$/.test(text)) return Number(text);
   const t = text.toLowerCase();
+  const word = WORDS.indexOf(t);
+  if (word >= 0) return word + 1;
   if (!/^[ivx]{1,6}$/.test(t)) return null;
   let total = 0;
   for (let i = 0; i < t.length; i++) {

@@ -17,8 +17,10 @@ export const movieYear: Form = {
       if (!isYear(year) || m.index === 0) continue;
       candidates.push({ index: m.index, end: m.index + m[0].length, year, bracketed: m[1] !== '' });
     }
+    // A range with no year after it: "Let.It.Fall.Los.Angeles.1982-1992.2017" is one film about a decade.
     const range = RE_YEAR_RANGE.exec(s);
-    if (range && (candidates.length === 0 || range.index <= candidates[0]!.end)) {
+    const after = range ? candidates.filter((c) => c.index > range.index + range[0].length) : [];
+    if (range && after.length === 0) {
       return marker('movie', range.index, range.index, { conflict: 'a range of years: a collection, not one movie' });
     }
     if (candidates.length === 0) return null;

@@ -6,7 +6,7 @@ import { withAbsolute } from './sxxeyy.ts';
 
 // Not after a digit, nor after one digit and a dot: `1920x1080` and `5.1x2` are no episodes, `2005.8x11` is.
 const RE_NX = /(?<!\d)(?<!(?:^|\D)\d\.)(\d{1,2})[xх](\d{1,3})(?![\dp])/i;
-const RE_BRACKETED = /\[(\d{1,2})\.(\d{2})\]/;
+const RE_BRACKETED = /\[(\d{1,2})\.(\d{2,3})\]/;
 const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
 const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
 const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
@@ -17,7 +17,7 @@ export const nxnn: Form = {
   name: 'NxNN',
   find(s) {
     const m = RE_NX.exec(s);
-    const junk = firstJunk(s);
+    const junk = m ? firstJunk(s) : -1;
     if (m && (junk < 0 || m.index < junk)) {
       const after = m.index + m[0].length;
       if (m.index === 0 && RE_LATER_NUMBER.test(s.slice(after))) return null;

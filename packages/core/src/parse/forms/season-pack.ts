@@ -5,15 +5,22 @@ import { marker, MAX_SPAN, range, type Form } from './marker.ts';
 import { SEASON_WORDS } from './spelled.ts';
 
 const RE_S = /(?<![\p{L}\p{N}])s(\d{1,2})(?:[ ._-]?(?:d|dvd|disc|disk|cd)\d{1,2})?(?![\p{L}\p{N}])/iu;
-const RE_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
+// "Season 2", and the ordinal "1ª Temporada", "2nd Season".
+const RE_WORD = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(?:${SEASON_WORDS})[ ._]*-?(\\d{1,2})(?!\\d)|(\\d{1,2})(?:st|nd|rd|th|ª|º|°)[ ._-]*(?:${SEASON_WORDS})(?![\\p{L}]))`,
+  'iu',
+);
+// "S01-S03", "S01-03", "Seasons 1-3", "Season 1 to 3"; not "S2 - 37", an episode of season 2.
 const RE_SEVERAL = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:s(\\d{1,2})[ ._]*(?:-|to|&)[ ._]*s?(\\d{1,2})|(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})[ ._]*(?:-|to|&)[ ._]*(\\d{1,2}))(?![\\p{L}\\p{N}])`,
+  `(?<![\\p{L}\\p{N}])(?:s(\\d{1,2})(?:-s?|[ ._]*(?:-|to|&)[ ._]*s)(\\d{1,2})|(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?:-|[ ._]*(?:to|&)[ ._]*)(\\d{1,2}))(?![\\p{L}\\p{N}])`,
   'iu',
 );
 // "S05.Drunk.Santa.Part1": one part of the season, or the part of an episode's title? Sources disagree.
 const RE_PART = /(?<![\p{L}\p{N}])(?:part|pt)[ ._-]?(\d{1,2}|[ivx]{1,6})(?![\p{L}\p{N}])/iu;
-// "Show S2 - 05": the 5th of season 2, or of the whole series (anime)? Not guessed.
-const RE_NUMBER_AFTER = /^[ ._]*(?:\((?:19|20)\d{2}\)[ ._]*)?-[ ._]*\d{1,4}(?![\d.])/;
+// "Fruits Basket S2 (2019) - 11", "Title Season 2 - 09": fansub names number episodes within the
+// season they name; "(51)" after it is the absolute number.
+const RE_NUMBER_AFTER =
+  /^[ ._]*(?:\(((?:19|20)\d{2})\)[ ._]*)?[ ._]-[ ._]+(\d{1,3})(?:[ ._]?[vV]\d)?(?:[ ._]*[~-][ ._]*(\d{1,3}))?(?:[ ._]*\((\d{1,3})\))?(?=$|[ ._[(])/;
 // "Show S01 (01 - 12)": the episodes of the season in the pack.
 const RE_RANGE_AFTER = /^[ ._]*\((\d{1,3})[ ._]*-[ ._]*(\d{1,3})\)/;
 
@@ -35,9 +42,20 @@ export const seasonPack: Form = {
     if (junk >= 0 && junk < m.index) return null;
     const end = m.index + m[0].length;
     const rest = s.slice(end);
-    if (RE_NUMBER_AFTER.test(rest)) return marker('season', m.index, m.index, { conflict: 'a season and a number that may count from the first season' });
+    const season = Number(m[1] ?? m[2]);
+    const numbered = RE_NUMBER_AFTER.exec(rest);
+    if (numbered) {
+      const first = Number(numbered[2]);
+      const last = numbered[3] === undefined ? first : Number(numbered[3]);
+      if (last < first || last - first > MAX_SPAN) return null;
+      return marker('episode', m.index, end + numbered[0].length, {
+        season,
+        episodes: range(first, last),
+        absolute: numbered[4] === undefined ? [] : [Number(numbered[4])],
+        year: numbered[1] === undefined ? null : Number(numbered[1]),
+      });
+    }
     if (RE_PART.test(rest)) return marker('season', m.index, m.index, { conflict: 'a season pack, or a part of one of its episodes' });
-    const season = Number(m[1]);
     const r = RE_RANGE_AFTER.exec(rest);
     if (r && Number(r[2]) > Number(r[1]) && Number(r[2]) - Number(r[1]) <= MAX_SPAN) {
       return marker('episode', m.index, end + r[0].length, { season, episodes: range(Number(r[1]), Number(r[2])) });

@@ -15,7 +15,7 @@ const TO = '(?:-|~|to|a|à|ao)';
 const NUM_RANGE = `\\(?(\\d{1,3})(?:[ ._]*${TO}[ ._]*(\\d{1,3}))?\\)?(?!\\d)`;
 
 const RE_SEASON_EPISODE = new RegExp(
-  `${B}(?:${SEASON_WORDS})[ ._:-]*№?(\\d{1,2})[ ._,:\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`,
+  `${B}(?:${SEASON_WORDS})[ ._:]*-?№?(\\d{1,2})[ ._,:\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`,
   'iu',
 );
 // "5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "(8.sez.21.ser.iz.23)"
@@ -33,6 +33,8 @@ const RE_SEASON_PART = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})[ ._-
 // "Season 4.16", "NCIS Season 11 01" (a bare episode number, then nothing but the end or a bracket)
 const RE_SEASON_DOT = new RegExp(`${B}(?:season|series|saison|staffel|temporada)[ ._-]*(\\d{1,2})\\.(\\d{2})(?!\\d)`, 'iu');
 const RE_SEASON_NUMBER = new RegExp(`${B}(?:season|series|saison|staffel|temporada)[ ._-]*(\\d{1,2})[ ._]+(\\d{1,3})(?=[ ._]*(?:$|[[(]|-[ ._]))`, 'iu');
+// Japanese "第2期 01話": the 2nd season, episode 1.
+const RE_KANJI = /第(\d{1,2})期[\s._]*第?(\d{1,4})[話话集]/u;
 // Spanish "Cap.408" (season 4, episode 8) and "Cap.408_409", usually after "Temporada 4".
 const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
 const RE_SEASON_WORD = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
@@ -79,7 +81,7 @@ export const spelled: Form = {
       const eps = numbers(m[2]!, m[3]);
       if (eps) return at(m, Number(m[1]), eps);
     }
-    m = RE_SEASON_OF.exec(s) ?? RE_SEASON_DOT.exec(s) ?? RE_SEASON_NUMBER.exec(s);
+    m = RE_SEASON_OF.exec(s) ?? RE_SEASON_DOT.exec(s) ?? RE_SEASON_NUMBER.exec(s) ?? RE_KANJI.exec(s);
     if (m) return at(m, Number(m[1]), [Number(m[2])]);
     m = RE_SEASON_PART.exec(s);
     if (m) {

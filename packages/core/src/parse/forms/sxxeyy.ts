@@ -4,12 +4,14 @@
 import { isYear } from '../title.ts';
 import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
-// `Sn4 Ep14`, `S01EP(01-09)` too.
-const RE_SXE = /(?<![\p{L}\p{N}])sn?(\d{1,4})(?:[ ._-]{0,3}|\]\s*\[)(?:e|ep|eps|episode)[ ._(]?(\d{1,5})(?:v\d)?(?!\d)/iu;
+// `Sn4 Ep14`, `S01EP(01-09)`, `S01xE03`, Spanish and Portuguese `T02E22`, and `DieS01E06` glued to a
+// title in camel case.
+const RE_SXE =
+  /(?:(?<![\p{L}\p{N}])(?:sn?|t(?=\d\d))|(?<=\p{Ll})S(?=\d\d[Ee]\d))(\d{1,4})(?:[ ._-]{0,3}|\]\s*\[|x)(?:e|ep|eps|episode)[ ._(]?(\d{1,5})(?:v\d)?(?!\d)/iu;
 // [S 1 - Ep 002], (S4-24), [S2-07]
 const RE_BRACKETED = /[[(]s ?(\d{1,2})(?:[ ._-]+ep? ?|-)(\d{1,3})[\])]/i;
-// S0615: season and episode run together.
-const RE_GLUED = /(?<![\p{L}\p{N}])s(\d{2})(\d{2})(?![\p{L}\p{N}])/iu;
+// S0615: season and episode run together; 01e02, 01E06 without the S.
+const RE_GLUED = /(?<![\p{L}\p{N}])(?:s(\d{2})(\d{2})|(\d{1,2})e(\d{2,3}))(?![\p{L}\p{N}])/iu;
 // S01.07, s02.09: a season, then a two-digit episode and nothing more.
 const RE_SEASON_DOT = /(?<![\p{L}\p{N}])s(\d{1,2})[ .](\d{2})(?=[ ._-]|$)/iu;
 
@@ -21,6 +23,9 @@ const RE_NEXT = /\.(\d{2})(?=[ ._-]|$)/y;
 // Absolute numbers beside an S01E02 (anime): "S02E03 - 012", "s16e03-05 313-315".
 const RE_ABS_AFTER = /[ ._]*(?:-[ ._]*)?(\d{3})(?:-(\d{3}))?(?=[ ._-]|$)/y;
 const RE_ABS_BEFORE = /[ ._]-[ ._](\d{3})(?:-(\d{3}))?[ ._]*-?[ ._]*$/;
+// "165.Naruto Shippuuden.s08e014", "165-166.07-GHOST.s08e014-015": a count before the title. A
+// lone number dotted to a dotted title stays the title's ("100.Code.S01E01").
+const RE_ABS_LEADING = /^(\d{3})(?:-(\d{3}))?\.(?=[\p{L}\p{N}])/u;
 
 function absoluteRange(from: string, to: string | undefined): number[] {
   const a = Number(from);
@@ -80,8 +85,13 @@ export function withAbsolute(s: string, m: Marker): Marker {
   RE_ABS_AFTER.lastIndex = m.end;
   const after = RE_ABS_AFTER.exec(s);
   if (after) return { ...m, absolute: absoluteRange(after[1]!, after[2]), end: RE_ABS_AFTER.lastIndex };
-  const before = RE_ABS_BEFORE.exec(s.slice(0, m.start));
+  const title = s.slice(0, m.start);
+  const before = RE_ABS_BEFORE.exec(title);
   if (before && before.index > 0) return { ...m, absolute: absoluteRange(before[1]!, before[2]), start: before.index };
+  const leading = RE_ABS_LEADING.exec(title);
+  if (leading && (leading[2] !== undefined || / /.test(title))) {
+    return { ...m, absolute: absoluteRange(leading[1]!, leading[2]), titleStart: leading[0].length };
+  }
   return m;
 }
 
@@ -104,8 +114,10 @@ export const sxxeyy: Form = {
       const found = marker('episode', b.index, b.index + b[0].length, { season: Number(b[1]), episodes: [Number(b[2])] });
       return before && before.index > 0 ? { ...found, start: before.index, absolute: [Number(before[1])] } : found;
     }
-    const g = RE_GLUED.exec(s) ?? RE_SEASON_DOT.exec(s);
-    if (g) return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1]), episodes: [Number(g[2])] });
+    const g = RE_GLUED.exec(s);
+    if (g) return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1] ?? g[3]), episodes: [Number(g[2] ?? g[4])] });
+    const d = RE_SEASON_DOT.exec(s);
+    if (d) return marker('episode', d.index, d.index + d[0].length, { season: Number(d[1]), episodes: [Number(d[2])] });
     return null;
   },
 };
