@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@mo/shared';
 import { classify, parseNfo, titleYearOfFolder, type Section } from './classify.ts';
-import { seasonOfFolder } from './season-folder.ts';
+import { seasonOfFolder } from '../parse/season-folder.ts';
 
 const opts = {
   videoExtensions: new Set(DEFAULT_CONFIG.library.video_extensions),

@@ -4,7 +4,7 @@ import { episodeOfFile } from './episode-file.ts';
 import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
 import { withoutNameTags } from './name-tags.ts';
-import { seasonOfFolder } from './season-folder.ts';
+import { seasonOfFolder } from '../parse/season-folder.ts';
 
 export type Section = 'movies' | 'tv';
 

@@ -16,8 +16,10 @@
 //     folder of an obfuscated file name, the `Title (Year)` folder of a movie.
 //  4. What is left must be a whole answer: a title, and a year for a movie, numbers or a date for an
 //     episode. Anything less is refused.
+import { readSubtitleTags } from '../languages/subtitle-tags.ts';
 import { nonVideoExtension } from './non-video.ts';
 import { normalizeTitle } from './normalize-title.ts';
+import { seasonFolderAlone } from './season-folder.ts';
 import { parseSegment, type Seg } from './segment.ts';
 
 export { normalizeTitle };
@@ -49,31 +51,17 @@ const VIDEO_EXTENSIONS = new Set([
   'mkv', 'mp4', 'm4v', 'avi', 'mov', 'ts', 'm2ts', 'mts', 'wmv', 'webm', 'mpg', 'mpeg', 'flv',
   'ogm', 'ogv', 'divx', 'xvid', 'vob', '3gp', 'rmvb', 'rm', 'asf', 'f4v', 'iso', 'strm',
 ]);
-const SUBTITLE_EXTENSIONS = new Set(['srt', 'ass', 'ssa', 'vtt', 'sub', 'idx', 'sup', 'smi', 'ttml', 'nfo']);
-// Language codes and flags that follow the base name of a sidecar subtitle (`Movie.en.forced.srt`).
-const SUBTITLE_SUFFIXES = new Set([
-  'en', 'eng', 'english', 'fr', 'fre', 'fra', 'french', 'de', 'ger', 'deu', 'german', 'es', 'spa',
-  'spanish', 'it', 'ita', 'italian', 'pt', 'por', 'pt-br', 'ru', 'rus', 'ja', 'jpn', 'zh', 'chi',
-  'zho', 'ko', 'kor', 'nl', 'dut', 'nld', 'sv', 'swe', 'no', 'nor', 'nb', 'da', 'dan', 'fi', 'fin',
-  'pl', 'pol', 'tr', 'tur', 'ar', 'ara', 'he', 'heb', 'hi', 'hin', 'cs', 'cze', 'ces', 'el', 'gre',
-  'ell', 'hu', 'hun', 'ro', 'ron', 'rum', 'en-us', 'en-gb', 'es-419', 'und', 'forced', 'sdh', 'cc',
-  'default', 'full', 'foreign',
-]);
+const SIDECAR_EXTENSIONS = new Set(['srt', 'ass', 'ssa', 'vtt', 'sub', 'idx', 'sup', 'smi', 'ttml', 'nfo']);
 
-/** The file name without a video or subtitle extension; null when it has another (`.mp3`, `.pdf`). */
+/** The file name without a video or sidecar extension; null when it has another (`.mp3`, `.pdf`). */
 function stripExtension(file: string): string | null {
   const dot = file.lastIndexOf('.');
   if (dot <= 0) return file;
   const ext = file.slice(dot + 1).toLowerCase();
   if (VIDEO_EXTENSIONS.has(ext)) return file.slice(0, dot);
-  if (!SUBTITLE_EXTENSIONS.has(ext)) return nonVideoExtension(file) === null ? file : null;
-  let base = file.slice(0, dot);
-  for (let i = 0; i < 3; i++) {
-    const d = base.lastIndexOf('.');
-    if (d <= 0 || !SUBTITLE_SUFFIXES.has(base.slice(d + 1).toLowerCase())) break;
-    base = base.slice(0, d);
-  }
-  return base;
+  if (!SIDECAR_EXTENSIONS.has(ext)) return nonVideoExtension(file) === null ? file : null;
+  // A sidecar's language and flags (`Movie.en.forced.srt`) are read as the scanner reads them.
+  return readSubtitleTags(file.slice(0, dot)).base;
 }
 
 // Folders that say nothing about the media inside them.
@@ -87,9 +75,6 @@ const GENERIC_FOLDERS = new Set([
   'qbittorrent', 'transmission', 'deluge', 'radarr', 'sonarr', 'tv-sonarr', 'radarr-movies', 'home',
   'finish', 'finished',
 ]);
-const RE_SEASON_FOLDER =
-  /^(?:season|series|saison|staffel|temporada|stagione|seizoen|sezon|säsong|sæson|sesong|kausi|book)[ ._-]*(\d{1,4})(?:[ ._-]*[([]?(?:19|20)\d{2}[)\]]?)?$|^s(\d{1,4})$/i;
-const RE_SPECIALS_FOLDER = /^(?:specials?|season[ ._-]*0+)$/i;
 const RE_CAMERA_NAME = /^(?:IMG|VID|MVI|MOV|DSC[NF]?|PXL|GOPR|GH\d\d|GX\d\d|DJI|SAM|WP)[_-]?\d/i;
 
 function hasUpper(s: string): boolean {
@@ -142,13 +127,9 @@ function readFolders(parts: readonly string[]): { season: number | null; folder:
   for (let i = parts.length - 1; i >= 0 && i >= parts.length - 4; i--) {
     const d = parts[i]!.trim();
     if (d === '' || d === '.' || d === '..' || GENERIC_FOLDERS.has(d.toLowerCase())) continue;
-    const sm = RE_SEASON_FOLDER.exec(d);
-    if (sm) {
-      season ??= Number(sm[1] ?? sm[2]);
-      continue;
-    }
-    if (RE_SPECIALS_FOLDER.test(d)) {
-      season ??= 0;
+    const s = seasonFolderAlone(d);
+    if (s !== null) {
+      season ??= s;
       continue;
     }
     const folder = parseSegment(d);

@@ -1,5 +1,6 @@
 // The words of release names that are not titles: quality, source, codec, audio, release flags,
 // streaming services, languages and editions. A title ends where the first of them begins.
+import { isMultiLanguageWord, releaseLanguage } from '../languages/languages.ts';
 
 const words = (list: string): Set<string> => new Set(list.trim().split(/\s+/));
 
@@ -26,14 +27,8 @@ const AMBIGUOUS_TOKENS = words(`
 
 const RESOLUTION = /^(?:\d{3,4}[pi]|[48]k|hd\d{3,4}|\d{3,4}[x*×]\d{3,4}[pi]?)$/;
 
-/** Languages as release names carry them; a title never ends with one of these after a year or tag. */
-const LANGUAGE_TOKENS = words(`
-  english german deutsch french francais truefrench vff vfq vf vf2 vfi vo vost italian ita spanish
-  espanol castellano latino esp spa russian rus hindi japanese jpn jap korean kor chinese mandarin
-  cantonese chs cht big5 nordic swedish swe danish dan norwegian nor finnish fin dutch nl flemish
-  polish pol czech cze hungarian hun turkish tur portuguese por brazilian thai vietnamese arabic
-  hebrew greek romanian ukrainian ukr eng ger fre fra deu lektor dublado legendado subita vostit
-  ita-eng eng-ita`);
+/** Release words about languages that name none the languages module knows: original version, subtitled, Chinese scripts. */
+const OTHER_LANGUAGE_WORDS = words('vo vost vostit vosi chs cht big5 ita-eng eng-ita');
 
 /** Edition words: part of a release, unless a title needs them ("Bigger, Longer and Uncut"). */
 const EDITION_TOKENS = words(`
@@ -46,11 +41,12 @@ export function isReleaseToken(lower: string): boolean {
 }
 
 export function isAmbiguousToken(lower: string): boolean {
-  return AMBIGUOUS_TOKENS.has(lower) || LANGUAGE_TOKENS.has(lower);
+  return AMBIGUOUS_TOKENS.has(lower) || isLanguageToken(lower);
 }
 
+/** A word a release name uses for a language: `GERMAN`, `iTA`, `VOSTFR`, `MULTi`, `Latino`. */
 export function isLanguageToken(lower: string): boolean {
-  return LANGUAGE_TOKENS.has(lower);
+  return releaseLanguage(lower) !== null || isMultiLanguageWord(lower) || OTHER_LANGUAGE_WORDS.has(lower);
 }
 
 export function isEditionToken(lower: string): boolean {

@@ -47,6 +47,8 @@ export function findDate(s: string): Marker | null {
     const b = Number(m[4]);
     // 2010.23.11: a day before the month, when only that reading is a date.
     const date = a <= 12 ? isoDate(y, a, b) : isoDate(y, b, a);
+    // "2023.02.30": shaped as a date and none; not a movie of 2023 either.
+    if (date === null && y <= MAX_YEAR) return marker('episode', m.index, m.index, { conflict: 'a date that is no calendar day' });
     const found = dateMarker(m.index, m.index + m[0].length, date);
     if (found) return found;
   }

@@ -32,6 +32,23 @@ function cjkNumber(s: string): number | null {
   return tens === undefined || ones === undefined ? null : tens * 10 + ones;
 }
 
+const ALONE = new RegExp(String.raw`^(?:${WORD}[\s._-]*(\d{1,4})|(\d{1,4})\s*\.?\s*${WORD}|s(\d{1,4}))(?:\s*[([](?:18|19|20)\d\d[)\]])?$`, 'iu');
+
+/**
+ * The season of a folder that names nothing but a season (`Season 1`, `S01`, `Staffel 2`,
+ * `Specials`): in a downloads folder, where a bare `2019` or `Show S01` is no season folder but a
+ * year or a release of a season pack.
+ */
+export function seasonFolderAlone(name: string): number | null {
+  const s = name.trim();
+  if (SPECIALS.test(s)) return 0;
+  const m = ALONE.exec(s);
+  if (m) return Number(m[1] ?? m[2] ?? m[3]);
+  const cjk = CJK.exec(s);
+  if (!cjk) return null;
+  return cjk[1] ? Number(cjk[1]) : cjkNumber(cjk[2]!);
+}
+
 /** The season a folder inside a series folder holds (0 for specials), or null when it is no season folder. */
 export function seasonOfFolder(name: string): number | null {
   const s = name.trim();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seasonOfFolder } from './season-folder.ts';
+import { seasonOfFolder, seasonFolderAlone } from './season-folder.ts';
 
 describe('seasonOfFolder', () => {
   it.each([
@@ -103,4 +103,25 @@ describe('seasonOfFolder', () => {
   ])('%s is no season folder', (name) => {
     expect(seasonOfFolder(name)).toBeNull();
   });
+});
+
+describe('seasonFolderAlone (download paths)', () => {
+  it.each([
+    ['Season 1', 1],
+    ['Season 02 (2008)', 2],
+    ['S03', 3],
+    ['Specials', 0],
+    ['Staffel 2', 2],
+    ['3. Staffel', 3],
+    ['第2季', 2],
+  ])('%s is season %i', (name, season) => {
+    expect(seasonFolderAlone(name)).toBe(season);
+  });
+
+  it.each(['2019', '01', 'Show Name S01', 'Solar Opposites - Season 1', 'Show.Name.S01.720p', 'Season Finale'])(
+    '%s is not a season folder on its own',
+    (name) => {
+      expect(seasonFolderAlone(name)).toBeNull();
+    },
+  );
 });

@@ -1,0 +1,39 @@
+import { describe, it } from 'vitest';
+import { episode, expectParsed, expectRefused, movie } from '../test-fixtures/expect-parse.ts';
+
+describe('form NxNN', () => {
+  it.each([
+    ['Harbour Lights 3x07 The Storm.avi', episode('Harbour Lights', 3, [7])],
+    ['Harbour.Lights.03x07.HDTV', episode('Harbour Lights', 3, [7])],
+    ['Harbour Lights 3X7 HDTV XviD.avi', episode('Harbour Lights', 3, [7])],
+    ['Harbour Lights - [03x07] - The Storm.mkv', episode('Harbour Lights', 3, [7])],
+    ['The.Old.Harbour3x07.HDTV.avi', episode('The Old Harbour', 3, [7])],
+    ['Harbour Lights [3.07] The Storm.avi', episode('Harbour Lights', 3, [7])],
+    ['Harbour Lights - 3.07 - The Storm.mkv', episode('Harbour Lights', 3, [7])],
+    ['Гавань [03х07] (2019) HDTVRip', episode('Гавань', 3, [7])],
+    ['Harbour.Lights.2009.3x07.HDTV', episode('Harbour Lights', 3, [7], { year: 2009 })],
+  ])('%s', (name, want) => {
+    expectParsed(name, want);
+  });
+
+  it.each([
+    ['Harbour.Lights.3x07.3x08.HDTV', [7, 8]],
+    ['Harbour Lights 3x07 3x08 3x09 Titles', [7, 8, 9]],
+    ['Harbour_Lights.3x07x08x09.DVD', [7, 8, 9]],
+    ['Harbour Lights - 3x07-3x09 - Titles', [7, 8, 9]],
+    ['Harbour Lights 3x07-09', [7, 8, 9]],
+    ['Harbour Lights 3x07+08', [7, 8]],
+    ['Harbour_Lights.3x07and08and09.DVD', [7, 8, 9]],
+  ])('multi-episode %s', (name, episodes) => {
+    expectParsed(name, { season: 3, episodes });
+  });
+
+  it('is no episode inside a resolution, an audio layout or a title', () => {
+    expectParsed('Harbour (2011) [1280x720 x264 AC3 5.1x2].mkv', movie('Harbour', 2011));
+    expectParsed('12x12.2015.1080p.BluRay.x264', movie('12x12', 2015));
+  });
+
+  it('refuses episodes of two seasons', () => {
+    expectRefused('Harbour.Lights.3x07-4x01.HDTV', /two seasons/);
+  });
+});
