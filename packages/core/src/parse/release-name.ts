@@ -203,7 +203,8 @@ function fromFolders(file: Seg | null, base: string, season: number | null, fold
 
 export function parseRelease(name: string): ParseResult {
   // "Title / Original Title / Season: 1 [2017]" (tracker names) is one name, not a path.
-  const parts = name.includes(' / ') ? [name] : name.split(/[\\/]+/);
+  // (`split` with an expression runs it once per character: most names have no folder at all.)
+  const parts = name.includes(' / ') || !/[\\/]/.test(name) ? [name] : name.split(/[\\/]+/);
   let last = parts.pop() ?? '';
   while (last.trim() === '' && parts.length > 0) last = parts.pop() ?? '';
   const base = stripExtension(last.trim());

@@ -1,7 +1,7 @@
 // One path segment (a file name without its extension, or a folder name) read on its own: the
 // first form of the table that finds its marker decides; the text before the marker is the title.
 import { findEdition, takeTags } from './edition.ts';
-import { findDate } from './forms/daily.ts';
+import { findDate, RE_DATE_HINT } from './forms/daily.ts';
 import { FORMS, type Marker } from './forms/index.ts';
 import { nonVideoReason } from './non-video.ts';
 import { prepare } from './prepare.ts';
@@ -93,7 +93,7 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
     season: m.season,
     episodes: m.episodes,
     absolute: m.absolute,
-    airDate: m.airDate ?? (numbered ? (findDate(s.slice(m.end))?.airDate ?? null) : null),
+    airDate: m.airDate ?? (numbered && RE_DATE_HINT.test(s.slice(m.end)) ? (findDate(s.slice(m.end))?.airDate ?? null) : null),
     weak: m.weak,
   });
 }
@@ -107,6 +107,7 @@ export function parseSegment(raw: string): Seg | null {
   if (s === '') return null;
   const ctx = { group, checksum };
   for (const form of FORMS) {
+    if (!form.hint.test(s)) continue;
     const m = form.find(s, ctx);
     if (m) return fromMarker(s, m, tagged.edition);
   }

@@ -1,7 +1,7 @@
 // Turning the text before a marker into a title: release words and bracketed tags taken off the
 // end, a trailing series year or country code split off, dots made spaces where they separate
 // words. And the check that what is left could be a title at all.
-import { firstJunk, isAmbiguousToken, isJunkToken, isLanguageToken, isReleaseToken, onlyJunk } from './vocabulary.ts';
+import { firstJunk, isJunkToken, isLanguageToken, isReleaseToken, isStrongJunkToken, onlyJunk } from './vocabulary.ts';
 
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = new Date().getUTCFullYear() + 1;
@@ -20,7 +20,7 @@ export interface Title {
 const COUNTRIES = new Set(['US', 'UK', 'AU', 'NZ', 'CA', 'IE']);
 /** A release word after one of these belongs to the title: "Bigger, Longer and Uncut", "The Good German". */
 const JOINERS = new Set(['and', '&', 'the', 'of', 'a', 'an', 'or', 'und', 'et', 'y', 'e', 'de', 'du', 'la', 'le', 'der', 'die', 'das', 'in', 'on', 'for']);
-const ARTICLE_ONLY = /^(?:the|a|an|le|la|les|l|der|die|das|el|il|lo)$/i;
+const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'der', 'die', 'das', 'el', 'il', 'lo']);
 /** Bracketed words after a title that say what the release is, not what it is called. */
 const TAG_IN_PARENS = /^(?:tv|dvd|bd|digital|uncut|uncensored|web|hd|sd|hdtv|ova|oad|remastered|\d{3,4}p)$/i;
 
@@ -52,10 +52,42 @@ function dotsToSpaces(t: string): string {
 }
 
 // Not the dot: it may end an abbreviation ("Monsters, Inc."); `finish` decides about it.
-const TRAILING_SEPARATORS = /[\s_,:;–([{-]+$/;
-const TRAILING_SEPARATORS_AND_DOTS = /[\s._,:;–([{-]+$/;
-const LEADING_SEPARATORS = /^[\s._,:;–)\]}-]+/;
-const LAST_WORD = /[\s._-]+([\p{L}\p{N}+'’-]+)[\s._-]*$/u;
+// Trimming and the last word are done by hand: an expression anchored at the end is tried from
+// every position of the string, and these run a few times per name.
+const TRAILING_SEPARATORS = ' \t_,:;–([{-';
+const TRAILING_SEPARATORS_AND_DOTS = ' \t._,:;–([{-';
+const LEADING_SEPARATORS = ' \t._,:;–)]}-';
+
+function trimEnd(t: string, chars: string): string {
+  let end = t.length;
+  while (end > 0 && chars.includes(t[end - 1]!)) end--;
+  return end === t.length ? t : t.slice(0, end);
+}
+
+function trimStart(t: string, chars: string): string {
+  let start = 0;
+  while (start < t.length && chars.includes(t[start]!)) start++;
+  return start === 0 ? t : t.slice(start);
+}
+
+const WORD_SEPARATORS = ' \t._-';
+const isWordChar = (c: string): boolean => /[\p{L}\p{N}+'’-]/u.test(c);
+
+/** The last word of `t` after a separator: its text and where the separator before it starts. */
+function lastWord(t: string): { word: string; index: number } | null {
+  let end = t.length;
+  while (end > 0 && WORD_SEPARATORS.includes(t[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && (isWordChar(t[start - 1]!) && !(t[start - 1] === '-' && start - 1 > 0 && WORD_SEPARATORS.includes(t[start - 2]!)))) start--;
+  let sep = start;
+  while (sep > 0 && WORD_SEPARATORS.includes(t[sep - 1]!)) sep--;
+  if (start === end || sep === start) return null;
+  return { word: t.slice(start, end), index: sep };
+}
+
+function isArticleOnly(t: string): boolean {
+  return ARTICLES.has(t.trim().toLowerCase());
+}
 
 /** The word before the one at `index`, lower-cased; '' when there is none. */
 function wordBefore(t: string, index: number): string {
@@ -72,6 +104,8 @@ const GENRE_TAIL = /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thrille
 const EDITION_WORD = /^(?:extended|unrated|uncut|remastered|remaster|imax|theatrical|criterion|redux|despecialized|restored|colorized|custom)$/;
 const EDITION_PHRASE_TAIL =
   /[\s._-]+(?:director'?s[\s._-]?cut|final[\s._-]?cut|ultimate[\s._-]?(?:cut|edition)|collector'?s[\s._-]?edition|special(?:[\s._-]?extended)?[\s._-]?edition|(?:\d{1,3}(?:st|nd|rd|th)[\s._-]?)?anniversary(?:[\s._-]?edition)?|(?:extended|theatrical|international|uncut|unrated)[\s._-]?(?:cut|edition|version)|open[\s._-]?matte)$/i;
+
+const EDITION_PHRASE_ENDS = ['cut', 'edition', 'anniversary', 'version', 'matte'];
 
 function isTailTag(word: string, lower: string): boolean {
   // Three-letter language codes are words too ("Bokura ga Ita"): only their scene spelling (ITA, iTA) counts.
@@ -92,37 +126,39 @@ function stripTrailingTags(raw: string, clean: boolean): string {
   // In a dotted name a last dot separates; in a spaced one it may end an abbreviation.
   const separators = /\s/.test(raw) ? TRAILING_SEPARATORS : TRAILING_SEPARATORS_AND_DOTS;
   for (let i = 0; i < 8; i++) {
-    t = t.replace(separators, '');
-    const paren = /[\s._-]*\(([^()]*)\)$/.exec(t);
+    t = trimEnd(t, separators);
+    const dashed = t.includes('-');
+    const paren = t.endsWith(')') ? /[\s._-]*\(([^()]*)\)$/.exec(t) : null;
     // "(TV)", and any bracket after a dash: "Kiss the blood off my hands - (Norman FOSTER)".
     if (paren && paren.index > 0 && (TAG_IN_PARENS.test(paren[1]!.trim()) || /[\s._]-[\s._]*$/.test(t.slice(0, t.lastIndexOf('('))))) {
       t = t.slice(0, paren.index);
       continue;
     }
     // "Game of Thrones - The Complete": an article left alone after a dash.
-    const article = /[\s._]+-[\s._]+(?:the|a|an)$/i.exec(t);
+    const article = dashed ? /[\s._]+-[\s._]+(?:the|a|an)$/i.exec(t) : null;
     if (article && article.index > 0) {
       t = t.slice(0, article.index);
       continue;
     }
-    const genre = GENRE_TAIL.exec(t);
+    const genre = dashed ? GENRE_TAIL.exec(t) : null;
     if (genre && genre.index > 0) {
       t = t.slice(0, genre.index);
       continue;
     }
     // "Aliens Special Edition", "Nude - International Cut"; but "The Final Cut" is a title.
-    const phrase = EDITION_PHRASE_TAIL.exec(t);
+    const tail = t.slice(-11).toLowerCase();
+    const phrase = EDITION_PHRASE_ENDS.some((e) => tail.endsWith(e)) ? EDITION_PHRASE_TAIL.exec(t) : null;
     const rest = phrase ? t.slice(0, phrase.index).replace(/[\s._-]+$/, '') : '';
-    if (phrase && rest !== '' && !ARTICLE_ONLY.test(rest) && (!clean || /[\s._]-$/.test(t.slice(0, phrase.index + 2)))) {
+    if (phrase && rest !== '' && !isArticleOnly(rest) && (!clean || /[\s._]-$/.test(t.slice(0, phrase.index + 2)))) {
       t = rest;
       continue;
     }
-    const m = LAST_WORD.exec(t);
+    const m = lastWord(t);
     if (!m || m.index === 0) break;
-    const word = m[1]!;
+    const { word } = m;
     const lower = word.toLowerCase();
     const before = t.slice(0, m.index);
-    if (ARTICLE_ONLY.test(before.trim()) || before.trim() === '') break;
+    if (isArticleOnly(before) || before.trim() === '') break;
     const tag = clean ? isReleaseToken(lower) : isTailTag(word, lower);
     if (!tag || (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index)))) break;
     t = before;
@@ -142,25 +178,27 @@ function isTagBracket(content: string): boolean {
  */
 function cutAlternatives(raw: string): string {
   let t = raw;
-  // "IMAX - Journey to the South Pacific": a release word before a dash is no part of the title.
-  const lead = /^\s*([\p{L}\p{N}]+)[\s._]+-[\s._]+/u.exec(t);
-  if (lead && isJunkToken(lead[1]!.toLowerCase())) t = t.slice(lead[0].length);
+  if (t.includes('-')) {
+    // "IMAX - Journey to the South Pacific": a release word before a dash is no part of the title.
+    const lead = /^\s*([\p{L}\p{N}]+)[\s._]+-[\s._]+/u.exec(t);
+    if (lead && isJunkToken(lead[1]!.toLowerCase())) t = t.slice(lead[0].length);
+  }
   // "Scrubs - Episode 2 [S1 - Ep 002]": the episode said twice.
-  t = t.replace(/[\s._-]+(?:episode|ep)[\s._]*\d{1,4}[\s._-]*$/i, '');
-  const aka = /[\s._]a\.?k\.?a[\s._]/i.exec(t);
+  if (/\d[\s._-]*$/.test(t)) t = t.replace(/[\s._-]+(?:episode|ep)[\s._]*\d{1,4}[\s._-]*$/i, '');
+  const aka = /a\.?k\.?a/i.test(t) ? /[\s._]a\.?k\.?a[\s._]/i.exec(t) : null;
   if (aka && aka.index > 0) t = t.slice(0, aka.index);
-  const bracket = /[[【]([^\]】]*)[\]】]?/.exec(t);
+  const bracket = t.includes('[') || t.includes('【') ? /[[【]([^\]】]*)[\]】]?/.exec(t) : null;
   if (bracket && bracket.index > 0 && /[\p{L}\p{N}]/u.test(t.slice(0, bracket.index)) && isTagBracket(bracket[1]!)) {
     t = t.slice(0, bracket.index);
   }
   // "抓娃娃 Successor": a title in another script before the Latin one is a translation of it.
-  const translated = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
+  const translated = /^[\x00-\x7f]*$/.test(t) ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
   if (translated) t = t.slice(translated[0].length);
   return t.replace(/\*+/g, ' ');
 }
 
 function finish(raw: string): string {
-  let t = raw.replace(LEADING_SEPARATORS, '').replace(TRAILING_SEPARATORS, '');
+  let t = trimEnd(trimStart(raw, LEADING_SEPARATORS), TRAILING_SEPARATORS);
   if (t === '') return '';
   if (!t.includes(' ')) {
     t = dotsToSpaces(t);
@@ -183,17 +221,17 @@ const TRAILING_COUNTRY = /^(.*?[^\s._(-])(?:[\s._]+-)?[\s._]*(?:\(([A-Za-z]{2})\
  * split off (`Doctor.Who.2005` → Doctor Who, 2005; `The.Office.US` → The Office, US).
  */
 export function seriesTitle(raw: string): Title {
-  let t = stripTrailingTags(cutAlternatives(raw), false).replace(TRAILING_SEPARATORS_AND_DOTS, '');
+  let t = trimEnd(stripTrailingTags(cutAlternatives(raw), false), TRAILING_SEPARATORS_AND_DOTS);
   let year: number | null = null;
   let country: string | null = null;
   for (let i = 0; i < 2; i++) {
-    const y: RegExpExecArray | null = year === null ? TRAILING_YEAR.exec(t) : null;
+    const y: RegExpExecArray | null = year === null && /\d[)\]]?$/.test(t) ? TRAILING_YEAR.exec(t) : null;
     if (y && isYear(Number(y[2])) && finish(y[1]!) !== '') {
       year = Number(y[2]);
       t = y[1]!;
       continue;
     }
-    const c: RegExpExecArray | null = country === null ? TRAILING_COUNTRY.exec(t) : null;
+    const c: RegExpExecArray | null = country === null && /(?:[A-Z]{2}|\))$/.test(t) ? TRAILING_COUNTRY.exec(t) : null;
     const code: string | null = c ? (c[2] ?? c[3]!).toUpperCase() : null;
     if (c && code !== null && COUNTRIES.has(code) && finish(c[1]!) !== '') {
       country = code;
@@ -234,7 +272,7 @@ export function isPlausibleTitle(title: string): boolean {
   if (/^\d{2,4}-\d{2,4}[\s.]/.test(title)) return false;
   // "О мышах и людях (Of Mice and Men)": two titles in two scripts, and no telling which one is wanted.
   if (/\p{Script=Cyrillic}/u.test(title) && /\p{Script=Latin}/u.test(title)) return false;
-  if (ARTICLE_ONLY.test(title.trim())) return false;
-  const words = title.toLowerCase().split(/[\s._-]+/).filter(Boolean);
-  return !words.every((w) => isJunkToken(w) && !isAmbiguousToken(w));
+  if (isArticleOnly(title)) return false;
+  const words = title.toLowerCase().match(/[^\s._-]+/g) ?? [];
+  return !words.every(isStrongJunkToken);
 }

@@ -44,9 +44,17 @@ export function isAmbiguousToken(lower: string): boolean {
   return AMBIGUOUS_TOKENS.has(lower) || isLanguageToken(lower);
 }
 
+const LANGUAGE_WORDS = new Map<string, boolean>();
+
 /** A word a release name uses for a language: `GERMAN`, `iTA`, `VOSTFR`, `MULTi`, `Latino`. */
 export function isLanguageToken(lower: string): boolean {
-  return releaseLanguage(lower) !== null || isMultiLanguageWord(lower) || OTHER_LANGUAGE_WORDS.has(lower);
+  let known = LANGUAGE_WORDS.get(lower);
+  if (known === undefined) {
+    known = releaseLanguage(lower) !== null || isMultiLanguageWord(lower) || OTHER_LANGUAGE_WORDS.has(lower);
+    if (LANGUAGE_WORDS.size >= MAX_KINDS) LANGUAGE_WORDS.clear();
+    LANGUAGE_WORDS.set(lower, known);
+  }
+  return known;
 }
 
 export function isEditionToken(lower: string): boolean {
@@ -55,7 +63,12 @@ export function isEditionToken(lower: string): boolean {
 
 /** Any word that describes the release rather than naming the media. */
 export function isJunkToken(lower: string): boolean {
-  return isReleaseToken(lower) || isAmbiguousToken(lower) || isEditionToken(lower);
+  return cachedKind(lower) !== null;
+}
+
+/** A word that only ever describes the release (`x264`, `1080p`), never a title. */
+export function isStrongJunkToken(lower: string): boolean {
+  return cachedKind(lower) === 'strong';
 }
 
 export interface Token {
@@ -65,9 +78,37 @@ export interface Token {
   end: number;
 }
 
-// Word runs: letters and digits with the inner punctuation release tokens use (`WEB-DL`, `H.264`,
-// `DD5.1`, `HDR10+`). Other dots end a token, so `Show.Name` and `2005.720p` are two each.
-const TOKEN = /[\p{L}\p{N}]+(?:(?:[-'’]|(?<=(?<!\d)\d{1,2})\.(?=\d{1,2}(?!\d))|(?<=(?:^|[^\p{L}])[hx])\.(?=26))[\p{L}\p{N}]+)*\+?/giu;
+const ALNUM = /[\p{L}\p{N}]/u;
+
+function isAlnum(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+  return i < s.length && ALNUM.test(s[i]!);
+}
+
+function isDigit(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Whether the punctuation at `i` joins two parts of one token: `WEB-DL`, `Ocean's`, `DD5.1` (a dot
+ * between a number of one or two digits and another), `H.264` (a dot after a lone h or x before 26).
+ */
+function joins(s: string, i: number, start: number): boolean {
+  const c = s[i];
+  if (!isAlnum(s, i + 1)) return false;
+  if (c === '-' || c === "'" || c === '’') return true;
+  if (c !== '.') return false;
+  const h = (s[i - 1] ?? '').toLowerCase();
+  if ((h === 'h' || h === 'x') && i - 1 === start && s.startsWith('26', i + 1)) return true;
+  let digitsBefore = 0;
+  while (digitsBefore < 3 && isDigit(s, i - 1 - digitsBefore)) digitsBefore++;
+  let digitsAfter = 0;
+  while (digitsAfter < 3 && isDigit(s, i + 1 + digitsAfter)) digitsAfter++;
+  const before = digitsBefore >= 1 && digitsBefore <= 2 && !isDigit(s, i - 1 - digitsBefore);
+  return before && digitsAfter >= 1 && digitsAfter <= 2;
+}
 
 // The forms read one segment several times over: the last segment's tokens and release-word
 // offsets are kept.
@@ -83,10 +124,26 @@ export function tokenize(s: string): Token[] {
   return lastTokens;
 }
 
+// Word runs: letters and digits with the inner punctuation release tokens use (`WEB-DL`, `H.264`,
+// `DD5.1`, and a trailing + in `HDR10+`). Other dots end a token, so `Show.Name` and `2005.720p` are
+// two each. Written out by hand: this runs for every name, several tokens each.
 function tokenizeAll(s: string): Token[] {
   const out: Token[] = [];
-  for (const m of s.matchAll(TOKEN)) {
-    out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  let i = 0;
+  while (i < s.length) {
+    if (!isAlnum(s, i)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    for (;;) {
+      while (i < s.length && isAlnum(s, i)) i++;
+      if (i < s.length && joins(s, i, start)) i++;
+      else break;
+    }
+    if (s[i] === '+') i++;
+    const text = s.slice(start, i);
+    out.push({ text, lower: text.toLowerCase(), start, end: i });
   }
   return out;
 }

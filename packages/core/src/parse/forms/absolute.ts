@@ -73,6 +73,7 @@ function followedWell(s: string, end: number): boolean {
 
 export const absolute: Form = {
   name: 'absolute number',
+  hint: /\d/,
   find(s, ctx) {
     const fansub = ctx.group !== null || ctx.checksum;
     const junk = firstJunk(s);

@@ -23,6 +23,9 @@ function leadStart(s: string, index: number): number {
   return lead ? index - lead[0].length : index;
 }
 
+/** Every date form holds a four-digit year, or a two-digit one after dashed numbers or a month. */
+export const RE_DATE_HINT = /(?:19|20)\d\d|\d-\d\d?-\d|\d[ ._-]\p{L}{3,9}[ ._,-]+\d\d/u;
+
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
@@ -95,5 +98,6 @@ export function findDate(s: string): Marker | null {
 
 export const daily: Form = {
   name: 'air date',
+  hint: RE_DATE_HINT,
   find: findDate,
 };

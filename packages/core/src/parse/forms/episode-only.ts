@@ -42,6 +42,7 @@ function numbers(from: string, to: string | undefined): number[] {
 
 export const episodeOnly: Form = {
   name: 'episode without a season',
+  hint: /ep|e\d|#\d|第|seri|серия|bölüm|cap|odcinek|jakso|avsnitt|afsnit|folge/i,
   find(s) {
     let m = RE_SEASON_DOT_EPISODE.exec(s);
     if (m) return marker('episode', m.index, m.index + m[0].length, { season: Number(m[1]), episodes: [Number(m[2])] });
@@ -78,6 +79,7 @@ function part(s: string, m: RegExpExecArray, absolute: number[]): Marker | null 
 /** "Part 3" and "1 of 8": episodes of a miniseries, but only where no year makes the name a movie ("Part 2 (2011)"). */
 export const partOf: Form = {
   name: 'part or n of m',
+  hint: /pt|part|of/i,
   find(s) {
     const p = RE_PART.exec(s);
     if (p) {

@@ -28,6 +28,11 @@ export interface FormContext {
 
 export interface Form {
   name: string;
+  /**
+   * A cheap test every name the form can read passes. The forms' own expressions start with
+   * lookbehinds that V8 tries at every position; this lets most names skip them (a tenth of the cost).
+   */
+  hint: RegExp;
   find(s: string, ctx: FormContext): Marker | null;
 }
 

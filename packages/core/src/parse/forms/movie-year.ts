@@ -10,6 +10,7 @@ const RE_YEAR_RANGE = /(?<![\p{N}])(?:19|20)\d{2}[ ._]*-[ ._]*(?:19|20)\d{2}(?![
 
 export const movieYear: Form = {
   name: 'movie year',
+  hint: /(?:19|20)\d\d/,
   find(s) {
     const candidates: { index: number; end: number; year: number; bracketed: boolean }[] = [];
     for (const m of s.matchAll(RE_YEAR)) {

@@ -26,6 +26,7 @@ const RE_RANGE_AFTER = /^[ ._]*\((\d{1,3})[ ._]*-[ ._]*(\d{1,3})\)/;
 
 export const seasonPack: Form = {
   name: 'season pack',
+  hint: /s\d|season|series|saison|staffel|temp|stagione|seizoen|sez|s[äæa]e?s[oe]n|sesong|kausi|vad|сезон/i,
   find(s) {
     const several = RE_SEVERAL.exec(s);
     if (several) {

@@ -68,6 +68,7 @@ const at = (m: RegExpExecArray, season: number, episodes: number[]): Marker =>
 
 export const spelled: Form = {
   name: 'spelled-out season and episode',
+  hint: /season|series|saison|staffel|temp|stagione|seizoen|sez|s[äæa]e?s[oe]n|sesong|kausi|vad|сезон|第|cap/i,
   find(s) {
     let m = RE_SEASON_EPISODE.exec(s);
     if (m) {

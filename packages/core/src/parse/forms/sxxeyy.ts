@@ -97,6 +97,7 @@ export function withAbsolute(s: string, m: Marker): Marker {
 
 export const sxxeyy: Form = {
   name: 'SxxEyy',
+  hint: /[st]n? ?\d|\de\d/i,
   find(s) {
     const m = RE_SXE.exec(s);
     if (m) {
