@@ -21,7 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filenameParse } from '@ctrl/video-filename-parser';
 import ptt from 'parse-torrent-title';
-import { GOALS, METRICS, missedGoals, ratio, scoreCases, type CorpusCase, type CorpusScore, type Metric, type ParsedForScoring } from '../packages/core/src/parse/corpus-score.ts';
+import { GOALS, METRICS, missedGoals, scoreCases, type CorpusCase, type CorpusScore, type Metric, type ParsedForScoring } from '../packages/core/src/parse/corpus-score.ts';
 import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
 import { parseReleaseName } from '../packages/core/src/parse/release-name.ts';
 

@@ -53,11 +53,13 @@ export function refused(reason: string): Seg {
  * "S03.(2005).720p"); after an episode title word it may be the episode's ("S01E01.Back.to.1985").
  */
 function yearAfter(s: string, from: number): number | null {
-  const tokens = tokenize(s.slice(from));
-  for (let i = 0; i < tokens.length && i < 12; i++) {
+  const tokens = tokenize(s);
+  let first = 0;
+  while (first < tokens.length && tokens[first]!.start < from) first++;
+  for (let i = first; i < tokens.length && i < first + 12; i++) {
     const t = tokens[i]!;
     if (!/^(?:19|20)\d{2}$/.test(t.text)) continue;
-    const prev = tokens[i - 1];
+    const prev = i > first ? tokens[i - 1] : undefined;
     const next = tokens[i + 1];
     const inRelease = (prev === undefined || isJunkToken(prev.lower)) && (next === undefined || isJunkToken(next.lower));
     return inRelease && isYear(Number(t.text)) ? Number(t.text) : null;
@@ -98,10 +100,17 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
   });
 }
 
+/**
+ * Music, software, games and books are named with years and numbers that read as movies, daily
+ * shows or absolute episodes; a season and its episodes they do not have, so those names are not
+ * checked (a tenth of the reading's time).
+ */
+function mayBeNoVideo(m: Marker): boolean {
+  return !(m.kind === 'episode' && m.season !== null && m.episodes.length > 0);
+}
+
 /** Reads one segment; null when nothing at all is left of it. */
 export function parseSegment(raw: string): Seg | null {
-  const notVideo = nonVideoReason(raw);
-  if (notVideo !== null) return refused(`the name of ${notVideo}, not a video`);
   const tagged = takeTags(raw);
   const { s, group, checksum } = prepare(tagged.s);
   if (s === '') return null;
@@ -109,8 +118,12 @@ export function parseSegment(raw: string): Seg | null {
   for (const form of FORMS) {
     if (!form.hint.test(s)) continue;
     const m = form.find(s, ctx);
-    if (m) return fromMarker(s, m, tagged.edition);
+    if (!m) continue;
+    const notVideo = mayBeNoVideo(m) ? nonVideoReason(raw) : null;
+    return notVideo === null ? fromMarker(s, m, tagged.edition) : refused(`the name of ${notVideo}, not a video`);
   }
+  const notVideo = nonVideoReason(raw);
+  if (notVideo !== null) return refused(`the name of ${notVideo}, not a video`);
   const before = titleBeforeJunk(s);
   const t = seriesTitle(before);
   if (!isPlausibleTitle(t.title)) return null;

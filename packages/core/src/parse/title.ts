@@ -71,7 +71,12 @@ function trimStart(t: string, chars: string): string {
 }
 
 const WORD_SEPARATORS = ' \t._-';
-const isWordChar = (c: string): boolean => /[\p{L}\p{N}+'’-]/u.test(c);
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+function isWordChar(c: string): boolean {
+  const code = c.charCodeAt(0);
+  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || c === '+' || c === "'" || c === '-';
+  return c === '’' || WORD_CHAR.test(c);
+}
 
 /** The last word of `t` after a separator: its text and where the separator before it starts. */
 function lastWord(t: string): { word: string; index: number } | null {
@@ -124,7 +129,7 @@ function isTailTag(word: string, lower: string): boolean {
 function stripTrailingTags(raw: string, clean: boolean): string {
   let t = raw;
   // In a dotted name a last dot separates; in a spaced one it may end an abbreviation.
-  const separators = /\s/.test(raw) ? TRAILING_SEPARATORS : TRAILING_SEPARATORS_AND_DOTS;
+  const separators = raw.includes(' ') ? TRAILING_SEPARATORS : TRAILING_SEPARATORS_AND_DOTS;
   for (let i = 0; i < 8; i++) {
     t = trimEnd(t, separators);
     const dashed = t.includes('-');
@@ -273,6 +278,5 @@ export function isPlausibleTitle(title: string): boolean {
   // "О мышах и людях (Of Mice and Men)": two titles in two scripts, and no telling which one is wanted.
   if (/\p{Script=Cyrillic}/u.test(title) && /\p{Script=Latin}/u.test(title)) return false;
   if (isArticleOnly(title)) return false;
-  const words = title.toLowerCase().match(/[^\s._-]+/g) ?? [];
-  return !words.every(isStrongJunkToken);
+  return !title.toLowerCase().split(' ').every((part) => part.split('.').every((w) => w === '' || isStrongJunkToken(w)));
 }

@@ -15,6 +15,8 @@ const RE_SHORT_YEAR = /(?<![\p{N}.])(\d{1,2})-(\d{1,2})-(\d{2})(?![\p{N}])/u;
 // every position, cost more than the rest of a name's reading.
 const RE_DAY_MONTH = /(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th|er)?[ ._-]+(\p{L}{3,9})[ ._,-]+((?:19|20)\d{2}|\d{2})(?![\p{N}])\)?/gu;
 const RE_MONTH_DAY = /(?<![\p{L}\p{N}])(\p{L}{3,9})[ ._-]+(\d{1,2})(?:st|nd|rd|th)?,?[ ._-]+((?:19|20)\d{2})(?![\p{N}])\)?/gu;
+// The first letters of every month name monthOf knows.
+const RE_MONTH_HINT = /jan|f[eé]v|feb|m[aä]r|ma[eiy]|a[pv]r|abr|ju[in]|lu[gl]|a[gu][ou]|sep|set|o[ck]t|ott|nov|d[eé][cz]|dic|gen|ene|giu/i;
 // "Fri 24 Jan 2001", "(18th july 2013)": a weekday or bracket before the date is part of it.
 const RE_LEAD = /\(?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*[ ._,-]+)?\(?$/i;
 
@@ -80,6 +82,7 @@ export function findDate(s: string): Marker | null {
     const found = dateMarker(m.index, m.index + m[0].length, date);
     if (found) return found;
   }
+  if (!RE_MONTH_HINT.test(s)) return null;
   for (const d of s.matchAll(RE_DAY_MONTH)) {
     const month = monthOf(d[2]!);
     if (month === null) continue;
