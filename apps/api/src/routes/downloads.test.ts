@@ -31,15 +31,17 @@ describe('GET /api/downloads', () => {
     const movie = put('Heat.1995.1080p/Heat.1995.1080p.mkv', 100, old);
     const episode = put('Doctor.Who.2005.S01E02E03.mkv', 10, new Date());
     const daily = put('The.Daily.Show.2024.03.14.mkv', 10, old);
+    const remake = put('The.Office.US.S02E01.mkv', 10, old);
     const part = put('Alien.1979.mkv.part', 5, old);
     const sub = put('Heat.1995.1080p/Heat.1995.1080p.en.srt', 1, old);
     const body = await get();
     expect(body.files).toEqual([
       { path: part, bytes: 5, modified_at: old.toISOString(), settled: true, media: null },
-      { path: episode, bytes: 10, modified_at: expect.any(String), settled: false, media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null } },
+      { path: episode, bytes: 10, modified_at: expect.any(String), settled: false, media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null } },
       { path: sub, bytes: 1, modified_at: old.toISOString(), settled: true, media: null },
-      { path: movie, bytes: 100, modified_at: old.toISOString(), settled: true, media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null } },
-      { path: daily, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14' } },
+      { path: movie, bytes: 100, modified_at: old.toISOString(), settled: true, media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null } },
+      { path: daily, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null } },
+      { path: remake, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' } },
     ]);
     expect(body.recent).toEqual([]);
   });

@@ -112,21 +112,22 @@ const EDITION_PHRASE_TAIL =
 
 const EDITION_PHRASE_ENDS = ['cut', 'edition', 'anniversary', 'version', 'matte'];
 
-function isTailTag(word: string, lower: string): boolean {
+function isTailTag(word: string, lower: string, editions: boolean): boolean {
   // Three-letter language codes are words too ("Bokura ga Ita"): only their scene spelling (ITA, iTA) counts.
   if (isLanguageToken(lower)) {
     if (lower === 'english') return word === 'ENGLISH';
     return lower.length > 3 || word !== word[0] + lower.slice(1);
   }
-  return EDITION_WORD.test(lower) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
+  return (editions && EDITION_WORD.test(lower)) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
 }
 
 /**
  * Release words at the end of a raw title (`UNCUT.GERMAN`, `3D.HSBS`, `(TV)`), taken off one by one,
  * never down to nothing and never after a joining word ("Bigger, Longer and Uncut"). A clean name
- * (`Title (Year)`) carries no such words: there, only what is surely a release word goes.
+ * (`Title (Year)`) carries no such words: there, only what is surely a release word goes. Editions
+ * are a movie's: in a series title they are words of it ("Starhunter ReduX").
  */
-function stripTrailingTags(raw: string, clean: boolean): string {
+function stripTrailingTags(raw: string, clean: boolean, editions = true): string {
   let t = raw;
   // In a dotted name a last dot separates; in a spaced one it may end an abbreviation.
   const separators = raw.includes(' ') ? TRAILING_SEPARATORS : TRAILING_SEPARATORS_AND_DOTS;
@@ -152,7 +153,7 @@ function stripTrailingTags(raw: string, clean: boolean): string {
     }
     // "Aliens Special Edition", "Nude - International Cut"; but "The Final Cut" is a title.
     const tail = t.slice(-11).toLowerCase();
-    const phrase = EDITION_PHRASE_ENDS.some((e) => tail.endsWith(e)) ? EDITION_PHRASE_TAIL.exec(t) : null;
+    const phrase = editions && EDITION_PHRASE_ENDS.some((e) => tail.endsWith(e)) ? EDITION_PHRASE_TAIL.exec(t) : null;
     const rest = phrase ? t.slice(0, phrase.index).replace(/[\s._-]+$/, '') : '';
     if (phrase && rest !== '' && !isArticleOnly(rest) && (!clean || /[\s._]-$/.test(t.slice(0, phrase.index + 2)))) {
       t = rest;
@@ -164,7 +165,7 @@ function stripTrailingTags(raw: string, clean: boolean): string {
     const lower = word.toLowerCase();
     const before = t.slice(0, m.index);
     if (isArticleOnly(before) || before.trim() === '') break;
-    const tag = clean ? isReleaseToken(lower) : isTailTag(word, lower);
+    const tag = clean ? isReleaseToken(lower) : isTailTag(word, lower, editions);
     if (!tag || (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index)))) break;
     t = before;
   }
@@ -226,7 +227,7 @@ const TRAILING_COUNTRY = /^(.*?[^\s._(-])(?:[\s._]+-)?[\s._]*(?:\(([A-Za-z]{2})\
  * split off (`Doctor.Who.2005` → Doctor Who, 2005; `The.Office.US` → The Office, US).
  */
 export function seriesTitle(raw: string): Title {
-  let t = trimEnd(stripTrailingTags(cutAlternatives(raw), false), TRAILING_SEPARATORS_AND_DOTS);
+  let t = trimEnd(stripTrailingTags(cutAlternatives(raw), false, false), TRAILING_SEPARATORS_AND_DOTS);
   let year: number | null = null;
   let country: string | null = null;
   for (let i = 0; i < 2; i++) {
@@ -245,7 +246,7 @@ export function seriesTitle(raw: string): Title {
     }
     break;
   }
-  return { title: finish(stripTrailingTags(t, false)), year, country };
+  return { title: finish(stripTrailingTags(t, false, false)), year, country };
 }
 
 /**

@@ -190,33 +190,31 @@ function junkAt(tokens: readonly Token[], i: number): JunkKind {
 
 /**
  * Offset of the first token that is surely not part of a title, or -1: a release token, or an
- * ambiguous one (`WEB`, `German`, `Extended`) followed within two tokens by another release word.
- * Tokens before `from` are not looked at. `strict`: an ambiguous token counts only with a release
- * token right after it ("HD REMASTER" may end an anime title; "HD 1080p" is release words).
+ * ambiguous one (`WEB`, `German`, `Extended`) followed within two tokens by another release word,
+ * or ending the name ("Show Name 09 HD"). Tokens before `from` are not looked at. `strongOnly`: only
+ * release tokens count ("Title (TV) - 02 [720p]" and "Title HD REMASTER - 07" keep their words).
  */
-export function firstJunk(s: string, from = 0, strict = false): number {
+export function firstJunk(s: string, from = 0, strongOnly = false): number {
   const tokens = tokenize(s);
-  const key = `${from}:${strict}`;
+  const key = `${from}:${strongOnly}`;
   const known = lastJunk.get(key);
   if (known !== undefined) return known;
-  const found = scanJunk(tokens, from, strict);
+  const found = scanJunk(tokens, from, strongOnly);
   lastJunk.set(key, found);
   return found;
 }
 
-function scanJunk(tokens: readonly Token[], from: number, strict: boolean): number {
+function scanJunk(tokens: readonly Token[], from: number, strongOnly: boolean): number {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.start < from) continue;
     const kind = junkAt(tokens, i);
     if (kind === 'strong') return t.start;
-    if (kind === 'weak') {
+    if (kind === 'weak' && !strongOnly) {
       for (let j = i + 1; j <= i + 2 && j < tokens.length; j++) {
-        const next = junkAt(tokens, j);
-        if (next === 'strong' || (next === 'weak' && !strict)) return t.start;
+        if (junkAt(tokens, j) !== null) return t.start;
       }
-      // A release word that ends the name: "Show Name 09 HD", "Title FRENCH".
-      if (!strict && i === tokens.length - 1 && i > 0) return t.start;
+      if (i === tokens.length - 1 && i > 0) return t.start;
     }
   }
   return -1;
@@ -242,6 +240,8 @@ const MONTHS: Record<string, number> = {
   nov: 11, november: 11, novembre: 11, noviembre: 11,
   dec: 12, december: 12, decembre: 12, décembre: 12, dezember: 12, diciembre: 12, dicembre: 12,
 };
+
+export const MONTH_PREFIXES = [...new Set(Object.keys(MONTHS).map((m) => m.slice(0, 3)))];
 
 export function monthOf(word: string): number | null {
   const m = MONTHS[word.toLowerCase()];

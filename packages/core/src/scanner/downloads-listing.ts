@@ -10,6 +10,7 @@ export interface DownloadMedia {
   season: number | null;
   episodes: number[] | null;
   air_date: string | null;
+  country: string | null;
 }
 
 export interface DownloadListing {
@@ -30,6 +31,7 @@ function mediaOfDownload(rel: string, videoExtensions: ReadonlySet<string>): Dow
     season: episode ? p.season : null,
     episodes: episode ? p.episodes : null,
     air_date: episode ? p.air_date : null,
+    country: episode ? p.country : null,
   };
 }
 

@@ -96,6 +96,8 @@ const parsedMedia = z.object({
   season: z.number().int().nullable(),
   episodes: z.array(z.number().int()).nullable(),
   air_date: z.string().nullable(),
+  /** Episodes: the country code of a remade series (`US` for The.Office.US), else null. */
+  country: z.string().nullable().optional(),
 });
 
 export const downloadsResponse = z.object({

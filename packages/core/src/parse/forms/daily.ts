@@ -1,7 +1,7 @@
 // Episodes named by their air date: 2024.03.14, 2024-03-14, 14.03.2024, 10-30-2010 (US order when
 // the day tells), 2010.23.11, "10 Nov 2022", "3rd Nov 2014", "16-Feb-17", "November 16, 2016".
 // A date that could be read two ways (05.06.2010) is not guessed.
-import { monthOf } from '../vocabulary.ts';
+import { MONTH_PREFIXES, monthOf } from '../vocabulary.ts';
 import { MAX_YEAR } from '../title.ts';
 import { marker, type Form, type Marker } from './marker.ts';
 
@@ -15,8 +15,8 @@ const RE_SHORT_YEAR = /(?<![\p{N}.])(\d{1,2})-(\d{1,2})-(\d{2})(?![\p{N}])/u;
 // every position, cost more than the rest of a name's reading.
 const RE_DAY_MONTH = /(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th|er)?[ ._-]+(\p{L}{3,9})[ ._,-]+((?:19|20)\d{2}|\d{2})(?![\p{N}])\)?/gu;
 const RE_MONTH_DAY = /(?<![\p{L}\p{N}])(\p{L}{3,9})[ ._-]+(\d{1,2})(?:st|nd|rd|th)?,?[ ._-]+((?:19|20)\d{2})(?![\p{N}])\)?/gu;
-// The first letters of every month name monthOf knows.
-const RE_MONTH_HINT = /jan|f[eé]v|feb|m[aä]r|ma[eiy]|a[pv]r|abr|ju[in]|lu[gl]|a[gu][ou]|sep|set|o[ck]t|ott|nov|d[eé][cz]|dic|gen|ene|giu/i;
+// The first three letters of every month name monthOf knows.
+const RE_MONTH_HINT = new RegExp(MONTH_PREFIXES.join('|'), 'i');
 // "Fri 24 Jan 2001", "(18th july 2013)": a weekday or bracket before the date is part of it.
 const RE_LEAD = /\(?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*[ ._,-]+)?\(?$/i;
 

@@ -38,8 +38,9 @@ export const seasonPack: Form = {
     const b = RE_WORD.exec(s);
     const m = a && b ? (a.index <= b.index ? a : b) : (a ?? b);
     if (!m) return null;
-    const junk = firstJunk(s);
-    // "Movie.1080p.S01…": a season after the release words is not this name's.
+    // "Movie.1080p.S01…": a season after the release words is not this name's; words that only
+    // may be release words ("Starhunter.ReduX.S02", "Show.COMPLETE.S02") are the title's here.
+    const junk = firstJunk(s, 0, true);
     if (junk >= 0 && junk < m.index) return null;
     const end = m.index + m[0].length;
     const rest = s.slice(end);
