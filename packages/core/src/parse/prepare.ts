@@ -21,6 +21,7 @@ const RE_ENTITY = /&(?:#0?39|apos|amp|quot);/g;
 const RE_CHECKSUM = /[[(][0-9a-f]{8}[\])]/gi;
 const RE_SITE =
   /[[{]\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*[\]}]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;
+const RE_SITE_HINT = /www\.|\.[a-z]{2,4}\s*[\]}]/i;
 // "www.1TamilMV.phd - Title", "Crazy4TV.com - Title": a site that posted the file, before a dash.
 const RE_SITE_PREFIX =
   /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
@@ -28,11 +29,14 @@ const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._-]*/;
 // `[Title][07]` and `[Title] 02 [BIG]`
 const RE_BRACKETED_NUMBER = /^(?:\[(\d{1,4})(?:v\d)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/;
 
+const RE_WIDE = /[（）‒–—]/;
+
 /** Characters that only separate words in some names: `_` always, `+` in names that have no spaces. */
 function uniformSeparators(s: string): string {
   let out = s.includes('_') ? s.replace(/_/g, ' ') : s;
-  if (!out.includes(' ') && out.split('+').length > 2) out = out.replace(/\+/g, ' ');
-  return out.replace(/[（]/g, '(').replace(/[）]/g, ')').replace(/[‒–—]/g, '-');
+  const plus = out.indexOf('+');
+  if (plus >= 0 && out.indexOf('+', plus + 1) >= 0 && !out.includes(' ')) out = out.replace(/\+/g, ' ');
+  return RE_WIDE.test(out) ? out.replace(/（/g, '(').replace(/）/g, ')').replace(/[‒–—]/g, '-') : out;
 }
 
 export function prepare(input: string): Prepared {
@@ -46,14 +50,14 @@ export function prepare(input: string): Prepared {
       return ' ';
     });
   }
-  if (/www\.|[[{]/i.test(s)) s = s.replace(RE_SITE, ' ');
-  const site = RE_SITE_PREFIX.exec(s);
+  if (RE_SITE_HINT.test(s)) s = s.replace(RE_SITE, ' ');
+  const site = s.includes(' - ') ? RE_SITE_PREFIX.exec(s) : null;
   if (site) s = s.slice(site[0].length);
   s = s.trim();
 
   let group: string | null = null;
   // `[Group] Title - 01`, and the stacked groups of some releases: `[Jumonji-Giri]_[Shinsen-Subs][ASF]_Title`.
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 3 && (s[0] === '[' || s[0] === '【'); i++) {
     const g = RE_LEADING_GROUP.exec(s);
     if (!g) break;
     const rest = s.slice(g[0].length);

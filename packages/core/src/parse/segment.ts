@@ -52,17 +52,20 @@ export function refused(reason: string): Seg {
  * after the marker or a release word and before another or the end ("S01.E12.German.2014.ANiME",
  * "S03.(2005).720p"); after an episode title word it may be the episode's ("S01E01.Back.to.1985").
  */
+const RE_YEAR = /(?:19|20)\d\d/;
+
 function yearAfter(s: string, from: number): number | null {
+  if (!RE_YEAR.test(s.slice(from))) return null;
   const tokens = tokenize(s);
   let first = 0;
   while (first < tokens.length && tokens[first]!.start < from) first++;
   for (let i = first; i < tokens.length && i < first + 12; i++) {
     const t = tokens[i]!;
-    if (!/^(?:19|20)\d{2}$/.test(t.text)) continue;
+    if (!/^(?:19|20)\d{2}$/.test(t.lower)) continue;
     const prev = i > first ? tokens[i - 1] : undefined;
     const next = tokens[i + 1];
     const inRelease = (prev === undefined || isJunkToken(prev.lower)) && (next === undefined || isJunkToken(next.lower));
-    return inRelease && isYear(Number(t.text)) ? Number(t.text) : null;
+    return inRelease && isYear(Number(t.lower)) ? Number(t.lower) : null;
   }
   return null;
 }
@@ -84,7 +87,7 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
   }
   const t = seriesTitle(raw);
   // "The Bridge (Bron Broen)", "Nekomonogatari (Black)": an alternative title, or part of the title?
-  if (/\([^()]*\p{L}[^()]*\)$/u.test(t.title)) return refused('a series title with a bracketed addition that may be another title');
+  if (t.title.endsWith(')') && /\([^()]*\p{L}[^()]*\)$/u.test(t.title)) return refused('a series title with a bracketed addition that may be another title');
   // "Show S01 EP #1": a season in the title, and a season-less number after it that may not be the episode.
   if (m.weak && RE_SEASON_INSIDE.test(raw)) return refused('a season in the title before a number without one');
   const numbered = m.season !== null && m.episodes.length > 0;

@@ -72,10 +72,12 @@ export function isStrongJunkToken(lower: string): boolean {
 }
 
 export interface Token {
-  text: string;
+  /** The token in lower case. */
   lower: string;
   start: number;
   end: number;
+  /** Its release-word kind, once asked (`undefined` until then). */
+  kind?: JunkKind;
 }
 
 const ALNUM = /[\p{L}\p{N}]/u;
@@ -129,6 +131,9 @@ export function tokenize(s: string): Token[] {
 // two each. Written out by hand: this runs for every name, several tokens each.
 function tokenizeAll(s: string): Token[] {
   const out: Token[] = [];
+  // Lower-cased once; a character whose lower case is longer (`İ`) would shift the offsets.
+  const lower = s.toLowerCase();
+  const aligned = lower.length === s.length;
   let i = 0;
   while (i < s.length) {
     if (!isAlnum(s, i)) {
@@ -141,9 +146,8 @@ function tokenizeAll(s: string): Token[] {
       if (i < s.length && joins(s, i, start)) i++;
       else break;
     }
-    if (s[i] === '+') i++;
-    const text = s.slice(start, i);
-    out.push({ text, lower: text.toLowerCase(), start, end: i });
+    if (s.charCodeAt(i) === 43 /* + */) i++;
+    out.push({ lower: aligned ? lower.slice(start, i) : s.slice(start, i).toLowerCase(), start, end: i, kind: undefined });
   }
   return out;
 }
@@ -182,10 +186,11 @@ function cachedKind(lower: string): JunkKind {
 
 function junkAt(tokens: readonly Token[], i: number): JunkKind {
   const t = tokens[i]!;
+  if (t.kind !== undefined) return t.kind;
   // `x264-GROUP`, `H.264-NTb`: the release group glued to the last release word.
   const dash = t.lower.indexOf('-');
-  if (dash > 0 && i === tokens.length - 1 && cachedKind(t.lower.slice(0, dash)) === 'strong') return 'strong';
-  return cachedKind(t.lower);
+  t.kind = dash > 0 && i === tokens.length - 1 && cachedKind(t.lower.slice(0, dash)) === 'strong' ? 'strong' : cachedKind(t.lower);
+  return t.kind;
 }
 
 /**

@@ -5,7 +5,7 @@
 // pack form's.
 import { isYear } from '../title.ts';
 import { firstJunk, isJunkToken } from '../vocabulary.ts';
-import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
+import { lastWords, marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
 const NUM = '(\\d{1,4})(?:[ .]?[vV]\\d)?';
 // More numbers: "-02", " ~ 12", "+02", "&03"; never one followed by words ("116 - 360 Degrees of Vision").
@@ -17,14 +17,28 @@ const RE_GLUED = new RegExp(`(?<=[\\p{L})!])-${NUM}${MORE}(?=$|[\\s.\\[(_])(?![.
 // A number standing alone before a bracket or the end, or in round brackets ("Angel Beats (9)"); not `No.6`, `Vol.3`.
 const RE_BARE = new RegExp(`(?<=[\\s.])(?<![Nn]o\\.|[Vv]ol\\.)\\(?${NUM}${MORE}\\)?(?=[\\s.]*(?:$|[\\[(]))`, 'u');
 const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
-const RE_SEASON_IN_TITLE = /[\s.](?:s\d{1,2}|season[\s.]?\d{1,2})[\s.-]*$/i;
 // A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
-const RE_COUNTED_WORD_BEFORE = /(?:^|[\s.])(?:s|season|series|saison|staffel|temporada|temp|stagione|part|pt|vol|volume|no|chapter|episode|ep|cd|disc|disk)[\s.]*$/i;
+const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
 const RE_SCENE_NUMBER = /^(?:[1-9]\d\d|0[1-9]\d\d)$/;
 const RE_ANY_YEAR = /(?<![\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
 // "One Piece Movie 9", "Tamayura Movie Part 1": a numbered film of a series, not an episode.
-export const RE_MOVIE_END = /[\s.](?:movie|film|gekijouban|the movie)[\s.-]*$/i;
+const MOVIE_WORDS = new Set(['movie', 'film', 'gekijouban']);
+
+export function endsWithMovieWord(title: string): boolean {
+  return MOVIE_WORDS.has(lastWords(title, 1)[0] ?? '');
+}
+
+function countedBefore(text: string): boolean {
+  return COUNTING_WORDS.has(lastWords(text, 1)[0] ?? '');
+}
+
+/** "Title S2", "Title Season 2" at the end of a title. */
+function endsWithSeason(title: string): boolean {
+  const [a, b] = lastWords(title, 2);
+  const last = b ?? a ?? '';
+  return /^(?:s\d{1,2}|season\d{1,2})$/.test(last) || (b !== undefined && a === 'season' && /^\d{1,2}$/.test(b));
+}
 // "One_Piece_279_Chopper_Man_1": a number followed by more title words may be the episode itself.
 export const RE_NUMBER_IN_TITLE = /(?:^|[\s._-])\d{2,4}[\s._]+(?!(?:[ivx]+|and|&)(?:[\s._]|$))\p{L}/iu;
 // What may follow a " - 05": nothing, a bracket, another " - ", "END", or release words.
@@ -49,11 +63,11 @@ function build(s: string, m: RegExpExecArray, start: number): Marker | null {
   const nums = numbersOf(m[1]!, m[2]);
   if (nums === null) return null;
   const title = s.slice(0, start);
-  if (RE_MOVIE_END.test(title)) return null;
+  if (endsWithMovieWord(title)) return null;
   if (RE_NUMBER_IN_TITLE.test(title)) {
     return marker('episode', start, start, { conflict: 'a number inside the title that may be the episode' });
   }
-  if (RE_SEASON_IN_TITLE.test(title)) {
+  if (endsWithSeason(title)) {
     return marker('episode', start, start, { conflict: 'a season in the title, and a number that may count from the first season' });
   }
   return marker('episode', start, m.index + m[0].length, { absolute: nums, weak: true });
@@ -76,9 +90,11 @@ export const absolute: Form = {
   hint: /\d/,
   find(s, ctx) {
     const fansub = ctx.group !== null || ctx.checksum;
-    const junk = firstJunk(s);
-    const release = firstJunk(s, 0, true);
-    const beforeJunk = (i: number) => release < 0 || i < release;
+    // Only sure release words end the title here: "Title (TV) - 02 [720p]", "Title HD REMASTER - 07".
+    const beforeJunk = (i: number) => {
+      const release = firstJunk(s, 0, true);
+      return release < 0 || i < release;
+    };
     let m = RE_DASH.exec(s);
     if (m && m.index > 0 && beforeJunk(m.index) && !(yearLike(m) && !fansub) && followedWell(s, m.index + m[0].length)) {
       const start = s[m.index] === '-' ? m.index : m.index + 1;
@@ -92,16 +108,17 @@ export const absolute: Form = {
     }
     if (fansub) {
       m = RE_BARE.exec(s);
-      if (m && beforeJunk(m.index) && !yearLike(m) && !RE_COUNTED_WORD_BEFORE.test(s.slice(0, m.index))) return build(s, m, m.index);
+      if (m && beforeJunk(m.index) && !yearLike(m) && !countedBefore(s.slice(0, m.index))) return build(s, m, m.index);
     }
     // A number right before the first release word: "Title 05 vostfr [1080p]", "Title.10.720p";
     // not in a name with a year, where it belongs to a movie's title ("Anflug.Alpha.1.German.1971").
-    if (junk > 0 && !RE_ANY_YEAR.test(s)) {
+    const junk = RE_ANY_YEAR.test(s) ? -1 : firstJunk(s);
+    if (junk > 0) {
       for (const n of s.slice(0, junk).matchAll(RE_NUMBER_TOKEN)) {
         const end = n.index + n[0].length;
         if (!/^[\s._[(]*$/.test(s.slice(end, junk)) || (RE_SCENE_NUMBER.test(n[1]!) && s[n.index - 1] === '.' && s[end] === '.')) continue;
         // "Piano no Mori 2 (TV)": a lone 2 to 9 before release words may be a season or a sequel.
-        if (RE_COUNTED_WORD_BEFORE.test(s.slice(0, n.index)) || /^[2-9]$/.test(n[1]!)) continue;
+        if (countedBefore(s.slice(0, n.index)) || /^[2-9]$/.test(n[1]!)) continue;
         return build(s, n, n.index);
       }
     }

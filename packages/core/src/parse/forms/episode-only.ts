@@ -2,7 +2,7 @@
 // "Eps.01-02", "#01", "第01話"; and "Episode 1.22" (season 1, episode 22). A season folder around
 // the file may give the season; otherwise these numbers stay without one.
 import { isYear } from '../title.ts';
-import { RE_MOVIE_END, RE_NUMBER_IN_TITLE } from './absolute.ts';
+import { endsWithMovieWord, RE_NUMBER_IN_TITLE } from './absolute.ts';
 import { marker, MAX_SPAN, range, SMALL_NUMBER, smallNumber, type Form, type Marker } from './marker.ts';
 
 const WORDS = 'episodes?|episodios?|épisodes?|eps?|folge|capitulos?|capítulos?|cap|odcinek|jakso|avsnitt|afsnit|серия|bölüm';
@@ -71,7 +71,7 @@ export const episodeOnly: Form = {
 
 function part(s: string, m: RegExpExecArray, absolute: number[]): Marker | null {
   const title = s.slice(0, m.index);
-  if (RE_MOVIE_END.test(title)) return null;
+  if (endsWithMovieWord(title)) return null;
   if (RE_NUMBER_IN_TITLE.test(title)) return marker('episode', m.index, m.index, { conflict: 'a number inside the title that may be the episode' });
   return marker('episode', m.index, m.index + m[0].length, { absolute, weak: true });
 }

@@ -85,3 +85,24 @@ export function smallNumber(text: string): number | null {
   }
   return total > 0 && total < 40 ? total : null;
 }
+
+const SEPARATORS = ' \t._-';
+
+/**
+ * The last `n` words of `text` (lower case, last word last), words being runs between separators.
+ * Expressions anchored at the end of a string are tried from every position of it: the forms ask
+ * this instead, several times per name.
+ */
+export function lastWords(text: string, n: number): string[] {
+  const out: string[] = [];
+  let end = text.length;
+  while (out.length < n) {
+    while (end > 0 && SEPARATORS.includes(text[end - 1]!)) end--;
+    if (end === 0) break;
+    let start = end;
+    while (start > 0 && !SEPARATORS.includes(text[start - 1]!)) start--;
+    out.unshift(text.slice(start, end).toLowerCase());
+    end = start;
+  }
+  return out;
+}

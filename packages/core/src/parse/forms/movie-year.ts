@@ -25,7 +25,7 @@ export const movieYear: Form = {
       return marker('movie', range.index, range.index, { conflict: 'a range of years: a collection, not one movie' });
     }
     if (candidates.length === 0) return null;
-    let pick = candidates.find((c) => c.bracketed);
+    let pick = candidates.length === 1 ? candidates[0] : candidates.find((c) => c.bracketed);
     if (pick === undefined) {
       const junk = firstJunk(s);
       for (const c of candidates) if (junk < 0 || c.index < junk) pick = c;
