@@ -49,9 +49,9 @@ const AUDIO_TOKENS = new Set(['aac', 'flac', 'mp3', 'ogg', 'opus', 'wav']);
 
 /** The extension of a name when it is one that is surely no video, lower-case without its dot. */
 export function nonVideoExtension(name: string): string | null {
-  const m = /\.([a-z0-9]{1,9})$/i.exec(name);
-  if (!m) return null;
-  const ext = m[1]!.toLowerCase();
+  const dot = name.lastIndexOf('.');
+  if (dot < 0 || name.length - dot > 10) return null;
+  const ext = name.slice(dot + 1).toLowerCase();
   if (!NON_VIDEO_EXTENSIONS.has(ext)) return null;
   return AUDIO_TOKENS.has(ext) && RE_VIDEO.test(name) ? null : ext;
 }

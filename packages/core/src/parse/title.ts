@@ -71,6 +71,9 @@ function trimStart(t: string, chars: string): string {
 }
 
 const WORD_SEPARATORS = ' \t._-';
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+const isUpperCode = (c: number): boolean => c >= 65 && c <= 90;
+const RE_NON_ASCII = /[^\x00-\x7f]/;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 function isWordChar(c: string): boolean {
   const code = c.charCodeAt(0);
@@ -112,6 +115,11 @@ const EDITION_PHRASE_TAIL =
 
 const EDITION_PHRASE_ENDS = ['cut', 'edition', 'anniversary', 'version', 'matte'];
 
+function endsWithEditionWord(t: string): boolean {
+  const tail = t.slice(-11).toLowerCase();
+  return EDITION_PHRASE_ENDS.some((e) => tail.endsWith(e));
+}
+
 function isTailTag(word: string, lower: string, editions: boolean): boolean {
   // Three-letter language codes are words too ("Bokura ga Ita"): only their scene spelling (ITA, iTA) counts.
   if (isLanguageToken(lower)) {
@@ -152,8 +160,7 @@ function stripTrailingTags(raw: string, clean: boolean, editions = true): string
       continue;
     }
     // "Aliens Special Edition", "Nude - International Cut"; but "The Final Cut" is a title.
-    const tail = t.slice(-11).toLowerCase();
-    const phrase = editions && EDITION_PHRASE_ENDS.some((e) => tail.endsWith(e)) ? EDITION_PHRASE_TAIL.exec(t) : null;
+    const phrase = editions && endsWithEditionWord(t) ? EDITION_PHRASE_TAIL.exec(t) : null;
     const rest = phrase ? t.slice(0, phrase.index).replace(/[\s._-]+$/, '') : '';
     if (phrase && rest !== '' && !isArticleOnly(rest) && (!clean || /[\s._]-$/.test(t.slice(0, phrase.index + 2)))) {
       t = rest;
@@ -161,12 +168,11 @@ function stripTrailingTags(raw: string, clean: boolean, editions = true): string
     }
     const m = lastWord(t);
     if (!m || m.index === 0) break;
-    const { word } = m;
-    const lower = word.toLowerCase();
+    const lower = m.word.toLowerCase();
+    if (!(clean ? isReleaseToken(lower) : isTailTag(m.word, lower, editions))) break;
     const before = t.slice(0, m.index);
     if (isArticleOnly(before) || before.trim() === '') break;
-    const tag = clean ? isReleaseToken(lower) : isTailTag(word, lower, editions);
-    if (!tag || (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index)))) break;
+    if (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index))) break;
     t = before;
   }
   return t;
@@ -190,7 +196,8 @@ function cutAlternatives(raw: string): string {
     if (lead && isJunkToken(lead[1]!.toLowerCase())) t = t.slice(lead[0].length);
   }
   // "Scrubs - Episode 2 [S1 - Ep 002]": the episode said twice.
-  if (/\d[\s._-]*$/.test(t)) t = t.replace(/[\s._-]+(?:episode|ep)[\s._]*\d{1,4}[\s._-]*$/i, '');
+  const trimmed = trimEnd(t, WORD_SEPARATORS);
+  if (isDigitCode(trimmed.charCodeAt(trimmed.length - 1))) t = t.replace(/[\s._-]+(?:episode|ep)[\s._]*\d{1,4}[\s._-]*$/i, '');
   const aka = /a\.?k\.?a/i.test(t) ? /[\s._]a\.?k\.?a[\s._]/i.exec(t) : null;
   if (aka && aka.index > 0) t = t.slice(0, aka.index);
   const bracket = t.includes('[') || t.includes('【') ? /[[【]([^\]】]*)[\]】]?/.exec(t) : null;
@@ -198,9 +205,9 @@ function cutAlternatives(raw: string): string {
     t = t.slice(0, bracket.index);
   }
   // "抓娃娃 Successor": a title in another script before the Latin one is a translation of it.
-  const translated = /^[\x00-\x7f]*$/.test(t) ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
+  const translated = !RE_NON_ASCII.test(t) ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
   if (translated) t = t.slice(translated[0].length);
-  return t.replace(/\*+/g, ' ');
+  return t.includes('*') ? t.replace(/\*+/g, ' ') : t;
 }
 
 function finish(raw: string): string {
@@ -216,7 +223,7 @@ function finish(raw: string): string {
       t = t.replace(/\.+$/, '');
     }
   }
-  return t.replace(/[\s-]+$/, '').trim();
+  return trimEnd(t, ' \t-').trim();
 }
 
 const TRAILING_YEAR = /^(.*?[^\s._(-])[\s._-]*[([]?((?:19|20)\d{2})[)\]]?$/;
@@ -231,13 +238,14 @@ export function seriesTitle(raw: string): Title {
   let year: number | null = null;
   let country: string | null = null;
   for (let i = 0; i < 2; i++) {
-    const y: RegExpExecArray | null = year === null && /\d[)\]]?$/.test(t) ? TRAILING_YEAR.exec(t) : null;
+    const lastCode = t.charCodeAt(t.length - 1);
+    const y: RegExpExecArray | null = year === null && (isDigitCode(lastCode) || lastCode === 41 || lastCode === 93) ? TRAILING_YEAR.exec(t) : null;
     if (y && isYear(Number(y[2])) && finish(y[1]!) !== '') {
       year = Number(y[2]);
       t = y[1]!;
       continue;
     }
-    const c: RegExpExecArray | null = country === null && /(?:[A-Z]{2}|\))$/.test(t) ? TRAILING_COUNTRY.exec(t) : null;
+    const c: RegExpExecArray | null = country === null && (lastCode === 41 || isUpperCode(lastCode)) ? TRAILING_COUNTRY.exec(t) : null;
     const code: string | null = c ? (c[2] ?? c[3]!).toUpperCase() : null;
     if (c && code !== null && COUNTRIES.has(code) && finish(c[1]!) !== '') {
       country = code;
@@ -246,7 +254,8 @@ export function seriesTitle(raw: string): Title {
     }
     break;
   }
-  return { title: finish(stripTrailingTags(t, false, false)), year, country };
+  // What the year or country stood after may be release words too ("Show.German.2019").
+  return { title: finish(year === null && country === null ? t : stripTrailingTags(t, false, false)), year, country };
 }
 
 /**
@@ -274,10 +283,10 @@ export function isPlausibleTitle(title: string): boolean {
   if (!/[\p{L}\p{N}]/u.test(title)) return false;
   if (/[[\]{}"|<>★【】/\\]/.test(title)) return false;
   // "165.Naruto Shippuuden": a number glued to a spaced title is a count, not part of the name.
-  if (/(?:^|\s)\d+\.\p{L}/u.test(title) && /\s/.test(title)) return false;
+  if (title.includes(' ') && /(?:^|\s)\d+\.\p{L}/u.test(title)) return false;
   if (/^\d{2,4}-\d{2,4}[\s.]/.test(title)) return false;
   // "О мышах и людях (Of Mice and Men)": two titles in two scripts, and no telling which one is wanted.
-  if (/\p{Script=Cyrillic}/u.test(title) && /\p{Script=Latin}/u.test(title)) return false;
+  if (RE_NON_ASCII.test(title) && /\p{Script=Cyrillic}/u.test(title) && /\p{Script=Latin}/u.test(title)) return false;
   if (isArticleOnly(title)) return false;
   return !title.toLowerCase().split(' ').every((part) => part.split('.').every((w) => w === '' || isStrongJunkToken(w)));
 }

@@ -9,7 +9,7 @@ const RE_NUMBER = /(?<=\.)(?:([1-9])(\d{2})|0([1-9])(\d{2}))(?=\.)/g;
 
 export const sceneNumber: Form = {
   name: 'scene number',
-  hint: /\.\d{3,4}\./,
+  hint: /[^hx]\.(?:[1-9]\d\d|0[1-9]\d\d)\./i,
   find(s) {
     const junk = firstJunk(s);
     if (junk < 0) return null;
