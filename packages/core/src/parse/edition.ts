@@ -25,8 +25,12 @@ const RE_EDITION = new RegExp(
   'i',
 );
 
+// Every edition has one of these words: most names have none, and skip the long expression.
+const RE_EDITION_HINT = /cut|edition|extended|theatrical|unrated|uncut|remaster|imax|criterion|redux|matte|anniversary/i;
+
 /** The first edition named in `s`, or null. */
 export function findEdition(s: string): string | null {
+  if (!RE_EDITION_HINT.test(s)) return null;
   const m = RE_EDITION.exec(s);
   if (!m) return null;
   for (let i = 0; i < EDITIONS.length; i++) {

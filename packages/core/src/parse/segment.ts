@@ -26,20 +26,20 @@ export interface Seg {
   refusal: string | null;
 }
 
+// Every field written out, in one order: one object shape for V8, no spread per segment.
 function seg(kind: Seg['kind'], fields: Partial<Seg> = {}): Seg {
   return {
     kind,
-    title: '',
-    year: null,
-    country: null,
-    season: null,
-    episodes: [],
-    absolute: [],
-    airDate: null,
-    edition: null,
-    weak: false,
-    refusal: null,
-    ...fields,
+    title: fields.title ?? '',
+    year: fields.year ?? null,
+    country: fields.country ?? null,
+    season: fields.season ?? null,
+    episodes: fields.episodes ?? [],
+    absolute: fields.absolute ?? [],
+    airDate: fields.airDate ?? null,
+    edition: fields.edition ?? null,
+    weak: fields.weak ?? false,
+    refusal: fields.refusal ?? null,
   };
 }
 
@@ -72,13 +72,19 @@ function yearAfter(s: string, from: number): number | null {
 
 const RE_SEASON_INSIDE = /(?<![\p{L}\p{N}])(?:s\d{1,2}|season[\s._]*\d{1,2})(?![\p{L}\p{N}])/iu;
 
+function dashesIn(title: string): number {
+  let n = 0;
+  for (let i = title.indexOf(' -'); i >= 0; i = title.indexOf(' -', i + 2)) n++;
+  return n;
+}
+
 function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
   if (m.conflict !== null) return refused(m.conflict);
   const raw = s.slice(m.titleStart, m.start);
   if (m.kind === 'movie') {
     const { title, tail } = movieTitle(raw, s[m.start] === '(' || s[m.start] === '[');
     // "(Comedy) Netflix Originals - Dave Chappelle - The Age of Spin": which part is the movie?
-    if ((title.match(/\s-/g) ?? []).length >= 2) return refused('a title of several parts; which one is the movie is not clear');
+    if (dashesIn(title) >= 2) return refused('a title of several parts; which one is the movie is not clear');
     return seg('movie', {
       title: isPlausibleTitle(title) ? title : '',
       year: m.year,

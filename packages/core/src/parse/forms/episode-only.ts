@@ -42,7 +42,7 @@ function numbers(from: string, to: string | undefined): number[] {
 
 export const episodeOnly: Form = {
   name: 'episode without a season',
-  hint: /ep|e\d|#\d|第|seri|серия|bölüm|cap|odcinek|jakso|avsnitt|afsnit|folge/i,
+  hint: /(?:^|[^a-z])(?:ep|e\d)|[ée]pisod|#\d|第|seri|серия|bölüm|cap|odcinek|jakso|avsnitt|afsnit|folge/i,
   find(s) {
     let m = RE_SEASON_DOT_EPISODE.exec(s);
     if (m) return marker('episode', m.index, m.index + m[0].length, { season: Number(m[1]), episodes: [Number(m[2])] });

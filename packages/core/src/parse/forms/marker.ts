@@ -36,20 +36,20 @@ export interface Form {
   find(s: string, ctx: FormContext): Marker | null;
 }
 
+// Every field written out, in one order: one object shape for V8, no spread per marker.
 export function marker(kind: Marker['kind'], start: number, end: number, fields: Partial<Marker> = {}): Marker {
   return {
     kind,
-    start,
-    titleStart: 0,
-    end,
-    season: null,
-    episodes: [],
-    absolute: [],
-    airDate: null,
-    year: null,
-    weak: false,
-    conflict: null,
-    ...fields,
+    start: fields.start ?? start,
+    titleStart: fields.titleStart ?? 0,
+    end: fields.end ?? end,
+    season: fields.season ?? null,
+    episodes: fields.episodes ?? [],
+    absolute: fields.absolute ?? [],
+    airDate: fields.airDate ?? null,
+    year: fields.year ?? null,
+    weak: fields.weak ?? false,
+    conflict: fields.conflict ?? null,
   };
 }
 
