@@ -110,6 +110,8 @@ const GENRE_TAIL = /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thrille
 
 /** Edition words that name an edition alone; "Cut" or "Final" do only in a phrase. */
 const EDITION_WORD = /^(?:extended|unrated|uncut|remastered|remaster|imax|theatrical|criterion|redux|despecialized|restored|colorized|custom)$/;
+/** Of those, the ones a series' release also carries ("… HD REMASTER"); "Starhunter ReduX" is a title. */
+const SERIES_EDITION_WORD = /^(?:unrated|uncut|uncensored|remastered|remaster)$/;
 const EDITION_PHRASE_TAIL =
   /[\s._-]+(?:director'?s[\s._-]?cut|final[\s._-]?cut|ultimate[\s._-]?(?:cut|edition)|collector'?s[\s._-]?edition|special(?:[\s._-]?extended)?[\s._-]?edition|(?:\d{1,3}(?:st|nd|rd|th)[\s._-]?)?anniversary(?:[\s._-]?edition)?|(?:extended|theatrical|international|uncut|unrated)[\s._-]?(?:cut|edition|version)|open[\s._-]?matte)$/i;
 
@@ -126,7 +128,7 @@ function isTailTag(word: string, lower: string, editions: boolean): boolean {
     if (lower === 'english') return word === 'ENGLISH';
     return lower.length > 3 || word !== word[0] + lower.slice(1);
   }
-  return (editions && EDITION_WORD.test(lower)) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
+  return (editions ? EDITION_WORD : SERIES_EDITION_WORD).test(lower) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
 }
 
 /**
