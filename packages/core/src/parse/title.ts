@@ -104,14 +104,14 @@ function wordBefore(t: string, index: number): string {
 }
 
 /** Words only releases put at the end of a title, beside the vocabulary's release and edition words. */
-const TAIL_TAGS = /^(?:3d|hsbs|hou|sbs|ts|r5|line|ld|dl|dubbed|subbed|screener|complete|docu|hd|ova|dvd|bd|audio|custom)$/;
+const TAIL_TAGS = new Set(['3d', 'hsbs', 'hou', 'sbs', 'ts', 'r5', 'line', 'ld', 'dl', 'dubbed', 'subbed', 'screener', 'complete', 'docu', 'hd', 'ova', 'dvd', 'bd', 'audio', 'custom']);
 /** Genres some uploaders add after a dash: "The Deep Blue Sea - Drama 2011". */
 const GENRE_TAIL = /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thriller|documentary|documentry|sci-fi|romance|animation|crime|war|musical)(?:[\s._]+\p{L}+)?$/iu;
 
 /** Edition words that name an edition alone; "Cut" or "Final" do only in a phrase. */
-const EDITION_WORD = /^(?:extended|unrated|uncut|remastered|remaster|imax|theatrical|criterion|redux|despecialized|restored|colorized|custom)$/;
+const EDITION_WORD = new Set(['extended', 'unrated', 'uncut', 'remastered', 'remaster', 'imax', 'theatrical', 'criterion', 'redux', 'despecialized', 'restored', 'colorized', 'custom']);
 /** Of those, the ones a series' release also carries ("… HD REMASTER"); "Starhunter ReduX" is a title. */
-const SERIES_EDITION_WORD = /^(?:unrated|uncut|uncensored|remastered|remaster)$/;
+const SERIES_EDITION_WORD = new Set(['unrated', 'uncut', 'uncensored', 'remastered', 'remaster']);
 const EDITION_PHRASE_TAIL =
   /[\s._-]+(?:director'?s[\s._-]?cut|final[\s._-]?cut|ultimate[\s._-]?(?:cut|edition)|collector'?s[\s._-]?edition|special(?:[\s._-]?extended)?[\s._-]?edition|(?:\d{1,3}(?:st|nd|rd|th)[\s._-]?)?anniversary(?:[\s._-]?edition)?|(?:extended|theatrical|international|uncut|unrated)[\s._-]?(?:cut|edition|version)|open[\s._-]?matte)$/i;
 
@@ -128,7 +128,7 @@ function isTailTag(word: string, lower: string, editions: boolean): boolean {
     if (lower === 'english') return word === 'ENGLISH';
     return lower.length > 3 || word !== word[0] + lower.slice(1);
   }
-  return (editions ? EDITION_WORD : SERIES_EDITION_WORD).test(lower) || isReleaseToken(lower) || TAIL_TAGS.test(lower);
+  return (editions ? EDITION_WORD : SERIES_EDITION_WORD).has(lower) || isReleaseToken(lower) || TAIL_TAGS.has(lower);
 }
 
 /**
@@ -290,5 +290,17 @@ export function isPlausibleTitle(title: string): boolean {
   // "О мышах и людях (Of Mice and Men)": two titles in two scripts, and no telling which one is wanted.
   if (RE_NON_ASCII.test(title) && /\p{Script=Cyrillic}/u.test(title) && /\p{Script=Latin}/u.test(title)) return false;
   if (isArticleOnly(title)) return false;
-  return !title.toLowerCase().split(' ').every((part) => part.split('.').every((w) => w === '' || isStrongJunkToken(w)));
+  return !onlyReleaseWords(title.toLowerCase());
+}
+
+/** Every word of a lower-cased title is a sure release word ("1080p BluRay"). */
+function onlyReleaseWords(lower: string): boolean {
+  let start = 0;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = lower[i];
+    if (i < lower.length && c !== ' ' && c !== '.') continue;
+    if (i > start && !isStrongJunkToken(lower.slice(start, i))) return false;
+    start = i + 1;
+  }
+  return true;
 }

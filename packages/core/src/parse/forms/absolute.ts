@@ -95,12 +95,13 @@ export const absolute: Form = {
       const release = firstJunk(s, 0, true);
       return release < 0 || i < release;
     };
-    let m = RE_DASH.exec(s);
+    const dashed = s.includes('-');
+    let m = dashed ? RE_DASH.exec(s) : null;
     if (m && m.index > 0 && beforeJunk(m.index) && !(yearLike(m) && !fansub) && followedWell(s, m.index + m[0].length)) {
       const start = s[m.index] === '-' ? m.index : m.index + 1;
       return build(s, m, start);
     }
-    m = RE_GLUED.exec(s);
+    m = dashed ? RE_GLUED.exec(s) : null;
     if (m && !yearLike(m) && beforeJunk(m.index)) {
       const end = m.index + m[0].length;
       const next = firstJunk(s, end);

@@ -45,6 +45,13 @@ function dateMarker(start: number, end: number, date: string | null): Marker | n
 
 /** The first air date in `s`, wherever it stands; also used after an S01E02 marker. */
 export function findDate(s: string): Marker | null {
+  return RE_NUMERIC_SHAPE.test(s) ? (numericDate(s) ?? namedMonthDate(s)) : namedMonthDate(s);
+}
+
+// Three numbers in a row, or eight digits: what every numeric date form needs.
+const RE_NUMERIC_SHAPE = /\d[ ._-]\d\d?[ ._-]\d|\d{8}/;
+
+function numericDate(s: string): Marker | null {
   let m = RE_YMD.exec(s);
   if (m) {
     const y = Number(m[1]);
@@ -82,6 +89,10 @@ export function findDate(s: string): Marker | null {
     const found = dateMarker(m.index, m.index + m[0].length, date);
     if (found) return found;
   }
+  return null;
+}
+
+function namedMonthDate(s: string): Marker | null {
   if (!RE_MONTH_HINT.test(s)) return null;
   for (const d of s.matchAll(RE_DAY_MONTH)) {
     const month = monthOf(d[2]!);
