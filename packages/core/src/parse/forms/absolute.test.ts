@@ -21,6 +21,8 @@ describe('form absolute number', () => {
     ['Moon Garden 63 [ABCD1234].mkv', absolute('Moon Garden', [63])],
     ['Moon Garden - 107 - The Long Night.mkv', absolute('Moon Garden', [107])],
     ['Moon_Garden_13-15_[BD_1080p]', absolute('Moon Garden', [13, 14, 15])],
+    ['Moon Garden 720p 07', absolute('Moon Garden', [7])],
+    ['Moon.Garden.HDTV.x264.107', absolute('Moon Garden', [107])],
     ['[Kitsune] Moon Garden 2 - 05 [720p].mkv', absolute('Moon Garden 2', [5])],
     ['[Kitsune] Moon Garden No. 8 - 05 [720p].mkv', absolute('Moon Garden No. 8', [5])],
   ])('%s', (name, want) => {
@@ -47,6 +49,10 @@ describe('form absolute number', () => {
     expectRefused('[Kitsune] Moon_Garden_279_Long_Night_1_[720p].mkv', /number inside the title/);
     // a lone 2 before release words: season, sequel or episode?
     expectRefused('Moon Garden 2 (TV)');
+    // "03-20" is season 3 episode 20 in some countries' names, episodes 3 to 20 in others
+    expectRefused('Moon Garden 03-20.mkv');
+    // HD is a word of titles too ("Moon Garden HD")
+    expectRefused('Moon Garden HD 07');
   });
 
   it('lets a series folder say where the title ends', () => {

@@ -4,7 +4,7 @@
 // the title's ("White Album 2 - 06" is the show "White Album 2"); "Title S2 - 05" is the season
 // pack form's.
 import { isYear } from '../title.ts';
-import { firstJunk, isJunkToken } from '../vocabulary.ts';
+import { firstJunk, isJunkToken, onlyJunk } from '../vocabulary.ts';
 import { lastWords, marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
 const NUM = '(\\d{1,4})(?:[ .]?[vV]\\d)?';
@@ -17,6 +17,8 @@ const RE_GLUED = new RegExp(`(?<=[\\p{L})!])-${NUM}${MORE}(?=$|[\\s.\\[(_])(?![.
 // A number standing alone before a bracket or the end, or in round brackets ("Angel Beats (9)"); not `No.6`, `Vol.3`.
 const RE_BARE = new RegExp(`(?<=[\\s.])(?<![Nn]o\\.|[Vv]ol\\.)\\(?${NUM}${MORE}\\)?(?=[\\s.]*(?:$|[\\[(]))`, 'u');
 const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
+// "Title HD 09", "Title 720p 09": a number after the release words ends the name.
+const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
 // A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
 const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
@@ -122,6 +124,10 @@ export const absolute: Form = {
         if (countedBefore(s.slice(0, n.index)) || /^[2-9]$/.test(n[1]!)) continue;
         return build(s, n, n.index);
       }
+    }
+    if (junk > 0) {
+      m = RE_END_NUMBER.exec(s);
+      if (m && m.index > junk && onlyJunk(s.slice(junk, m.index))) return { ...build(s, m, junk)!, end: s.length };
     }
     return null;
   },
