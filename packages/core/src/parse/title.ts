@@ -26,29 +26,25 @@ const TAG_IN_PARENS = /^(?:tv|dvd|bd|digital|uncut|uncensored|web|hd|sd|hdtv|ova
 
 /** Dot-separated names: dots become spaces, but runs of single letters stay acronyms (S.H.I.E.L.D.). */
 function dotsToSpaces(t: string): string {
-  const parts = t.split('.');
-  let out = '';
+  const words: string[] = [];
   let acro = '';
-  let acroLen = 0;
-  const flush = (): void => {
-    if (acroLen === 0) return;
-    const word = acroLen >= 2 ? acro : acro.slice(0, -1);
-    out = out === '' ? word : `${out} ${word}`;
-    acro = '';
-    acroLen = 0;
-  };
-  for (const p of parts) {
+  for (const p of t.split('.')) {
     if (p === '') continue;
     if (p.length === 1 && /\p{L}/u.test(p)) {
       acro += `${p}.`;
-      acroLen++;
       continue;
     }
-    flush();
-    out = out === '' ? p : `${out} ${p}`;
+    if (acro !== '') words.push(acronym(acro));
+    acro = '';
+    words.push(p);
   }
-  flush();
-  return out;
+  if (acro !== '') words.push(acronym(acro));
+  return words.join(' ');
+}
+
+/** "S.H.I.E.L.D." stays; a lone "A." is the word "A". */
+function acronym(dotted: string): string {
+  return dotted.length >= 4 ? dotted : dotted.slice(0, -1);
 }
 
 // Not the dot: it may end an abbreviation ("Monsters, Inc."); `finish` decides about it.
@@ -119,7 +115,8 @@ const EDITION_PHRASE_ENDS = ['cut', 'edition', 'anniversary', 'version', 'matte'
 
 function endsWithEditionWord(t: string): boolean {
   const tail = t.slice(-11).toLowerCase();
-  return EDITION_PHRASE_ENDS.some((e) => tail.endsWith(e));
+  for (const e of EDITION_PHRASE_ENDS) if (tail.endsWith(e)) return true;
+  return false;
 }
 
 function isTailTag(word: string, lower: string, editions: boolean): boolean {

@@ -87,31 +87,35 @@ function followedWell(s: string, end: number): boolean {
   return next !== null && isJunkToken(next[1]!.toLowerCase());
 }
 
+/** Only sure release words end the title here: "Title (TV) - 02 [720p]", "Title HD REMASTER - 07". */
+function beforeRelease(s: string, i: number): boolean {
+  const release = firstJunk(s, 0, true);
+  return release < 0 || i < release;
+}
+
+// Where the dash forms can match: a dash before a space, a dot, a bracket or a digit.
+const RE_DASH_HINT = /-[\s.(\d]/;
+
 export const absolute: Form = {
   name: 'absolute number',
   hint: /\d/,
   find(s, ctx) {
     const fansub = ctx.group !== null || ctx.checksum;
-    // Only sure release words end the title here: "Title (TV) - 02 [720p]", "Title HD REMASTER - 07".
-    const beforeJunk = (i: number) => {
-      const release = firstJunk(s, 0, true);
-      return release < 0 || i < release;
-    };
-    const dashed = s.includes('-');
+    const dashed = RE_DASH_HINT.test(s);
     let m = dashed ? RE_DASH.exec(s) : null;
-    if (m && m.index > 0 && beforeJunk(m.index) && !(yearLike(m) && !fansub) && followedWell(s, m.index + m[0].length)) {
+    if (m && m.index > 0 && beforeRelease(s, m.index) && !(yearLike(m) && !fansub) && followedWell(s, m.index + m[0].length)) {
       const start = s[m.index] === '-' ? m.index : m.index + 1;
       return build(s, m, start);
     }
     m = dashed ? RE_GLUED.exec(s) : null;
-    if (m && !yearLike(m) && beforeJunk(m.index)) {
+    if (m && !yearLike(m) && beforeRelease(s, m.index)) {
       const end = m.index + m[0].length;
       const next = firstJunk(s, end);
       if (fansub || (next >= 0 && next <= end + 2)) return build(s, m, m.index);
     }
     if (fansub) {
       m = RE_BARE.exec(s);
-      if (m && beforeJunk(m.index) && !yearLike(m) && !countedBefore(s.slice(0, m.index))) return build(s, m, m.index);
+      if (m && beforeRelease(s, m.index) && !yearLike(m) && !countedBefore(s.slice(0, m.index))) return build(s, m, m.index);
     }
     // A number right before the first release word: "Title 05 vostfr [1080p]", "Title.10.720p";
     // not in a name with a year, where it belongs to a movie's title ("Anflug.Alpha.1.German.1971").
