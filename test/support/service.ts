@@ -13,6 +13,12 @@ export interface TempInstall {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The key every temp install answers to: written where the service keeps the key it generates on
+ * first start (`<paths.data>/api_key`), so a test's TOML may still set its own `[app]` keys.
+ */
+export const TEST_API_KEY = 'test-api-key-0123456789abcdef0123456789abcdef';
+
 /** A config file and folders in a temp dir, laid out as scripts/start lays out ./var. */
 export async function tempInstall(extraToml = ''): Promise<TempInstall> {
   const root = await mkdtemp(join(tmpdir(), 'mo-test-'));
@@ -25,6 +31,7 @@ export async function tempInstall(extraToml = ''): Promise<TempInstall> {
   for (const p of [paths.downloads, paths.config, paths.data, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) {
     await mkdir(p, { recursive: true });
   }
+  await writeFile(join(paths.data, 'api_key'), `${TEST_API_KEY}\n`, { mode: 0o600 });
   const configFile = join(paths.config, 'config.toml');
   await writeFile(
     configFile,

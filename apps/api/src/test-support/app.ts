@@ -1,9 +1,16 @@
 import { createLibraryCache, createLogger, createRuntimeConfig, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
 import { createApp } from '../app.ts';
-import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { TEST_API_KEY, tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+
+export { TEST_API_KEY };
+
+type App = ReturnType<typeof createApp>;
 
 export interface TestApp {
-  app: ReturnType<typeof createApp>;
+  /** The app; its `request` sends the install's key unless the request carries credentials of its own. */
+  app: App;
+  /** `request` as a client without any credentials sends it. */
+  anonymous: App['request'];
   config: RuntimeConfig;
   library: LibraryCache;
   install: TempInstall;
@@ -22,8 +29,11 @@ export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?:
   const logger = createLogger({ name: 'api-test', level: 'silent' });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
   const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, urlBase: opts.urlBase });
+  const anonymous = app.request;
+  app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {
     app,
+    anonymous,
     config,
     library,
     install,
@@ -33,4 +43,15 @@ export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?:
       await install.cleanup();
     },
   };
+}
+
+const CREDENTIALS = ['x-api-key', 'authorization', 'cookie'];
+
+function withKey(input: RequestInfo | URL, init: RequestInit | undefined): RequestInit | undefined {
+  const own = new Headers(input instanceof Request ? input.headers : undefined);
+  new Headers(init?.headers).forEach((v, k) => own.set(k, v));
+  const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+  if (CREDENTIALS.some((h) => own.has(h)) || url.searchParams.has('api_key')) return init;
+  own.set('x-api-key', TEST_API_KEY);
+  return { ...init, headers: own };
 }

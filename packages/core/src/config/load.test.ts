@@ -40,7 +40,10 @@ settle_seconds = 120                # a download must be unchanged this long bef
 library_scan_max_files = 500000
 library_scan_timeout_seconds = 900
 log_level = "info"                  # pino levels
-api_key = ""                        # secret; when set, every /api route but health and theme needs it
+api_key = ""                        # secret; empty: a key is generated into <paths.data>/api_key
+auth = "required"                   # or "local_open": loopback clients need no key or session
+allowed_hosts = []                  # when set, the only Host names the API answers to (plus loopback)
+allowed_roots = []                  # TOML-only; see "Decided for the hardening work"
 
 [paths]
 downloads = "/downloads"
@@ -70,6 +73,7 @@ css_file = "custom-theme.css"       # relative to paths.config
 [release_providers.tvmaze]          # public, keyless; off unless enabled
 enabled = false
 url = "https://api.tvmaze.com"
+allow_private = false
 
 [transcoder]                        # TOML only, not a runtime section
 video_encoder = "libx264"           # or h264_nvenc, h264_qsv, h264_vaapi
@@ -85,6 +89,10 @@ library_scan_max_files = 1000
 library_scan_timeout_seconds = 60
 log_level = "debug"
 api_key = "s3cret"
+auth = "local_open"
+allowed_hosts = ["media.example.org"]
+allowed_roots = ["/srv"]
+probe_concurrency = 4
 
 [paths]
 downloads = "/srv/downloads"
@@ -118,6 +126,7 @@ css_file = "themes/dark.css"
 [release_providers.tvmaze]
 enabled = true
 url = "http://tvmaze.local:8080/api"
+allow_private = true
 
 [transcoder]
 video_encoder = "h264_vaapi"
@@ -133,6 +142,10 @@ const EVERY_KEY_CONFIG: Config = {
     library_scan_timeout_seconds: 60,
     log_level: 'debug',
     api_key: 's3cret',
+    auth: 'local_open',
+    allowed_hosts: ['media.example.org'],
+    allowed_roots: ['/srv'],
+    probe_concurrency: 4,
   },
   paths: { downloads: '/srv/downloads', config: '/srv/config', data: '/srv/data' },
   drives: [
@@ -150,7 +163,7 @@ const EVERY_KEY_CONFIG: Config = {
   },
   metadata: { read_nfo: false, include_specials: true },
   theme: { css_file: 'themes/dark.css' },
-  release_providers: { tvmaze: { enabled: true, url: 'http://tvmaze.local:8080/api' } },
+  release_providers: { tvmaze: { enabled: true, url: 'http://tvmaze.local:8080/api', allow_private: true } },
   transcoder: { video_encoder: 'h264_vaapi', keep_original: true },
 };
 
@@ -204,7 +217,7 @@ describe('loadFileConfig', () => {
       ...DEFAULT_CONFIG,
       app: { ...DEFAULT_CONFIG.app, settle_seconds: 5 },
       library: { ...DEFAULT_CONFIG.library, movie_folders: ['Films'] },
-      release_providers: { tvmaze: { enabled: true, url: 'https://api.tvmaze.com' } },
+      release_providers: { tvmaze: { enabled: true, url: 'https://api.tvmaze.com', allow_private: false } },
     });
   });
 

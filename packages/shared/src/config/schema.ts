@@ -24,6 +24,14 @@ const relativeFile = z
     message: 'must be a file name relative to paths.config',
   });
 
+// A Host header's name, without a port: `media.example.org`, `192.168.1.5`, `[::1]`.
+const hostName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])$/i, { message: 'must be a host name or address, without a port' });
+
+export const AUTH_MODES = ['required', 'local_open'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const VIDEO_ENCODERS = ['libx264', 'h264_nvenc', 'h264_qsv', 'h264_vaapi'] as const;
 
@@ -35,6 +43,12 @@ export const appSection = z.strictObject({
   library_scan_timeout_seconds: z.number().int().min(1).max(604_800),
   log_level: z.enum(LOG_LEVELS),
   api_key: z.string().max(512),
+  auth: z.enum(AUTH_MODES),
+  allowed_hosts: z.array(hostName).max(64),
+  /** TOML only: the folders `paths.*` and drive paths set at run time must lie inside. */
+  allowed_roots: z.array(absolutePath).max(64),
+  /** How many ffprobe processes one process runs at once. */
+  probe_concurrency: z.number().int().min(1).max(32),
 });
 
 export const pathsSection = z.strictObject({
@@ -81,6 +95,8 @@ export const releaseProvidersSection = z.strictObject({
   tvmaze: z.strictObject({
     enabled: z.boolean(),
     url: httpUrl,
+    /** Lets the URL point at a loopback, link-local or private address. */
+    allow_private: z.boolean(),
   }),
 });
 
@@ -110,6 +126,7 @@ export const configSchema = z.strictObject({
 export type Config = z.infer<typeof configSchema>;
 export type Drive = z.infer<typeof driveSchema>;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export const DEFAULT_CONFIG: Config = {
   app: {
@@ -120,6 +137,10 @@ export const DEFAULT_CONFIG: Config = {
     library_scan_timeout_seconds: 900,
     log_level: 'info',
     api_key: '',
+    auth: 'required',
+    allowed_hosts: [],
+    allowed_roots: [],
+    probe_concurrency: 2,
   },
   paths: { downloads: '/downloads', config: '/config', data: '/data' },
   drives: [],
@@ -134,7 +155,7 @@ export const DEFAULT_CONFIG: Config = {
   },
   metadata: { read_nfo: true, include_specials: false },
   theme: { css_file: 'custom-theme.css' },
-  release_providers: { tvmaze: { enabled: false, url: 'https://api.tvmaze.com' } },
+  release_providers: { tvmaze: { enabled: false, url: 'https://api.tvmaze.com', allow_private: false } },
   transcoder: { video_encoder: 'libx264', keep_original: false },
 };
 
