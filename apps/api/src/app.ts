@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './http/env.ts';
-import { apiKeyAuth, refuseCrossSite } from './http/auth.ts';
+import { authGuard, hostGuard, refuseCrossSite } from './http/auth.ts';
+import { createFailureLimiter } from '@mo/core';
 import { errorResponse, onError } from './http/errors.ts';
 import { drainUnreadBody, requireJsonBody } from './http/body.ts';
 import { healthRoutes } from './routes/health.ts';
+import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { themeRoutes } from './routes/theme.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -23,10 +25,13 @@ import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Wrong keys, passwords or set-up tokens one client address may send per minute. */
+export const MAX_AUTH_FAILURES_PER_MINUTE = 10;
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const metrics = createMetrics(deps);
+  const limiter = createFailureLimiter({ limit: MAX_AUTH_FAILURES_PER_MINUTE, windowMs: 60_000 });
   app.use('*', requestId({ limitLength: 128 }));
   app.use('/api/*', metrics.middleware);
   app.use('*', async (c, next) => {
@@ -39,6 +44,7 @@ export function createApp(deps: AppDeps) {
       'request',
     );
   });
+  app.use('*', hostGuard(deps.config));
   app.use('/api/*', drainUnreadBody);
   app.use(
     '/api/*',
@@ -52,11 +58,12 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.use('/api/*', refuseCrossSite);
-  app.use('/api/*', apiKeyAuth(deps.config, deps.urlBase));
+  app.use('/api/*', authGuard({ config: deps.config, auth: deps.auth, limiter, urlBase: deps.urlBase }));
   app.use('/api/*', requireJsonBody);
 
   const api = new Hono<AppEnv>()
     .route('/', healthRoutes(deps))
+    .route('/', authRoutes({ ...deps, limiter }))
     .route('/', configRoutes(deps))
     .route('/', themeRoutes(deps))
     .route('/', jobRoutes(deps))

@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
-import { ConfigError, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import path from 'node:path';
+import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
 import { createApp } from './app.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -13,9 +14,19 @@ async function main() {
   });
   const jobs = createJobClient({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, logger });
-  const app = createApp({ config, jobs, logger, library, urlBase: env.urlBase });
-  const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {
+  const auth = createAuthService({ config });
+  // Made before the first request, so the owner can read it from the data folder right away.
+  await auth.apiKey();
+  if (!auth.keyFromConfig()) logger.info({ file: path.join(config.current().paths.data, API_KEY_FILE) }, 'API key kept in the data folder');
+  const app = createApp({ config, jobs, logger, library, auth, urlBase: env.urlBase });
+  const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, async (info) => {
     logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
+    const token = await auth.setupToken();
+    if (token !== null) {
+      const host = env.host === '0.0.0.0' || env.host === '::' ? 'localhost' : env.host.includes(':') ? `[${env.host}]` : env.host;
+      const setup_url = `http://${host}:${info.port}${env.urlBase}/setup?token=${token}`;
+      logger.info({ setup_url }, 'no owner account yet: open the set-up link to create it (the link works once)');
+    }
   });
 
   let stopping = false;

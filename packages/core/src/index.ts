@@ -19,3 +19,4 @@ export * from './library/classify.ts';
 export * from './library/scan-library.ts';
 export * from './library/views.ts';
 export * from './parse/index.ts';
+export * from './auth/index.ts';

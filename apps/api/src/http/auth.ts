@@ -1,24 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { RuntimeConfig } from '@mo/core';
+import { hostOfHeader, isAllowedHost, isLoopbackAddress, isLoopbackHost, type AuthService, type FailureLimiter, type RuntimeConfig } from '@mo/core';
 import { errorResponse } from './errors.ts';
 
-// Probes (health, and readiness for container healthchecks, which only tells whether Redis is up)
-// and the stylesheet a login page needs stay open.
+// Probes (health, and readiness for container healthchecks, which only tells whether Redis is up),
+// the stylesheet a login page needs, and the routes that log in stay open.
 const OPEN = new Set(['/api/health', '/api/ready', '/api/theme/custom.css']);
+const AUTH_PREFIX = '/api/auth/';
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
-function presented(headers: { get(name: string): string | null | undefined }, query: string | undefined): string | null {
-  const header = headers.get('x-api-key');
-  if (header) return header;
-  const auth = headers.get('authorization');
-  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
-  return query ?? null;
-}
+export const SESSION_COOKIE = 'mo_session';
 
 /**
  * The queue dashboard is a browser page whose own requests carry no key; opened once with
@@ -27,20 +17,105 @@ function presented(headers: { get(name: string): string | null | undefined }, qu
 const ADMIN_PREFIX = '/api/admin/';
 const ADMIN_COOKIE = 'mo_api_key';
 
-/** `app.api_key` guards every other route; read per request so a change applies at once. */
-export function apiKeyAuth(config: RuntimeConfig, urlBase = ''): MiddlewareHandler {
+/** The socket's peer; null under `app.request()` in tests, where there is no socket. */
+export function remoteAddress(c: Context): string | null {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; server?: { incoming?: { socket?: { remoteAddress?: string } } } } | undefined;
+  return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? null;
+}
+
+function presentedKey(c: Context): string | null {
+  const header = c.req.header('x-api-key');
+  if (header) return header;
+  const auth = c.req.header('authorization');
+  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
+  return c.req.query('api_key') ?? null;
+}
+
+/** Whether the browser reached this service over HTTPS (directly or through a proxy that says so). */
+export function overHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+}
+
+/**
+ * A request that is let in without credentials under `local_open`: from a loopback peer, addressed
+ * to a loopback name (a DNS-rebinding page addresses its own name), and not relayed by a proxy
+ * (whose own peer address is loopback too).
+ */
+export function isLocalRequest(c: Context): boolean {
+  if (c.req.header('x-forwarded-for') !== undefined || c.req.header('forwarded') !== undefined) return false;
+  const host = hostOfHeader(c.req.header('host'));
+  return isLoopbackAddress(remoteAddress(c)) && host !== null && isLoopbackHost(host);
+}
+
+/**
+ * `app.allowed_hosts`, when set, names the only hosts this service answers to (as Django's
+ * ALLOWED_HOSTS): a page on a rebinding name gets a 403 before any route sees it.
+ */
+export function hostGuard(config: RuntimeConfig): MiddlewareHandler {
   return async (c, next) => {
-    const key = config.current().app.api_key;
-    if (key === '' || OPEN.has(c.req.path)) return next();
-    const admin = c.req.path.startsWith(ADMIN_PREFIX);
-    const given = presented(c.req.raw.headers, c.req.query('api_key')) ?? (admin ? (getCookie(c, ADMIN_COOKIE) ?? null) : null);
-    if (given === null) return errorResponse(c, 'unauthorized', 'an API key is required (X-Api-Key, Authorization: Bearer, or ?api_key=)');
-    if (!timingSafeEqual(digest(given), digest(key))) return errorResponse(c, 'unauthorized', 'the API key is not valid');
-    await next();
-    // Set on the finished answer: the dashboard's mounted app builds its own Response.
-    if (admin && c.req.query('api_key')) {
-      setCookie(c, ADMIN_COOKIE, given, { httpOnly: true, sameSite: 'Strict', path: `${urlBase}/api/admin` });
+    const allowed = config.current().app.allowed_hosts;
+    if (allowed.length > 0) {
+      for (const header of ['host', 'x-forwarded-host']) {
+        const value = c.req.header(header);
+        if (value === undefined && header === 'x-forwarded-host') continue;
+        const host = hostOfHeader(value?.split(',')[0]);
+        if (host === null || !isAllowedHost(host, allowed)) {
+          return errorResponse(c, 'forbidden', `this service does not answer to the host ${JSON.stringify(value ?? '')} (app.allowed_hosts)`);
+        }
+      }
     }
+    await next();
+  };
+}
+
+export function clientKey(c: Context): string {
+  return remoteAddress(c) ?? 'unknown';
+}
+
+/** 429 with Retry-After while the client is over its limit of wrong credentials. */
+export function tooManyFailures(c: Context, limiter: FailureLimiter) {
+  const wait = limiter.retryAfterMs(clientKey(c));
+  if (wait <= 0) return null;
+  c.header('Retry-After', String(Math.ceil(wait / 1000)));
+  return errorResponse(c, 'too_many_requests', 'too many wrong keys or passwords from this address; try again later');
+}
+
+/**
+ * Every /api route but the open ones needs the key (`X-Api-Key`, `Authorization: Bearer`,
+ * `?api_key=`) or the owner's session cookie; `local_open` lets local requests in without either.
+ * Wrong credentials count against the client's address; a request without any is a plain 401.
+ */
+export function authGuard(deps: { config: RuntimeConfig; auth: AuthService; limiter: FailureLimiter; urlBase?: string }): MiddlewareHandler {
+  const { config, auth, limiter } = deps;
+  return async (c, next) => {
+    const path = c.req.path;
+    if (OPEN.has(path) || path.startsWith(AUTH_PREFIX)) return next();
+    const admin = path.startsWith(ADMIN_PREFIX);
+    const key = presentedKey(c) ?? (admin ? (getCookie(c, ADMIN_COOKIE) ?? null) : null);
+    if (key !== null) {
+      const limited = tooManyFailures(c, limiter);
+      if (limited) return limited;
+      if (!(await auth.keyMatches(key))) {
+        limiter.fail(clientKey(c));
+        return errorResponse(c, 'unauthorized', 'the API key is not valid');
+      }
+      await next();
+      // Set on the finished answer: the dashboard's mounted app builds its own Response.
+      if (admin && c.req.query('api_key')) {
+        setCookie(c, ADMIN_COOKIE, key, { httpOnly: true, sameSite: 'Strict', secure: overHttps(c), path: `${deps.urlBase ?? ''}/api/admin` });
+      }
+      return;
+    }
+    const session = getCookie(c, SESSION_COOKIE);
+    if (session !== undefined && (await auth.session(session)) !== null) return next();
+    if (config.current().app.auth === 'local_open' && isLocalRequest(c)) return next();
+    return errorResponse(
+      c,
+      'unauthorized',
+      session !== undefined
+        ? 'the session has ended; log in again'
+        : 'an API key (X-Api-Key, Authorization: Bearer, or ?api_key=) or a login is required',
+    );
   };
 }
 
@@ -61,12 +136,12 @@ function originHost(origin: string): string | null {
 }
 
 /**
- * A web page must not drive this API from its visitor's browser: with no api_key set (the usual
- * home setup) nothing else would stop it from turning dry_run off or queueing a transcode. A
- * write is refused when the browser says it comes from elsewhere: Sec-Fetch-Site other than
- * same-origin or none (sent over HTTPS and to localhost), else an Origin whose host is not the one
- * the request was addressed to (sent on cross-origin writes over plain HTTP too). Scripts and
- * other servers send neither header and are not affected.
+ * A web page must not drive this API from its visitor's browser. A write is refused when the
+ * browser says it comes from elsewhere: Sec-Fetch-Site other than same-origin or none (sent over
+ * HTTPS and to localhost), else an Origin whose host is not the one the request was addressed to
+ * (sent on cross-origin writes over plain HTTP too). Scripts and other servers send neither header
+ * and are not affected. A DNS-rebinding page passes this check (to the browser it is same-origin):
+ * the credentials it lacks, and the Host checks, stop it.
  */
 export const refuseCrossSite: MiddlewareHandler = async (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return next();

@@ -1,4 +1,4 @@
-import type { JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
+import type { AuthService, JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -6,6 +6,8 @@ export interface AppDeps {
   logger: Logger;
   /** The cached library index; the only source of the library, dashboard, releases and tools routes. */
   library: LibraryCache;
+  /** The key, the owner's account and its sessions. */
+  auth: AuthService;
   /** URL_BASE: the prefix a reverse proxy adds in front of /api, for the links and cookies a browser follows. */
   urlBase?: string;
 }

@@ -10,8 +10,10 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  too_many_requests: 429,
   unavailable: 503,
   internal: 500,
 };

@@ -28,6 +28,14 @@ import {
   transcodeRetryBody,
   transcodeRetryResponse,
   appSection,
+  authApiKeyBody,
+  authApiKeyResponse,
+  authLoginBody,
+  authLogoutResponse,
+  authPasswordBody,
+  authSessionResponse,
+  authSetupBody,
+  authStatusResponse,
 } from '@mo/shared';
 import { MAX_WAIT_SECONDS } from '../http/jobs.ts';
 
@@ -69,6 +77,32 @@ export const ROUTES: RouteDoc[] = [
   {
     method: 'get', path: '/api/ready', summary: 'Readiness: is Redis reachable', tags: ['service'], open: true,
     responses: { 200: readyResponse, 503: readyResponse },
+  },
+  {
+    method: 'get', path: '/api/auth/status', summary: 'Is there an owner, and who is asking', tags: ['auth'], open: true,
+    responses: { 200: authStatusResponse },
+  },
+  {
+    method: 'post', path: '/api/auth/setup', summary: 'Create the owner account once, with the set-up token printed at start', tags: ['auth'], open: true,
+    description: 'Answers with the session cookie mo_session (HttpOnly, SameSite=Strict). 409 once an owner exists.',
+    body: authSetupBody, responses: { 201: authSessionResponse, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+  },
+  {
+    method: 'post', path: '/api/auth/login', summary: "Log in as the owner: sets the session cookie", tags: ['auth'], open: true,
+    body: authLoginBody, responses: { 200: authSessionResponse, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+  },
+  {
+    method: 'post', path: '/api/auth/logout', summary: 'End this session', tags: ['auth'], open: true,
+    responses: { 200: authLogoutResponse },
+  },
+  {
+    method: 'post', path: '/api/auth/password', summary: 'Change the owner password; every session ends, this client gets a new one', tags: ['auth'], open: true,
+    body: authPasswordBody, responses: { 200: authSessionResponse, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+  },
+  {
+    method: 'post', path: '/api/auth/api-key', summary: 'Show the API key, or replace the generated one (regenerate: true)', tags: ['auth'], open: true,
+    description: 'Needs the owner password. A key set in the config file (app.api_key) wins and cannot be regenerated here (409).',
+    body: authApiKeyBody, responses: { 200: authApiKeyResponse, 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
   },
   { method: 'get', path: '/api/config', summary: 'Effective configuration without secrets', tags: ['settings'], responses: { 200: publicConfigResponse } },
   {
@@ -203,9 +237,10 @@ export function openApiDocument(): object {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
         bearer: { type: 'http', scheme: 'bearer' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+        session: { type: 'apiKey', in: 'cookie', name: 'mo_session' },
       },
     },
-    security: [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }],
+    security: [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }, { session: [] }],
     paths,
   };
 }

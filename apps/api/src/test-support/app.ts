@@ -1,4 +1,4 @@
-import { createLibraryCache, createLogger, createRuntimeConfig, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import { createAuthService, createLibraryCache, createLogger, createRuntimeConfig, type AuthService, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
 import { createApp } from '../app.ts';
 import { TEST_API_KEY, tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 
@@ -13,6 +13,7 @@ export interface TestApp {
   anonymous: App['request'];
   config: RuntimeConfig;
   library: LibraryCache;
+  auth: AuthService;
   install: TempInstall;
   close(): Promise<void>;
 }
@@ -28,12 +29,14 @@ export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?:
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, urlBase: opts.urlBase });
+  const auth = createAuthService({ config });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, urlBase: opts.urlBase });
   const anonymous = app.request;
   app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {
     app,
     anonymous,
+    auth,
     config,
     library,
     install,

@@ -17,6 +17,8 @@ export interface StateStoreOptions<T> {
   file: string;
   schema: z.ZodType<T>;
   initial: () => T;
+  /** File mode to write with (e.g. 0o600 for secrets); without it an existing file keeps its mode. */
+  mode?: number;
   /**
    * How long (ms) a lock may go without its heartbeat before another process takes it over, e.g.
    * after its holder was SIGKILLed. proper-lockfile raises anything below 2000 to 2000.
@@ -125,7 +127,7 @@ export function createStateStore<T>(opts: StateStoreOptions<T>): StateStore<T> {
       }
       const next = validate(await fn(await read()), 'Refusing to write an invalid value to');
       if (compromised) throw new Error(`Lost the lock on ${file} before writing: ${compromised.message}`);
-      await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
+      await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, opts.mode === undefined ? {} : { mode: opts.mode });
       return next;
     } finally {
       // Once the write landed the update must not be reported as failed (callers might repeat it);

@@ -5,8 +5,10 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'payload_too_large',
+  'too_many_requests',
   'unavailable',
   'internal',
 ] as const;

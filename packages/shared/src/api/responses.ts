@@ -181,3 +181,20 @@ export const duplicatesResponse = z.object({
     }),
   ),
 });
+
+// The owner's account (routes under /api/auth/). Lengths are checked again by the service.
+const secret = z.string().max(1024);
+export const authSetupBody = z.strictObject({ token: z.string().max(200), username: z.string().max(256), password: secret });
+export const authLoginBody = z.strictObject({ username: z.string().max(256), password: secret });
+export const authPasswordBody = z.strictObject({ current_password: secret, new_password: secret });
+export const authApiKeyBody = z.strictObject({ password: secret, regenerate: z.boolean().optional() });
+export const authSessionResponse = z.object({ username: z.string(), expires_at: z.string() });
+export const authStatusResponse = z.object({
+  owner: z.boolean(),
+  authenticated: z.boolean(),
+  via: z.enum(['key', 'session', 'local']).nullable(),
+  username: z.string().nullable(),
+  auth: z.enum(['required', 'local_open']),
+});
+export const authApiKeyResponse = z.object({ api_key: z.string(), source: z.enum(['config', 'generated']) });
+export const authLogoutResponse = z.object({ ok: z.literal(true) });

@@ -1,0 +1,237 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import type { RuntimeConfig } from '../config/runtime-config.ts';
+import { createStateStore, type StateStore } from '../state/state-store.ts';
+import { readOrCreateApiKey, replaceApiKey } from './api-key-file.ts';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './password.ts';
+
+export const AUTH_FILE = 'auth.json';
+export const SESSION_DAYS = 30;
+const SESSION_MS = SESSION_DAYS * 24 * 3600 * 1000;
+// Each login adds one; the oldest go first, so a script that logs in in a loop cannot grow the file.
+const MAX_SESSIONS = 32;
+// How stale another process's view of the sessions may be: a logout there is seen within this.
+const RELOAD_MS = 1000;
+
+const authFileSchema = z.object({
+  owner: z
+    .object({
+      username: z.string().min(1).max(64),
+      password_hash: z.string().min(1).max(512),
+      created_at: z.string(),
+      password_changed_at: z.string(),
+    })
+    .nullable(),
+  // Only hashes: a copy of auth.json lets nobody in.
+  sessions: z.array(z.object({ id_hash: z.string().regex(/^[0-9a-f]{64}$/), created_at: z.string(), expires_at: z.string() })).max(1000),
+});
+type AuthFile = z.infer<typeof authFileSchema>;
+
+export interface Session {
+  token: string;
+  expires_at: string;
+}
+
+export interface AuthService {
+  /** The key requests may carry: `app.api_key` when set, else the generated one. */
+  apiKey(): Promise<string>;
+  keyMatches(given: string): Promise<boolean>;
+  /** `app.api_key` is set: the generated key is not the one in use. */
+  keyFromConfig(): boolean;
+  ownerExists(): Promise<boolean>;
+  /** The one-time set-up token while no owner exists, made on first call; null once there is an owner. */
+  setupToken(): Promise<string | null>;
+  setup(token: string, username: string, password: string): Promise<Session>;
+  login(username: string, password: string): Promise<Session>;
+  /** The owner's name for a live session token, else null. */
+  session(token: string): Promise<string | null>;
+  logout(token: string): Promise<void>;
+  /** Every session ends; the caller gets a new one. */
+  changePassword(current: string, next: string): Promise<Session>;
+  /** Throws unless `password` is the owner's. */
+  checkPassword(password: string): Promise<void>;
+  regenerateApiKey(password: string): Promise<string>;
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+export function checkUsername(username: string): string {
+  const name = username.normalize('NFC').trim();
+  if (name === '' || name.length > 64 || /[\p{Cc}\p{Cf}]/u.test(name)) {
+    throw new AppError('bad_request', 'username: 1 to 64 characters, no control characters', { key: 'username' });
+  }
+  return name;
+}
+
+export function checkNewPassword(password: string, key = 'password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new AppError('bad_request', `${key}: ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`, { key });
+  }
+}
+
+export function createAuthService(opts: { config: RuntimeConfig; now?: () => Date }): AuthService {
+  const now = opts.now ?? (() => new Date());
+  const dataDir = () => opts.config.current().paths.data;
+  let store: StateStore<AuthFile> | null = null;
+  let cached: { file: string; doc: AuthFile; mtimeMs: number; checkedAt: number } | null = null;
+  let generated: { dir: string; key: string } | null = null;
+  let token: string | null = null;
+  // A hash to check a password against when the user name is wrong, so the answer takes as long.
+  const decoy = hashPassword(randomBytes(16).toString('hex'));
+
+  function storeFor(): StateStore<AuthFile> {
+    const file = path.join(dataDir(), AUTH_FILE);
+    if (store?.file !== file) store = createStateStore({ file, schema: authFileSchema, initial: () => ({ owner: null, sessions: [] }), mode: 0o600 });
+    return store;
+  }
+
+  async function read(): Promise<AuthFile> {
+    const s = storeFor();
+    const t = Date.now();
+    if (cached && cached.file === s.file && t - cached.checkedAt < RELOAD_MS) return cached.doc;
+    const mtimeMs = await stat(s.file).then((i) => i.mtimeMs, () => -1);
+    if (!cached || cached.file !== s.file || cached.mtimeMs !== mtimeMs) {
+      cached = { file: s.file, doc: await s.read(), mtimeMs, checkedAt: t };
+    } else cached.checkedAt = t;
+    return cached.doc;
+  }
+
+  async function update(fn: (doc: AuthFile) => AuthFile): Promise<AuthFile> {
+    const s = storeFor();
+    const doc = await s.update((d) => fn(d));
+    const mtimeMs = await stat(s.file).then((i) => i.mtimeMs, () => -1);
+    cached = { file: s.file, doc, mtimeMs, checkedAt: Date.now() };
+    return doc;
+  }
+
+  function live(doc: AuthFile, at: Date): AuthFile['sessions'] {
+    return doc.sessions.filter((x) => Date.parse(x.expires_at) > at.getTime());
+  }
+
+  async function newSession(sessions: (doc: AuthFile) => AuthFile['sessions'], change?: (doc: AuthFile) => AuthFile): Promise<Session> {
+    const secret = randomBytes(32).toString('base64url');
+    const at = now();
+    const expires_at = new Date(at.getTime() + SESSION_MS).toISOString();
+    await update((doc) => {
+      const next = change ? change(doc) : doc;
+      const kept = sessions(next).slice(-(MAX_SESSIONS - 1));
+      return { ...next, sessions: [...kept, { id_hash: sha256(secret), created_at: at.toISOString(), expires_at }] };
+    });
+    return { token: secret, expires_at };
+  }
+
+  async function checkOwnerPassword(password: string): Promise<NonNullable<AuthFile['owner']>> {
+    const owner = (await read()).owner;
+    if (owner === null) throw new AppError('conflict', 'no owner account exists yet; set it up first');
+    if (password.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(password, owner.password_hash))) {
+      throw new AppError('unauthorized', 'the password is not right');
+    }
+    return owner;
+  }
+
+  async function generatedKey(): Promise<string> {
+    const dir = dataDir();
+    if (generated?.dir !== dir) generated = { dir, key: await readOrCreateApiKey(dir) };
+    return generated.key;
+  }
+
+  const service: AuthService = {
+    keyFromConfig: () => opts.config.current().app.api_key !== '',
+    async apiKey() {
+      const configured = opts.config.current().app.api_key;
+      return configured !== '' ? configured : generatedKey();
+    },
+    async keyMatches(given) {
+      if (sameSecret(given, await service.apiKey())) return true;
+      // Another process may have regenerated the key: a miss re-reads the file.
+      if (service.keyFromConfig() || generated === null) return false;
+      generated = null;
+      return sameSecret(given, await generatedKey());
+    },
+    async ownerExists() {
+      return (await read()).owner !== null;
+    },
+    async setupToken() {
+      if (await service.ownerExists()) return null;
+      token ??= randomBytes(24).toString('base64url');
+      return token;
+    },
+    async setup(given, username, password) {
+      const name = checkUsername(username);
+      checkNewPassword(password);
+      const expected = await service.setupToken();
+      if (expected === null) throw new AppError('conflict', 'the owner account exists already; log in instead');
+      if (!sameSecret(given, expected)) throw new AppError('unauthorized', 'the set-up token is not right (it is printed in the service log at start)');
+      const password_hash = await hashPassword(password);
+      const at = now().toISOString();
+      let raced = false;
+      const session = await newSession(
+        () => [],
+        (doc) => {
+          // Another process may have taken the set-up between the check and this lock.
+          if (doc.owner !== null) {
+            raced = true;
+            return doc;
+          }
+          return { owner: { username: name, password_hash, created_at: at, password_changed_at: at }, sessions: [] };
+        },
+      );
+      if (raced) throw new AppError('conflict', 'the owner account exists already; log in instead');
+      token = null;
+      return session;
+    },
+    async login(username, password) {
+      const owner = (await read()).owner;
+      const name = username.normalize('NFC').trim();
+      const right = owner !== null && sameSecret(name, owner.username);
+      const ok = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, right ? owner.password_hash : await decoy));
+      if (!right || !ok) throw new AppError('unauthorized', 'the user name or password is not right');
+      return newSession((doc) => live(doc, now()));
+    },
+    async session(secret) {
+      if (secret === '' || secret.length > 200) return null;
+      const doc = await read();
+      if (doc.owner === null) return null;
+      const hash = sha256(secret);
+      const at = now().getTime();
+      const found = doc.sessions.find((x) => x.id_hash === hash && Date.parse(x.expires_at) > at);
+      return found ? doc.owner.username : null;
+    },
+    async logout(secret) {
+      const hash = sha256(secret);
+      await update((doc) => ({ ...doc, sessions: doc.sessions.filter((x) => x.id_hash !== hash) }));
+    },
+    async changePassword(current, next) {
+      checkNewPassword(next, 'new_password');
+      await checkOwnerPassword(current);
+      const password_hash = await hashPassword(next);
+      const at = now().toISOString();
+      return newSession(
+        () => [],
+        (doc) => ({ ...doc, owner: doc.owner && { ...doc.owner, password_hash, password_changed_at: at } }),
+      );
+    },
+    async checkPassword(password) {
+      await checkOwnerPassword(password);
+    },
+    async regenerateApiKey(password) {
+      await checkOwnerPassword(password);
+      if (service.keyFromConfig()) {
+        throw new AppError('conflict', 'app.api_key is set in the config file and wins over a generated key; change it there');
+      }
+      const dir = dataDir();
+      generated = { dir, key: await replaceApiKey(dir) };
+      return generated.key;
+    },
+  };
+  return service;
+}

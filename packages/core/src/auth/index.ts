@@ -1,0 +1,5 @@
+export * from './api-key-file.ts';
+export * from './auth-service.ts';
+export * from './failure-limiter.ts';
+export * from './hosts.ts';
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
