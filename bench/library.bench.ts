@@ -30,7 +30,7 @@ import { DEFAULT_CONFIG } from '../packages/shared/src/config/schema.ts';
 import type { LibraryIndex } from '../packages/shared/src/library/index-schema.ts';
 import { scanLibrary } from '../packages/core/src/library/scan-library.ts';
 import { indexPath, writeLibraryIndex } from '../packages/core/src/library/index-store.ts';
-import { buildApps, startProcess, waitFor, type RunningProcess } from '../test/support/service.ts';
+import { buildApps, startProcess, waitFor, writeTestKey, type RunningProcess } from '../test/support/service.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../test/support/redis.ts';
 import { generateLibrary } from './support/library-fixture.ts';
 import { closedLoop, get, mergeResults, type LoadResult } from './support/http-load.ts';
@@ -209,6 +209,7 @@ async function main(): Promise<void> {
 
   const dataDir = join(tmp, 'data');
   mkdirSync(dataDir, { recursive: true });
+  await writeTestKey(dataDir);
   gc();
   t0 = now();
   await writeLibraryIndex(dataDir, idx);

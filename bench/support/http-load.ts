@@ -4,6 +4,7 @@
 // server, and node:http costs the client several times less per request than fetch (undici's
 // WHATWG layer), so the figures say more about the server.
 import { Agent, request } from 'node:http';
+import { TEST_API_KEY } from '../../test/support/service.ts';
 
 export interface OneAnswer {
   status: number;
@@ -34,7 +35,7 @@ export function get(agent: Agent, host: string, port: number, path: string): Pro
     const t0 = performance.now();
     // A browser's Accept-Encoding: a server that compresses (or keeps compressed copies) may use it.
     // The body is counted as it comes over the wire, not decoded.
-    const req = request({ host, port, path, method: 'GET', agent, headers: { 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+    const req = request({ host, port, path, method: 'GET', agent, headers: { 'accept-encoding': 'gzip, deflate, br', 'x-api-key': TEST_API_KEY } }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - t0 }));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullClip, makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { ffmpegWrapper, slowFinish } from '../../packages/core/src/media/test-fixtures/ffmpeg-wrapper.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
 
 // The media tools as deployed: the API, a worker for scans and remuxes, and a "GPU box" worker that
 // serves only transcodes, mounts the media under another path and is configured for NVENC (which
@@ -20,7 +20,7 @@ const redisUrl = testRedisUrl();
 const templates: Record<string, string> = {};
 
 async function http(path: string, init?: RequestInit) {
-  const res = await fetch(base + path, init);
+  const res = await fetch(base + path, withTestKey(init));
   return { status: res.status, body: (await res.json()) as any };
 }
 const post = (path: string, body?: unknown) =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, PrivateRedis, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
 
 // A Redis of the test's own that it can stop and start: the service must answer, not hang, and
 // both processes must recover without a restart.
@@ -12,7 +12,7 @@ let base: string;
 
 async function timed(path: string, init?: RequestInit) {
   const started = performance.now();
-  const res = await fetch(base + path, init);
+  const res = await fetch(base + path, withTestKey(init));
   return { status: res.status, body: (await res.json()) as any, ms: performance.now() - started };
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, waitFor, type RunningProcess } from '../support/service.ts';
+import { startProcess, waitFor, type RunningProcess, withTestKey, writeTestKey } from '../support/service.ts';
 
 // The scanner as users run it: API and worker processes, a real Redis, downloads on tmpfs and the
 // drive on the disk, so that every move really crosses filesystems.
@@ -43,7 +43,7 @@ async function startService(): Promise<{ base: string; worker: RunningProcess; a
 }
 
 async function call(base: string, path: string, init?: RequestInit) {
-  const res = await fetch(base + path, init);
+  const res = await fetch(base + path, withTestKey(init));
   return { status: res.status, body: (await res.json()) as any };
 }
 const post = (base: string, path: string, body?: unknown) =>
@@ -78,6 +78,7 @@ beforeAll(async () => {
   if (skip) return;
   paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
   for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) mkdirSync(p, { recursive: true });
+  await writeTestKey(paths.data);
   configFile = join(paths.config, 'config.toml');
   writeFileSync(
     configFile,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
 
 // The whole service as users run it: two processes, a real Redis, real HTTP.
 let install: TempInstall;
@@ -14,7 +14,7 @@ const prefix = uniquePrefix('e2e');
 const redisUrl = testRedisUrl();
 
 async function http(path: string, init?: RequestInit) {
-  const res = await fetch(base + path, init);
+  const res = await fetch(base + path, withTestKey(init));
   return { status: res.status, body: (await res.json()) as any };
 }
 const postJson = (body: unknown): RequestInit => ({

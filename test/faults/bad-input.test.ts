@@ -513,8 +513,12 @@ describe('query strings of the cached and tool routes', () => {
     expect(await queuedJobs()).toBe(queued);
   });
 
-  it('an api key set: missing, malformed and wrong credentials are 401, never 5xx', async () => {
-    await t.config.updateSettings({ app: { api_key: 'the-right-key' } });
+  it('an api key set: missing, malformed and wrong credentials are 401 (429 once an address sent too many), never 5xx', async () => {
+    const keyed = await testApp({ jobs, toml: '[app]\napi_key = "the-right-key"\n' });
+    // Each case from its own address, so that the limit on wrong keys does not decide the answer.
+    let n = 0;
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      keyed.anonymous(path, { headers }, { incoming: { socket: { remoteAddress: `10.9.${Math.floor(++n / 250)}.${n % 250}` } } });
     try {
       const variants: Record<string, string>[] = [
         {},
@@ -525,23 +529,28 @@ describe('query strings of the cached and tool routes', () => {
         { 'x-api-key': 'THE-RIGHT-KEY' },
         { 'x-api-key': 'x'.repeat(10_000) },
         { cookie: 'mo_api_key=the-right-key' },
+        { cookie: 'mo_session=the-right-key' },
+        { cookie: `mo_session=${'x'.repeat(10_000)}` },
       ];
       const out: string[] = [];
       for (const route of ['/api/config', '/api/dashboard', '/api/library', '/api/tools/subtitles', '/api/downloads']) {
         for (const h of variants) {
-          const r = await call('GET', route, { headers: h });
+          const r = await get(route, h);
           if (r.status !== 401) out.push(`${route} ${JSON.stringify(h).slice(0, 60)}: ${r.status}`);
         }
         for (const q of ['api_key=', 'api_key=%ff', 'api_key=the-right-key%00', 'api_key[]=the-right-key']) {
-          const r = await call('GET', `${route}?${q}`);
+          const r = await get(`${route}?${q}`);
           if (r.status !== 401) out.push(`${route}?${q}: ${r.status}`);
         }
       }
-      const ok = await call('GET', '/api/config', { headers: { 'x-api-key': 'the-right-key' } });
-      expect(ok.status).toBe(200);
+      const from = { incoming: { socket: { remoteAddress: '10.8.0.1' } } };
+      const statuses: number[] = [];
+      for (let i = 0; i < 15; i++) statuses.push((await keyed.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from)).status);
+      expect(statuses).toEqual([...Array(10).fill(401), ...Array(5).fill(429)]);
+      expect((await get('/api/config', { 'x-api-key': 'the-right-key' })).status).toBe(200);
       expect(out).toEqual([]);
     } finally {
-      await t.config.updateSettings({ app: { api_key: '' } });
+      await keyed.close();
     }
   });
 });

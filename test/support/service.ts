@@ -19,6 +19,18 @@ export interface TempInstall {
  */
 export const TEST_API_KEY = 'test-api-key-0123456789abcdef0123456789abcdef';
 
+/** Makes `TEST_API_KEY` the key of an install whose data folder is `dataDir`. */
+export async function writeTestKey(dataDir: string): Promise<void> {
+  await writeFile(join(dataDir, 'api_key'), `${TEST_API_KEY}\n`, { mode: 0o600 });
+}
+
+/** `init` with the temp install's key added, unless it carries credentials of its own. */
+export function withTestKey(init: RequestInit = {}): RequestInit {
+  const headers = new Headers(init.headers);
+  if (!headers.has('x-api-key') && !headers.has('authorization') && !headers.has('cookie')) headers.set('x-api-key', TEST_API_KEY);
+  return { ...init, headers };
+}
+
 /** A config file and folders in a temp dir, laid out as scripts/start lays out ./var. */
 export async function tempInstall(extraToml = ''): Promise<TempInstall> {
   const root = await mkdtemp(join(tmpdir(), 'mo-test-'));
@@ -31,7 +43,7 @@ export async function tempInstall(extraToml = ''): Promise<TempInstall> {
   for (const p of [paths.downloads, paths.config, paths.data, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) {
     await mkdir(p, { recursive: true });
   }
-  await writeFile(join(paths.data, 'api_key'), `${TEST_API_KEY}\n`, { mode: 0o600 });
+  await writeTestKey(paths.data);
   const configFile = join(paths.config, 'config.toml');
   await writeFile(
     configFile,

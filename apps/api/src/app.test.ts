@@ -282,34 +282,31 @@ describe('errors', () => {
   });
 });
 
-describe('api key', () => {
+describe('api key from the config file', () => {
   beforeEach(async () => {
     t = await testApp({ toml: '[app]\napi_key = "k3y"\n' });
   });
 
-  it('is needed on every route but the probes and the stylesheet', async () => {
-    await expectError(await t.app.request('/api/config'), 401, 'unauthorized');
-    expect((await t.app.request('/api/ready')).status).toBe(200);
-    await expectError(await t.app.request('/api/settings', post({ dry_run: false })), 401, 'unauthorized');
-    await expectError(await t.app.request('/api/jobs/scan/1'), 401, 'unauthorized');
+  it('is needed on every route but the probes, the stylesheet and the auth routes', async () => {
+    await expectError(await t.anonymous('/api/config'), 401, 'unauthorized');
+    expect((await t.anonymous('/api/ready')).status).toBe(200);
+    await expectError(await t.anonymous('/api/settings', post({ dry_run: false })), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/jobs/scan/1'), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/metrics'), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/openapi.json'), 401, 'unauthorized');
     expect(t.config.current().app.dry_run).toBe(true);
-    expect((await t.app.request('/api/health')).status).toBe(200);
-    expect((await t.app.request('/api/theme/custom.css')).status).toBe(200);
+    expect((await t.anonymous('/api/health')).status).toBe(200);
+    expect((await t.anonymous('/api/theme/custom.css')).status).toBe(200);
+    expect((await t.anonymous('/api/auth/status')).status).toBe(200);
   });
 
-  it('is accepted as X-Api-Key, Bearer and ?api_key=, and a wrong one is refused', async () => {
-    expect((await t.app.request('/api/config', { headers: { 'x-api-key': 'k3y' } })).status).toBe(200);
-    expect((await t.app.request('/api/config', { headers: { authorization: 'Bearer k3y' } })).status).toBe(200);
-    expect((await t.app.request('/api/config?api_key=k3y')).status).toBe(200);
-    await expectError(await t.app.request('/api/config', { headers: { 'x-api-key': 'nope' } }), 401, 'unauthorized');
-    await expectError(await t.app.request('/api/config', { headers: { authorization: 'Basic k3y' } }), 401, 'unauthorized');
-  });
-
-  it('a new key set through the settings applies at once', async () => {
-    const res = await t.app.request('/api/settings', post({ app: { api_key: 'new' } }, { 'x-api-key': 'k3y' }));
-    expect(res.status).toBe(200);
-    expect(JSON.stringify(await res.json())).not.toContain('new');
-    await expectError(await t.app.request('/api/config', { headers: { 'x-api-key': 'k3y' } }), 401, 'unauthorized');
-    expect((await t.app.request('/api/config', { headers: { 'x-api-key': 'new' } })).status).toBe(200);
+  it('is accepted as X-Api-Key, Bearer and ?api_key=, wins over the generated key, and a wrong one is refused', async () => {
+    expect((await t.anonymous('/api/config', { headers: { 'x-api-key': 'k3y' } })).status).toBe(200);
+    expect((await t.anonymous('/api/config', { headers: { authorization: 'Bearer k3y' } })).status).toBe(200);
+    expect((await t.anonymous('/api/config?api_key=k3y')).status).toBe(200);
+    await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': 'nope' } }), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/config', { headers: { authorization: 'Basic k3y' } }), 401, 'unauthorized');
+    // The key the temp install keeps in its data folder is the generated one: the config's wins.
+    await expectError(await t.app.request('/api/config'), 401, 'unauthorized');
   });
 });

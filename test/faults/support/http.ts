@@ -2,6 +2,7 @@
 // a chunked body, lying lengths) and answers timed to the millisecond. 127.0.0.1 only.
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
+import { TEST_API_KEY } from '../../support/service.ts';
 
 export interface Answer {
   status: number;
@@ -17,6 +18,8 @@ export interface SendOptions {
   chunked?: boolean;
   agent?: Agent | false;
   timeoutMs?: number;
+  /** Sends no API key (by default every request carries the key temp installs keep). */
+  anonymous?: boolean;
 }
 
 /** Resolves with status -1 (and the error text) when the connection fails or times out. */
@@ -24,7 +27,7 @@ export function send(port: number, method: string, path: string, opts: SendOptio
   return new Promise((resolve) => {
     const t0 = performance.now();
     const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body);
-    const headers: Record<string, string | number> = { ...(opts.headers ?? {}) };
+    const headers: Record<string, string | number> = { ...(opts.anonymous ? {} : { 'x-api-key': TEST_API_KEY }), ...(opts.headers ?? {}) };
     if (body && !opts.chunked && headers['content-length'] === undefined) headers['content-length'] = body.length;
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: opts.agent ?? false }, (res) => {
       const chunks: Buffer[] = [];

@@ -31,6 +31,11 @@ function presentedKey(c: Context): string | null {
   return c.req.query('api_key') ?? null;
 }
 
+/** The Host the client addressed; @hono/node-server builds the URL from it, `app.request()` only has the URL. */
+function hostHeader(c: Context): string {
+  return c.req.header('host') ?? new URL(c.req.url).host;
+}
+
 /** Whether the browser reached this service over HTTPS (directly or through a proxy that says so). */
 export function overHttps(c: Context): boolean {
   return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
@@ -43,7 +48,7 @@ export function overHttps(c: Context): boolean {
  */
 export function isLocalRequest(c: Context): boolean {
   if (c.req.header('x-forwarded-for') !== undefined || c.req.header('forwarded') !== undefined) return false;
-  const host = hostOfHeader(c.req.header('host'));
+  const host = hostOfHeader(hostHeader(c));
   return isLoopbackAddress(remoteAddress(c)) && host !== null && isLoopbackHost(host);
 }
 
@@ -56,7 +61,7 @@ export function hostGuard(config: RuntimeConfig): MiddlewareHandler {
     const allowed = config.current().app.allowed_hosts;
     if (allowed.length > 0) {
       for (const header of ['host', 'x-forwarded-host']) {
-        const value = c.req.header(header);
+        const value = header === 'host' ? hostHeader(c) : c.req.header(header);
         if (value === undefined && header === 'x-forwarded-host') continue;
         const host = hostOfHeader(value?.split(',')[0]);
         if (host === null || !isAllowedHost(host, allowed)) {
