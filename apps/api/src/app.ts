@@ -8,6 +8,7 @@ import { errorResponse, onError } from './http/errors.ts';
 import { drainUnreadBody, requireJsonBody } from './http/body.ts';
 import { healthRoutes } from './routes/health.ts';
 import { authRoutes } from './routes/auth.ts';
+import { setupPage } from './routes/setup-page.ts';
 import { configRoutes } from './routes/config.ts';
 import { themeRoutes } from './routes/theme.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
     .route('/', metricsRoutes(metrics))
     .route('/', openApiRoutes());
   app.route('/api', api);
+  app.route('/', setupPage());
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
 
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

@@ -79,6 +79,11 @@ export const ROUTES: RouteDoc[] = [
     responses: { 200: readyResponse, 503: readyResponse },
   },
   {
+    method: 'get', path: '/setup', summary: 'The page the set-up link printed at start opens', tags: ['auth'], open: true,
+    params: [{ name: 'token', in: 'query', required: false, schema: z.string(), description: 'The one-time set-up token' }],
+    responses: { 200: { mediaType: 'text/html', description: 'A form that posts to /api/auth/setup; no data.' } },
+  },
+  {
     method: 'get', path: '/api/auth/status', summary: 'Is there an owner, and who is asking', tags: ['auth'], open: true,
     responses: { 200: authStatusResponse },
   },

@@ -227,3 +227,19 @@ describe('app.allowed_hosts', () => {
     expect((await t.app.request('http://anything.example/api/config', { headers: { 'x-api-key': TEST_API_KEY } })).status).toBe(200);
   });
 });
+
+describe('the set-up page', () => {
+  it('is served at /setup without data, keeping its token out of Referer headers, caches and frames', async () => {
+    await freshInstall();
+    const res = await t.anonymous('/setup?token=abc');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    const html = await res.text();
+    expect(html).toContain('type="password"');
+    expect(html).toContain("fetch('api/auth/setup'");
+    expect(html).not.toContain(t.install.paths.data);
+  });
+});
