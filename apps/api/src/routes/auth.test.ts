@@ -83,6 +83,8 @@ describe('the owner account', () => {
     expect(header).not.toMatch(/Secure/);
     const cookie = `mo_session=${cookieOf(res)}`;
     expect((await t.anonymous('/api/config', { headers: { cookie } })).status).toBe(200);
+    // The queue dashboard's own requests carry the cookie too.
+    expect((await t.anonymous('/api/admin/queues', { headers: { cookie } })).status).toBe(200);
     expect(await (await t.anonymous('/api/auth/status', { headers: { cookie } })).json()).toMatchObject({ owner: true, authenticated: true, via: 'session', username: 'owner' });
     await expectError(await t.anonymous('/api/auth/setup', json({ token, username: 'thief', password: 'another passphrase' })), 409, 'conflict');
   });
