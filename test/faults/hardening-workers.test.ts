@@ -6,13 +6,13 @@
 // costs in Redis now that its job keeps a summary.
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createRuntimeConfig, libraryScanOptions, scanLibrary, writeLibraryIndex, type RuntimeConfig } from '../../packages/core/src/index.ts';
+import { createRuntimeConfig, libraryScanOptions, scanLibrary, writeLibraryIndex, type RuntimeConfig } from '../../packages/core/src/index.ts';
 import { probeFile } from '../../packages/core/src/media/run.ts';
 import { fullClip, makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { apiJobOptions, type JobName } from '../../packages/shared/src/index.ts';
+import { apiJobOptions } from '../../packages/shared/src/index.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
 import { sha256 } from './support/files.ts';
@@ -74,7 +74,7 @@ async function finished(queue: string, id: string): Promise<any> {
 }
 
 /** Adds a job the way Bull Board's "add job" did: straight into the queue, with whatever options. */
-function addRaw(name: JobName | string, data: unknown, opts: Record<string, unknown> = {}) {
+function addRaw(name: string, data: unknown, opts: JobsOptions = {}) {
   const queue = name === 'transcode-run' ? queues.transcode : name === 'media-tracks' ? queues.media : queues.scan;
   return queue.add(name, data, opts);
 }

@@ -59,7 +59,10 @@ export function createWorkerHost(opts: {
 
   async function refuse(queue: QueueName, job: Job, why: string): Promise<never> {
     toRemove.add(job.id!);
-    if (job.repeatJobKey && job.repeatJobKey !== SCAN_SCHEDULER_ID) await admin.get(queue)!.removeJobScheduler(job.repeatJobKey);
+    if (job.repeatJobKey && job.repeatJobKey !== SCAN_SCHEDULER_ID) {
+      // Failing to remove it must not turn the refusal into a retry; the next start removes it.
+      await admin.get(queue)!.removeJobScheduler(job.repeatJobKey).catch((e: Error) => opts.logger.error({ queue, err: e.message }, 'could not remove a job schedule'));
+    }
     opts.logger.warn({ queue, job_id: job.id, job_name: job.name, reason: why }, 'job refused and removed');
     throw new UnrecoverableError(jobFailureReason(new AppError('forbidden', `job ${queue}/${job.id} refused, nothing was done: ${why}`)));
   }
