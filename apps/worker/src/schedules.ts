@@ -1,8 +1,6 @@
 import { Queue } from 'bullmq';
-import { JOBS, type Config } from '@mo/shared';
+import { JOBS, SCAN_SCHEDULER_ID, type Config } from '@mo/shared';
 import { workerRedisOptions, type Logger, type RuntimeConfig } from '@mo/core';
-
-export const SCAN_SCHEDULER_ID = 'periodic-scan-pass';
 
 /**
  * The periodic scanner pass lives in BullMQ's job scheduler, so that any number of workers agree on

@@ -5,3 +5,4 @@ export * from './jobs/catalogue.ts';
 export * from './api/errors.ts';
 export * from './library/index-schema.ts';
 export * from './api/responses.ts';
+export * from './jobs/job-options.ts';

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, type JobClient } from '@mo/core';
+import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { testApp, type TestApp } from '../test-support/app.ts';
+import { boardRequestAllowed, withoutRemoteAssets } from './admin.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 
 let t: TestApp;
@@ -50,6 +54,63 @@ describe('queue dashboard', () => {
     expect((await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', { method: 'PUT' })).status).toBe(200);
   });
 
+  it('is read-only: add, promote, edit, pause and the rest answer 403 before Bull Board sees them; retry and clean work', async () => {
+    await setup();
+    const waiting = await jobs.submit('library-scan', { trigger: 'api' }, { waitSeconds: 0 });
+    const send = (method: string, path: string, body?: unknown) =>
+      t.app.request(`/api/admin/queues/api/queues/${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      });
+    const refusals = [
+      ['POST', 'transcode/add', { name: 'transcode-run', data: { item: { path: '/etc/passwd' } }, options: { repeat: { every: 1000 } } }],
+      ['PUT', 'library/promote', undefined],
+      ['PUT', `library/${waiting.job.id}/promote`, undefined],
+      ['PATCH', `library/${waiting.job.id}/update-data`, { data: { trigger: 'evil' } }],
+      ['PATCH', `library/${waiting.job.id}/delay`, { delay: 1 }],
+      ['PATCH', `library/${waiting.job.id}/priority`, { priority: 1 }],
+      ['PUT', 'library/pause', undefined],
+      ['PUT', 'pause', undefined],
+      ['PUT', 'library/empty', undefined],
+      ['PUT', 'library/obliterate', undefined],
+      ['PUT', 'library/concurrency', { concurrency: 50 }],
+      ['PUT', 'library/clean/waiting', undefined],
+      ['PUT', 'transcode/%61dd', undefined],
+    ] as const;
+    for (const [method, path, body] of refusals) {
+      const res = await send(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(await res.json()).toMatchObject({ error: { code: 'forbidden', message: expect.stringContaining('read-only') } });
+    }
+    const board = jobs.queues().find((q) => q.name === 'library')!;
+    expect(await board.isPaused()).toBe(false);
+    expect(await board.getJob(waiting.job.id)).toMatchObject({ data: { trigger: 'api' } });
+    const queued = await Promise.all(jobs.queues().map((q) => q.getJobCounts()));
+    expect(queued.map((c) => Object.values(c).reduce((a, b) => a + b, 0))).toEqual(queued.map((_, i) => (jobs.queues()[i]!.name === 'library' ? 1 : 0)));
+    expect((await send('PUT', 'library/retry/failed')).status).toBe(200);
+    expect((await send('PUT', `library/${waiting.job.id}/clean`)).status).toBe(204);
+    expect(await board.getJob(waiting.job.id)).toBeUndefined();
+  });
+
+  it('loads nothing from another host: no Google Fonts link, no remote URL in the page or its stylesheets', async () => {
+    await setup();
+    const page = await t.app.request('/api/admin/queues');
+    const html = await page.text();
+    expect(page.headers.get('content-security-policy')).toBe("font-src 'self' data:");
+    const css = [...html.matchAll(/href="(static\/[^"]+\.css)"/g)].map((m) => m[1]!);
+    // The stylesheets the page's scripts add later, straight from the UI package.
+    const ui = dirname(createRequire(import.meta.url).resolve('@bull-board/ui/package.json', { paths: [dirname(createRequire(import.meta.url).resolve('@bull-board/api'))] }));
+    css.push(...(await readdir(join(ui, 'dist/static/css/async'))).map((f) => `static/css/async/${f}`));
+    expect(css.length).toBeGreaterThan(5);
+    const texts = [html];
+    for (const path of css) {
+      const res = await t.app.request(`/api/admin/queues/${path}`);
+      expect(res.status, path).toBe(200);
+      texts.push(await res.text());
+    }
+    const remote = texts.flatMap((text) => [...text.matchAll(/(?:https?:)?\/\/[A-Za-z0-9.-]+\.[A-Za-z]{2,}[^\s"')]*/g)].map((m) => m[0]));
+    expect(remote).toEqual([]);
+  });
   it('is behind the api key, which a first visit with ?api_key= turns into a cookie for the page', async () => {
     await setup('[app]\napi_key = "k"\n');
     expect((await t.app.request('/api/admin/queues')).status).toBe(401);
@@ -77,6 +138,78 @@ describe('queue dashboard', () => {
     expect((await t.app.request(asset, { headers: { cookie: 'mo_api_key=k' } })).status).toBe(200);
     const clean = await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', { method: 'PUT', body: '{}', headers: { cookie: 'mo_api_key=k', 'content-type': 'application/json' } });
     expect(clean.status).toBe(200);
+  });
+});
+
+describe('boardRequestAllowed', () => {
+  const concrete = (route: string) =>
+    route.replace(':queueName', 'transcode').replace(':jobId', '7').replace(':queueStatus', 'failed').replace(':schedulerId', 'periodic-scan-pass');
+  const ALLOWED_WRITES = new Set([
+    'put /api/queues/:queueName/retry/:queueStatus',
+    'put /api/queues/:queueName/clean/:queueStatus',
+    'put /api/queues/:queueName/:jobId/retry',
+    'put /api/queues/:queueName/:jobId/clean',
+  ]);
+
+  it('lets every read of Bull Board through, and of its writes only retry and clean', async () => {
+    const { appRoutes } = (await import('@bull-board/api/dist/routes.js')) as typeof import('@bull-board/api/dist/routes.js');
+    const seen: string[] = [];
+    for (const r of appRoutes.api) {
+      for (const method of [r.method].flat()) {
+        for (const route of [r.route].flat()) {
+          const key = `${method} ${route}`;
+          seen.push(key);
+          const allowed = method === 'get' || ALLOWED_WRITES.has(key);
+          expect(boardRequestAllowed(method.toUpperCase(), concrete(route)), key).toBe(allowed);
+        }
+      }
+    }
+    expect(seen.filter((k) => !k.startsWith('get ')).length).toBeGreaterThan(15);
+    for (const k of ALLOWED_WRITES) expect(seen).toContain(k);
+    for (const route of [appRoutes.entryPoint.route].flat()) expect(boardRequestAllowed('GET', concrete(route))).toBe(true);
+  });
+
+  it.each([
+    ['PUT', '/api/queues/transcode/clean/waiting'],
+    ['PUT', '/api/queues/transcode/clean/delayed'],
+    ['PUT', '/api/queues/transcode/retry/failed/'],
+    ['PUT', '/api/queues/transcode//retry/failed'],
+    ['PUT', '/api/queues/transcode/7/promote'],
+    ['PUT', '/api/queues/transcode/7%2Fpromote/retry'],
+    ['PUT', '/api/queues/trans%63ode/7/retry'],
+    ['PUT', '/API/queues/transcode/7/retry'],
+    ['POST', '/api/queues/transcode/7/retry'],
+    ['PATCH', '/api/queues/transcode/7/clean'],
+    ['DELETE', '/api/queues/transcode/7'],
+    ['OPTIONS', '/api/queues'],
+    ['put', '/api/queues/transcode/7/retry'],
+    ['PUT', ''],
+    ['PUT', '/'],
+  ])('refuses %s %j', (method, path) => {
+    expect(boardRequestAllowed(method, path)).toBe(false);
+  });
+
+  it.each([
+    ['PUT', '/api/queues/scan/retry/completed'],
+    ['PUT', '/api/queues/scan/clean/completed'],
+    ['PUT', '/api/queues/scan/repeat:periodic-scan-pass:1795533683234/retry'],
+    ['HEAD', '/static/js/main.js'],
+    ['GET', '/queue/transcode'],
+  ])('allows %s %j', (method, path) => {
+    expect(boardRequestAllowed(method, path)).toBe(true);
+  });
+});
+
+describe('withoutRemoteAssets', () => {
+  it('drops links to other hosts, keeping the page’s own', () => {
+    const html = [
+      '<link rel="icon" href="static/images/logo.svg">',
+      '<link href="https://fonts.googleapis.com/css2?family=IBM+Plex+Sans" rel="stylesheet">',
+      "<LINK rel=stylesheet href='//cdn.example/x.css'>",
+      '<link rel="preconnect" href=http://fonts.gstatic.com crossorigin>',
+      '<link href="static/css/main.css" rel="stylesheet">',
+    ].join('\n');
+    expect(withoutRemoteAssets(html)).toBe('<link rel="icon" href="static/images/logo.svg">\n\n\n\n<link href="static/css/main.css" rel="stylesheet">');
   });
 });
 

@@ -25,8 +25,9 @@ afterEach(async () => {
   await install?.cleanup();
 });
 
+/** dry_run off: these jobs only run when it is (dry runs are refused; see the dry_run test). */
 async function setup(toml = '') {
-  install = await tempInstall(toml);
+  install = await tempInstall(`[app]\ndry_run = false\n\n${toml}`);
   config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const file = join(install.paths.drive, 'Movies', 'Movie (2001).mkv');
   await copyFile(template, file);
@@ -61,6 +62,17 @@ describe('media-tracks handler', () => {
     const stale = before.map((s) => ({ ...s, default: false }));
     await expect(handler({ path: file, action: 'remove', stream: 2, before: stale }, ctx())).rejects.toThrow(/changed since the request/);
     expect((await readFile(file)).equals(bytes)).toBe(true);
+  });
+
+  it('does nothing with dry_run on, also for a job queued while it was off', async () => {
+    const { file, handler, before } = await setup();
+    await config.updateSettings({ app: { dry_run: true } });
+    const bytes = await readFile(file);
+    const err = await handler({ path: file, action: 'remove', stream: 2, before }, ctx()).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect((err as Error).message).toMatch(/^\[conflict\] dry_run is on: the track change on .* was not run; nothing changed$/);
+    expect((await readFile(file)).equals(bytes)).toBe(true);
+    expect(await readdir(join(file, '..'))).toEqual(['Movie (2001).mkv']);
   });
 
   it('reads the job’s path through transcoder.path_map on a box that mounts the media elsewhere', async () => {

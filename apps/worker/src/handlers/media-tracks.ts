@@ -1,23 +1,8 @@
-import { UnrecoverableError } from 'bullmq';
-import { isFinalError, jobFailureReason, type JobHandler, type Logger } from '@mo/core';
-import type { Config } from '@mo/shared';
-import { guardMediaPath, mediaRoots, type GuardedPath } from '@mo/core/fs/path-guard.ts';
-import { mappedRoots, mapPath } from '@mo/core/media/path-map.ts';
+import type { JobHandler, Logger } from '@mo/core';
 import { applyTrackAction } from '@mo/core/media/remux.ts';
 import { workJournal, type WorkJournal } from '@mo/core/media/work-journal.ts';
 import type { WorkerDeps } from '../deps.ts';
-
-/** Bad input and conflicts will not fix themselves on a retry. */
-export function retryable(err: unknown): unknown {
-  if (isFinalError(err)) return new UnrecoverableError(jobFailureReason(err));
-  return err;
-}
-
-/** A job's path as this box mounts it (transcoder.path_map), checked like the API checks it. */
-export function localMediaFile(path: string, cfg: Config): Promise<GuardedPath> {
-  const map = cfg.transcoder.path_map ?? [];
-  return guardMediaPath(mapPath(path, map), { roots: mappedRoots(mediaRoots(cfg), map), extensions: cfg.library.video_extensions });
-}
+import { localMediaFile, refuseInDryRun, retryable } from './guards.ts';
 
 /**
  * The temps of a worker that died mid-job go when the next worker starts (handlers are built at
@@ -39,6 +24,7 @@ export function mediaTracksHandler({ config, logger }: WorkerDeps): JobHandler<'
   return async (payload, ctx) => {
     const cfg = config.current();
     try {
+      refuseInDryRun(cfg, `the track change on ${payload.path}`);
       await journal().sweep();
       const file = await localMediaFile(payload.path, cfg);
       const outcome = await applyTrackAction(

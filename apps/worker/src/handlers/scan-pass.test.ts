@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 import type { WorkerDeps } from '../deps.ts';
+import { readPassFile } from '@mo/core/scanner/pass-file.ts';
 import { scanPassHandler } from './scan-pass.ts';
 
 let install: TempInstall;
@@ -36,15 +37,47 @@ describe('scan-pass handler', () => {
     const handler = scanPassHandler(await deps(), {});
     const src = put('Heat.1995.1080p.mkv');
     const dry = await handler({ trigger: 'api' }, ctx);
-    expect(dry).toMatchObject({ dry_run: true, moves: [], plans: [{ source: src, destination: join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv') }] });
+    expect(dry).toMatchObject({ dry_run: true, counts: { plans: 1, moved: 0, failed: 0, skipped: 0 } });
+    expect(await readPassFile(install.paths.data, '1')).toMatchObject({
+      dry_run: true,
+      moves: [],
+      plans: [{ source: src, destination: join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv') }],
+    });
     expect(existsSync(src)).toBe(true);
-
     await config.updateSettings({ app: { dry_run: false } });
-    const wet = await handler({ trigger: 'schedule' }, ctx);
-    expect(wet.moves).toMatchObject([{ status: 'moved', destination: join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv') }]);
+    const wet = await handler({ trigger: 'schedule' }, { ...ctx, jobId: '2' });
+    expect(wet.counts).toEqual({ plans: 1, moved: 1, failed: 0, skipped: 0 });
+    expect((await readPassFile(install.paths.data, '2'))?.moves).toMatchObject([{ status: 'moved', destination: join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv') }]);
     expect(existsSync(src)).toBe(false);
     expect(progress).toContainEqual({ moved: 1, planned: 1 });
     expect((await config.state.read()).last_scan_at).toBe(wet.started_at);
+  });
+
+  it('keeps the full result in a pass file named for the job, and the job a summary pointing at it', async () => {
+    const handler = scanPassHandler(await deps(), {});
+    put('Heat.1995.1080p.mkv');
+    put('Sample.Only.mkv.part');
+    const summary = await handler({ trigger: 'api' }, { ...ctx, jobId: 'repeat:periodic-scan-pass:1700000000000' });
+    const full = await readPassFile(install.paths.data, 'repeat:periodic-scan-pass:1700000000000');
+    expect(summary).toEqual({
+      dry_run: true,
+      started_at: full!.started_at,
+      finished_at: full!.finished_at,
+      counts: { plans: full!.plans.length, moved: 0, failed: 0, skipped: full!.skipped.length },
+      pass_file: 'passes/repeat:periodic-scan-pass:1700000000000.json',
+    });
+    expect(full!.plans).toHaveLength(1);
+    expect(full!.skipped.length).toBeGreaterThan(0);
+    expect(JSON.stringify(summary).length).toBeLessThan(300);
+  });
+
+  it('refuses, before the pass, a job id that could name a file elsewhere', async () => {
+    const d = await deps();
+    await config.updateSettings({ app: { dry_run: false } });
+    const src = put('Heat.1995.1080p.mkv');
+    await expect(scanPassHandler(d, {})({ trigger: 'api' }, { ...ctx, jobId: '../../escape' })).rejects.toThrow(UnrecoverableError);
+    expect(existsSync(src)).toBe(true);
+    expect(existsSync(join(install.paths.data, 'passes'))).toBe(false);
   });
 
   it('fails a pass for good when a template cannot name files', async () => {

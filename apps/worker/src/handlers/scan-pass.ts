@@ -1,17 +1,30 @@
 import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
 import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
+import { passFileName, writePassFile } from '@mo/core/scanner/pass-file.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';
 
-/** PUID/PGID are read once, at start: a bad value stops the worker with its name. */
+/**
+ * PUID/PGID are read once, at start: a bad value stops the worker with its name. The pass reads
+ * dry_run from the config of the moment it runs; its full result goes to a pass file, and the job
+ * keeps only the summary.
+ */
 export function scanPassHandler({ config }: WorkerDeps, env: NodeJS.ProcessEnv = process.env): JobHandler<'scan-pass'> {
   const owner = ownershipFromEnv(env);
   return async (_payload, ctx) => {
     try {
-      return await runScanPass({
-        config: config.current(),
+      // Before the pass, so that an id that cannot name a file fails with nothing moved.
+      passFileName(ctx.jobId);
+    } catch (err) {
+      throw new UnrecoverableError((err as Error).message);
+    }
+    const cfg = config.current();
+    let result;
+    try {
+      result = await runScanPass({
+        config: cfg,
         state: config.state,
         owner,
         log: ctx.log,
@@ -23,5 +36,6 @@ export function scanPassHandler({ config }: WorkerDeps, env: NodeJS.ProcessEnv =
       if (err instanceof TemplateError) throw new UnrecoverableError(err.message);
       throw err;
     }
+    return writePassFile(cfg.paths.data, ctx.jobId, result);
   };
 }

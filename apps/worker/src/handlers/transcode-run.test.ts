@@ -29,14 +29,22 @@ afterEach(async () => {
   await install?.cleanup();
 });
 
+/** dry_run off: these jobs only run when it is (dry runs are refused; see the dry_run test). */
 async function setup(toml = '') {
-  install = await tempInstall(toml);
+  install = await tempInstall(`[app]\ndry_run = false\n\n${toml}`);
   config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const movies = join(install.paths.drive, 'Movies');
   const file = join(movies, 'Movie (2001).avi');
   await copyFile(template, file);
   const item: JobPayload<'transcode-run'>['item'] = { path: file, ext: '.avi', bytes: 1, kind: 'movie', title: 'Movie', status: 'queued' };
+  await claim(file);
   return { movies, file, item, handler: transcodeRunHandler({ config, logger, env: readProcessEnv({}) }) };
+}
+
+/** What run-next does before it queues the job: the entry marked running, its job id not yet known. */
+async function claim(path: string) {
+  const entry = { status: 'running' as const, job_id: null, updated_at: new Date().toISOString(), output: null, error: null };
+  await config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: entry } }));
 }
 
 function ctx(opts: { jobId?: string; signal?: AbortSignal; progress?: unknown[] } = {}): JobContext {
@@ -125,10 +133,58 @@ describe('transcode-run handler', () => {
     config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
     const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
     const queued = { ...item, path: '/srv/library/Movies/Movie (2001).avi' };
+    await claim(queued.path);
     const out = await handler({ item: queued }, ctx());
     expect(out.output).toBe('/srv/library/Movies/Movie (2001).mp4');
     expect(await status(queued.path)).toMatchObject({ status: 'done', output: '/srv/library/Movies/Movie (2001).mp4' });
     expect((await probeFile(join(movies, 'Movie (2001).mp4'))).streams[0]!.codec).toBe('h264');
+  });
+});
+
+describe('transcode-run handler, checking the job against the config of the moment', () => {
+  async function refusedWith(handler: ReturnType<typeof transcodeRunHandler>, item: JobPayload<'transcode-run'>['item'], message: RegExp) {
+    const err = await handler({ item }, ctx()).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect((err as Error).message).toMatch(message);
+  }
+
+  it('does nothing with dry_run on, also for a job queued while it was off, or one finished but for the original', async () => {
+    const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\n');
+    await config.updateSettings({ app: { dry_run: true } });
+    const entry = await status(file);
+    await refusedWith(handler, item, /^\[conflict\] dry_run is on: the transcode of .* was not run; nothing changed$/);
+    expect(await status(file)).toEqual(entry);
+    const done = { status: 'done' as const, job_id: '5', updated_at: new Date().toISOString(), output: join(movies, 'Movie (2001).mp4'), error: null };
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: done } }));
+    await refusedWith(handler, item, /dry_run is on/);
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
+    expect(await status(file)).toEqual(done);
+  });
+
+  it('refuses a file run-next did not claim, writing no entry for it', async () => {
+    const { movies, file, item, handler } = await setup();
+    await config.state.update((s) => ({ ...s, transcodes: {} }));
+    await refusedWith(handler, item, /^\[forbidden\] .*run-next did not claim it/);
+    expect((await config.state.read()).transcodes).toEqual({});
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
+    const theirs = { status: 'failed' as const, job_id: '99', updated_at: new Date().toISOString(), output: null, error: 'x' };
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: theirs } }));
+    await refusedWith(handler, item, /^\[forbidden\] .*belongs to job transcode\/99/);
+    expect(await status(file)).toEqual(theirs);
+  });
+
+  it('refuses a file outside the drives (the downloads, or outside every root), even once claimed', async () => {
+    const { handler } = await setup();
+    const inDownloads = join(install.paths.downloads, 'Movie.2001.avi');
+    const outside = join(install.root, 'elsewhere.avi');
+    for (const path of [inDownloads, outside]) {
+      await copyFile(template, path);
+      const bytes = await readFile(path);
+      await claim(path);
+      await refusedWith(handler, { path, ext: '.avi', bytes: 1, kind: 'movie', title: 'Movie', status: 'queued' }, /^\[forbidden\] path: outside/);
+      expect((await readFile(path)).equals(bytes)).toBe(true);
+      expect(await readdir(join(path, '..'))).not.toContain(path.replace(/\.avi$/, '.mp4').split('/').pop());
+    }
   });
 });
 

@@ -7,7 +7,8 @@ import { strandedTranscodes, type JobOutcome } from '@mo/core/tools/stranded-tra
 import { workJournal } from '@mo/core/media/work-journal.ts';
 import type { TranscodeStatus } from '@mo/shared';
 import type { WorkerDeps } from '../deps.ts';
-import { localMediaFile, retryable, sweepAtStart } from './media-tracks.ts';
+import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
+import { sweepAtStart } from './media-tracks.ts';
 
 export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<'transcode-run'> {
   const journal = () => workJournal(config.current().paths.data);
@@ -28,17 +29,28 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
     const cfg = config.current();
     const map = cfg.transcoder.path_map ?? [];
     const keep = cfg.transcoder.keep_original;
+    try {
+      refuseInDryRun(cfg, `the transcode of ${item.path}`);
+    } catch (err) {
+      throw retryable(err);
+    }
     const prior = (await config.state.read()).transcodes[item.path];
     const ours = prior?.job_id === ctx.jobId;
     if (prior?.status === 'running' && prior.job_id !== null && !ours) {
       throw retryable(new AppError('conflict', `${item.path} is being transcoded by job transcode/${prior.job_id}`));
+    }
+    // run-next claims the entry before it queues the job, then hands it the job's id: a job for a
+    // file nobody claimed, or one another job holds, did not come from run-next.
+    if (!prior || (prior.job_id !== null && !ours)) {
+      const why = prior ? `its transcode belongs to job transcode/${prior.job_id}` : 'run-next did not claim it from the transcoder queue';
+      throw retryable(new AppError('forbidden', `${item.path}: ${why}; nothing was done`));
     }
 
     // Delivered again after it finished (the worker died before telling the queue): only the
     // original's removal may be left to do.
     if (ours && prior?.status === 'done' && prior.output) {
       if (!keep) {
-        await localMediaFile(item.path, cfg).then(
+        await libraryMediaFile(item.path, cfg).then(
           (f) => rm(f.real, { force: true }),
           (err: unknown) => {
             if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
@@ -50,7 +62,7 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
 
     try {
       await journal().sweep();
-      const file = await localMediaFile(item.path, cfg);
+      const file = await libraryMediaFile(item.path, cfg);
       // The output is named while running only once a worker has begun: a later attempt that
       // finds it named knows an MP4 in its place may be its own earlier work.
       const planned = unmapPath(mp4PathFor(file.real), map);

@@ -1,6 +1,6 @@
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { apiJobOptions, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
@@ -119,10 +119,7 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
       const data = def.payload.parse(payload);
       const q = queue(def.queue);
       const job = await guarded(async () => {
-        const added = await q.add(name, data, {
-          ...def.defaults,
-          ...(def.joinRunning ? { deduplication: { id: name } } : {}),
-        });
+        const added = await q.add(name, data, apiJobOptions(name));
         // A deduplicated add hands back the id of the job it joined; load that job's own record.
         return (await q.getJob(added.id!)) ?? added;
       });

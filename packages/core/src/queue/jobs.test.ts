@@ -1,4 +1,5 @@
-import { UnrecoverableError } from 'bullmq';
+import { Queue, UnrecoverableError } from 'bullmq';
+import { apiJobOptions, SCAN_SCHEDULER_ID } from '@mo/shared';
 import { AppError, jobFailureReason } from '../errors.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
@@ -13,9 +14,8 @@ const emptyScan = (dry_run: boolean) => ({
   dry_run,
   started_at: new Date().toISOString(),
   finished_at: new Date().toISOString(),
-  plans: [],
-  moves: [],
-  skipped: [],
+  counts: { plans: 0, moved: 0, failed: 0, skipped: 0 },
+  pass_file: 'passes/1.json',
 });
 const summary = { files: 0, bytes: 0, movies: 0, series: 0, episodes: 0, scanned_at: null, duration_ms: 0, truncated: false, timed_out: false };
 
@@ -48,7 +48,7 @@ describe('job client and worker host', () => {
     const { client } = setup({ 'scan-pass': async () => emptyScan(true) });
     const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
     expect(out.kind).toBe('completed');
-    if (out.kind === 'completed') expect(out.result).toMatchObject({ dry_run: true, plans: [] });
+    if (out.kind === 'completed') expect(out.result).toMatchObject({ dry_run: true, counts: { plans: 0 } });
   });
 
   it('wait 0 answers pending at once, and the job can be followed to its result', async () => {
@@ -189,6 +189,120 @@ describe('a job that fails for good', () => {
     const plain = await client.submit('scan-pass', { trigger: 'schedule' }, { waitSeconds: 10 });
     expect(plain).toMatchObject({ kind: 'failed', code: null, error: '[made_up] not a code' });
     expect(await client.get('scan', plain.job.id)).toMatchObject({ error: '[made_up] not a code', error_code: null });
+  });
+});
+
+describe('jobs this service did not queue (Bull Board’s add job, a hand-made job)', () => {
+  const ITEM = { path: '/m/Movies/A.avi', ext: '.avi', bytes: 1, kind: 'movie' as const, title: 'A', status: 'queued' as const };
+  const transcodeResult = { item: { ...ITEM, status: 'done' as const }, output: '/m/A.mp4', command: [], encoder: null, dropped: [], original_removed: false };
+
+  /** A worker on scan and transcode whose handlers count their runs, and a plain BullMQ queue to add jobs with. */
+  function hostAndQueues(runs: string[]) {
+    prefix = uniquePrefix('jobs');
+    client = createJobClient({ redisUrl: url, prefix, logger });
+    host = createWorkerHost({
+      redisUrl: url,
+      prefix,
+      queues: ['scan', 'transcode'],
+      logger,
+      handlers: {
+        'scan-pass': async () => (runs.push('scan-pass'), emptyScan(true)),
+        'transcode-run': async () => (runs.push('transcode-run'), transcodeResult),
+      },
+    });
+    const conn = { host: new URL(url).hostname, port: Number(new URL(url).port || 6379), maxRetriesPerRequest: null };
+    const scan = new Queue('scan', { connection: conn, prefix });
+    const transcode = new Queue('transcode', { connection: conn, prefix });
+    return { scan, transcode, close: () => Promise.all([scan.close(), transcode.close()]) };
+  }
+
+  async function keys(): Promise<string[]> {
+    const r = new Redis(url, { maxRetriesPerRequest: 1 });
+    try {
+      return (await r.keys(`${prefix}:*`)).map((k) => k.slice(prefix.length + 1)).sort();
+    } finally {
+      r.disconnect();
+    }
+  }
+
+  it('refuses and removes a job with repeat options, with its schedule, before it runs', async () => {
+    const runs: string[] = [];
+    const q = hostAndQueues(runs);
+    try {
+      await q.transcode.add('transcode-run', { item: ITEM }, { repeat: { every: 200 }, removeOnFail: false });
+      await q.scan.add('scan-pass', { trigger: 'api' }, { repeat: { pattern: '* * * * * *' } });
+      await expect.poll(async () => (await q.transcode.getJobSchedulers()).length + (await q.scan.getJobSchedulers()).length, { timeout: 10_000 }).toBe(0);
+      await expect.poll(async () => (await keys()).filter((k) => /:(repeat|\d)/.test(k)), { timeout: 10_000 }).toEqual([]);
+      for (const queue of [q.scan, q.transcode]) expect(Object.values(await queue.getJobCounts()).reduce((a, b) => a + b, 0)).toBe(0);
+      expect(runs).toEqual([]);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('refuses and removes a job with a delay, a priority, its own id or kept forever', async () => {
+    const runs: string[] = [];
+    const q = hostAndQueues(runs);
+    try {
+      const base = apiJobOptions('transcode-run');
+      const added = [
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, delay: 50 }),
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, priority: 1 }),
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, jobId: 'mine' }),
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, removeOnFail: false }),
+        await q.transcode.add('evil', { item: ITEM }, base),
+      ];
+      for (const job of added) await expect.poll(() => client!.get('transcode', job.id!), { timeout: 10_000 }).toBeNull();
+      expect(runs).toEqual([]);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('refuses a payload with keys the API does not send, keeping the record with why', async () => {
+    const runs: string[] = [];
+    const q = hostAndQueues(runs);
+    try {
+      const job = await q.transcode.add('transcode-run', { item: { ...ITEM, keep_original: false } }, apiJobOptions('transcode-run'));
+      await expect.poll(async () => (await client!.get('transcode', job.id!))?.state, { timeout: 10_000 }).toBe('failed');
+      expect(await client!.get('transcode', job.id!)).toMatchObject({ error_code: 'bad_request', error: expect.stringMatching(/^bad payload for transcode-run: item\.keep_original: unknown key; nothing was done$/) });
+      expect(runs).toEqual([]);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('runs what the API queues, and the periodic scan’s own jobs', async () => {
+    const runs: string[] = [];
+    const q = hostAndQueues(runs);
+    try {
+      const { deduplication: _, ...opts } = apiJobOptions('scan-pass');
+      await q.scan.upsertJobScheduler(SCAN_SCHEDULER_ID, { every: 60_000 }, { name: 'scan-pass', data: { trigger: 'schedule' }, opts });
+      const out = await client!.submit('transcode-run', { item: ITEM }, { waitSeconds: 10 });
+      expect(out.kind).toBe('completed');
+      await expect.poll(() => runs.sort(), { timeout: 10_000 }).toEqual(['scan-pass', 'transcode-run']);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('removes at start the job schedules it did not make, keeping the periodic scan', async () => {
+    prefix = uniquePrefix('jobs');
+    const conn = { host: new URL(url).hostname, port: Number(new URL(url).port || 6379), maxRetriesPerRequest: null };
+    const scan = new Queue('scan', { connection: conn, prefix });
+    const transcode = new Queue('transcode', { connection: conn, prefix });
+    try {
+      await scan.upsertJobScheduler(SCAN_SCHEDULER_ID, { every: 3_600_000 }, { name: 'scan-pass', data: { trigger: 'schedule' } });
+      await scan.upsertJobScheduler('hourly-extra', { every: 3_600_000 }, { name: 'scan-pass', data: { trigger: 'schedule' } });
+      await transcode.add('transcode-run', { item: ITEM }, { repeat: { every: 3_600_000, offset: 1_000_000 } });
+      host = createWorkerHost({
+        redisUrl: url, prefix, queues: ['scan', 'transcode'], logger,
+        handlers: { 'scan-pass': async () => emptyScan(true), 'transcode-run': async () => transcodeResult },
+      });
+      await expect.poll(async () => [...(await scan.getJobSchedulers()), ...(await transcode.getJobSchedulers())].map((s) => s.key), { timeout: 10_000 }).toEqual([SCAN_SCHEDULER_ID]);
+    } finally {
+      await Promise.all([scan.close(), transcode.close()]);
+    }
   });
 });
 

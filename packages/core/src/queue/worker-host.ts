@@ -1,5 +1,6 @@
-import { Job, MetricsTime, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
-import { JOBS, jobsOfQueue, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
+import { Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
+import { JOBS, jobOptionsProblem, jobsOfQueue, SCAN_SCHEDULER_ID, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
+import { AppError, jobFailureReason, keyIssues } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { workerRedisOptions } from './redis-options.ts';
 import { CANCELLED, isCancelRequested, listenForCancels } from './job-cancel.ts';
@@ -50,15 +51,36 @@ export function createWorkerHost(opts: {
 }): WorkerHost {
   checkHandlers(opts.queues, opts.handlers);
   const byQueue = new Map<QueueName, Worker>();
+  // For removing what a refused job leaves behind: its schedule and the job itself.
+  const admin = new Map(opts.queues.map((q) => [q, new Queue(q, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix })]));
+  for (const q of admin.values()) q.on('error', (err) => opts.logger.error({ err: err.message, queue: q.name }, 'queue error'));
+  /** Jobs refused for options nobody here gave them: removed once failed, whatever they asked BullMQ to keep. */
+  const toRemove = new Set<string>();
+
+  async function refuse(queue: QueueName, job: Job, why: string): Promise<never> {
+    toRemove.add(job.id!);
+    if (job.repeatJobKey && job.repeatJobKey !== SCAN_SCHEDULER_ID) {
+      // Failing to remove it must not turn the refusal into a retry; the next start removes it.
+      await admin.get(queue)!.removeJobScheduler(job.repeatJobKey).catch((e: Error) => opts.logger.error({ queue, err: e.message }, 'could not remove a job schedule'));
+    }
+    opts.logger.warn({ queue, job_id: job.id, job_name: job.name, reason: why }, 'job refused and removed');
+    throw new UnrecoverableError(jobFailureReason(new AppError('forbidden', `job ${queue}/${job.id} refused, nothing was done: ${why}`)));
+  }
+
   const workers = opts.queues.map((queue) => {
     const worker = new Worker(
       queue,
       async (job: Job, _token?: string, signal?: AbortSignal) => {
         const name = job.name as JobName;
-        const def = JOBS[name];
-        if (!def || def.queue !== queue) throw new UnrecoverableError(`unknown job ${job.name} on queue ${queue}`);
+        const def = Object.hasOwn(JOBS, name) ? JOBS[name] : undefined;
+        if (!def || def.queue !== queue) return refuse(queue, job, `no job named ${JSON.stringify(job.name)} runs on the ${queue} queue`);
+        const problem = jobOptionsProblem(name, { name, opts: job.opts, repeatJobKey: job.repeatJobKey });
+        if (problem) return refuse(queue, job, problem);
         const payload = def.payload.safeParse(job.data);
-        if (!payload.success) throw new UnrecoverableError(`bad payload for ${name}: ${payload.error.message}`);
+        if (!payload.success) {
+          const first = keyIssues(payload.error)[0]!;
+          throw new UnrecoverableError(jobFailureReason(new AppError('bad_request', `bad payload for ${name}: ${first.path}: ${first.message}; nothing was done`)));
+        }
         const log = opts.logger.child({ queue, job_id: job.id, job_name: name });
         // Cancelled while it waited (or between attempts): it ends here, before any work.
         if (await isCancelRequested(await worker.client, opts.prefix, { queue, id: job.id! })) throw new UnrecoverableError(CANCELLED);
@@ -92,7 +114,12 @@ export function createWorkerHost(opts: {
       },
     );
     worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
-    worker.on('failed', (job, err) => opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed'));
+    worker.on('failed', (job, err) => {
+      opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed');
+      if (job?.id && toRemove.delete(job.id)) {
+        job.remove().catch((e: Error) => opts.logger.error({ queue, job_id: job.id, err: e.message }, 'could not remove a refused job'));
+      }
+    });
     byQueue.set(queue, worker);
     return worker;
   });
@@ -127,6 +154,14 @@ export function createWorkerHost(opts: {
       if (byQueue.get(queue)?.cancelJob(id, CANCELLED)) opts.logger.info({ queue, job_id: id }, 'job cancelled');
     },
   });
+  // Schedules the worker did not make (added with repeat options through some other door) go at
+  // start, before their next job is due.
+  for (const [queue, q] of admin) {
+    void removeForeignSchedulers(q).then(
+      (removed) => removed.length > 0 && opts.logger.warn({ queue, removed }, 'removed job schedules this service did not make'),
+      (err: Error) => opts.logger.warn({ queue, err: err.message }, 'could not check the job schedules'),
+    );
+  }
   return {
     queues: opts.queues,
     async jobOutcomes(queue, ids) {
@@ -142,9 +177,17 @@ export function createWorkerHost(opts: {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all(failureEvents.map((e) => e.close()));
+      await Promise.all([...admin.values()].map((q) => q.close()));
       await cancels.close();
     },
   };
+}
+
+/** Every job scheduler of the queue but the periodic scanner pass's; returns the ids removed. */
+export async function removeForeignSchedulers(queue: Queue): Promise<string[]> {
+  const foreign = (await queue.getJobSchedulers(0, -1)).filter((s) => !(queue.name === JOBS['scan-pass'].queue && s.key === SCAN_SCHEDULER_ID));
+  for (const s of foreign) await queue.removeJobScheduler(s.key);
+  return foreign.map((s) => s.key);
 }
 
 export function parseWorkerQueues(value: string | undefined, all: readonly QueueName[]): QueueName[] {

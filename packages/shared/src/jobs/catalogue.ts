@@ -37,6 +37,25 @@ export const scanResultSchema = z.object({
   skipped: z.array(skippedSchema),
 });
 
+/**
+ * What a finished pass keeps in Redis: a pass's plans run to hundreds of bytes a file, kept for
+ * every pass of the week, so the full result lives in `pass_file` (under paths.data) and the
+ * API reads it back for its answers.
+ */
+export const passSummarySchema = z.strictObject({
+  dry_run: z.boolean(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  counts: z.strictObject({
+    plans: z.number().int(),
+    moved: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+  }),
+  /** Relative to paths.data. */
+  pass_file: z.string(),
+});
+
 export const librarySummarySchema = z.object({
   files: z.number().int(),
   bytes: z.number(),
@@ -68,20 +87,39 @@ export const trackActionSchema = z.strictObject({
   stream: z.number().int().min(0),
 });
 
-export const transcodeItemSchema = z.object({
+const transcodeItemShape = {
   path: z.string(),
   ext: z.string(),
   bytes: z.number(),
   kind: z.enum(['movie', 'episode']).nullable(),
   title: nullableString,
   status: z.enum(['queued', 'running', 'done', 'failed']),
-});
+};
+
+export const transcodeItemSchema = z.object(transcodeItemShape);
+
+/** The extension of a path as the library index records it: lower case, with its dot. */
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot).toLowerCase() : '';
+}
+
+/**
+ * A transcode job's item, as run-next makes it from the transcoder queue: an entry not yet in MP4
+ * (an MP4 would be written over itself), whose extension is its path's, handed over `queued`.
+ * Nothing else: where the output goes and whether the original stays are the worker's config.
+ */
+export const transcodeJobItemSchema = z
+  .strictObject({ ...transcodeItemShape, status: z.literal('queued') })
+  .refine((item) => item.ext !== '' && item.ext === extensionOf(item.path), { message: 'ext must be the extension of path', path: ['ext'] })
+  .refine((item) => item.ext !== '.mp4', { message: 'a file already in MP4 is never transcoded', path: ['ext'] });
 
 /**
  * A track job carries the streams the API saw, so that a worker can tell "not yet done" from
  * "already done" (a job delivered twice) from "the file changed since" before it touches anything.
  */
-export const trackJobPayloadSchema = trackActionSchema.extend({ before: z.array(streamSchema) });
+export const trackJobPayloadSchema = trackActionSchema.extend({ before: z.array(z.strictObject(streamSchema.shape)) });
 
 export const droppedStreamSchema = z.object({
   index: z.number().int(),
@@ -110,6 +148,16 @@ export interface JobDefinition<P extends z.ZodType, R extends z.ZodType> {
 const DAY = 86_400;
 const keep = { removeOnComplete: { age: 7 * DAY, count: 1000 }, removeOnFail: { age: 30 * DAY, count: 1000 } };
 
+/**
+ * Pass files kept under <paths.data>/passes; Redis keeps fewer finished passes than that, so that
+ * every pass whose job record is still there has its file.
+ */
+export const PASS_FILES_KEPT = 200;
+const keepPasses = { removeOnComplete: { age: 7 * DAY, count: 100 }, removeOnFail: { age: 30 * DAY, count: 100 } };
+
+/** The job scheduler of the periodic scanner pass: the one job that may carry repeat options. */
+export const SCAN_SCHEDULER_ID = 'periodic-scan-pass';
+
 function define<P extends z.ZodType, R extends z.ZodType>(def: JobDefinition<P, R>): JobDefinition<P, R> {
   return def;
 }
@@ -118,8 +166,8 @@ export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
     payload: z.strictObject({ trigger: z.enum(['api', 'schedule']) }),
-    result: scanResultSchema,
-    defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keep },
+    result: passSummarySchema,
+    defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keepPasses },
     joinRunning: true,
   }),
   'library-scan': define({
@@ -143,7 +191,7 @@ export const JOBS = {
   }),
   'transcode-run': define({
     queue: 'transcode',
-    payload: z.strictObject({ item: transcodeItemSchema }),
+    payload: z.strictObject({ item: transcodeJobItemSchema }),
     result: z.object({
       item: transcodeItemSchema,
       output: z.string(),

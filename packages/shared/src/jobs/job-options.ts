@@ -1,0 +1,94 @@
+import { JOBS, SCAN_SCHEDULER_ID, type JobDefaults, type JobName } from './catalogue.ts';
+
+const DAY = 86_400;
+
+/**
+ * The most a job may ask BullMQ to keep of it once finished: a job queued under an older
+ * catalogue (larger counts) still runs, a job that asks to be kept forever does not.
+ */
+export const KEEP_CEILING = { age: 30 * DAY, count: 1000 } as const;
+
+export type ApiJobOptions = JobDefaults & { deduplication?: { id: string } };
+
+/** The options the API gives a job it adds; the worker runs no job that asks for more. */
+export function apiJobOptions(name: JobName): ApiJobOptions {
+  const def = JOBS[name];
+  return { ...def.defaults, ...(def.joinRunning ? { deduplication: { id: name } } : {}) };
+}
+
+/** What a queued job says of itself: its name, its stored options and the scheduler that made it. */
+export interface QueuedJob {
+  name: string;
+  opts: unknown;
+  repeatJobKey?: string | null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown, max: number) => Number.isInteger(v) && (v as number) > 0 && (v as number) <= max;
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (isRecord(a) && isRecord(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+  }
+  return a === b;
+}
+
+function keepProblem(key: string, v: unknown): string | null {
+  if (!isRecord(v) || Object.keys(v).sort().join() !== 'age,count') {
+    return `${key} must be {age, count}`;
+  }
+  if (!isCount(v.age, KEEP_CEILING.age) || !isCount(v.count, KEEP_CEILING.count)) {
+    return `${key} keeps more than ${KEEP_CEILING.count} jobs or ${KEEP_CEILING.age} s`;
+  }
+  return null;
+}
+
+const SCHEDULED_JOB_ID = new RegExp(`^repeat:${SCAN_SCHEDULER_ID}:\\d+$`);
+
+/** The keys BullMQ's job scheduler adds to the jobs it makes, checked only on those. */
+function scheduledProblem(opts: Record<string, unknown>): string | null {
+  const repeat = opts.repeat;
+  if (!isRecord(repeat) || !Object.keys(repeat).every((k) => k === 'every' || k === 'count' || k === 'offset')) {
+    return 'repeat must be the scan schedule’s {every, count}';
+  }
+  if (!Number.isInteger(repeat.every) || (repeat.every as number) <= 0) return 'repeat.every must be a whole number of ms';
+  if (typeof opts.jobId !== 'string' || !SCHEDULED_JOB_ID.test(opts.jobId)) return 'jobId is not one the scan schedule makes';
+  for (const k of ['timestamp', 'delay'] as const) {
+    if (opts[k] !== undefined && !(Number.isFinite(opts[k]) && (opts[k] as number) >= 0)) return `${k} must be a number of ms`;
+  }
+  return null;
+}
+
+/**
+ * Why a queued job's options are not ones this service gives (null when they are). Only the API
+ * adds jobs, with apiJobOptions, and the worker's scan schedule, with the same plus BullMQ's
+ * scheduler keys; anything else (a repeat, a delay, a priority, a custom id, a job kept forever)
+ * came from somewhere else and is refused before it runs.
+ */
+export function jobOptionsProblem(name: JobName, job: QueuedJob): string | null {
+  if (!isRecord(job.opts)) return 'job options must be an object';
+  const opts = job.opts;
+  const expected = apiJobOptions(name);
+  const scheduled = job.repeatJobKey != null || opts.repeat !== undefined;
+  if (scheduled) {
+    if (name !== 'scan-pass' || job.repeatJobKey !== SCAN_SCHEDULER_ID) return 'repeat: only the periodic scanner pass repeats';
+    const problem = scheduledProblem(opts);
+    if (problem) return problem;
+  }
+  const allowed = new Set<string>(['attempts', 'backoff', 'removeOnComplete', 'removeOnFail']);
+  if (expected.deduplication && !scheduled) allowed.add('deduplication');
+  if (scheduled) for (const k of ['repeat', 'jobId', 'timestamp', 'delay']) allowed.add(k);
+  const unknown = Object.keys(opts).filter((k) => !allowed.has(k));
+  if (unknown.length > 0) return `${unknown.sort().join(', ')}: not an option this service sets`;
+  if (opts.attempts !== expected.attempts) return `attempts must be ${expected.attempts}`;
+  if (!sameJson(opts.backoff, expected.backoff)) return `backoff must be ${JSON.stringify(expected.backoff)}`;
+  for (const key of ['removeOnComplete', 'removeOnFail'] as const) {
+    const problem = keepProblem(key, opts[key]);
+    if (problem) return problem;
+  }
+  if (opts.deduplication !== undefined && !sameJson(opts.deduplication, expected.deduplication)) {
+    return `deduplication must be ${JSON.stringify(expected.deduplication)}`;
+  }
+  return null;
+}
