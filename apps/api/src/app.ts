@@ -21,6 +21,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
+import { methodNotAllowed } from './http/method-not-allowed.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -73,7 +74,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api', api);
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
 
-  app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+  const wrongMethod = methodNotAllowed(() => app.routes);
+  app.notFound((c) => wrongMethod(c) ?? errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError(onError);
   return app;
 }
