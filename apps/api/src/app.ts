@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { apiKeyAuth, refuseCrossSite } from './http/auth.ts';
@@ -22,6 +21,7 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
+import { limitBody } from './http/body-limit.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -41,17 +41,7 @@ export function createApp(deps: AppDeps) {
     );
   });
   app.use('/api/*', drainUnreadBody);
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        // The rest of the body is never read, so this connection cannot carry another request.
-        c.header('Connection', 'close');
-        return errorResponse(c, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use('/api/*', limitBody(MAX_BODY_BYTES));
   app.use('/api/*', refuseCrossSite);
   app.use('/api/*', apiKeyAuth(deps.config, deps.urlBase));
   app.use('/api/*', requireJsonBody);
