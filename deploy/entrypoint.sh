@@ -26,13 +26,18 @@ done
 groupmod -o -g "$PGID" mo
 usermod -o -u "$PUID" -g "$PGID" mo
 
-# What the service writes: its data (state, index, generated key) and config folders. Only entries
-# owned by someone else are changed; the downloads and the media drives are never touched.
-for dir in /config /data; do
-  if [ -d "$dir" ]; then
-    find "$dir" \( ! -user "$PUID" -o ! -group "$PGID" \) -exec chown -h "$PUID:$PGID" {} +
-  fi
-done
+# The folders the service keeps its own files in: /data (state, index, generated key) must become
+# the user's; /config is only read, so one mounted read-only stays as it is. Only entries owned by
+# someone else are changed; the downloads and the media drives are never touched.
+own() {
+  find "$1" \( ! -user "$PUID" -o ! -group "$PGID" \) -exec chown -h "$PUID:$PGID" {} +
+}
+if [ -d /config ] && ! own /config 2>/dev/null; then
+  echo "docker-entrypoint: /config could not be handed to $PUID:$PGID (read-only?); it must be readable by them" >&2
+fi
+if [ -d /data ]; then
+  own /data
+fi
 
 # setpriv (util-linux) changes the ids in this process and execs the command, so the signals
 # tini forwards reach the app itself. No supplementary groups, no capabilities, and no way back

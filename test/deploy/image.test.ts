@@ -283,6 +283,19 @@ describe.skipIf(!sandbox)('the entrypoint, run in a throwaway root', () => {
     for (const p of ['/downloads', '/downloads/movie.mkv']) expect(r.out).toContain(`owner 0:0 ${p}\n`);
   });
 
+  it('starts with /config mounted read-only, leaving it as it is', () => {
+    const r = inThrowawayRoot(`${setup}
+      mount --bind /config /config; mount -o remount,bind,ro /config
+      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo "ids $(id -u) $(id -g)"; cat /config/config.toml'
+      stat -c 'owner %u:%g %n' /config/config.toml /data/api_key
+    `);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toContain('/config could not be handed to 1234:4321');
+    expect(r.out).toContain('ids 1234 4321\nx\n');
+    expect(r.out).toContain('owner 0:0 /config/config.toml\n');
+    expect(r.out).toContain('owner 1234:4321 /data/api_key\n');
+  });
+
   it('runs as 1000:1000 when PUID and PGID are unset', () => {
     const r = inThrowawayRoot(`${setup} media-organizer-entrypoint sh -c 'echo "ids $(id -u) $(id -g)"'`);
     expect(r.status, r.out).toBe(0);
