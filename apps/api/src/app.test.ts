@@ -243,7 +243,7 @@ describe('errors', () => {
   it('unknown /api routes are JSON 404s', async () => {
     const err = await expectError(await t.app.request('/api/no/such/thing'), 404, 'not_found');
     expect(err.message).toContain('/api/no/such/thing');
-    await expectError(await t.app.request('/api/health', { method: 'DELETE' }), 404, 'not_found');
+    await expectError(await t.app.request('/api/health', { method: 'DELETE' }), 405, 'method_not_allowed');
   });
 
   it('bodies over 1 MiB are 413 and change nothing', async () => {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './http/env.ts';
 import { authGuard, hostGuard, refuseCrossSite } from './http/auth.ts';
@@ -24,6 +23,8 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
+import { methodNotAllowed } from './http/method-not-allowed.ts';
+import { limitBody } from './http/body-limit.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Wrong keys, passwords or set-up tokens one client address may send per minute. */
@@ -47,17 +48,7 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', hostGuard(deps.config));
   app.use('/api/*', drainUnreadBody);
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        // The rest of the body is never read, so this connection cannot carry another request.
-        c.header('Connection', 'close');
-        return errorResponse(c, 'payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use('/api/*', limitBody(MAX_BODY_BYTES));
   app.use('/api/*', refuseCrossSite);
   app.use('/api/*', authGuard({ config: deps.config, auth: deps.auth, limiter, urlBase: deps.urlBase }));
   app.use('/api/*', requireJsonBody);
@@ -82,7 +73,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', setupPage());
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
 
-  app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+  const wrongMethod = methodNotAllowed(() => app.routes);
+  app.notFound((c) => wrongMethod(c) ?? errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError(onError);
   return app;
 }

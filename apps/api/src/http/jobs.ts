@@ -6,14 +6,18 @@ import { errorResponse } from './errors.ts';
 export const DEFAULT_WAIT_SECONDS = 30;
 export const MAX_WAIT_SECONDS = 300;
 
+const JSON_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 export function waitSeconds(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_WAIT_SECONDS;
-  // Plain decimals only: Number() would also take "0x10", "1e1", " 5" and "+5".
-  const n = /^\d+(?:\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  // A JSON number (exponents included), leading zeros allowed; Number() alone would also take
+  // "0x10", "0b1", " 5", "+5", ".5", "5." and "Infinity".
+  const n = JSON_NUMBER.test(raw) ? Number(raw) : NaN;
   if (!(n >= 0 && n <= MAX_WAIT_SECONDS)) {
     throw new AppError('bad_request', `wait: must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`, { key: 'wait' });
   }
-  return n;
+  // "-0" is a JSON number too; the wait is a plain 0.
+  return n === 0 ? 0 : n;
 }
 
 export function statusUrl(queue: string, id: string): string {

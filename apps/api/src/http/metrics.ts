@@ -2,6 +2,14 @@ import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { libraryView, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
 
+const LIBRARY_FIGURES = [
+  ['files', 'Files in the cached library index'],
+  ['bytes', 'Size of the files in the cached library index'],
+  ['movies', 'Movies in the cached library index'],
+  ['series', 'Series in the cached library index'],
+  ['episodes', 'Episodes in the cached library index'],
+] as const;
+
 /**
  * The Prometheus registry of one app. Queue and library figures are read when scraped (queue
  * counts from Redis under the usual 2 s bound, the rest from memory), so nothing polls in between.
@@ -22,18 +30,17 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
   });
-  const outcomes = new Gauge({
+  // Totals BullMQ keeps in Redis: a counter mirrored at each scrape, as an exporter does.
+  const outcomes = new Counter({
     name: 'mo_queue_jobs_finished_total',
     help: 'Jobs finished per queue and outcome since the queue metrics began',
     labelNames: ['queue', 'outcome'] as const,
     registers: [registry],
   });
-  const library = new Gauge({
-    name: 'mo_library',
-    help: 'Cached library index figures',
-    labelNames: ['what'] as const,
-    registers: [registry],
-  });
+  // One metric per figure: a count of files and a number of bytes never share a name.
+  const library = Object.fromEntries(
+    LIBRARY_FIGURES.map(([what, help]) => [what, new Gauge({ name: `mo_library_${what}`, help, registers: [registry] })]),
+  ) as Record<(typeof LIBRARY_FIGURES)[number][0], Gauge>;
   const lastScan = new Gauge({
     name: 'mo_last_scan_timestamp_seconds',
     help: 'When the last scanner pass and library scan started (unix seconds; 0 = never)',
@@ -47,16 +54,21 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     try {
       const stats = await deps.jobs.stats();
       redisUp.set(1);
+      queueJobs.reset();
+      outcomes.reset();
       for (const s of stats) {
         for (const [state, n] of Object.entries(s.counts)) queueJobs.set({ queue: s.queue, state }, n);
-        outcomes.set({ queue: s.queue, outcome: 'completed' }, s.completed_total);
-        outcomes.set({ queue: s.queue, outcome: 'failed' }, s.failed_total);
+        outcomes.inc({ queue: s.queue, outcome: 'completed' }, s.completed_total);
+        outcomes.inc({ queue: s.queue, outcome: 'failed' }, s.failed_total);
       }
     } catch {
       redisUp.set(0);
+      // Unknown, not the last figures seen: the series go missing until Redis answers again.
+      queueJobs.reset();
+      outcomes.reset();
     }
     const summary = await deps.library.derive('metrics.summary', (index) => libraryView(index).summary);
-    for (const what of ['files', 'bytes', 'movies', 'series', 'episodes'] as const) library.set({ what }, summary[what]);
+    for (const [what] of LIBRARY_FIGURES) library[what].set(summary[what]);
     const state = deps.config.currentState();
     const seconds = (iso: string | null) => (iso ? Date.parse(iso) / 1000 : 0);
     lastScan.set({ scan: 'scanner' }, seconds(state.last_scan_at));

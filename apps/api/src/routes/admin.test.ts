@@ -231,7 +231,7 @@ describe('GET /api/metrics', () => {
       expect(text).toContain(`mo_queue_jobs{queue="${q}",state="waiting"} 0`);
       expect(text).toContain(`mo_queue_jobs_finished_total{queue="${q}",outcome="failed"} 0`);
     }
-    expect(text).toContain('mo_library{what="files"} 0');
+    expect(text).toContain('mo_library_files 0');
     expect(text).toContain('mo_last_scan_timestamp_seconds{scan="library"} 0');
   });
 });

@@ -1,7 +1,10 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStateStore } from '@mo/core';
+import { createLogger, createStateStore } from '@mo/core';
+import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
+import { downloadsListingPath } from '@mo/core/scanner/downloads-cache.ts';
+import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { downloadsResponse, initialState, stateSchema } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 
@@ -16,6 +19,14 @@ function put(rel: string, bytes: number, mtime: Date) {
   return p;
 }
 
+/** Another process (the worker) saving state.json, as the worker does. */
+const workerState = () => createStateStore({ file: join(t.install.paths.data, 'state.json'), schema: stateSchema, initial: initialState });
+
+/** A scanner pass as the worker runs it, on the install's current config. */
+async function pass(now = Date.now()) {
+  await runScanPass({ config: t.config.current(), state: workerState(), owner: NO_OWNERSHIP, log: createLogger({ name: 't', level: 'silent' }), now: () => now });
+}
+
 const get = async () => {
   const res = await t.app.request('/api/downloads');
   expect(res.status).toBe(200);
@@ -25,8 +36,8 @@ const get = async () => {
 };
 
 describe('GET /api/downloads', () => {
-  it('lists the files under the downloads folder with what their names parse to', async () => {
-    t = await testApp({ toml: '[app]\nsettle_seconds = 60\n' });
+  it('lists what the last scanner pass saw, with what the names parse to', async () => {
+    t = await testApp({ toml: '[app]\nsettle_seconds = 60\n\n[library]\nsample_max_bytes = 0\n' });
     const old = new Date('2025-06-01T10:00:00.000Z');
     const movie = put('Heat.1995.1080p/Heat.1995.1080p.mkv', 100, old);
     const episode = put('Doctor.Who.2005.S01E02E03.mkv', 10, new Date());
@@ -34,7 +45,11 @@ describe('GET /api/downloads', () => {
     const remake = put('The.Office.US.S02E01.mkv', 10, old);
     const part = put('Alien.1979.mkv.part', 5, old);
     const sub = put('Heat.1995.1080p/Heat.1995.1080p.en.srt', 1, old);
+    const passAt = Date.now();
+    await pass(passAt);
     const body = await get();
+    expect(body.scanned_at).toBe(new Date(passAt).toISOString());
+    expect(body.truncated).toBe(false);
     expect(body.files).toEqual([
       { path: part, bytes: 5, modified_at: old.toISOString(), settled: true, media: null },
       { path: episode, bytes: 10, modified_at: expect.any(String), settled: false, media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null } },
@@ -43,7 +58,48 @@ describe('GET /api/downloads', () => {
       { path: daily, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null } },
       { path: remake, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' } },
     ]);
-    expect(body.recent).toEqual([]);
+    // The dry-run pass planned the settled, recognised videos: they show in `recent`.
+    expect(body.recent.map((e) => e.source)).toEqual(expect.arrayContaining([movie, sub, daily, remake]));
+  });
+
+  it('never walks the folder itself: nothing before the first pass, and new files only after the next', async () => {
+    t = await testApp();
+    const old = new Date('2025-06-01T10:00:00.000Z');
+    const first = put('Heat.1995.mkv', 10, old);
+    expect(await get()).toEqual({ files: [], scanned_at: null, truncated: false, recent: [] });
+    await pass();
+    expect((await get()).files.map((f) => f.path)).toEqual([first]);
+    const second = put('Alien.1979.mkv', 10, old);
+    expect((await get()).files.map((f) => f.path)).toEqual([first]);
+    await pass();
+    expect((await get()).files.map((f) => f.path)).toEqual([second, first]);
+  });
+
+  it('leaves out what a pass moved since it walked, and answers unchanged requests from the same bytes', async () => {
+    t = await testApp();
+    const dl = t.install.paths.downloads;
+    const old = new Date('2025-06-01T10:00:00.000Z');
+    const heat = put('Heat.1995.mkv', 10, old);
+    const alien = put('Alien.1979.mkv', 10, old);
+    const passAt = Date.parse('2026-01-01T00:00:00.000Z');
+    await pass(passAt);
+    const first = await t.app.request('/api/downloads');
+    const etag = first.headers.get('etag')!;
+    expect((await t.app.request('/api/downloads', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    await workerState().update((s) => ({
+      ...s,
+      recent: [
+        { type: 'move', source: heat, destination: '/m/Heat (1995).mkv', at: '2026-01-01T00:00:01.000Z', status: 'moved' },
+        // Failed, or moved before the walk (then downloaded again): still there.
+        { type: 'move', source: alien, destination: '/m/Alien (1979).mkv', at: '2026-01-01T00:00:01.000Z', status: 'failed', error: 'EPERM' },
+        { type: 'move', source: alien, destination: '/m/Alien (1979).mkv', at: '2025-12-31T00:00:00.000Z', status: 'moved' },
+        { type: 'move', source: `${dl}-other/x.mkv`, destination: '/m/x.mkv', at: '2026-01-01T00:00:00.000Z', status: 'moved' },
+      ],
+    }));
+    const body = await get();
+    expect(body.files.map((f) => f.path)).toEqual([alien]);
+    expect(body.recent.map((e) => e.source)).toEqual([heat, alien, alien]);
+    expect(body.scanned_at).toBe(new Date(passAt).toISOString());
   });
 
   it('shows recent plans and moves from the downloads folder as soon as the worker saved them', async () => {
@@ -52,9 +108,7 @@ describe('GET /api/downloads', () => {
     expect((await get()).recent).toEqual([]);
     // No watch and no poll, as on a network mount where watches never fire and the next poll is up to 1 s away.
     t.config.close();
-    // Another process (the worker) writes state.json.
-    const worker = createStateStore({ file: join(t.install.paths.data, 'state.json'), schema: stateSchema, initial: initialState });
-    await worker.update((s) => ({
+    await workerState().update((s) => ({
       ...s,
       recent: [
         { type: 'move', source: `${dl}/Heat.1995.mkv`, destination: '/m/Heat (1995).mkv', at: '2026-01-01T00:00:02.000Z', status: 'failed', error: 'EPERM' },
@@ -69,9 +123,32 @@ describe('GET /api/downloads', () => {
     ]);
   });
 
+  it('does not show the listing of another downloads folder once paths.downloads changed', async () => {
+    t = await testApp();
+    put('Heat.1995.mkv', 10, new Date('2025-06-01T10:00:00.000Z'));
+    await pass();
+    expect((await get()).files).toHaveLength(1);
+    const other = join(t.install.root, 'downloads2');
+    mkdirSync(other);
+    await t.config.updateSettings({ paths: { downloads: other } });
+    expect(await get()).toEqual({ files: [], scanned_at: null, truncated: false, recent: [] });
+  });
+
+  it('answers without files when the listing cannot be read, and reads it again once it can', async () => {
+    t = await testApp();
+    put('Heat.1995.mkv', 10, new Date('2025-06-01T10:00:00.000Z'));
+    await pass();
+    const file = downloadsListingPath(t.install.paths.data);
+    writeFileSync(file, '{"root": truncated');
+    expect(await get()).toMatchObject({ files: [], scanned_at: null });
+    await pass();
+    expect((await get()).files).toHaveLength(1);
+  });
+
   it('answers an empty list when the downloads folder is not there', async () => {
     t = await testApp();
     rmSync(t.install.paths.downloads, { recursive: true });
-    expect(await get()).toEqual({ files: [], recent: [] });
+    await pass();
+    expect(await get()).toEqual({ files: [], scanned_at: expect.any(String), truncated: false, recent: [] });
   });
 });

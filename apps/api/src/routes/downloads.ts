@@ -1,16 +1,46 @@
 import { Hono } from 'hono';
-import { downloadsListing } from '@mo/core/scanner/downloads-listing.ts';
-import { walkDownloads } from '@mo/core/scanner/walk-downloads.ts';
+import type { RecentEntry } from '@mo/shared';
+import { downloadsListingStamp, readDownloadsListing, type SavedListing } from '@mo/core/scanner/downloads-cache.ts';
+import { recentUnder } from '@mo/core/scanner/downloads-listing.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
+import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
+
+/**
+ * GET /api/downloads from what the last scanner pass saw (`scanned_at`), minus the files it or a
+ * later pass has moved since: the downloads folder itself is never walked here, so a request costs
+ * a stat and, when nothing changed, writing out bytes built once. Before the first pass of this
+ * downloads folder: no files, `scanned_at` null.
+ */
+export function downloadsAnswer(listing: SavedListing | null, downloads: string, recent: readonly RecentEntry[]) {
+  const ours = listing !== null && listing.root.replace(/\/+$/, '') === downloads.replace(/\/+$/, '') ? listing : null;
+  const entries = recentUnder(downloads, recent);
+  const movedSince = new Set(entries.filter((e) => e.type === 'move' && e.status === 'moved' && ours && e.at >= ours.scanned_at).map((e) => e.source));
+  return {
+    files: ours ? ours.files.filter((f) => !movedSince.has(f.path)) : [],
+    scanned_at: ours?.scanned_at ?? null,
+    truncated: ours?.truncated ?? false,
+    recent: entries,
+  };
+}
 
 export function downloadsRoutes({ config }: AppDeps) {
+  let memo: { key: string; recent: readonly RecentEntry[]; answer: CachedJson } | undefined;
   return new Hono<AppEnv>().get('/downloads', async (c) => {
     // A pass that just finished in the worker shows at once, not at the next poll of state.json.
     await config.refresh();
     const cfg = config.current();
-    const files = await walkDownloads(cfg.paths.downloads, {
-      onSkip: (path, error) => c.get('log').warn({ path, error }, 'downloads folder skipped'),
-    });
-    return c.json(downloadsListing(cfg, files, config.currentState().recent, Date.now()));
+    const recent = config.currentState().recent;
+    const key = `${cfg.paths.data}|${cfg.paths.downloads}|${await downloadsListingStamp(cfg.paths.data)}`;
+    if (memo?.key === key && memo.recent === recent) return sendJson(c, memo.answer);
+    let listing: SavedListing | null;
+    try {
+      listing = await readDownloadsListing(cfg.paths.data);
+    } catch (err) {
+      // Unknown rather than wrong: no files, scanned_at null; the next request reads it again.
+      c.get('log').error({ err: (err as Error).message }, 'the downloads listing could not be read; answering without it');
+      return sendJson(c, cacheJson(downloadsAnswer(null, cfg.paths.downloads, recent)));
+    }
+    memo = { key, recent, answer: cacheJson(downloadsAnswer(listing, cfg.paths.downloads, recent)) };
+    return sendJson(c, memo.answer);
   });
 }

@@ -13,9 +13,23 @@ export interface DownloadMedia {
   country: string | null;
 }
 
+/** The listing's bounds: a downloads folder pointed at a system folder answers in under a megabyte or two (662 KB at /usr). */
+export const MAX_LISTED_FILES = 5000;
+/** Folders between the downloads folder and a listed file (`a.mkv`: 0, `Show/Season 1/a.mkv`: 2). */
+export const MAX_LISTED_DEPTH = 8;
+
+export interface ListedFile {
+  path: string;
+  bytes: number;
+  modified_at: string;
+  settled: boolean;
+  media: DownloadMedia | null;
+}
+
 export interface DownloadListing {
-  files: { path: string; bytes: number; modified_at: string; settled: boolean; media: DownloadMedia | null }[];
-  recent: RecentEntry[];
+  files: ListedFile[];
+  /** Files were left out: more than MAX_LISTED_FILES, or deeper than MAX_LISTED_DEPTH. */
+  truncated: boolean;
 }
 
 /** What a video's name parses to; null for anything else (subtitles, partial downloads, archives). */
@@ -35,18 +49,38 @@ function mediaOfDownload(rel: string, videoExtensions: ReadonlySet<string>): Dow
   };
 }
 
-/** GET /api/downloads from a walk of the downloads folder and state.json's `recent`. */
-export function downloadsListing(cfg: Config, files: readonly DownloadFile[], recent: readonly RecentEntry[], nowMs: number): DownloadListing {
+const depthOf = (rel: string) => rel.split('/').length - 1;
+
+/**
+ * GET /api/downloads `files` from a scanner pass's walk (sorted by path): the first
+ * MAX_LISTED_FILES within MAX_LISTED_DEPTH, each settled or not as of `nowMs`.
+ */
+export function downloadsListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): DownloadListing {
   const videos = new Set(cfg.library.video_extensions);
-  const root = cfg.paths.downloads.replace(/\/+$/, '');
-  return {
-    files: files.map((f) => ({
+  const listed: ListedFile[] = [];
+  let truncated = false;
+  for (const f of files) {
+    if (depthOf(f.rel) > MAX_LISTED_DEPTH) {
+      truncated = true;
+      continue;
+    }
+    if (listed.length === MAX_LISTED_FILES) {
+      truncated = true;
+      break;
+    }
+    listed.push({
       path: f.path,
       bytes: f.size,
       modified_at: new Date(f.mtimeMs).toISOString(),
       settled: isSettled(f.mtimeMs, nowMs, cfg.app.settle_seconds),
       media: mediaOfDownload(f.rel, videos),
-    })),
-    recent: recent.filter((e) => e.source.startsWith(`${root}/`)),
-  };
+    });
+  }
+  return { files: listed, truncated };
+}
+
+/** state.json's `recent` entries whose source lies under the downloads folder. */
+export function recentUnder(downloads: string, recent: readonly RecentEntry[]): RecentEntry[] {
+  const root = downloads.replace(/\/+$/, '');
+  return recent.filter((e) => e.source.startsWith(`${root}/`));
 }

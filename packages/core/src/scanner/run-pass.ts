@@ -16,6 +16,7 @@ import { planPass, type DestinationState, type DownloadFile, type PlannedMove } 
 import { mergeRecent } from './recent.ts';
 import { createSidecarJournal, type SidecarJournal } from './sidecar-journal.ts';
 import { createTransferJournal } from './transfer-journal.ts';
+import { saveDownloadsListing } from './downloads-cache.ts';
 import { walkDownloads } from './walk-downloads.ts';
 
 export type ScanResult = z.infer<typeof scanResultSchema>;
@@ -144,6 +145,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       exclude: survey.libraryDirs,
       onSkip: (path, error) => opts.log.warn({ path, error }, 'downloads folder skipped'),
     });
+    await saveDownloadsListing(cfg, files, now()).catch((err: Error) => opts.log.warn({ err: err.message }, 'the downloads listing could not be saved'));
     const index = await readLibraryIndex(cfg.paths.data).catch((err: Error) => {
       opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
       return null;

@@ -100,10 +100,15 @@ const parsedMedia = z.object({
   country: z.string().nullable().optional(),
 });
 
+/** A file of the downloads folder as the last scanner pass saw it. */
+export const downloadFileSchema = z.object({ path: z.string(), bytes: z.number(), modified_at: iso, settled: z.boolean(), media: parsedMedia.nullable() });
+
 export const downloadsResponse = z.object({
-  files: z.array(
-    z.object({ path: z.string(), bytes: z.number(), modified_at: iso, settled: z.boolean(), media: parsedMedia.nullable() }),
-  ),
+  files: z.array(downloadFileSchema),
+  /** When the scanner pass that listed `files` walked the folder; null before the first pass. */
+  scanned_at: nullableIso,
+  /** Files were left out: more than the listing keeps, or deeper than it goes. */
+  truncated: z.boolean(),
   recent: z.array(
     z.object({ type: z.enum(['plan', 'move']), source: z.string(), destination: z.string(), at: iso, status: z.string() }),
   ),

@@ -1,0 +1,62 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { downloadFileSchema, type Config } from '@mo/shared';
+import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
+import { downloadsListing, type DownloadListing } from './downloads-listing.ts';
+import type { DownloadFile } from './plan-pass.ts';
+
+export const DOWNLOADS_LISTING_FILE = 'downloads-listing.json';
+
+/**
+ * What the last scanner pass saw of the downloads folder, kept in the data folder for
+ * GET /api/downloads: the API serves this file and never walks the folder itself.
+ */
+export const savedListingSchema = z.object({
+  /** The downloads folder the pass walked: a listing of another folder is no listing of this one. */
+  root: z.string(),
+  scanned_at: z.string(),
+  truncated: z.boolean(),
+  files: z.array(downloadFileSchema),
+});
+export type SavedListing = z.infer<typeof savedListingSchema>;
+
+export function downloadsListingPath(dataDir: string): string {
+  return join(dataDir, DOWNLOADS_LISTING_FILE);
+}
+
+/**
+ * Saves the listing of one pass's walk, bounded (see downloadsListing), whole and atomically:
+ * readers see the previous pass's listing or this one. Called under the pass lock, so a temp file
+ * left by a killed writer can go.
+ */
+export async function saveDownloadsListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
+  const listing = downloadsListing(cfg, files, nowMs);
+  const saved: SavedListing = { root: cfg.paths.downloads, scanned_at: new Date(nowMs).toISOString(), ...listing };
+  const file = downloadsListingPath(cfg.paths.data);
+  await removeStaleTemps(file);
+  await writeFileAtomic(file, JSON.stringify(saved));
+  return listing;
+}
+
+/** The saved listing, or null before the first pass. A file that is not one is an error. */
+export async function readDownloadsListing(dataDir: string): Promise<SavedListing | null> {
+  let text: string;
+  try {
+    text = await readFile(downloadsListingPath(dataDir), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return savedListingSchema.parse(JSON.parse(text));
+}
+
+/** Changes whenever the listing file is replaced; a stat, for callers that keep what they built from it. */
+export async function downloadsListingStamp(dataDir: string): Promise<string> {
+  try {
+    const s = await stat(downloadsListingPath(dataDir));
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
