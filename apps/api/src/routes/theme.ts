@@ -4,7 +4,7 @@ import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { AppError } from '@mo/core';
-import { isInside } from '@mo/core/config/allowed-roots.ts';
+import { isInside, systemFolderOf } from '@mo/core/config/allowed-roots.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 
 interface Cached {
@@ -29,7 +29,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-const outside = () => new AppError('forbidden', 'theme.css_file: its real path lies outside paths.config');
+const outside = () => new AppError('forbidden', 'theme.css_file: its real path lies outside paths.config or in a system folder');
 
 /**
  * Opens the stylesheet and proves that the file opened lies inside the real `paths.config`: the
@@ -37,7 +37,11 @@ const outside = () => new AppError('forbidden', 'theme.css_file: its real path l
  * device and inode), so a link swapped between the check and the open reads nothing outside.
  * Null when there is no file to serve.
  */
-async function openInsideConfig(configDir: string, cssFile: string): Promise<{ handle: FileHandle; size: number; stamp: string } | null> {
+async function openInsideConfig(
+  configDir: string,
+  fileConfigDir: string,
+  cssFile: string,
+): Promise<{ handle: FileHandle; size: number; stamp: string } | null> {
   const file = join(configDir, cssFile);
   let handle: FileHandle;
   try {
@@ -47,9 +51,18 @@ async function openInsideConfig(configDir: string, cssFile: string): Promise<{ h
     return null;
   }
   try {
-    const [opened, realConfig, realFile] = await Promise.all([handle.stat(), realpath(configDir), realpath(file)]);
+    const [opened, realConfig, realFile, realFileConfig] = await Promise.all([
+      handle.stat(),
+      realpath(configDir),
+      realpath(file),
+      realpath(fileConfigDir).catch(() => null),
+    ]);
     const named = await stat(realFile);
-    if (!isInside(realFile, realConfig) || named.dev !== opened.dev || named.ino !== opened.ino) throw outside();
+    // Outside the config file's own folder, a system folder is refused too: a paths.config of "/"
+    // saved before settings were checked must not serve /etc/shadow.
+    const trusted = realFileConfig !== null && isInside(realFile, realFileConfig);
+    const escapes = !isInside(realFile, realConfig) || (!trusted && systemFolderOf(realFile) !== null);
+    if (escapes || named.dev !== opened.dev || named.ino !== opened.ino) throw outside();
     if (!opened.isFile() || opened.size > MAX_CSS_BYTES) {
       await handle.close();
       return null;
@@ -69,7 +82,7 @@ export function themeRoutes({ config }: AppDeps) {
 
   async function load(): Promise<Cached> {
     const cfg = config.current();
-    const found = await openInsideConfig(cfg.paths.config, cfg.theme.css_file);
+    const found = await openInsideConfig(cfg.paths.config, config.fileConfig.paths.config, cfg.theme.css_file);
     if (!found) return EMPTY;
     const { handle, size, stamp } = found;
     try {
