@@ -97,6 +97,13 @@ describe('reading any file through the theme', () => {
     expect(css.text).toBe('');
   });
 
+  it('pointing the stylesheet at the API key in the data folder is refused, and the key is not served', async () => {
+    await expectRefused({ paths: { config: install.paths.data }, theme: { css_file: 'api_key' } }, 'paths.config');
+    await expectRefused({ theme: { css_file: 'api_key' } }, 'theme.css_file');
+    const css = await send(port, 'GET', '/api/theme/custom.css');
+    expect(css.text).not.toContain(TEST_API_KEY);
+  });
+
   it('a symlink to /etc/passwd in the config folder is not served', async () => {
     const link = join(install.paths.config, 'custom-theme.css');
     await symlink('/etc/passwd', link);

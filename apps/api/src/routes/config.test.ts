@@ -56,6 +56,13 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
     await expectRefused(body, key, why);
   });
 
+  it('refuses pointing the stylesheet, which anyone may fetch, at the API key', async () => {
+    await expectRefused({ paths: { config: t.install.paths.data }, theme: { css_file: 'api_key' } }, 'paths.config', /paths\.data/);
+    await expectRefused({ theme: { css_file: 'api_key' } }, 'theme.css_file', /\.css/);
+    const css = await t.anonymous('/api/theme/custom.css');
+    expect(await css.text()).toBe('');
+  });
+
   it('refuses a path inside the roots that a symlink leads out of', async () => {
     await symlink('/etc', join(t.install.paths.downloads, 'etc'));
     await expectRefused({ paths: { downloads: join(t.install.paths.downloads, 'etc') } }, 'paths.downloads', /\/etc/);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@mo/shared';
@@ -54,6 +54,24 @@ describe('GET /api/theme/custom.css', () => {
     const res = await css();
     await expectForbidden(res.clone());
     expect(await res.text()).not.toContain('root:');
+  });
+
+  it('serves nothing from the data folder, whatever a saved setting says', async () => {
+    t = await testApp();
+    const key = (await readFile(join(t.install.paths.data, 'api_key'), 'utf8')).trim();
+    await writeFile(join(t.install.paths.data, 'leak.css'), key);
+    await symlink(join(t.install.paths.data, 'api_key'), join(t.install.paths.config, 'key.css'));
+    // Saved past the settings checks, as a state.json from before them could hold it.
+    for (const [config, cssFile] of [
+      [t.install.paths.data, 'api_key'],
+      [t.install.paths.data, 'leak.css'],
+      [t.install.paths.config, 'key.css'],
+    ]) {
+      await t.config.updateSettings({ paths: { config }, theme: { css_file: cssFile } });
+      const res = await css();
+      await expectForbidden(res.clone());
+      expect(await res.text()).not.toContain(key);
+    }
   });
 
   it('never serves the outside file while the link is swapped back and forth', async () => {

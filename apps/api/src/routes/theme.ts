@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { Hono } from 'hono';
 import { AppError } from '@mo/core';
 import { isInside, systemFolderOf } from '@mo/core/config/allowed-roots.ts';
@@ -29,17 +29,18 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-const outside = () => new AppError('forbidden', 'theme.css_file: its real path lies outside paths.config or in a system folder');
+const outside = () =>
+  new AppError('forbidden', 'theme.css_file: its real path is not a .css file inside paths.config (and outside the system and data folders)');
 
 /**
- * Opens the stylesheet and proves that the file opened lies inside the real `paths.config`: the
- * real path of the name is checked to be inside, and to be the very file the handle has open (same
- * device and inode), so a link swapped between the check and the open reads nothing outside.
- * Null when there is no file to serve.
+ * Opens the stylesheet and proves that the file opened is a `.css` file inside the real
+ * `paths.config`: the real path of the name is checked, and checked to be the very file the handle
+ * has open (same device and inode), so a link swapped between the check and the open reads nothing
+ * outside. Null when there is no file to serve.
  */
 async function openInsideConfig(
   configDir: string,
-  fileConfigDir: string,
+  fileConfig: { config: string; data: string },
   cssFile: string,
 ): Promise<{ handle: FileHandle; size: number; stamp: string } | null> {
   const file = join(configDir, cssFile);
@@ -51,17 +52,21 @@ async function openInsideConfig(
     return null;
   }
   try {
-    const [opened, realConfig, realFile, realFileConfig] = await Promise.all([
+    const [opened, realConfig, realFile, realFileConfig, realData] = await Promise.all([
       handle.stat(),
       realpath(configDir),
       realpath(file),
-      realpath(fileConfigDir).catch(() => null),
+      realpath(fileConfig.config).catch(() => null),
+      realpath(fileConfig.data).catch(() => fileConfig.data),
     ]);
     const named = await stat(realFile);
-    // Outside the config file's own folder, a system folder is refused too: a paths.config of "/"
-    // saved before settings were checked must not serve /etc/shadow.
+    // Outside the config file's own folder, a system folder and the data folder (the API key, the
+    // owner's password hash) are refused too, whatever paths.config a state.json holds.
     const trusted = realFileConfig !== null && isInside(realFile, realFileConfig);
-    const escapes = !isInside(realFile, realConfig) || (!trusted && systemFolderOf(realFile) !== null);
+    const escapes =
+      !isInside(realFile, realConfig) ||
+      extname(realFile).toLowerCase() !== '.css' ||
+      (!trusted && (systemFolderOf(realFile) !== null || isInside(realFile, realData)));
     if (escapes || named.dev !== opened.dev || named.ino !== opened.ino) throw outside();
     if (!opened.isFile() || opened.size > MAX_CSS_BYTES) {
       await handle.close();
@@ -82,7 +87,7 @@ export function themeRoutes({ config }: AppDeps) {
 
   async function load(): Promise<Cached> {
     const cfg = config.current();
-    const found = await openInsideConfig(cfg.paths.config, config.fileConfig.paths.config, cfg.theme.css_file);
+    const found = await openInsideConfig(cfg.paths.config, config.fileConfig.paths, cfg.theme.css_file);
     if (!found) return EMPTY;
     const { handle, size, stamp } = found;
     try {

@@ -94,6 +94,19 @@ describe('guardSettingsPatch', () => {
     expect((await refused({ drives: [{ name: 'd', path: join(dir, 'media', 'disk2') }] }, narrow)).message).toMatch(/outside the allowed roots/);
   });
 
+  it('keeps the stylesheet, which anyone may fetch, away from the data folder and from other files', async () => {
+    const data = fileConfig.paths.data;
+    expect((await refused({ paths: { config: data } })).message).toMatch(/^paths\.config: must not lie in paths\.data/);
+    expect((await refused({ paths: { config: join(data, 'sub') } })).message).toMatch(/^paths\.config: must not lie in paths\.data/);
+    expect((await refused({ theme: { css_file: 'api_key' } })).message).toBe('theme.css_file: must name a .css file');
+    expect((await refused({ theme: { css_file: 'state.json' } })).message).toMatch(/^theme\.css_file: /);
+    await expect(guard({ paths: { config: fileConfig.paths.config }, theme: { css_file: 'themes/Dark.CSS' } })).resolves.toBeUndefined();
+    await expect(guard({ paths: { config: join(dir, 'downloads', 'themes') } })).resolves.toBeUndefined();
+    // The config file's own choice stands, even inside the data folder.
+    const together = { ...fileConfig, paths: { ...fileConfig.paths, config: join(data, 'config') } };
+    await expect(guard({ paths: { config: join(data, 'config') } }, together)).resolves.toBeUndefined();
+  });
+
   it('refuses unknown media types, naming the entry', async () => {
     expect((await refused({ library: { video_extensions: ['.mkv', '.pth'] } })).message).toMatch(/^library\.video_extensions\.1: \.pth is not a known video type/);
     expect((await refused({ library: { subtitle_extensions: ['.so'] } })).message).toMatch(/^library\.subtitle_extensions\.0: /);
@@ -135,6 +148,7 @@ describe('guardSettingsPatch', () => {
     expect(err.message).toMatch(/^paths\.config: /);
     expect((err.details as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual([
       'paths.config',
+      'theme.css_file',
       'library.video_extensions.0',
       'library.movie_template',
       'release_providers.tvmaze.url',

@@ -1,7 +1,8 @@
 import type { Config, SettingsPatch } from '@mo/shared';
 import { AppError, type KeyIssue } from '../errors.ts';
 import { checkTemplate, TemplateError } from '../scanner/template.ts';
-import { allowedRoots, checkRuntimePath, fileConfigPaths, realRoots } from './allowed-roots.ts';
+import { resolve } from 'node:path';
+import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots } from './allowed-roots.ts';
 import { extensionProblem, type ExtensionList } from './known-extensions.ts';
 import { providerUrlProblem, type Resolve } from './public-address.ts';
 
@@ -35,6 +36,15 @@ export async function guardSettingsPatch(patch: SettingsPatch, ctx: SettingsGuar
       if (problem) issues.push({ path: key, message: problem });
     }
   }
+
+  // The stylesheet is served to anyone: pointed into the data folder it would hand out the API key.
+  const configDir = patch.paths?.config;
+  if (configDir !== undefined && resolve(configDir) !== resolve(fileConfig.paths.config) && !issues.some((i) => i.path === 'paths.config')) {
+    const [real, data] = await Promise.all([realPathOf(configDir), realPathOf(fileConfig.paths.data).catch(() => resolve(fileConfig.paths.data))]);
+    if (isInside(real, data)) issues.push({ path: 'paths.config', message: 'must not lie in paths.data, which holds state.json and the API key' });
+  }
+  const cssFile = patch.theme?.css_file;
+  if (cssFile !== undefined && !cssFile.toLowerCase().endsWith('.css')) issues.push({ path: 'theme.css_file', message: 'must name a .css file' });
 
   for (const list of ['video_extensions', 'subtitle_extensions'] as const satisfies readonly ExtensionList[]) {
     const given = patch.library?.[list];
