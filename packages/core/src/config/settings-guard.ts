@@ -1,7 +1,7 @@
+import { resolve } from 'node:path';
 import type { Config, SettingsPatch } from '@mo/shared';
 import { AppError, type KeyIssue } from '../errors.ts';
 import { checkTemplate, TemplateError } from '../scanner/template.ts';
-import { resolve } from 'node:path';
 import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots } from './allowed-roots.ts';
 import { extensionProblem, type ExtensionList } from './known-extensions.ts';
 import { providerUrlProblem, type Resolve } from './public-address.ts';

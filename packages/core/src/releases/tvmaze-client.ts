@@ -34,8 +34,6 @@ export interface TvmazeClientOptions {
   schedule?: <T>(request: () => Promise<T>) => Promise<T>;
   /** `release_providers.tvmaze.allow_private`: off, every connection must reach a public address. */
   allowPrivate?: boolean;
-  /** Carries the requests; by default one that enforces `allowPrivate`. */
-  dispatcher?: Dispatcher;
 }
 
 // One of each for the process, so that connections are kept alive across answers.
@@ -79,17 +77,17 @@ export interface TvmazeClient {
 export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const schedule = opts.schedule ?? ((request) => request());
-  const dispatcher = opts.dispatcher ?? defaultDispatcher(opts.allowPrivate ?? false);
+  const dispatcher = defaultDispatcher(opts.allowPrivate ?? false);
 
   function get<T>(path: string, schema: z.ZodType<T>): Promise<T | null> {
     return schedule(async () => {
       const signal = AbortSignal.timeout(opts.timeoutMs);
       const failed = (err: unknown) => {
-        const cause = (err as { cause?: { code?: string } }).cause;
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         if (cause instanceof NotPublicAddressError) return new Error(`tvmaze ${path}: ${cause.message}`);
-        return new Error(
-          signal.aborted ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms` : `tvmaze ${path}: ${cause?.code ?? (err as Error).message}`,
-        );
+        // The cause is this side's own error (a refused connection, a port fetch does not use), never the server's words.
+        const why = cause?.code ?? cause?.message ?? (err as Error).message;
+        return new Error(signal.aborted ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms` : `tvmaze ${path}: ${why}`);
       };
       let res: Response;
       try {

@@ -118,6 +118,11 @@ describe('publicOnlyDispatcher', () => {
 });
 
 describe('the tvmaze client and provider', () => {
+  it('say why a fetch failed on this side when there is no error code', async () => {
+    // Port 9 is one fetch refuses to use (the "bad ports" of the Fetch standard).
+    await expect(tvmazeClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, allowPrivate: true }).episodes(1)).rejects.toThrow('tvmaze /shows/1/episodes: bad port');
+  });
+
   it('refuse an internal URL unless allowPrivate, and echo nothing the server said', async () => {
     fake = await fakeTvmaze([{ id: 1, name: 'Lost', episodes: [] }]);
     fake.override = (_req, res) => (res.writeHead(500).end('internal secret'), true);
