@@ -97,7 +97,8 @@ beforeAll(async () => {
   jobs = createJobClient({ redisUrl, prefix, logger: silent });
   t = await testApp({
     jobs,
-    toml: `[app]\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n[release_providers.tvmaze]\nurl = "${CLOSED_URL}"\n`,
+    // allow_private: the generated bodies point the provider at CLOSED_URL, a loopback address.
+    toml: `[app]\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n[release_providers.tvmaze]\nurl = "${CLOSED_URL}"\nallow_private = true\n`,
   });
   D = t.install.paths.downloads;
   V = t.install.paths.drive;
@@ -146,7 +147,8 @@ afterAll(async () => {
 describe('POST /api/settings with generated bodies', () => {
   it(`${SETTINGS_BODIES} seeded bodies: never a 5xx; a 400 names the key and saves nothing; a 200 is saved and shown`, async () => {
     const ctx = {
-      folders: [D, V, t.install.paths.config, O, join(t.install.root, 'with space'), '/nonexistent/mo-faults'],
+      // Inside the allowed roots (the install's folders, and the drive's parent); outside ones are bad strings.
+      folders: [D, V, t.install.paths.config, join(D, 'not yet'), join(t.install.root, 'media', 'with space')],
       localUrl: CLOSED_URL,
     };
     const cases = generateSettingsCases(rng(seed).fork('settings'), SETTINGS_BODIES, ctx);

@@ -145,16 +145,18 @@ describe('POST /api/settings', () => {
   });
 
   it('accepts the flat legacy form and the mixed form', async () => {
+    // Beside the config file's drive, so inside the roots it allows.
+    const big = join(t.install.root, 'media', 'big');
     let res = await t.app.request('/api/settings', post({ dry_run: false, settle_seconds: 30, log_level: 'debug' }));
     expect(res.status).toBe(200);
     expect(t.config.current().app).toMatchObject({ dry_run: false, settle_seconds: 30, log_level: 'debug' });
     res = await t.app.request(
       '/api/settings',
-      post({ scan_interval_seconds: 0, drives: [{ name: 'big', path: '/mnt/big' }], app: { library_scan_max_files: 10 } }),
+      post({ scan_interval_seconds: 0, drives: [{ name: 'big', path: big }], app: { library_scan_max_files: 10 } }),
     );
     expect(res.status).toBe(200);
     expect(t.config.current().app).toMatchObject({ scan_interval_seconds: 0, library_scan_max_files: 10, settle_seconds: 30 });
-    expect(t.config.current().drives).toEqual([{ name: 'big', path: '/mnt/big' }]);
+    expect(t.config.current().drives).toEqual([{ name: 'big', path: big }]);
   });
 
   it('survives a restart', async () => {
@@ -308,5 +310,12 @@ describe('api key from the config file', () => {
     await expectError(await t.anonymous('/api/config', { headers: { authorization: 'Basic k3y' } }), 401, 'unauthorized');
     // The key the temp install keeps in its data folder is the generated one: the config's wins.
     await expectError(await t.app.request('/api/config'), 401, 'unauthorized');
+  });
+
+  it('cannot be changed through the settings', async () => {
+    const err = await expectError(await t.app.request('/api/settings', post({ app: { api_key: 'new' } }, { 'x-api-key': 'k3y' })), 400, 'bad_request');
+    expect(err.message).toMatch(/^app\.api_key:/);
+    expect((await t.app.request('/api/config', { headers: { 'x-api-key': 'k3y' } })).status).toBe(200);
+    await expectError(await t.app.request('/api/config', { headers: { 'x-api-key': 'new' } }), 401, 'unauthorized');
   });
 });

@@ -3,6 +3,7 @@ export * from './config/load.ts';
 export * from './config/merge.ts';
 export * from './config/redact.ts';
 export * from './config/settings.ts';
+export * from './config/settings-guard.ts';
 export * from './config/runtime-config.ts';
 export * from './logging/logger.ts';
 export * from './queue/redis-options.ts';

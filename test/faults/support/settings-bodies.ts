@@ -33,7 +33,7 @@ type Leaf =
   | { t: 'bool' }
   | { t: 'int'; min: number; max: number }
   | { t: 'enum'; values: readonly string[] }
-  | { t: 'string'; kind: 'abs' | 'folder' | 'ext' | 'rel' | 'template' | 'url' | 'drive' | 'secret' };
+  | { t: 'string'; kind: 'abs' | 'folder' | 'video-ext' | 'subtitle-ext' | 'rel' | 'movie-template' | 'episode-template' | 'url' | 'drive' };
 type Node = Leaf | { t: 'object'; keys: Record<string, Node> } | { t: 'array'; of: Node; min?: number };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -46,7 +46,6 @@ const APP: Record<string, Node> = {
   library_scan_max_files: { t: 'int', min: 1, max: 100_000_000 },
   library_scan_timeout_seconds: { t: 'int', min: 1, max: 604_800 },
   log_level: { t: 'enum', values: LOG_LEVELS },
-  api_key: { t: 'string', kind: 'secret' },
 };
 const FLAT_KEYS = ['dry_run', 'scan_interval_seconds', 'settle_seconds', 'library_scan_max_files', 'library_scan_timeout_seconds', 'log_level'];
 
@@ -59,10 +58,10 @@ const SECTIONS: Record<string, Node> = {
     keys: {
       movie_folders: { t: 'array', of: { t: 'string', kind: 'folder' } },
       tv_folders: { t: 'array', of: { t: 'string', kind: 'folder' } },
-      video_extensions: { t: 'array', of: { t: 'string', kind: 'ext' }, min: 1 },
-      subtitle_extensions: { t: 'array', of: { t: 'string', kind: 'ext' } },
-      movie_template: { t: 'string', kind: 'template' },
-      episode_template: { t: 'string', kind: 'template' },
+      video_extensions: { t: 'array', of: { t: 'string', kind: 'video-ext' }, min: 1 },
+      subtitle_extensions: { t: 'array', of: { t: 'string', kind: 'subtitle-ext' } },
+      movie_template: { t: 'string', kind: 'movie-template' },
+      episode_template: { t: 'string', kind: 'episode-template' },
       sample_max_bytes: { t: 'int', min: 0, max: MAX_SAFE },
     },
   },
@@ -111,24 +110,24 @@ function validLeaf(r: Rng, leaf: Leaf, ctx: GeneratorContext): unknown {
           return r.pick(ctx.folders);
         case 'folder':
           return r.pick(['Movies', 'Films', 'TV', 'TV Shows', 'Séries', 'Kids (old)', 'a'.repeat(200), '...x', '.hidden']);
-        case 'ext':
-          return r.pick(['.mkv', '.mp4', '.avi', '.m2ts', '.webm', '.ts', '.x264']);
+        case 'video-ext':
+          return r.pick(['.mkv', '.mp4', '.avi', '.m2ts', '.webm', '.ts', '.ogv']);
+        case 'subtitle-ext':
+          return r.pick(['.srt', '.ass', '.vtt', '.sup', '.smi']);
         case 'rel':
           return r.pick(['custom-theme.css', 'themes/dark.css', 'a b.css', '.hidden.css', 'missing.css', 'x..y.css']);
-        case 'template':
+        case 'movie-template':
+          return r.pick(['{title} ({year})/{title} ({year}){ext}', '{title}{ext}', `${'x'.repeat(498)}{title}{ext}`, '{title} [{edition}] {air_date}{ext}']);
+        case 'episode-template':
           return r.pick([
-            '{title} ({year})/{title} ({year}){ext}',
             '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
-            '{title}{ext}',
-            `${'x'.repeat(505)}{ext}`,
-            '{title} [{edition}] {air_date}{ext}',
+            '{series} {season}x{episode}{ext}',
+            `{series}/${'x'.repeat(485)}{episode}{ext}`,
           ]);
         case 'url':
           return r.pick([ctx.localUrl, `${ctx.localUrl}/v1`, `${ctx.localUrl}/?q=1#f`, ctx.localUrl.replace('http://', 'http://user:hunter2pw@')]);
         case 'drive':
           return r.pick(['disk1', 'disk2', 'media_3', 'A.b-c', 'x'.repeat(64)]);
-        case 'secret':
-          return r.chance(0.7) ? '' : r.pick(['k3y-Value-0123', 's'.repeat(512), 'with space and ümlaut']);
       }
   }
 }
@@ -272,21 +271,22 @@ function otherType(r: Rng, v: unknown, node: Node): unknown {
 function badString(r: Rng, kind: string): string | null {
   switch (kind) {
     case 'abs':
-      return r.pick(['relative/dir', '', 'a\u0000b', '~/x', './x', '..']);
+      // Outside the allowed roots, or a system folder: refused since "Secure by default".
+      return r.pick(['relative/dir', '', 'a\u0000b', '~/x', './x', '..', '/', '/etc', '/usr/lib/python3', '/proc/self', '/nonexistent/mo-faults']);
     case 'drive':
       return r.pick(['', 'a b', 'x'.repeat(65), 'ü', 'a/b', '../x']);
     case 'folder':
       return r.pick(['', '.', '..', 'a/b', 'a\\b', 'a\u0000', '/Movies']);
-    case 'ext':
-      return r.pick(['mkv', '.MKV', '.m kv', '.', '', '..mkv', '.mk/v']);
+    case 'video-ext':
+    case 'subtitle-ext':
+      return r.pick(['mkv', '.MKV', '.m kv', '.', '', '..mkv', '.mk/v', '.pth', '.so', '.nfo', '.x264']);
     case 'rel':
       return r.pick(['', '/abs.css', '../x.css', 'a/../../x.css', 'a\u0000.css', '..', 'a\\..\\..\\x.css']);
-    case 'template':
-      return r.pick(['', 'x'.repeat(513)]);
+    case 'movie-template':
+    case 'episode-template':
+      return r.pick(['', 'x'.repeat(513), '{title}', '../{title}{ext}', '/{title}{ext}', '{Title}{ext}', '{year}{ext}']);
     case 'url':
       return r.pick(['ftp://127.0.0.1/', 'javascript:alert(1)', 'not a url', '', 'file:///etc/passwd', '//127.0.0.1']);
-    case 'secret':
-      return 'k'.repeat(513);
     default:
       return null;
   }
@@ -347,11 +347,11 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       const p = r.pick(strs);
       const len = r.pick([513, 5000, 200_000]);
       const leaf = p.node as Leaf;
-      const prefix = leaf.t === 'string' && (leaf.kind === 'abs') ? '/' : leaf.t === 'string' && leaf.kind === 'ext' ? '.' : leaf.t === 'string' && leaf.kind === 'url' ? `${ctx.localUrl}/` : '';
+      const prefix = leaf.t === 'string' && (leaf.kind === 'abs') ? '/' : leaf.t === 'string' && leaf.kind.endsWith('-ext') ? '.' : leaf.t === 'string' && leaf.kind === 'url' ? `${ctx.localUrl}/` : '';
       setAt(m.body, p.path, prefix + 'a'.repeat(len));
       m.kinds.push(choice);
-      // Bounded fields (enums, templates, api_key, drive names) refuse it; unbounded ones may take it.
-      const bounded = leaf.t === 'enum' || (leaf.t === 'string' && ['template', 'secret', 'drive'].includes(leaf.kind));
+      // Bounded fields (enums, templates, drive names, media types) refuse it; unbounded ones may take it.
+      const bounded = leaf.t === 'enum' || (leaf.t === 'string' && ['movie-template', 'episode-template', 'drive', 'video-ext', 'subtitle-ext'].includes(leaf.kind));
       if (bounded) {
         m.expect = 'reject';
         m.keys.push(keyName(p.path));
@@ -416,7 +416,7 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       return reject(choice, keyName(p.path));
     }
     case 'forbidden-section': {
-      const which = r.pick(['paths.data', 'transcoder', 'api_key']);
+      const which = r.pick(['paths.data', 'transcoder', 'api_key', 'app.api_key', 'app.allowed_roots']);
       if (which === 'paths.data') {
         const paths = getAt(m.body, ['paths']);
         if (paths === undefined || jsonType(paths) !== 'object') setAt(m.body, ['paths'], {});
@@ -426,6 +426,13 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       if (which === 'transcoder') {
         setAt(m.body, ['transcoder'], { video_encoder: 'libx264' });
         return reject(choice, 'transcoder');
+      }
+      if (which === 'app.api_key' || which === 'app.allowed_roots') {
+        // Config-file-only keys of a runtime section.
+        const app = getAt(m.body, ['app']);
+        if (app === undefined || jsonType(app) !== 'object') setAt(m.body, ['app'], {});
+        setAt(m.body, ['app', which.slice(4)], which === 'app.api_key' ? 'secret-value' : ['/']);
+        return reject(choice, which);
       }
       // api_key is an app key, but not one of the legacy flat keys.
       setAt(m.body, ['api_key'], 'secret-value');

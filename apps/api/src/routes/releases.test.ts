@@ -70,7 +70,7 @@ describe('GET /api/releases', () => {
   it('makes no request at all to a disabled provider', async () => {
     t = await testApp();
     fake = await fakeTvmaze([{ id: 1, name: 'Lost', episodes: [] }]);
-    await t.config.updateSettings({ release_providers: { tvmaze: { enabled: false, url: fake.url } } });
+    await t.config.updateSettings({ release_providers: { tvmaze: { enabled: false, url: fake.url, allow_private: true } } });
     await indexed(LIBRARY);
     expect((await get(t.app)).providers).toEqual([]);
     expect(fake.requests).toEqual([]);
@@ -81,7 +81,7 @@ describe('GET /api/releases', () => {
     fake = await fakeTvmaze([
       { id: 7, name: 'Lost', episodes: [{ season: 1, number: 1, airdate: '2004-09-22' }, { season: 2, number: 1, name: 'Later', airdate: '2999-01-01' }] },
     ]);
-    await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url } } });
+    await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url, allow_private: true } } });
     await indexed(LIBRARY);
     const body = await get(t.app);
     expect(brief(body)).toEqual(['library S1E2 missing', 'library S1E4 upcoming', 'library S1E5 missing', 'tvmaze S2E1 upcoming']);
@@ -97,7 +97,7 @@ describe('GET /api/releases with a failing provider', () => {
   async function app() {
     t = await testApp();
     fake = await fakeTvmaze([{ id: 7, name: 'Lost', episodes: [] }]);
-    await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url } } });
+    await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url, allow_private: true } } });
     await indexed(LIBRARY);
     const deps = { config: t.config, library: t.library, jobs: stubJobs(), auth: t.auth, logger: createLogger({ name: 'test', level: 'silent' }) };
     return new Hono<AppEnv>().route('/api', releasesRoutes(deps, { tvmaze: { timeoutMs: 100, minIntervalMs: 0 } }));

@@ -23,8 +23,8 @@ export function releasesRoutes({ config, library }: AppDeps, opts: { tvmaze?: Pa
       const series = collectSeries(index?.items ?? [], { readNfo });
       return { scanned_at: index?.scanned_at ?? null, series, releases: libraryReleases(series, { includeSpecials, today }) };
     });
-    const { enabled, url } = cfg.release_providers.tvmaze;
-    const answer = enabled ? await tvmaze.releases(url, own.series, today) : null;
+    const { enabled, url, allow_private: allowPrivate } = cfg.release_providers.tvmaze;
+    const answer = enabled ? await tvmaze.releases(url, own.series, today, { allowPrivate }) : null;
     // Serialised again only when the index, the config, the day or the provider's answer changed.
     if (last?.own !== own || last.answer !== answer) {
       const releases = answer ? [...own.releases, ...answer.releases] : own.releases;

@@ -1,14 +1,26 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { Hono } from 'hono';
+import { AppError } from '@mo/core';
+import { isInside, systemFolderOf } from '@mo/core/config/allowed-roots.ts';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 
 interface Cached {
-  file: string;
+  /** The served file: device, inode, size and mtime. */
   stamp: string;
   css: string;
   etag: string;
+}
+
+/** A stylesheet larger than this is not one; it is served as empty rather than read into memory. */
+const MAX_CSS_BYTES = 1024 * 1024;
+
+const EMPTY: Cached = { stamp: 'empty', css: '', etag: etagOf('') };
+
+function etagOf(css: string): string {
+  return `"${createHash('sha256').update(css).digest('base64url').slice(0, 27)}"`;
 }
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -17,32 +29,78 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-/** The host-edited stylesheet; re-read only when its size or mtime changes. */
+const outside = () =>
+  new AppError('forbidden', 'theme.css_file: its real path is not a .css file inside paths.config (and outside the system and data folders)');
+
+/**
+ * Opens the stylesheet and proves that the file opened is a `.css` file inside the real
+ * `paths.config`: the real path of the name is checked, and checked to be the very file the handle
+ * has open (same device and inode), so a link swapped between the check and the open reads nothing
+ * outside. Null when there is no file to serve.
+ */
+async function openInsideConfig(
+  configDir: string,
+  fileConfig: { config: string; data: string },
+  cssFile: string,
+): Promise<{ handle: FileHandle; size: number; stamp: string } | null> {
+  const file = join(configDir, cssFile);
+  let handle: FileHandle;
+  try {
+    // Non-blocking, so that a FIFO put there cannot hold the request open.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const [opened, realConfig, realFile, realFileConfig, realData] = await Promise.all([
+      handle.stat(),
+      realpath(configDir),
+      realpath(file),
+      realpath(fileConfig.config).catch(() => null),
+      realpath(fileConfig.data).catch(() => fileConfig.data),
+    ]);
+    const named = await stat(realFile);
+    // Outside the config file's own folder, a system folder and the data folder (the API key, the
+    // owner's password hash) are refused too, whatever paths.config a state.json holds.
+    const trusted = realFileConfig !== null && isInside(realFile, realFileConfig);
+    const escapes =
+      !isInside(realFile, realConfig) ||
+      extname(realFile).toLowerCase() !== '.css' ||
+      (!trusted && (systemFolderOf(realFile) !== null || isInside(realFile, realData)));
+    if (escapes || named.dev !== opened.dev || named.ino !== opened.ino) throw outside();
+    if (!opened.isFile() || opened.size > MAX_CSS_BYTES) {
+      await handle.close();
+      return null;
+    }
+    return { handle, size: opened.size, stamp: `${opened.dev}:${opened.ino}:${opened.size}:${opened.mtimeMs}` };
+  } catch (err) {
+    await handle.close();
+    if (err instanceof AppError) throw err;
+    // Swapped or removed while we looked: nothing safe to serve.
+    return null;
+  }
+}
+
+/** The host-edited stylesheet; checked on every request, re-read only when the file changed. */
 export function themeRoutes({ config }: AppDeps) {
-  let cached: Cached | undefined;
+  let cached: Cached = EMPTY;
 
   async function load(): Promise<Cached> {
     const cfg = config.current();
-    const file = join(cfg.paths.config, cfg.theme.css_file);
-    let stamp = 'missing';
+    const found = await openInsideConfig(cfg.paths.config, config.fileConfig.paths, cfg.theme.css_file);
+    if (!found) return EMPTY;
+    const { handle, size, stamp } = found;
     try {
-      const s = await stat(file);
-      stamp = `${s.size}:${s.mtimeMs}`;
-    } catch {
-      // A missing stylesheet is served as empty.
+      if (cached.stamp === stamp) return cached;
+      // No more than the size checked: the file may grow while it is read.
+      const buf = Buffer.alloc(size);
+      const { bytesRead } = await handle.read(buf, 0, size, 0);
+      const css = buf.subarray(0, bytesRead).toString('utf8');
+      cached = { stamp, css, etag: etagOf(css) };
+      return cached;
+    } finally {
+      await handle.close();
     }
-    if (cached && cached.file === file && cached.stamp === stamp) return cached;
-    let css = '';
-    if (stamp !== 'missing') {
-      try {
-        css = await readFile(file, 'utf8');
-      } catch {
-        css = '';
-      }
-    }
-    const etag = `"${createHash('sha256').update(css).digest('base64url').slice(0, 27)}"`;
-    cached = { file, stamp, css, etag };
-    return cached;
   }
 
   return new Hono<AppEnv>().get('/theme/custom.css', async (c) => {

@@ -325,6 +325,17 @@ describe('loadFileConfig', () => {
     expect(err.message).toContain('transcoder.video_encoder');
   });
 
+  it.each([
+    ['movie_template = "{title}"', 'library.movie_template', 'must end with {ext}'],
+    ['movie_template = "../{title}{ext}"', 'library.movie_template', '".."'],
+    ['episode_template = "{series}/{Season}{ext}"', 'library.episode_template', 'brace'],
+  ])('refuses a template no pass could use (%s), naming the key', async (line, key, why) => {
+    const { file, err } = await loadError(`[library]\n${line}\n`);
+    expect(err.key).toBe(key);
+    expect(err.message).toContain(file);
+    expect(err.message).toContain(why);
+  });
+
   it('refuses a section given as a scalar', async () => {
     const { err } = await loadError('app = 5\n');
     expect(err.message).toContain('app');

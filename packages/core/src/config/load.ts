@@ -3,6 +3,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { configSchema, DEFAULT_CONFIG, settingsPatchSchema, type Config, type SettingsPatch } from '@mo/shared';
 import { deepMerge } from './merge.ts';
 import { keyIssues } from '../errors.ts';
+import { checkTemplate, TemplateError } from '../scanner/template.ts';
 
 export const DEFAULT_CONFIG_FILE = '/config/config.toml';
 
@@ -40,6 +41,14 @@ export function validateFileConfig(file: string, raw: Record<string, unknown>): 
   if (!result.success) {
     const issue = keyIssues(result.error)[0]!;
     throw new ConfigError(file, issue.path, issue.message);
+  }
+  // A template every scanner pass would refuse stops the start instead, as any other bad key does.
+  try {
+    checkTemplate(result.data.library.movie_template, 'movie', 'library.movie_template');
+    checkTemplate(result.data.library.episode_template, 'episode', 'library.episode_template');
+  } catch (err) {
+    if (err instanceof TemplateError) throw new ConfigError(file, err.key, err.reason);
+    throw err;
   }
   return result.data;
 }

@@ -23,7 +23,10 @@ export interface RuntimeConfig {
   /** state.json as last read (it is re-read whenever it changes on disk), without a file read now. */
   currentState(): State;
   onChange(listener: ConfigListener): () => void;
-  /** Validates and saves a settings patch, then applies it here at once. */
+  /**
+   * Validates and saves a settings patch, then applies it here at once. It trusts the patch's
+   * content: what a client sends passes `guardSettingsPatch` first (the settings route does that).
+   */
   updateSettings(patch: SettingsPatch): Promise<Config>;
   /** Re-reads state.json now; the watcher calls this too. */
   refresh(): Promise<void>;

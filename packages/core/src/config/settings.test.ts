@@ -25,7 +25,7 @@ describe('settingsPatchFromBody', () => {
 
   it('accepts the nested form of every runtime section', () => {
     const body = {
-      app: { dry_run: false, settle_seconds: 30, api_key: 'abc', log_level: 'warn' },
+      app: { dry_run: false, settle_seconds: 30, log_level: 'warn', auth: 'required', probe_concurrency: 4 },
       paths: { downloads: '/dl', config: '/cfg' },
       drives: [
         { name: 'disk1', path: '/media/disk1' },
@@ -167,8 +167,21 @@ describe('settingsPatchFromBody', () => {
     refusedBody(body);
   });
 
-  it('accepts app.api_key nested only; a flat api_key is an unknown key', () => {
-    expect(settingsPatchFromBody({ app: { api_key: 'k3y' } })).toEqual({ app: { api_key: 'k3y' } });
+  it.each([
+    [{ app: { api_key: 'k3y' } }, 'app.api_key'],
+    [{ app: { api_key: '' } }, 'app.api_key'],
+    [{ dry_run: false, app: { api_key: 'k3y' } }, 'app.api_key'],
+    [{ app: { allowed_roots: ['/'] } }, 'app.allowed_roots'],
+    [{ app: { allowed_roots: [] } }, 'app.allowed_roots'],
+    [{ release_providers: { tvmaze: { allow_private: true } } }, 'release_providers.tvmaze.allow_private'],
+    [{ release_providers: { tvmaze: { url: 'http://127.0.0.1', allow_private: false } } }, 'release_providers.tvmaze.allow_private'],
+  ])('refuses %j: %s can only be set in the config file', (body, key) => {
+    const err = refusedBody(body);
+    expect(err.message).toBe(`${key}: can only be set in the config file`);
+    expect(err.details).toEqual({ key });
+  });
+
+  it('refuses a flat api_key as an unknown key', () => {
     const err = refusedBody({ api_key: 'k3y' });
     expect(err.message).toMatch(/^api_key\b/);
     expect(err.message).toContain('unknown');

@@ -14,6 +14,27 @@ const flatKeys = new Set<string>(FLAT_APP_KEYS);
 const sections = new Set<string>(RUNTIME_SECTIONS);
 
 /**
+ * Keys of runtime sections that only the config file may set: whoever holds a session must not be
+ * able to lock the owner out (the key), widen where paths may point (the roots) or let the provider
+ * URL reach internal addresses.
+ */
+export const FILE_ONLY_KEYS = [
+  ['app', 'api_key'],
+  ['app', 'allowed_roots'],
+  ['release_providers', 'tvmaze', 'allow_private'],
+  ['paths', 'data'],
+] as const;
+
+function has(obj: unknown, path: readonly string[]): boolean {
+  let at = obj;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, key)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/**
  * Turns a `POST /api/settings` body (nested sections, legacy flat app keys, or both) into one
  * validated patch. Anything unknown, mistyped or ambiguous is a 400 naming the key path.
  */
@@ -42,11 +63,11 @@ export function settingsPatchFromBody(body: unknown): SettingsPatch {
     }
     nested.app = { ...(app as object | undefined), ...flat };
   }
-  const paths = nested.paths as Record<string, unknown> | undefined;
-  if (paths && typeof paths === 'object' && 'data' in paths) {
-    throw new AppError('bad_request', 'paths.data: holds state.json, so it can only be set in the config file', {
-      key: 'paths.data',
-    });
+  for (const path of FILE_ONLY_KEYS) {
+    if (!has(nested, path)) continue;
+    const key = path.join('.');
+    const why = key === 'paths.data' ? 'holds state.json, so it can only be set in the config file' : 'can only be set in the config file';
+    throw new AppError('bad_request', `${key}: ${why}`, { key });
   }
   const parsed = settingsPatchSchema.safeParse(nested);
   if (!parsed.success) throw validationError(parsed.error);

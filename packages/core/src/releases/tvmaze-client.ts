@@ -1,5 +1,7 @@
+import { Agent, fetch, type Dispatcher, type Response } from 'undici';
 import { z } from 'zod';
 import type { ShowIds } from './series-catalogue.ts';
+import { NotPublicAddressError, publicOnlyDispatcher } from './tvmaze-connect.ts';
 
 // Only the fields the reports use; TVmaze sends many more, which zod drops.
 const showSchema = z.object({
@@ -30,6 +32,17 @@ export interface TvmazeClientOptions {
   timeoutMs: number;
   /** Runs each request: the provider's concurrency and pacing. */
   schedule?: <T>(request: () => Promise<T>) => Promise<T>;
+  /** `release_providers.tvmaze.allow_private`: off, every connection must reach a public address. */
+  allowPrivate?: boolean;
+}
+
+// One of each for the process, so that connections are kept alive across answers.
+let publicOnly: Dispatcher | undefined;
+let anyAddress: Dispatcher | undefined;
+
+function defaultDispatcher(allowPrivate: boolean): Dispatcher {
+  if (allowPrivate) return (anyAddress ??= new Agent());
+  return (publicOnly ??= publicOnlyDispatcher());
 }
 
 async function readBody(res: Response, limit: number): Promise<string> {
@@ -57,25 +70,28 @@ export interface TvmazeClient {
 
 /**
  * The few TVmaze endpoints the releases report needs. Errors name the path (never the base URL,
- * which may hold credentials) and say what went wrong: no answer in time, an HTTP status, or an
- * answer that is not the JSON expected. A 404 is an answer: nothing known.
+ * which may hold credentials) and say what went wrong: no answer in time, an address that is not
+ * public, an HTTP status, or an answer that is not the JSON expected. A 404 is an answer: nothing
+ * known.
  */
 export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const schedule = opts.schedule ?? ((request) => request());
+  const dispatcher = defaultDispatcher(opts.allowPrivate ?? false);
 
   function get<T>(path: string, schema: z.ZodType<T>): Promise<T | null> {
     return schedule(async () => {
       const signal = AbortSignal.timeout(opts.timeoutMs);
-      const failed = (err: unknown) =>
-        new Error(
-          signal.aborted
-            ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms`
-            : `tvmaze ${path}: ${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message}`,
-        );
+      const failed = (err: unknown) => {
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        if (cause instanceof NotPublicAddressError) return new Error(`tvmaze ${path}: ${cause.message}`);
+        // The cause is this side's own error (a refused connection, a port fetch does not use), never the server's words.
+        const why = cause?.code ?? cause?.message ?? (err as Error).message;
+        return new Error(signal.aborted ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms` : `tvmaze ${path}: ${why}`);
+      };
       let res: Response;
       try {
-        res = await fetch(`${base}${path}`, { signal, headers: { accept: 'application/json' } });
+        res = await fetch(`${base}${path}`, { signal, dispatcher, headers: { accept: 'application/json' } });
       } catch (err) {
         throw failed(err);
       }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeTvmaze, type FakeShow, type FakeTvmaze } from './test-fixtures/fake-tvmaze.ts';
 import type { LibrarySeries, ShowIds } from './series-catalogue.ts';
-import { createTvmazeProvider, type TvmazeProviderOptions } from './tvmaze-provider.ts';
+import { createTvmazeProvider, type TvmazeProvider, type TvmazeProviderOptions } from './tvmaze-provider.ts';
 
 const TODAY = '2026-03-10';
 let fake: FakeTvmaze | undefined;
@@ -36,9 +36,14 @@ const LOST: FakeShow = {
   ],
 };
 
-/** A provider with no pacing and short limits, so the tests run in milliseconds. */
-const provider = (o: Partial<TvmazeProviderOptions> = {}) =>
-  createTvmazeProvider({ minIntervalMs: 0, timeoutMs: 1000, budgetMs: 2000, concurrency: 4, ...o });
+/**
+ * A provider with no pacing and short limits, so the tests run in milliseconds; the fake listens on
+ * 127.0.0.1, which only `allowPrivate` may reach.
+ */
+const provider = (o: Partial<TvmazeProviderOptions> = {}): TvmazeProvider => {
+  const p = createTvmazeProvider({ minIntervalMs: 0, timeoutMs: 1000, budgetMs: 2000, concurrency: 4, ...o });
+  return { releases: (url, series, today) => p.releases(url, series, today, { allowPrivate: true }) };
+};
 
 describe('tvmaze provider', () => {
   it('reports aired episodes the library lacks as missing and later ones as upcoming', async () => {

@@ -39,9 +39,14 @@ export interface ProviderAnswer {
   status: ProviderStatus;
 }
 
+export interface ProviderSource {
+  /** `release_providers.tvmaze.allow_private`: off, only public addresses are connected to. */
+  allowPrivate?: boolean;
+}
+
 export interface TvmazeProvider {
   /** Missing and upcoming episodes TVmaze knows for these series; never rejects, failures are in `status`. */
-  releases(url: string, series: readonly LibrarySeries[], today: string): Promise<ProviderAnswer>;
+  releases(url: string, series: readonly LibrarySeries[], today: string, source?: ProviderSource): Promise<ProviderAnswer>;
 }
 
 interface Entry {
@@ -65,9 +70,10 @@ export function createTvmazeProvider(options: Partial<TvmazeProviderOptions> = {
   const cache = new Map<string, Entry>();
   // Bumped whenever the cache changes, so an answer is rebuilt only when something is new.
   let generation = 0;
-  let memo: { url: string; series: readonly LibrarySeries[]; today: string; generation: number; answer: ProviderAnswer } | undefined;
+  let memo: { origin: string; series: readonly LibrarySeries[]; today: string; generation: number; answer: ProviderAnswer } | undefined;
 
-  const keyOf = (url: string, s: LibrarySeries) => JSON.stringify([url, normalizeTitle(s.title), s.year, s.nfoTitle, s.ids]);
+  // A refusal to connect under one `allowPrivate` says nothing about the other: both are in the key.
+  const keyOf = (origin: string, s: LibrarySeries) => JSON.stringify([origin, normalizeTitle(s.title), s.year, s.nfoTitle, s.ids]);
 
   function due(e: Entry | undefined, now: number): boolean {
     if (!e) return true;
@@ -120,11 +126,13 @@ export function createTvmazeProvider(options: Partial<TvmazeProviderOptions> = {
   }
 
   return {
-    async releases(url, series, today) {
-      const client = tvmazeClient({ baseUrl: url, timeoutMs: o.timeoutMs, schedule });
+    async releases(url, series, today, source = {}) {
+      const allowPrivate = source.allowPrivate ?? false;
+      const origin = JSON.stringify([url, allowPrivate]);
+      const client = tvmazeClient({ baseUrl: url, timeoutMs: o.timeoutMs, schedule, allowPrivate });
       const now = o.now();
       sweep(now);
-      const keys = series.map((s) => keyOf(url, s));
+      const keys = series.map((s) => keyOf(origin, s));
       let started = 0;
       for (let i = 0; i < series.length && started < o.maxShowsPerRequest; i++) {
         if (!due(cache.get(keys[i]!), now)) continue;
@@ -137,8 +145,8 @@ export function createTvmazeProvider(options: Partial<TvmazeProviderOptions> = {
         await Promise.race([Promise.all(waits), new Promise((r) => (timer = setTimeout(r, o.budgetMs)))]);
         clearTimeout(timer);
       }
-      if (memo?.url !== url || memo.series !== series || memo.today !== today || memo.generation !== generation) {
-        memo = { url, series, today, generation, answer: answer(series, keys, today) };
+      if (memo?.origin !== origin || memo.series !== series || memo.today !== today || memo.generation !== generation) {
+        memo = { origin, series, today, generation, answer: answer(series, keys, today) };
       }
       return memo.answer;
     },

@@ -108,6 +108,12 @@ describe('checkTemplate', () => {
     ['{year}/{year}{ext}', 'movie', 'must contain {title}'],
     ['{season}/{episode}{ext}', 'episode', 'must contain {series} or {title}'],
     ['{series}/Season {season}{ext}', 'episode', 'must contain {episode}'],
+    ['{Title} ({year}){ext}', 'movie', 'brace'],
+    ['{title:2}{ext}', 'movie', 'brace'],
+    ['{title} {{year}}{ext}', 'movie', 'brace'],
+    ['{title} { year }{ext}', 'movie', 'brace'],
+    ['{title} {year{ext}', 'movie', 'brace'],
+    ['{title}}{ext}', 'movie', 'brace'],
   ] as const)('refuses %j, naming the key', (template, kind, message) => {
     expect(() => checkTemplate(template, kind, 'library.x')).toThrow(TemplateError);
     expect(() => checkTemplate(template, kind, 'library.x')).toThrow(`library.x: `);

@@ -35,9 +35,10 @@ const SEASON_EPISODE = /[Ss]?\{season(?::0+)?\}[ ._-]*(?:[Ee][Pp]?|x)?\{episode(
 export class TemplateError extends Error {
   constructor(
     readonly key: string,
-    message: string,
+    /** What is wrong, without the key. */
+    readonly reason: string,
   ) {
-    super(`${key}: ${message}`);
+    super(`${key}: ${reason}`);
     this.name = 'TemplateError';
   }
 }
@@ -52,6 +53,8 @@ export function checkTemplate(template: string, kind: TemplateMedia['kind'], key
       fail(`unknown token {${m[1]}}; known: ${TEMPLATE_TOKENS.map((t) => `{${t}}`).join(' ')}`);
     }
   }
+  // A brace the renderer does not replace ("{Title}", "{title:2}", a lone "{") would be left in every name.
+  if (/[{}]/.test(template.replace(TOKEN, ''))) fail('has a brace that is not part of a known token like {title} or {season:00}');
   if (!template.endsWith('{ext}') || template.split('{ext}').length !== 2) fail('must end with {ext}, once');
   if (template.startsWith('/') || template.split('/').some((s) => s.trim() === '')) fail('must be a relative path without empty folders');
   if (template.split('/').some((s) => s.trim() === '..' || s.trim() === '.')) fail('must not contain "." or ".." folders');

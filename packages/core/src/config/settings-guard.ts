@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import type { Config, SettingsPatch } from '@mo/shared';
+import { AppError, type KeyIssue } from '../errors.ts';
+import { checkTemplate, TemplateError } from '../scanner/template.ts';
+import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots } from './allowed-roots.ts';
+import { extensionProblem, type ExtensionList } from './known-extensions.ts';
+import { providerUrlProblem, type Resolve } from './public-address.ts';
+
+export interface SettingsGuardContext {
+  /** The TOML file as loaded: it alone decides the roots, the known exceptions and `allow_private`. */
+  fileConfig: Config;
+  /** DNS for the provider URL; tests give their own. */
+  resolve?: Resolve;
+}
+
+/**
+ * What a settings patch that passed the schema must still satisfy before it is saved: paths inside
+ * the allowed roots, known media types, templates that name files inside the library, a provider
+ * URL that reaches no internal address. Every refusal is collected; the 400 names the first key and
+ * lists them all in `details.issues`, as a schema refusal does.
+ */
+export async function guardSettingsPatch(patch: SettingsPatch, ctx: SettingsGuardContext): Promise<void> {
+  const issues: KeyIssue[] = [];
+  const { fileConfig } = ctx;
+
+  const paths: [string, string][] = [];
+  for (const key of ['downloads', 'config'] as const) {
+    const p = patch.paths?.[key];
+    if (p !== undefined) paths.push([`paths.${key}`, p]);
+  }
+  patch.drives?.forEach((d, i) => paths.push([`drives.${i}.path`, d.path]));
+  if (paths.length > 0) {
+    const pathCtx = { roots: await realRoots(allowedRoots(fileConfig)), fileConfigPaths: fileConfigPaths(fileConfig) };
+    for (const [key, p] of paths) {
+      const problem = await checkRuntimePath(p, pathCtx);
+      if (problem) issues.push({ path: key, message: problem });
+    }
+  }
+
+  // The stylesheet is served to anyone: pointed into the data folder it would hand out the API key.
+  const configDir = patch.paths?.config;
+  if (configDir !== undefined && resolve(configDir) !== resolve(fileConfig.paths.config) && !issues.some((i) => i.path === 'paths.config')) {
+    const [real, data] = await Promise.all([realPathOf(configDir), realPathOf(fileConfig.paths.data).catch(() => resolve(fileConfig.paths.data))]);
+    if (isInside(real, data)) issues.push({ path: 'paths.config', message: 'must not lie in paths.data, which holds state.json and the API key' });
+  }
+  const cssFile = patch.theme?.css_file;
+  if (cssFile !== undefined && !cssFile.toLowerCase().endsWith('.css')) issues.push({ path: 'theme.css_file', message: 'must name a .css file' });
+
+  for (const list of ['video_extensions', 'subtitle_extensions'] as const satisfies readonly ExtensionList[]) {
+    const given = patch.library?.[list];
+    if (given === undefined) continue;
+    const problem = extensionProblem(list, given, fileConfig.library[list]);
+    if (problem) issues.push({ path: `library.${list}.${problem.index}`, message: problem.message });
+  }
+
+  for (const [key, kind] of [['movie_template', 'movie'], ['episode_template', 'episode']] as const) {
+    const template = patch.library?.[key];
+    if (template === undefined) continue;
+    try {
+      checkTemplate(template, kind, `library.${key}`);
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      issues.push({ path: err.key, message: err.reason });
+    }
+  }
+
+  const url = patch.release_providers?.tvmaze?.url;
+  if (url !== undefined) {
+    const allowPrivate = fileConfig.release_providers.tvmaze.allow_private;
+    const problem = await providerUrlProblem(url, { allowPrivate, ...(ctx.resolve ? { resolve: ctx.resolve } : {}) });
+    if (problem) issues.push({ path: 'release_providers.tvmaze.url', message: problem });
+  }
+
+  const first = issues[0];
+  if (first) throw new AppError('bad_request', `${first.path}: ${first.message}`, { key: first.path, issues });
+}
