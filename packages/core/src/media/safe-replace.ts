@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { chown, chmod, link, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppError } from '../errors.ts';
@@ -12,9 +13,12 @@ export interface FileStamp {
   gid: number;
 }
 
-export async function fileStamp(file: string): Promise<FileStamp> {
-  const s = await stat(file);
+export function statStamp(s: Stats): FileStamp {
   return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, mode: s.mode & 0o7777, uid: s.uid, gid: s.gid };
+}
+
+export async function fileStamp(file: string): Promise<FileStamp> {
+  return statStamp(await stat(file));
 }
 
 /**
