@@ -6,7 +6,7 @@ import { progressReader, type FfmpegProgress } from './progress.ts';
 import type { MediaProbe } from './probe.ts';
 import { remuxTimeoutMs } from './remux.ts';
 import { probeFile, probeOpened, runWith, ToolError } from './run.ts';
-import { placeVerified } from './safe-replace.ts';
+import { placeVerified, statStamp, type FileStamp } from './safe-replace.ts';
 import { transcodePlan, type DroppedStream, type TranscodePlan, type VideoEncoder } from './transcode-command.ts';
 import { verifyOutput, type OutputExpectation } from './verify.ts';
 import type { WorkJournal } from './work-journal.ts';
@@ -49,6 +49,8 @@ export interface TranscodeOutcome {
   command: string[];
   encoder: VideoEncoder | null;
   dropped: DroppedStream[];
+  /** The source as it was read, for removeSource. */
+  source: FileStamp;
 }
 
 /**
@@ -64,6 +66,7 @@ export function transcodeToMp4(job: TranscodeJob): Promise<TranscodeOutcome> {
 async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: PinnedFolder): Promise<TranscodeOutcome> {
   const signal = job.signal ? { signal: job.signal } : {};
   const probe = await probeOpened(source, signal);
+  const stamp = statStamp(source.stat);
   const dest = mp4PathFor(job.file);
   const destName = basename(dest);
 
@@ -73,7 +76,7 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
     const plan = transcodePlan(probe, { encoder: job.encoder, src: job.file, tmp: dest });
     const existing = await probeFile(dest, { folder, ...signal }).catch(() => null);
     if (!existing || verifyOutput(expectation(probe, plan), existing).length > 0) throw taken;
-    return { output: dest, command: [], encoder: plan.encoder, dropped: plan.dropped };
+    return { output: dest, command: [], encoder: plan.encoder, dropped: plan.dropped, source: stamp };
   }
 
   const ticket = await job.journal.begin(dest, 'transcode', job.jobId);
@@ -100,7 +103,7 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
     if (problems.length > 0) throw new Error(`the transcoded file failed verification: ${problems.join('; ')}`);
     job.signal?.throwIfAborted();
     await placeVerified(folder.at(temp), folder.at(destName));
-    return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped };
+    return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped, source: stamp };
   } finally {
     await rm(folder.at(temp), { force: true });
     await ticket.end();
