@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import path from 'node:path';
 import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -9,6 +10,7 @@ async function main() {
   const env = readProcessEnv(process.env);
   const config = await createRuntimeConfig({ configFile: env.configFile });
   const logger = createLogger({ name: 'api', level: config.current().app.log_level });
+  useProbeConcurrency(() => config.current().app.probe_concurrency);
   config.onChange((next, prev) => {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
   });

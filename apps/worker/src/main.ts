@@ -1,5 +1,6 @@
 import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, type JobHandlers } from '@mo/core';
 import { applyUmask } from '@mo/core/fs/ownership.ts';
+import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
@@ -14,6 +15,7 @@ async function main() {
   const env = readProcessEnv(process.env);
   const config = await createRuntimeConfig({ configFile: env.configFile });
   const logger = createLogger({ name: 'worker', level: config.current().app.log_level });
+  useProbeConcurrency(() => config.current().app.probe_concurrency);
   config.onChange((next, prev) => {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
   });

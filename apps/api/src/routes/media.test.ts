@@ -88,7 +88,8 @@ describe('POST /api/media/tracks', () => {
     const temp = body.command.at(-1)!;
     expect(temp).toMatch(/\/\.mo-remux-[0-9a-f]+\.Movie \(2001\)\.mkv\.part$/);
     expect(body.command).toEqual([
-      'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n', '-i', file, '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
+      'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n',
+      '-protocol_whitelist', 'file', '-format_whitelist', 'matroska', '-f', 'matroska', '-i', file, '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
       '-disposition:a:0', '-default', '-disposition:a:1', '+default', '-max_muxing_queue_size', '4096', '-f', 'matroska', '-write_crc32', '0', temp,
     ]);
     expect((await readFile(file)).equals(bytes)).toBe(true);

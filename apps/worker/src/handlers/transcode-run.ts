@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { AppError, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import { unmapPath } from '@mo/core/media/path-map.ts';
+import { removeSource } from '@mo/core/media/safe-replace.ts';
 import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
 import { strandedTranscodes, type JobOutcome } from '@mo/core/tools/stranded-transcodes.ts';
 import { workJournal } from '@mo/core/media/work-journal.ts';
@@ -87,7 +88,7 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
       const output = unmapPath(outcome.output, map);
       // Recorded before the original goes, so a retry after a crash here finds the work done.
       await record(item.path, { status: 'done', job_id: ctx.jobId, output, error: null });
-      if (!keep) await rm(file.real, { force: true });
+      if (!keep) await removeSource(file.real, outcome.source.ino);
       return { item: { ...item, status: 'done' }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: !keep };
     } catch (err) {
       const error = ctx.signal.aborted && ctx.signal.reason === CANCELLED ? CANCELLED : (err as Error).message;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '@mo/shared';
-import { classify, parseNfo, titleYearOfFolder, type Section } from './classify.ts';
+import { classify, titleYearOfFolder, type Section } from './classify.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 
 const opts = {
@@ -261,29 +261,5 @@ describe('titleYearOfFolder', () => {
     ['The Office (US)', 'The Office (US)', null],
   ])('%s', (name, title, year) => {
     expect(titleYearOfFolder(name)).toEqual({ title, year });
-  });
-});
-
-describe('parseNfo', () => {
-  it('reads a Kodi episode', () => {
-    const xml = `<?xml version="1.0"?><episodedetails><title>Rose &amp; Thorn</title><season>1</season><episode>4</episode><aired>2031-02-03</aired></episodedetails>`;
-    expect(parseNfo(xml)).toEqual({ kind: 'episode', title: 'Rose & Thorn', season: 1, episode: 4, aired: '2031-02-03' });
-  });
-
-  it('reads the show ids a provider can use', () => {
-    const xml = '<tvshow><title>Lost</title><uniqueid type="tvdb" default="true">73739</uniqueid><uniqueid type="tvmaze">123</uniqueid><uniqueid type="imdb">tt0411008</uniqueid></tvshow>';
-    expect(parseNfo(xml)?.ids).toEqual({ tvdb: '73739', tvmaze: '123', imdb: 'tt0411008' });
-  });
-
-  it('reads a tvshow and a movie', () => {
-    expect(parseNfo('<tvshow>\n  <title>Lost</title>\n  <premiered>2004-09-22</premiered>\n</tvshow>')).toEqual({
-      kind: 'tvshow', title: 'Lost', season: null, episode: null, aired: '2004-09-22',
-    });
-    expect(parseNfo('<movie><title>Heat</title></movie>')?.kind).toBe('movie');
-  });
-
-  it('is null for what is not Kodi XML, and ignores malformed numbers and dates', () => {
-    expect(parseNfo('https://www.imdb.com/title/tt0113277/')).toBeNull();
-    expect(parseNfo('<episodedetails><season>x</season><aired>soon</aired></episodedetails>')).toMatchObject({ season: null, aired: null });
   });
 });

@@ -1,8 +1,9 @@
-import type { IndexItem, NfoInfo } from '@mo/shared';
+import type { IndexItem } from '@mo/shared';
 import { parseReleaseName } from '../parse/release-name.ts';
 import { episodeOfFile } from './episode-file.ts';
 import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
+import { boundedName } from './name-bound.ts';
 import { withoutNameTags } from './name-tags.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 
@@ -52,7 +53,8 @@ function libraryTitle(name: string, release: string): FolderInfo {
  * are not part of the title.
  */
 export function titleYearOfFolder(name: string): { title: string; year: number | null } {
-  return libraryTitle(name, name);
+  const bounded = boundedName(name);
+  return libraryTitle(bounded, bounded);
 }
 
 interface InnerFolder {
@@ -92,7 +94,7 @@ export function classify(
   opts: ClassifyOptions,
   folderInfo: (name: string) => FolderInfo,
 ): Pick<IndexItem, 'ext' | 'type' | 'title' | 'year' | 'season' | 'episodes' | 'air_date' | 'extra'> {
-  const name = parts[parts.length - 1]!;
+  const name = boundedName(parts[parts.length - 1]!);
   const ext = extensionOf(name);
   const base = baseName(name);
   const type: IndexItem['type'] = opts.videoExtensions.has(ext)
@@ -147,45 +149,4 @@ export function classify(
     }
   }
   return { ext, type, title, year, season, episodes, air_date, extra };
-}
-
-const TAG = (tag: string) => new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`, 'i');
-const NFO_TITLE = TAG('title');
-const NFO_SEASON = TAG('season');
-const NFO_EPISODE = TAG('episode');
-const NFO_AIRED = TAG('aired');
-const NFO_PREMIERED = TAG('premiered');
-const NFO_UNIQUE_ID = /<uniqueid\b[^>]*\btype\s*=\s*["']([A-Za-z0-9_-]+)["'][^>]*>\s*([^<]*?)\s*<\/uniqueid>/gi;
-
-function decodeXml(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
-}
-
-/** The few facts a Kodi .nfo holds that the reports use; null for anything that is not Kodi XML. */
-export function parseNfo(text: string): NfoInfo | null {
-  const root = /<(tvshow|episodedetails|movie)[\s>]/i.exec(text);
-  if (!root) return null;
-  const kind = root[1]!.toLowerCase() === 'episodedetails' ? 'episode' : (root[1]!.toLowerCase() as 'tvshow' | 'movie');
-  const num = (re: RegExp) => {
-    const m = re.exec(text);
-    return m && /^\d+$/.test(m[1]!) ? Number(m[1]) : null;
-  };
-  const str = (re: RegExp) => {
-    const m = re.exec(text);
-    return m && m[1] ? decodeXml(m[1]) : null;
-  };
-  const date = str(NFO_AIRED) ?? str(NFO_PREMIERED);
-  const ids: Record<string, string> = {};
-  for (const m of text.matchAll(NFO_UNIQUE_ID)) {
-    const type = m[1]!.toLowerCase();
-    if (m[2] && !(type in ids)) ids[type] = decodeXml(m[2]);
-  }
-  return {
-    kind,
-    title: str(NFO_TITLE),
-    season: kind === 'episode' ? num(NFO_SEASON) : null,
-    episode: kind === 'episode' ? num(NFO_EPISODE) : null,
-    aired: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null,
-    ...(Object.keys(ids).length > 0 ? { ids } : {}),
-  };
 }

@@ -1,3 +1,5 @@
+import { boundedName } from './name-bound.ts';
+
 // Extras beside a movie or an episode: trailers, featurettes, deleted scenes, samples, … They lie
 // in the library but are not the movie or episode itself. The rules are Jellyfin's (Emby.Naming
 // ExtraRules, jellyfin.org "Movies" / "TV Shows"), which take Plex's local-extras names: a folder of
@@ -37,9 +39,9 @@ export function isExtrasFolder(name: string): boolean {
  * Sample.mkv`), whatever word it ends in.
  */
 export function isExtraFile(base: string, title: string | null): boolean {
-  const lower = base.toLowerCase();
+  const lower = boundedName(base).toLowerCase();
   const trimmed = lower.replace(TRAILING_DIGITS, '');
   const extra =
     EXTRAS_NAMES.test(lower) || SAMPLE_PREFIX.test(lower) || EXTRAS_SUFFIXES.some((s) => trimmed.endsWith(s));
-  return extra && (title === null || lower.replace(NOT_ALNUM, '') !== title.toLowerCase().replace(NOT_ALNUM, ''));
+  return extra && (title === null || lower.replace(NOT_ALNUM, '') !== boundedName(title).toLowerCase().replace(NOT_ALNUM, ''));
 }

@@ -1,3 +1,5 @@
+import { boundedName } from './name-bound.ts';
+
 // Movies split over several files (`Movie (2010) - cd1.mkv`, `Movie (2010) - cd2.mkv`), stacked
 // as Jellyfin's StackResolver and Kodi's video stacking do: a part type (`cd`, `dvd`, `part`, `pt`,
 // `disc`, `disk`) and a number or a letter a–d at the end of the name, after a separator or a
@@ -27,7 +29,8 @@ function sequelTitle(g: Record<string, string | undefined>): boolean {
 }
 
 /** The part a movie file's name (without its extension) is, or null for a whole movie. */
-export function moviePart(base: string): MoviePart | null {
+export function moviePart(name: string): MoviePart | null {
+  const base = boundedName(name);
   let g = TYPED.exec(base)?.groups;
   if (g && sequelTitle(g)) g = undefined;
   g ??= LETTERED.exec(base)?.groups;

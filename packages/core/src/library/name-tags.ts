@@ -3,9 +3,11 @@
 // `[tmdbid=680]`, Plex `{imdb-tt0106145}`, `{tmdb-680}`, `{tvdb-79168}`) and Plex editions
 // (`{edition-Director's Cut}`).
 
+import { boundedName } from './name-bound.ts';
+
 const TAGS = /\s*(?:[[{](?:imdb|tmdb|tvdb|tvmaze|anidb|anilist|mal|trakt)(?:id)?[-=][^\]}]*[\]}]|\{edition-[^}]*\})/gi;
 
 /** The name without its provider id and edition tags. */
 export function withoutNameTags(name: string): string {
-  return name.replace(TAGS, '').trim();
+  return boundedName(name).replace(TAGS, '').trim();
 }

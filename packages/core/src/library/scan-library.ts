@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
-import { classify, parseNfo, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
+import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
+import { parseNfo } from './nfo.ts';
 
 export interface LibraryScanOptions {
   drives: readonly Drive[];

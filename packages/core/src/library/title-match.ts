@@ -3,6 +3,7 @@
 // that The Office (US) and The Office (UK) share a key but never a match.
 import { normalizeTitle } from '../parse/index.ts';
 import { titleYearOfFolder } from './classify.ts';
+import { boundedName } from './name-bound.ts';
 
 export interface TitleKey {
   /** The normalised base title. */
@@ -52,7 +53,7 @@ const hasTitleLeft = (rest: string) => normalizeTitle(rest) !== '';
  * `La La Land`, `Le Mans`) and would join titles that differ ("Die Hart" and "Hart").
  */
 export function titleKey(title: string, year: number | null = null, country: string | null = null): TitleKey {
-  let t = title.trim();
+  let t = boundedName(title).trim();
   let y = year;
   let c = country?.toUpperCase() ?? null;
   for (;;) {
@@ -91,7 +92,7 @@ export function folderTitleKey(name: string): TitleKey {
   const k = titleKey(title, year);
   if (k.country !== null) return k;
   const codes = new Set<string>();
-  for (const m of name.matchAll(COUNTRY_TAG)) {
+  for (const m of boundedName(name).matchAll(COUNTRY_TAG)) {
     const code = m[1]!.toUpperCase();
     if (COUNTRIES.has(code) && !title.includes(m[0])) codes.add(code);
   }

@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { AppError } from '../errors.ts';
 
 /**
  * How a container keeps default-track flags: as given (Matroska), as given but with the first
@@ -47,3 +48,64 @@ export function muxerFor(file: string): Muxer | null {
 }
 
 export const MP4_MUXER = mp4;
+
+/**
+ * How ffmpeg reads a file: always one named demuxer, never its probing. Probing picks the
+ * demuxer from the content, so a `.mkv` that is an HLS playlist or an ffconcat list would be
+ * read as one and open the files it lists.
+ */
+export interface Demuxer {
+  /** ffmpeg's `-f` name, also the only format the input may be opened as. */
+  format: string;
+  /** The demuxer's own options that keep it to the one file. */
+  options: string[];
+}
+
+const demuxer = (format: string, options: string[] = []): Demuxer => ({ format, options });
+const matroska = demuxer('matroska');
+// Both are off by default; named so that a build that changes its defaults still reads no other file.
+const mov = demuxer('mov', ['-enable_drefs', '0', '-use_absolute_path', '0']);
+const avi = demuxer('avi');
+const mpegts = demuxer('mpegts');
+const asf = demuxer('asf');
+const mpegPs = demuxer('mpeg');
+const ogg = demuxer('ogg');
+const rm = demuxer('rm');
+
+/**
+ * The video extensions this service reads, each with a demuxer that opens no other file. An
+ * extension missing here (`.iso`, `.strm`, which is a text file naming a URL) is not read at all.
+ */
+const DEMUXERS: Record<string, Demuxer> = {
+  '.mkv': matroska, '.mk3d': matroska, '.webm': matroska,
+  '.mp4': mov, '.m4v': mov, '.mov': mov, '.3gp': mov, '.f4v': mov,
+  '.avi': avi, '.divx': avi, '.xvid': avi,
+  '.ts': mpegts, '.m2ts': mpegts, '.mts': mpegts,
+  '.wmv': asf, '.asf': asf,
+  '.mpg': mpegPs, '.mpeg': mpegPs, '.vob': mpegPs,
+  '.flv': demuxer('flv'),
+  '.ogm': ogg, '.ogv': ogg,
+  '.rm': rm, '.rmvb': rm,
+};
+
+/** The demuxer that reads a file named like `file`, or null for an extension we do not read. */
+export function demuxerFor(file: string): Demuxer | null {
+  return DEMUXERS[extname(file).toLowerCase()] ?? null;
+}
+
+/** The demuxer for `file`, or a 400 naming its extension. */
+export function requireDemuxer(file: string): Demuxer {
+  const found = demuxerFor(file);
+  if (!found) {
+    throw new AppError('bad_request', `path: ${file}: ${extname(file) || 'a name without an extension'} is not a container this service reads`, { key: 'path' });
+  }
+  return found;
+}
+
+/**
+ * ffmpeg/ffprobe arguments that read `url` with `demuxer` and nothing else: the file protocol
+ * only (no http, no concat:, no subfile), and no other demuxer even for a nested open.
+ */
+export function inputArgs(demuxer: Demuxer, url: string): string[] {
+  return ['-protocol_whitelist', 'file', '-format_whitelist', demuxer.format, '-f', demuxer.format, ...demuxer.options, '-i', url];
+}

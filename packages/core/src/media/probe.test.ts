@@ -51,7 +51,10 @@ describe('normaliseProbe', () => {
 });
 
 describe('probeCommand', () => {
-  it('asks for format, streams and chapters as JSON', () => {
-    expect(probeCommand('/m/a.mkv')).toEqual(['ffprobe', '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', '/m/a.mkv']);
+  it('asks for format, streams and chapters as JSON, reading the file with the named demuxer and the file protocol only', () => {
+    expect(probeCommand('/m/a.mkv', { format: 'matroska', options: [] })).toEqual([
+      'ffprobe', '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters',
+      '-protocol_whitelist', 'file', '-format_whitelist', 'matroska', '-f', 'matroska', '-i', '/m/a.mkv',
+    ]);
   });
 });

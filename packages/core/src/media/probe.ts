@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { streamSchema } from '@mo/shared';
+import { inputArgs, type Demuxer } from './containers.ts';
 
 export type MediaStream = z.infer<typeof streamSchema>;
 export type StreamType = MediaStream['type'];
@@ -44,9 +45,9 @@ const ffprobeJson = z.object({
     .optional(),
 });
 
-/** ffprobe argv for everything normaliseProbe reads. */
-export function probeCommand(file: string): string[] {
-  return ['ffprobe', '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', file];
+/** ffprobe argv for everything normaliseProbe reads, reading `file` with `demuxer` only. */
+export function probeCommand(file: string, demuxer: Demuxer): string[] {
+  return ['ffprobe', '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', ...inputArgs(demuxer, file)];
 }
 
 // Matroska tags keep the muxer's case ("LANGUAGE", "Title"); ffprobe does not fold them all.

@@ -1,8 +1,11 @@
+import { rm } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { AppError } from '../errors.ts';
 import { muxerFor, type Muxer } from './containers.ts';
+import { withMediaInFolder, type OpenedMedia, type PinnedFolder } from './open-media.ts';
 import type { MediaProbe, MediaStream } from './probe.ts';
-import { probeFile, runTool } from './run.ts';
-import { fileStamp, replaceVerified } from './safe-replace.ts';
+import { probeFile, probeOpened, runWith } from './run.ts';
+import { replaceVerified, statStamp } from './safe-replace.ts';
 import { streamsAfter, trackCommand, type TrackRequest } from './track-command.ts';
 import { sameStreams, streamIdentity, verifyOutput, type OutputExpectation } from './verify.ts';
 import type { WorkJournal } from './work-journal.ts';
@@ -46,16 +49,27 @@ export interface TrackOutcome {
 /**
  * Sets a default track or removes one by stream-copying into a temp beside the file, verifying the
  * copy with ffprobe and renaming it over the original. The original is never written: until the
- * rename it is byte-for-byte what it was, whatever fails or dies.
+ * rename it is byte-for-byte what it was, whatever fails or dies. Everything reads the file opened
+ * once, and the temp is written and renamed through its folder held open (see open-media.ts).
  */
-export async function applyTrackAction(
+export function applyTrackAction(
   job: TrackJob,
   opts: { journal: WorkJournal; jobId: string | null; signal?: AbortSignal },
 ): Promise<TrackOutcome> {
-  const signal = opts.signal ? { signal: opts.signal } : {};
   const muxer = remuxMuxer(job.file);
-  const stamp = await fileStamp(job.file);
-  const probe = await probeFile(job.file, signal);
+  return withMediaInFolder(job.file, (source, folder) => remuxOpened(job, source, folder, muxer, opts));
+}
+
+async function remuxOpened(
+  job: TrackJob,
+  source: OpenedMedia,
+  folder: PinnedFolder,
+  muxer: Muxer,
+  opts: { journal: WorkJournal; jobId: string | null; signal?: AbortSignal },
+): Promise<TrackOutcome> {
+  const signal = opts.signal ? { signal: opts.signal } : {};
+  const stamp = statStamp(source.stat);
+  const probe = await probeOpened(source, signal);
   // Checked before "unchanged", so that a set_default on the current default is a no-op, not a
   // remux; and a job delivered again after it did its work finds it done. No command ran then.
   if (sameStreams(probe.streams, streamsAfter(job.before, job, muxer), { positions: false })) {
@@ -66,16 +80,18 @@ export async function applyTrackAction(
   }
 
   const ticket = await opts.journal.begin(job.file, 'remux', opts.jobId);
+  const temp = basename(ticket.temp);
   try {
     const command = trackCommand(probe, job, job.file, ticket.temp, muxer);
-    await runTool(command, { timeoutMs: remuxTimeoutMs(stamp.size), ...signal });
-    const out = await probeFile(ticket.temp, signal);
+    await runWith(command, { input: source, output: { path: ticket.temp, folder } }, { timeoutMs: remuxTimeoutMs(stamp.size), ...signal });
+    const out = await probeFile(ticket.temp, { folder, as: job.file, ...signal });
     const problems = verifyOutput(remuxExpectation(probe, job, muxer), out);
     if (problems.length > 0) throw new Error(`the remuxed file failed verification: ${problems.join('; ')}`);
     opts.signal?.throwIfAborted();
-    await replaceVerified(ticket.temp, job.file, stamp);
+    await replaceVerified(folder.at(temp), folder.at(basename(job.file)), stamp);
     return { command, streams: out.streams, changed: true };
   } finally {
+    await rm(folder.at(temp), { force: true });
     await ticket.end();
   }
 }

@@ -1,8 +1,8 @@
-import { chmod, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileStamp, placeVerified, replaceVerified } from './safe-replace.ts';
+import { fileStamp, placeVerified, removeSource, replaceVerified } from './safe-replace.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -50,5 +50,37 @@ describe('placeVerified', () => {
     await writeFile(join(dir, 'A.mp4'), 'theirs');
     await expect(placeVerified(temp, join(dir, 'A.mp4'))).rejects.toMatchObject({ code: 'conflict' });
     expect(await readFile(join(dir, 'A.mp4'), 'utf8')).toBe('theirs');
+  });
+});
+
+describe('removeSource', () => {
+  it('deletes the file that was read, and counts a file already gone as removed', async () => {
+    const file = join(dir, 'A.avi');
+    await writeFile(file, 'source');
+    const { ino } = await stat(file);
+    expect(await removeSource(file, ino)).toBe(true);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await removeSource(file, ino)).toBe(true);
+  });
+
+  it('leaves another file put in its place, and a folder swapped for a link elsewhere', async () => {
+    const file = join(dir, 'A.avi');
+    await writeFile(file, 'source');
+    const { ino } = await stat(file);
+    await writeFile(join(dir, 'other'), 'not the source');
+    await rename(join(dir, 'other'), file);
+    expect(await removeSource(file, ino)).toBe(false);
+    expect(await readFile(file, 'utf8')).toBe('not the source');
+
+    await mkdir(join(dir, 'show'));
+    await mkdir(join(dir, 'away'));
+    const inShow = join(dir, 'show', 'B.avi');
+    await writeFile(inShow, 'source');
+    const shown = await stat(inShow);
+    await rename(join(dir, 'show'), join(dir, 'show.real'));
+    await symlink(join(dir, 'away'), join(dir, 'show'));
+    await writeFile(join(dir, 'away', 'B.avi'), 'someone else');
+    expect(await removeSource(inShow, shown.ino)).toBe(false);
+    expect(await readFile(join(dir, 'away', 'B.avi'), 'utf8')).toBe('someone else');
   });
 });

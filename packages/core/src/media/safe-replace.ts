@@ -1,7 +1,9 @@
-import { chown, chmod, link, rename, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { Stats } from 'node:fs';
+import { chown, chmod, link, lstat, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { AppError } from '../errors.ts';
 import { fsyncPath } from '../fs/fsync.ts';
+import { pinFolder, type PinnedFolder } from './open-media.ts';
 
 export interface FileStamp {
   ino: number;
@@ -12,9 +14,12 @@ export interface FileStamp {
   gid: number;
 }
 
-export async function fileStamp(file: string): Promise<FileStamp> {
-  const s = await stat(file);
+export function statStamp(s: Stats): FileStamp {
   return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, mode: s.mode & 0o7777, uid: s.uid, gid: s.gid };
+}
+
+export async function fileStamp(file: string): Promise<FileStamp> {
+  return statStamp(await stat(file));
 }
 
 /**
@@ -55,4 +60,34 @@ export async function placeVerified(temp: string, dest: string): Promise<void> {
     await rename(temp, dest);
   }
   await fsyncPath(dirname(dest));
+}
+
+/**
+ * Deletes the source of a finished transcode through its folder held open, and only while its name
+ * is still the file that was read (`ino`): a folder swapped for a link, or another file put in its
+ * place, is left alone. True when it was removed or was already gone; false when it was left.
+ */
+export async function removeSource(file: string, ino: number): Promise<boolean> {
+  let folder: PinnedFolder;
+  try {
+    folder = await pinFolder(dirname(file));
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') return true;
+    if (err instanceof AppError && err.code === 'forbidden') return false;
+    throw err;
+  }
+  try {
+    const name = folder.at(basename(file));
+    const now = await lstat(name).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (now === null) return true;
+    if (!now.isFile() || now.ino !== ino) return false;
+    await unlink(name);
+    await fsyncPath(dirname(name));
+    return true;
+  } finally {
+    await folder.close();
+  }
 }

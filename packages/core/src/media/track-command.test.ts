@@ -17,13 +17,16 @@ const streams = [
 ];
 const mkv: Pick<MediaProbe, 'streams' | 'others'> = { streams, others: [{ index: 5, type: 'attachment', codec: 'ttf' }] };
 const mp4: Pick<MediaProbe, 'streams' | 'others'> = { streams, others: [{ index: 5, type: 'data', codec: 'bin_data' }] };
-const HEAD = ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n', '-i'];
+const HEAD = ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n'];
+// The input is read with the demuxer its extension names, over the file protocol only.
+const MKV_IN = ['-protocol_whitelist', 'file', '-format_whitelist', 'matroska', '-f', 'matroska', '-i'];
+const MP4_IN = ['-protocol_whitelist', 'file', '-format_whitelist', 'mov', '-f', 'mov', '-enable_drefs', '0', '-use_absolute_path', '0', '-i'];
 const TAIL = ['-max_muxing_queue_size', '4096', '-f'];
 
 describe('trackCommand', () => {
   it('set_default: flags the chosen track, clears the type’s other default, copies everything', () => {
     expect(trackCommand(mkv, { action: 'set_default', stream: 2 }, '/m/a.mkv', '/m/.t.part', muxerFor('a.mkv')!)).toEqual([
-      ...HEAD, '/m/a.mkv', '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
+      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
       '-disposition:a:0', '-default', '-disposition:a:1', '+default',
       ...TAIL, 'matroska', '-write_crc32', '0', '/m/.t.part',
     ]);
@@ -31,7 +34,7 @@ describe('trackCommand', () => {
 
   it('set_default on a subtitle counts subtitle outputs and leaves other flags (forced) alone', () => {
     expect(trackCommand(mkv, { action: 'set_default', stream: 3 }, '/m/a.mkv', '/m/.t.part', muxerFor('a.mkv')!)).toEqual([
-      ...HEAD, '/m/a.mkv', '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
+      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
       '-disposition:s:0', '+default', '-disposition:s:1', '-default',
       ...TAIL, 'matroska', '-write_crc32', '0', '/m/.t.part',
     ]);
@@ -39,14 +42,14 @@ describe('trackCommand', () => {
 
   it('remove: maps everything but that stream; attachments stay', () => {
     expect(trackCommand(mkv, { action: 'remove', stream: 1 }, '/m/a.mkv', '/m/.t.part', muxerFor('a.mkv')!)).toEqual([
-      ...HEAD, '/m/a.mkv', '-map', '0', '-map', '-0:1', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
+      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0', '-map', '-0:1', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
       ...TAIL, 'matroska', '-write_crc32', '0', '/m/.t.part',
     ]);
   });
 
   it('MP4: leaves out the old chapter track, since -map_chapters writes it again', () => {
     expect(trackCommand(mp4, { action: 'remove', stream: 4 }, '/m/a.mp4', '/m/.t.part', muxerFor('a.MP4')!)).toEqual([
-      ...HEAD, '/m/a.mp4', '-map', '0', '-map', '-0:4', '-map', '-0:5', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
+      ...HEAD, ...MP4_IN, '/m/a.mp4', '-map', '0', '-map', '-0:4', '-map', '-0:5', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
       ...TAIL, 'mp4', '/m/.t.part',
     ]);
   });

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import type { Muxer } from './containers.ts';
+import { inputArgs, requireDemuxer, type Muxer } from './containers.ts';
 import type { MediaProbe, MediaStream } from './probe.ts';
 
 export type TrackAction = 'set_default' | 'remove';
@@ -74,7 +74,7 @@ export function trackCommand(
   muxer: Muxer,
 ): string[] {
   const target = checkTrackRequest(probe.streams, req, muxer);
-  const argv = ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n', '-i', src, '-map', '0'];
+  const argv = ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n', ...inputArgs(requireDemuxer(src), src), '-map', '0'];
   for (const index of droppedIndexes(probe, req, muxer)) argv.push('-map', `-0:${index}`);
   argv.push('-map_metadata', '0', '-map_chapters', '0', '-c', 'copy');
   if (req.action === 'set_default') {

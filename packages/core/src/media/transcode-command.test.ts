@@ -13,6 +13,7 @@ function probe(streams: MediaStream[], others: MediaProbe['others'] = []): Media
 const HEAD = ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-n'];
 const TAIL = ['-movflags', '+faststart', '-max_muxing_queue_size', '4096', '-f', 'mp4', '/m/.t.part'];
 const META = ['-map_metadata', '0', '-map_chapters', '0'];
+const MKV_IN = ['-protocol_whitelist', 'file', '-format_whitelist', 'matroska', '-f', 'matroska', '-i'];
 const opts = { encoder: 'libx264' as const, src: '/m/a.mkv', tmp: '/m/.t.part' };
 
 describe('transcodePlan', () => {
@@ -28,7 +29,7 @@ describe('transcodePlan', () => {
       opts,
     );
     expect(plan.argv).toEqual([
-      ...HEAD, '-i', '/m/a.mkv',
+      ...HEAD, ...MKV_IN, '/m/a.mkv',
       '-map', '0:0', '-map', '0:1', '-map', '0:2', '-map', '0:3', '-map', '0:4', ...META,
       '-c:v:0', 'copy', '-c:a:0', 'copy', '-c:a:1', 'copy', '-c:s:0', 'mov_text', '-c:s:1', 'mov_text',
       ...TAIL,
@@ -46,7 +47,7 @@ describe('transcodePlan', () => {
 
   it('tags copied HEVC hvc1 so Apple players take it', () => {
     expect(transcodePlan(probe([stream(0, 'video', 'hevc')]), opts).argv).toEqual([
-      ...HEAD, '-i', '/m/a.mkv', '-map', '0:0', ...META, '-c:v:0', 'copy', '-tag:v:0', 'hvc1', ...TAIL,
+      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0:0', ...META, '-c:v:0', 'copy', '-tag:v:0', 'hvc1', ...TAIL,
     ]);
   });
 
@@ -56,7 +57,7 @@ describe('transcodePlan', () => {
       opts,
     );
     expect(plan.argv).toEqual([
-      ...HEAD, '-i', '/m/a.mkv', '-map', '0:0', '-map', '0:1', '-map', '0:2', '-map', '0:3', ...META,
+      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0:0', '-map', '0:1', '-map', '0:2', '-map', '0:3', ...META,
       '-c:v:0', 'libx264', '-preset:v:0', 'medium', '-crf:v:0', '20', '-pix_fmt:v:0', 'yuv420p',
       '-c:a:0', 'aac', '-b:a:0', '384k', '-c:a:1', 'copy', '-c:a:2', 'aac', '-b:a:2', '192k',
       ...TAIL,
@@ -76,7 +77,7 @@ describe('transcodePlan', () => {
     ['h264_vaapi', ['-vaapi_device', '/dev/dri/renderD128'], ['-filter:v:0', 'format=nv12,hwupload', '-c:v:0', 'h264_vaapi', '-qp:v:0', '23']],
   ] as const)('uses %s with its own options', (encoder, device, video) => {
     expect(transcodePlan(probe([stream(0, 'video', 'vc1')]), { ...opts, encoder }).argv).toEqual([
-      ...HEAD, ...device, '-i', '/m/a.mkv', '-map', '0:0', ...META, ...video, ...TAIL,
+      ...HEAD, ...device, ...MKV_IN, '/m/a.mkv', '-map', '0:0', ...META, ...video, ...TAIL,
     ]);
   });
 
@@ -92,7 +93,7 @@ describe('transcodePlan', () => {
       ),
       opts,
     );
-    expect(plan.argv).toEqual([...HEAD, '-i', '/m/a.mkv', '-map', '0:0', '-map', '0:2', ...META, '-c:v:0', 'copy', '-c:s:0', 'mov_text', ...TAIL]);
+    expect(plan.argv).toEqual([...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0:0', '-map', '0:2', ...META, '-c:v:0', 'copy', '-c:s:0', 'mov_text', ...TAIL]);
     expect(plan.dropped.map((d) => [d.index, d.type, d.codec])).toEqual([
       [1, 'subtitle', 'hdmv_pgs_subtitle'],
       [3, 'subtitle', 'dvd_subtitle'],

@@ -1,6 +1,6 @@
 import type { VIDEO_ENCODERS } from '@mo/shared';
 import { AppError } from '../errors.ts';
-import { MP4_MUXER } from './containers.ts';
+import { inputArgs, MP4_MUXER, requireDemuxer } from './containers.ts';
 import type { MediaProbe } from './probe.ts';
 import type { ExpectedStream } from './verify.ts';
 
@@ -104,7 +104,7 @@ export function transcodePlan(probe: MediaProbe, opts: { encoder: VideoEncoder; 
   const device = encoding && opts.encoder === 'h264_vaapi' ? ['-vaapi_device', VAAPI_DEVICE] : [];
   const argv = [
     'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-n',
-    ...device, '-i', opts.src,
+    ...device, ...inputArgs(requireDemuxer(opts.src), opts.src),
     ...maps, '-map_metadata', '0', '-map_chapters', '0',
     ...codecs,
     '-movflags', '+faststart', '-max_muxing_queue_size', '4096', '-f', MP4_MUXER.format, ...MP4_MUXER.options, opts.tmp,

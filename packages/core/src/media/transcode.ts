@@ -1,11 +1,12 @@
 import { rm, stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { AppError } from '../errors.ts';
+import { withMediaInFolder, type OpenedMedia, type PinnedFolder } from './open-media.ts';
 import { progressReader, type FfmpegProgress } from './progress.ts';
 import type { MediaProbe } from './probe.ts';
 import { remuxTimeoutMs } from './remux.ts';
-import { probeFile, runTool, ToolError } from './run.ts';
-import { placeVerified } from './safe-replace.ts';
+import { probeFile, probeOpened, runWith, ToolError } from './run.ts';
+import { placeVerified, statStamp, type FileStamp } from './safe-replace.ts';
 import { transcodePlan, type DroppedStream, type TranscodePlan, type VideoEncoder } from './transcode-command.ts';
 import { verifyOutput, type OutputExpectation } from './verify.ts';
 import type { WorkJournal } from './work-journal.ts';
@@ -48,32 +49,43 @@ export interface TranscodeOutcome {
   command: string[];
   encoder: VideoEncoder | null;
   dropped: DroppedStream[];
+  /** The source as it was read, for removeSource. */
+  source: FileStamp;
 }
 
 /**
  * Makes `<name>.mp4` beside the source: ffmpeg writes a temp beside it, ffprobe checks the temp
  * (streams, MP4 container, duration within 1%), and only then is it linked into place. The source
- * is left alone; removing it is the caller's decision.
+ * is left alone; removing it is the caller's decision. The source is opened once and the MP4 is
+ * written and placed through its folder held open (see open-media.ts).
  */
-export async function transcodeToMp4(job: TranscodeJob): Promise<TranscodeOutcome> {
-  const signal = job.signal ? { signal: job.signal } : {};
-  const probe = await probeFile(job.file, signal);
-  const dest = mp4PathFor(job.file);
+export function transcodeToMp4(job: TranscodeJob): Promise<TranscodeOutcome> {
+  return withMediaInFolder(job.file, (source, folder) => transcodeOpened(job, source, folder));
+}
 
-  if (await stat(dest).then(() => true, () => false)) {
+async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: PinnedFolder): Promise<TranscodeOutcome> {
+  const signal = job.signal ? { signal: job.signal } : {};
+  const probe = await probeOpened(source, signal);
+  const stamp = statStamp(source.stat);
+  const dest = mp4PathFor(job.file);
+  const destName = basename(dest);
+
+  if (await stat(folder.at(destName)).then(() => true, () => false)) {
     const taken = new AppError('conflict', `${dest} already exists; not overwritten`);
     if (!job.adoptExisting) throw taken;
     const plan = transcodePlan(probe, { encoder: job.encoder, src: job.file, tmp: dest });
-    const existing = await probeFile(dest, signal).catch(() => null);
+    const existing = await probeFile(dest, { folder, ...signal }).catch(() => null);
     if (!existing || verifyOutput(expectation(probe, plan), existing).length > 0) throw taken;
-    return { output: dest, command: [], encoder: plan.encoder, dropped: plan.dropped };
+    return { output: dest, command: [], encoder: plan.encoder, dropped: plan.dropped, source: stamp };
   }
 
   const ticket = await job.journal.begin(dest, 'transcode', job.jobId);
+  const temp = basename(ticket.temp);
   try {
     const run = async (plan: TranscodePlan) => {
       const onLine = job.onProgress && progressReader(probe.duration_seconds, (p) => job.onProgress!({ ...p, encoder: plan.encoder }));
-      await runTool(plan.argv, { timeoutMs: transcodeTimeoutMs(probe, plan), ...signal, ...(onLine ? { onStdoutLine: onLine } : {}) });
+      const output = { path: ticket.temp, folder };
+      await runWith(plan.argv, { input: source, output }, { timeoutMs: transcodeTimeoutMs(probe, plan), ...signal, ...(onLine ? { onStdoutLine: onLine } : {}) });
       return plan;
     };
     let plan = transcodePlan(probe, { encoder: job.encoder, src: job.file, tmp: ticket.temp });
@@ -84,15 +96,16 @@ export async function transcodeToMp4(job: TranscodeJob): Promise<TranscodeOutcom
       const hardware = plan.encoder !== null && plan.encoder !== 'libx264';
       if (!(err instanceof ToolError && err.reason === 'failed' && hardware)) throw err;
       job.onFallback?.(plan.encoder!, err);
-      await rm(ticket.temp, { force: true });
+      await rm(folder.at(temp), { force: true });
       plan = await run(transcodePlan(probe, { encoder: 'libx264', src: job.file, tmp: ticket.temp }));
     }
-    const problems = verifyOutput(expectation(probe, plan), await probeFile(ticket.temp, signal));
+    const problems = verifyOutput(expectation(probe, plan), await probeFile(ticket.temp, { folder, as: dest, ...signal }));
     if (problems.length > 0) throw new Error(`the transcoded file failed verification: ${problems.join('; ')}`);
     job.signal?.throwIfAborted();
-    await placeVerified(ticket.temp, dest);
-    return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped };
+    await placeVerified(folder.at(temp), folder.at(destName));
+    return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped, source: stamp };
   } finally {
+    await rm(folder.at(temp), { force: true });
     await ticket.end();
   }
 }
