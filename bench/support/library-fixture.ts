@@ -5,6 +5,7 @@
 // does real work.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rng } from '../../test/faults/support/prng.ts';
 
 export interface GeneratedLibrary {
   drives: { name: string; path: string }[];
@@ -21,17 +22,6 @@ export interface GeneratedLibrary {
   byType: { video: number; subtitle: number; nfo: number; other: number };
 }
 
-/** mulberry32: small, seeded, good enough for picking names. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'Shadow Night Last Blue Iron Silent Broken Golden Dark Lost Red Winter Summer Empire City River Star ' +
@@ -63,7 +53,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * below `root`. Roughly 45 % of each drive's files are movies, the rest TV.
  */
 export function generateLibrary(root: string, totalFiles: number, seed = 42): GeneratedLibrary {
-  const rand = rng(seed);
+  const seeded = rng(seed);
+  const rand = () => seeded.next();
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const chance = (p: number) => rand() < p;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));

@@ -90,9 +90,16 @@ async function unchanged(): Promise<string[]> {
   return changed;
 }
 
+/** Every .mp4 under `dir`, but in the data folder, whose lock folders come and go while a worker runs. */
 async function mp4sUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.mp4')) out.push(join(e.parentPath, e.name));
+  for (const top of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, top.name);
+    if (path === install.paths.data) continue;
+    if (top.isFile() && top.name.endsWith('.mp4')) out.push(path);
+    if (!top.isDirectory()) continue;
+    for (const e of await readdir(path, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.mp4')) out.push(join(e.parentPath, e.name));
+  }
   return out;
 }
 

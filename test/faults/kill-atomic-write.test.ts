@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLibrary } from '../../bench/support/library-fixture.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, writeTestKey } from '../support/service.ts';
 import { ageLocks, sha256 } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobFinal, startWorker } from './support/jobs.ts';
@@ -141,6 +141,7 @@ describe('SIGKILL inside an atomic write', () => {
   it.skipIf(skip !== null)('the transfer journal: a pass killed while writing a copy\'s note leaves no temp once the next pass completed', async () => {
     const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
     for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies')]) await mkdir(p, { recursive: true });
+    await writeTestKey(paths.data);
     const configFile = join(paths.config, 'config.toml');
     await writeFile(
       configFile,

@@ -23,7 +23,7 @@ import type { MediaStream } from '../../packages/core/src/media/probe.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { stateSchema } from '../../packages/shared/src/index.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, REPO_ROOT, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { buildApps, REPO_ROOT, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, writeTestKey } from '../support/service.ts';
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobRecord, sleep } from './support/jobs.ts';
@@ -114,6 +114,7 @@ describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (down
   it(`${TRIALS - 1} kills of scanner passes moving ${MOVE_MB} MiB files: nothing lost, each file once at its destination, no temp left`, async () => {
     const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
     for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
+    await writeTestKey(paths.data);
     const configFile = join(paths.config, 'config.toml');
     await writeFile(
       configFile,

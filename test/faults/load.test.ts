@@ -11,7 +11,7 @@ import { get } from '../../bench/support/http-load.ts';
 import { generateLibrary } from '../../bench/support/library-fixture.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, startProcess, waitFor, type RunningProcess } from '../support/service.ts';
+import { buildApps, startProcess, waitFor, type RunningProcess, TEST_API_KEY } from '../support/service.ts';
 import { json, send } from './support/http.ts';
 import { Figures, percentile } from './support/report.ts';
 
@@ -36,6 +36,7 @@ beforeAll(async () => {
   const lib = generateLibrary(join(root, 'lib'), FILES, 7);
   const paths = { downloads: join(root, 'downloads'), config: join(root, 'config'), data: join(root, 'data') };
   for (const p of Object.values(paths)) mkdirSync(p, { recursive: true });
+  writeFileSync(join(paths.data, 'api_key'), `${TEST_API_KEY}\n`, { mode: 0o600 });
   const configFile = join(paths.config, 'config.toml');
   writeFileSync(
     configFile,

@@ -56,7 +56,11 @@ export async function guardMediaPath(raw: unknown, opts: PathGuardOptions): Prom
   if (!roots.some((r) => inside(real, r))) {
     throw new AppError('forbidden', 'path: outside the downloads folder and the media drives', { key: 'path' });
   }
-  const info = await stat(real);
+  // The file may go between realpath and stat (a folder renamed or swapped mid-request).
+  const info = await stat(real).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new AppError('not_found', `path: no such file: ${requested}`, { key: 'path' });
+    throw err;
+  });
   if (!info.isFile() || !opts.extensions.includes(extname(real).toLowerCase())) {
     throw bad(`not a media file (media files end in ${opts.extensions.join(', ')})`);
   }

@@ -7,7 +7,7 @@ import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
 import { boundedName } from './name-bound.ts';
 import { withoutNameTags } from './name-tags.ts';
-import { growth, run } from '../test-fixtures/growth.ts';
+import { superLinearRuns } from '../test-fixtures/growth.ts';
 import { folderTitleKey, titleKey } from './title-match.ts';
 
 const opts = {
@@ -38,14 +38,7 @@ const ENDS = ['', '!'];
 
 describe('the name readers run in linear time', () => {
   it.each(Object.entries(READERS))('%s', (_, read) => {
-    const superLinear: string[] = [];
-    for (const unit of RUNS) {
-      for (const end of ENDS) {
-        const ratio = growth(read, run('Show ', unit, end), 2);
-        if (ratio >= 1000) superLinear.push(`${JSON.stringify(unit)}…${JSON.stringify(end)}: ${ratio.toFixed(0)}×`);
-      }
-    }
-    expect(superLinear).toEqual([]);
+    expect(superLinearRuns(read, RUNS, ENDS)).toEqual([]);
   }, 120_000);
 });
 

@@ -2,6 +2,7 @@ import type { NfoInfo } from '@mo/shared';
 import { describe, expect, it } from 'vitest';
 import { parseNfo } from './nfo.ts';
 import { growth, run } from '../test-fixtures/growth.ts';
+import { rng } from '../../../../test/faults/support/prng.ts';
 
 describe('parseNfo', () => {
   it('reads a Kodi episode', () => {
@@ -67,21 +68,11 @@ const PIECES = [
   '1', '42', '2004-09-22', '&amp;', '&lt;', '&bogus;', '\u00a0', 'İ', '\u212a',
 ];
 
-/** A seeded generator (mulberry32), so that a failing file can be made again. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('parseNfo reads what the expressions it replaced read', () => {
   it('on 20,000 generated files of Kodi pieces', () => {
-    const random = seeded(11);
+    const seeded = rng(11);
+    const random = () => seeded.next();
     for (let i = 0; i < 20_000; i++) {
       const text = Array.from({ length: 1 + Math.floor(random() * 24) }, () => PIECES[Math.floor(random() * PIECES.length)]).join('');
       expect(parseNfo(text), JSON.stringify(text)).toEqual(reference(text));

@@ -42,3 +42,15 @@ export function growth(fn: (input: string) => unknown, make: (length: number) =>
 /** `unit` repeated to `length` characters, between `before` and `after`. */
 export const run = (before: string, unit: string, after = '') => (length: number) =>
   before + unit.repeat(Math.ceil(length / unit.length)) + after;
+
+/** The runs of `units` (each ended by one of `ends`) on which `read` grows 1,000× or more: none for linear code. */
+export function superLinearRuns(read: (input: string) => unknown, units: readonly string[], ends: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const unit of units) {
+    for (const end of ends) {
+      const ratio = growth(read, run('Show ', unit, end), 2);
+      if (ratio >= 1000) found.push(`${JSON.stringify(unit)}…${JSON.stringify(end)}: ${ratio.toFixed(0)}×`);
+    }
+  }
+  return found;
+}
