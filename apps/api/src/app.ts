@@ -25,6 +25,7 @@ import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { limitBody } from './http/body-limit.ts';
+import { webUi } from './routes/web.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Wrong keys, passwords or set-up tokens one client address may send per minute. */
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', api);
   app.route('/', setupPage());
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
+  app.use('*', webUi({ root: deps.webRoot ?? null, urlBase: deps.urlBase }));
 
   const wrongMethod = methodNotAllowed(() => app.routes);
   app.notFound((c) => wrongMethod(c) ?? errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

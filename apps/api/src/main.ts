@@ -3,6 +3,7 @@ import path from 'node:path';
 import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
+import { findWebRoot } from './routes/web.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -20,7 +21,9 @@ async function main() {
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();
   if (!auth.keyFromConfig()) logger.info({ file: path.join(config.current().paths.data, API_KEY_FILE) }, 'API key kept in the data folder');
-  const app = createApp({ config, jobs, logger, library, auth, urlBase: env.urlBase });
+  const webRoot = findWebRoot(process.env.WEB_ROOT);
+  if (webRoot === null) logger.warn('the web UI is not built (pnpm build); / answers 404 until it is');
+  const app = createApp({ config, jobs, logger, library, auth, urlBase: env.urlBase, webRoot });
   const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, async (info) => {
     logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
     const token = await auth.setupToken();

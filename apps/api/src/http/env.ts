@@ -10,6 +10,8 @@ export interface AppDeps {
   auth: AuthService;
   /** URL_BASE: the prefix a reverse proxy adds in front of /api, for the links and cookies a browser follows. */
   urlBase?: string;
+  /** The built web UI (apps/web/dist); null or absent when it is not built: `/` is then a 404. */
+  webRoot?: string | null;
 }
 
 export interface AppEnv {

@@ -1,0 +1,102 @@
+import { useQuery, useQueryClient, useMutation } from '@tanstack/react-query';
+import { Link, Redirect, Route, Switch, useRoute } from 'wouter';
+import { api, unwrap } from './api/client.ts';
+import { useConnected, useEventStream } from './api/live.ts';
+import { ErrorNote, Loading } from './components/ui.tsx';
+import { LoginPage, SetupPage } from './pages/Auth.tsx';
+import { ActivityPage } from './pages/Activity.tsx';
+import { DownloadsPage } from './pages/Downloads.tsx';
+import { LibraryPage } from './pages/Library.tsx';
+import { FilePage } from './pages/File.tsx';
+import { WantedPage } from './pages/Wanted.tsx';
+import { SubtitlesPage } from './pages/Subtitles.tsx';
+import { TranscodesPage } from './pages/Transcodes.tsx';
+import { DuplicatesPage } from './pages/Duplicates.tsx';
+import { SettingsPage } from './pages/Settings.tsx';
+import { SystemPage } from './pages/System.tsx';
+
+export const PAGES = [
+  { path: '/activity', title: 'Activity', component: ActivityPage },
+  { path: '/downloads', title: 'Downloads', component: DownloadsPage },
+  { path: '/library', title: 'Library', component: LibraryPage },
+  { path: '/wanted', title: 'Wanted', component: WantedPage },
+  { path: '/subtitles', title: 'Subtitles', component: SubtitlesPage },
+  { path: '/transcodes', title: 'Transcodes', component: TranscodesPage },
+  { path: '/duplicates', title: 'Duplicates', component: DuplicatesPage },
+  { path: '/settings', title: 'Settings', component: SettingsPage },
+  { path: '/system', title: 'System', component: SystemPage },
+] as const;
+
+function NavLink({ path, title }: { path: string; title: string }) {
+  const [here] = useRoute(`${path}/*?`);
+  return (
+    <Link href={path} aria-current={here ? 'page' : undefined} className={here ? 'active' : undefined}>
+      {title}
+    </Link>
+  );
+}
+
+function Shell({ username, localOpen }: { username: string | null; localOpen: boolean }) {
+  const queries = useQueryClient();
+  useEventStream(queries, true);
+  const connected = useConnected();
+  const logout = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/logout')),
+    onSuccess: () => queries.invalidateQueries(),
+  });
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">media-organizer</span>
+        <nav aria-label="Pages">
+          {PAGES.map((p) => (
+            <NavLink key={p.path} path={p.path} title={p.title} />
+          ))}
+        </nav>
+        <span className="who">
+          <span className={`live-dot ${connected ? 'on' : 'off'}`} title={connected ? 'Live updates connected' : 'Live updates reconnecting'} aria-hidden="true" />
+          {username ? <span>{username}</span> : null}
+          {username ? (
+            <button type="button" className="link" onClick={() => logout.mutate()}>
+              Log out
+            </button>
+          ) : null}
+        </span>
+      </header>
+      {localOpen ? (
+        <p className="warning banner" role="note">
+          app.auth is "local_open": anyone on this computer can use the service without logging in.
+        </p>
+      ) : null}
+      <Switch>
+        <Route path="/">
+          <Redirect to="/activity" replace />
+        </Route>
+        <Route path="/library/file" component={FilePage} />
+        {PAGES.map((p) => (
+          <Route key={p.path} path={p.path} component={p.component} />
+        ))}
+        <Route>
+          <main className="page" id="main" data-page="not-found">
+            <h1>Not found</h1>
+            <p>
+              There is no page here. <Link href="/activity">Go to Activity</Link>.
+            </p>
+          </main>
+        </Route>
+      </Switch>
+    </div>
+  );
+}
+
+export function App() {
+  const status = useQuery({ queryKey: ['auth'], queryFn: () => unwrap(api.GET('/api/auth/status')) });
+  if (status.isPending) return <Loading what="media-organizer" />;
+  if (status.isError) return <ErrorNote error={status.error} />;
+  const s = status.data;
+  if (!s.authenticated) return s.owner ? <LoginPage /> : <SetupPage />;
+  return <Shell username={s.username} localOpen={s.auth === 'local_open'} />;
+}

@@ -1,0 +1,38 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { ApiError, type FieldIssue } from '../api/client.ts';
+
+/** The issue an API 400 names for this field (by its dotted key path), if any. */
+export function issueFor(error: unknown, path: string): FieldIssue | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  return error.issues.find((i) => i.path === path) ?? (error.issues.length === 0 && error.message.startsWith(`${path}:`) ? { path, message: error.message.slice(path.length + 1).trim() } : undefined);
+}
+
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string;
+  /** The key path the API names in a 400, e.g. `app.scan_interval_seconds`. */
+  path?: string;
+  error?: unknown;
+  hint?: ReactNode;
+}
+
+/** A labelled input that shows the API's complaint beside it, linked for screen readers. */
+export function Field({ label, path, error, hint, ...input }: FieldProps) {
+  const id = useId();
+  const issue = path ? issueFor(error, path) : undefined;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [issue ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  const checkbox = input.type === 'checkbox';
+  return (
+    <div className={`field${checkbox ? ' field-check' : ''}${issue ? ' field-invalid' : ''}`} data-path={path}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={path} aria-invalid={issue ? 'true' : undefined} aria-describedby={describedBy} {...input} />
+      {hint ? <small id={hintId} className="hint">{hint}</small> : null}
+      {issue ? (
+        <small id={errorId} className="field-error">
+          {issue.message}
+        </small>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+
+export function formatBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–';
+  let v = n;
+  let u = 0;
+  while (v >= 1000 && u < UNITS.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${u === 0 ? v : v.toFixed(v < 10 ? 2 : 1)} ${UNITS[u]}`;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return 'never';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '–';
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
+}
+
+export function episodeCode(season: number | null, episodes: readonly number[] | number | null): string {
+  const eps = episodes === null ? [] : Array.isArray(episodes) ? episodes : [episodes as number];
+  const s = season === null ? '' : `S${String(season).padStart(2, '0')}`;
+  return s + eps.map((e) => `E${String(e).padStart(2, '0')}`).join('');
+}
+
+export interface Progress {
+  percent: number | null;
+  speed: number | null;
+  eta_seconds: number | null;
+}
+
+/** ffmpeg's progress (percent done, speed as a multiple of real time) read as percent, speed and ETA. */
+export function readProgress(p: unknown): Progress | null {
+  if (typeof p === 'number') return { percent: p, speed: null, eta_seconds: null };
+  if (typeof p !== 'object' || p === null) return null;
+  const o = p as Record<string, unknown>;
+  const percent = typeof o.percent === 'number' ? o.percent : null;
+  const speed = typeof o.speed === 'number' && o.speed > 0 ? o.speed : null;
+  const done = typeof o.out_time_seconds === 'number' ? o.out_time_seconds : null;
+  let eta: number | null = null;
+  if (percent !== null && percent > 0 && speed !== null && done !== null) {
+    const total = done / (percent / 100);
+    eta = (total - done) / speed;
+  }
+  return { percent, speed, eta_seconds: eta };
+}

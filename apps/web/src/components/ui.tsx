@@ -1,0 +1,62 @@
+import { useEffect, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client.ts';
+
+export function Page({ id, title, actions, children }: { id: string; title: string; actions?: ReactNode; children: ReactNode }) {
+  useEffect(() => {
+    document.documentElement.dataset.page = id;
+    document.title = `${title} · media-organizer`;
+  }, [id, title]);
+  return (
+    <main className="page" data-page={id} id="main">
+      <header className="page-head">
+        <h1>{title}</h1>
+        {actions ? <div className="actions">{actions}</div> : null}
+      </header>
+      {children}
+    </main>
+  );
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const text = error instanceof ApiError ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
+  return (
+    <p className="error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p className="muted" role="status">Loading {what}…</p>;
+}
+
+export function Status({ status }: { status: string }) {
+  return <span className={`status status-${status}`} data-status={status}>{status}</span>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty muted">{children}</p>;
+}
+
+export function useConfig() {
+  return useQuery({ queryKey: ['config'], queryFn: () => unwrap(api.GET('/api/config')) });
+}
+
+/** Whether writes are only planned: shown wherever a button could move or change files. */
+export function DryRunBadge() {
+  const config = useConfig();
+  if (!config.data) return null;
+  return config.data.app.dry_run ? (
+    <span className="badge badge-dry-run" title="Nothing on disk changes while dry run is on; turn it off in Settings">
+      Dry run
+    </span>
+  ) : (
+    <span className="badge badge-live">Live: changes files</span>
+  );
+}
+
+export function When({ at }: { at: string | null | undefined }) {
+  return <time dateTime={at ?? undefined}>{at ? new Date(at).toLocaleString() : 'never'}</time>;
+}

@@ -1,0 +1,32 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Router } from 'wouter';
+import './styles/app.css';
+import { App } from './App.tsx';
+import { servicePrefix } from './api/base.ts';
+import { ApiError } from './api/client.ts';
+import { installOwnerStylesheet } from './theme.ts';
+
+installOwnerStylesheet();
+
+const queries = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // A 4xx will not change by asking again; a 503 (Redis down) may.
+      retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queries}>
+      <Router base={servicePrefix()}>
+        <App />
+      </Router>
+    </QueryClientProvider>
+  </StrictMode>,
+);

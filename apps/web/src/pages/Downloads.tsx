@@ -1,0 +1,132 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../api/client.ts';
+import { episodeCode, formatBytes } from '../components/format.ts';
+import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
+
+type ScanResult = Awaited<ReturnType<typeof runScan>>;
+
+function runScan() {
+  return unwrap(api.POST('/api/scan', { params: { query: { wait: 120 } } }));
+}
+
+function whatItIs(m: { kind: string; title: string; year: number | null; season: number | null; episodes: number[] | null; air_date: string | null; country?: string | null } | null) {
+  if (!m) return <span className="muted">unrecognized</span>;
+  const title = m.country ? `${m.title} (${m.country})` : m.title;
+  if (m.kind === 'movie') return `${title}${m.year ? ` (${m.year})` : ''}`;
+  return `${title} ${m.air_date ?? episodeCode(m.season, m.episodes)}`;
+}
+
+function PassResult({ result }: { result: ScanResult }) {
+  if (!('plans' in result)) {
+    return <p role="status">The pass was queued; its result will appear under Activity.</p>;
+  }
+  return (
+    <section aria-labelledby="pass-h" className="pass-result">
+      <h2 id="pass-h">{result.dry_run ? 'Plan (dry run: nothing moved)' : 'Pass result'}</h2>
+      {result.plans.length + result.moves.length + result.skipped.length === 0 ? <Empty>Nothing to do.</Empty> : null}
+      {(result.dry_run ? result.plans : result.moves).length > 0 ? (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">Destination</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(result.dry_run ? result.plans.map((p) => ({ ...p, status: 'planned' as string, error: undefined as string | undefined })) : result.moves).map((p) => (
+              <tr key={p.source}>
+                <td className="path">{p.source}</td>
+                <td className="path">{p.destination}</td>
+                <td>
+                  <Status status={p.status} />
+                  {p.error ? <span className="error"> {p.error}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {result.skipped.length > 0 ? (
+        <>
+          <h3>Skipped</h3>
+          <ul className="skipped">
+            {result.skipped.map((s) => (
+              <li key={s.source}>
+                <span className="path">{s.source}</span>: <Status status={s.reason} />
+                {s.detail ? <span className="muted"> {s.detail}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+export function DownloadsPage() {
+  const queries = useQueryClient();
+  const list = useQuery({ queryKey: ['downloads'], queryFn: () => unwrap(api.GET('/api/downloads')) });
+  const scan = useMutation({
+    mutationFn: runScan,
+    onSettled: () => {
+      void queries.invalidateQueries({ queryKey: ['downloads'] });
+      void queries.invalidateQueries({ queryKey: ['dashboard'] });
+    },
+  });
+  return (
+    <Page
+      id="downloads"
+      title="Downloads"
+      actions={
+        <>
+          <DryRunBadge />
+          <button type="button" onClick={() => scan.mutate()} disabled={scan.isPending}>
+            Scan downloads
+          </button>
+        </>
+      }
+    >
+      <ErrorNote error={scan.error} />
+      {scan.isPending ? <p role="status">Scanning…</p> : null}
+      {scan.data ? <PassResult result={scan.data} /> : null}
+      <section aria-labelledby="files-h">
+        <h2 id="files-h">Files</h2>
+        {list.isPending ? <Loading what="downloads" /> : null}
+        <ErrorNote error={list.error} />
+        {list.data ? (
+          <>
+            <p className="muted">
+              Listed by the pass at <When at={list.data.scanned_at} />
+              {list.data.truncated ? '; the folder holds more files than the listing keeps.' : '.'}
+            </p>
+            {list.data.files.length === 0 ? (
+              <Empty>No files in the downloads folder.</Empty>
+            ) : (
+              <table className="grid">
+                <thead>
+                  <tr>
+                    <th scope="col">File</th>
+                    <th scope="col">Recognised as</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Settled</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.files.map((f) => (
+                    <tr key={f.path}>
+                      <td className="path">{f.path}</td>
+                      <td>{whatItIs(f.media)}</td>
+                      <td className="num">{formatBytes(f.bytes)}</td>
+                      <td>{f.settled ? 'yes' : <Status status="settling" />}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        ) : null}
+      </section>
+    </Page>
+  );
+}

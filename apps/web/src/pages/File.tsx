@@ -1,0 +1,98 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from 'wouter';
+import { api, unwrap } from '../api/client.ts';
+import { formatBytes, formatDuration } from '../components/format.ts';
+import { DryRunBadge, ErrorNote, Loading, Page } from '../components/ui.tsx';
+
+type Action = 'set_default' | 'remove';
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+export function FilePage() {
+  const path = new URLSearchParams(useSearch()).get('path') ?? '';
+  const queries = useQueryClient();
+  const probe = useQuery({
+    queryKey: ['probe', path],
+    queryFn: () => unwrap(api.GET('/api/media/probe', { params: { query: { path } } })),
+    enabled: path !== '',
+  });
+  const edit = useMutation({
+    mutationFn: (v: { action: Action; stream: number }) =>
+      unwrap(api.POST('/api/media/tracks', { params: { query: { wait: 300 } }, body: { path, action: v.action, stream: v.stream } })),
+    onSuccess: (data) => {
+      if ('streams' in data && !data.dry_run) void queries.invalidateQueries({ queryKey: ['probe', path] });
+    },
+  });
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const result = edit.data;
+  return (
+    <Page id="file" title={name || 'File'} actions={<DryRunBadge />}>
+      <p className="path">{path}</p>
+      {probe.isPending && path ? <Loading what="streams" /> : null}
+      <ErrorNote error={probe.error} />
+      {probe.data ? (
+        <>
+          <p className="muted">
+            {probe.data.container ?? 'unknown container'} · {formatDuration(probe.data.duration_seconds)} · {formatBytes(probe.data.size_bytes)}
+          </p>
+          <table className="grid streams">
+            <caption>Streams</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Type</th>
+                <th scope="col">Codec</th>
+                <th scope="col">Language</th>
+                <th scope="col">Title</th>
+                <th scope="col">Flags</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {probe.data.streams.map((s) => (
+                <tr key={s.index} data-stream={s.index}>
+                  <td>{s.index}</td>
+                  <td>{s.type}</td>
+                  <td>
+                    {s.codec ?? '–'}
+                    {s.width ? ` ${s.width}×${s.height}` : ''}
+                    {s.channels ? ` ${s.channels} ch` : ''}
+                  </td>
+                  <td>{s.language ?? '–'}</td>
+                  <td>{s.title ?? ''}</td>
+                  <td>{[s.default ? 'default' : '', s.forced ? 'forced' : ''].filter(Boolean).join(', ')}</td>
+                  <td>
+                    {s.type !== 'video' ? (
+                      <span className="row-actions">
+                        <button type="button" disabled={edit.isPending || s.default} onClick={() => edit.mutate({ action: 'set_default', stream: s.index })}>
+                          Set default <span className="sr-only">stream {s.index}</span>
+                        </button>
+                        <button type="button" className="danger" disabled={edit.isPending} onClick={() => edit.mutate({ action: 'remove', stream: s.index })}>
+                          Remove <span className="sr-only">stream {s.index}</span>
+                        </button>
+                      </span>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {edit.isPending ? <p role="status">Remuxing…</p> : null}
+      <ErrorNote error={edit.error} />
+      {result && 'command' in result ? (
+        <section aria-labelledby="cmd-h" className="command">
+          <h2 id="cmd-h">{result.dry_run ? 'Dry run: the command that would run' : 'Done: the command that ran'}</h2>
+          <pre>
+            <code>{result.command.map(shellQuote).join(' ')}</code>
+          </pre>
+        </section>
+      ) : result && 'job' in result ? (
+        <p role="status">The remux is queued as job {result.job.id}; see Activity.</p>
+      ) : null}
+    </Page>
+  );
+}

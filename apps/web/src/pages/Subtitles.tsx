@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { api, unwrap } from '../api/client.ts';
+import { episodeCode } from '../components/format.ts';
+import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
+
+export function SubtitlesPage() {
+  const subs = useQuery({ queryKey: ['subtitles'], queryFn: () => unwrap(api.GET('/api/tools/subtitles')) });
+  return (
+    <Page id="subtitles" title="Subtitles">
+      {subs.isPending ? <Loading what="the subtitle audit" /> : null}
+      <ErrorNote error={subs.error} />
+      {subs.data ? (
+        <>
+          <p className="muted">
+            {subs.data.missing.length.toLocaleString()} of {subs.data.total.toLocaleString()} videos have no subtitle file beside them. Index of{' '}
+            <When at={subs.data.scanned_at} />.
+          </p>
+          {subs.data.missing.length === 0 ? (
+            <Empty>Every video has subtitles.</Empty>
+          ) : (
+            <table className="grid">
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Episode</th>
+                  <th scope="col">File</th>
+                </tr>
+              </thead>
+              <tbody>
+                {subs.data.missing.map((m) => (
+                  <tr key={m.path}>
+                    <td>{m.title ?? '–'}</td>
+                    <td>{m.kind === 'episode' ? episodeCode(m.season, m.episode) : ''}</td>
+                    <td className="path">
+                      <Link href={`/library/file?path=${encodeURIComponent(m.path)}`}>{m.path}</Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../api/client.ts';
+import { useConnected } from '../api/live.ts';
+import { formatBytes } from '../components/format.ts';
+import { ErrorNote, Loading, Page, useConfig, When } from '../components/ui.tsx';
+
+export function SystemPage() {
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
+  const ready = useQuery({ queryKey: ['ready'], queryFn: () => unwrap(api.GET('/api/ready')), refetchInterval: 15_000, retry: false });
+  const config = useConfig();
+  const live = useConnected();
+  return (
+    <Page id="system" title="System">
+      <section aria-labelledby="health-h">
+        <h2 id="health-h">Health</h2>
+        <dl className="facts">
+          <dt>Redis</dt>
+          <dd data-testid="redis">{ready.data ? ready.data.redis : ready.isError ? 'down' : '…'}</dd>
+          <dt>Live updates</dt>
+          <dd>{live ? 'connected' : 'reconnecting'}</dd>
+          <dt>Last scanner pass</dt>
+          <dd>
+            <When at={dashboard.data?.state.last_scan_at} />
+          </dd>
+          <dt>Last library scan</dt>
+          <dd>
+            <When at={dashboard.data?.state.last_library_scan_at} />
+          </dd>
+          <dt>Version</dt>
+          <dd>{import.meta.env.VITE_MO_VERSION ?? '0.0.0'}</dd>
+        </dl>
+      </section>
+      <section aria-labelledby="drives-h">
+        <h2 id="drives-h">Drives</h2>
+        {dashboard.isPending ? <Loading what="drives" /> : null}
+        <ErrorNote error={dashboard.error} />
+        {dashboard.data ? (
+          <table className="grid">
+            <thead>
+              <tr>
+                <th scope="col">Drive</th>
+                <th scope="col">Path</th>
+                <th scope="col">Free</th>
+                <th scope="col">Used</th>
+                <th scope="col">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {dashboard.data.drives.map((d) => (
+                <tr key={d.name} data-available={d.available}>
+                  <td>{d.name}</td>
+                  <td className="path">{d.path}</td>
+                  <td className="num">{d.available ? formatBytes(d.free_bytes) : 'not mounted'}</td>
+                  <td className="num">
+                    {d.available && d.total_bytes ? (
+                      <meter min={0} max={d.total_bytes} value={d.used_bytes ?? 0} aria-label={`${d.name} used`}>
+                        {formatBytes(d.used_bytes)}
+                      </meter>
+                    ) : null}{' '}
+                    {formatBytes(d.used_bytes)}
+                  </td>
+                  <td className="num">{formatBytes(d.total_bytes)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+      {config.data ? (
+        <section aria-labelledby="cfg-h">
+          <h2 id="cfg-h">Set in the config file</h2>
+          <dl className="facts">
+            <dt>Sign-in</dt>
+            <dd>{config.data.app.auth}</dd>
+            <dt>Allowed hosts</dt>
+            <dd>{config.data.app.allowed_hosts.join(', ') || 'local names only'}</dd>
+            <dt>Allowed roots</dt>
+            <dd>{config.data.app.allowed_roots.join(', ') || 'none set'}</dd>
+            <dt>Video encoder</dt>
+            <dd>{config.data.transcoder.video_encoder}</dd>
+            <dt>Keep originals after transcoding</dt>
+            <dd>{config.data.transcoder.keep_original ? 'yes' : 'no'}</dd>
+          </dl>
+        </section>
+      ) : null}
+      <section aria-labelledby="links-h">
+        <h2 id="links-h">Tools</h2>
+        <ul>
+          <li>
+            <a href="api/admin/queues">Queue dashboard</a>
+          </li>
+          <li>
+            <a href="api/docs">API reference</a>
+          </li>
+          <li>
+            <a href="api/metrics">Metrics (Prometheus)</a>
+          </li>
+        </ul>
+      </section>
+    </Page>
+  );
+}
