@@ -14,6 +14,7 @@ COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/shared/package.json packages/shared/
+COPY packages/api-client/package.json packages/api-client/
 
 # The bundles: esbuild and TypeScript are dev dependencies, so they stay in this stage.
 FROM pnpm-base AS build

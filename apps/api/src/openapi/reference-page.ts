@@ -4,11 +4,15 @@ function escape(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** Pretty JSON whose `$ref`s to a named schema link to it further down the page. */
+function json(v: unknown): string {
+  return `<pre>${escape(JSON.stringify(v, null, 2)).replace(/&quot;#\/components\/schemas\/(\w+)&quot;/g, '<a href="#schema-$1">&quot;$1&quot;</a>')}</pre>`;
+}
+
 /** A self-contained reference: a NAS behind a firewall may not reach a CDN for a docs bundle. */
-export function referencePage(document: { paths: Record<string, Record<string, any>> }): string {
+export function referencePage(document: { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } }): string {
   const sections = ROUTES.map((r) => {
     const op = document.paths[r.path]![r.method];
-    const json = (v: unknown) => `<pre>${escape(JSON.stringify(v, null, 2))}</pre>`;
     const params = (op.parameters ?? [])
       .map((p: any) => `<li><code>${escape(p.name)}</code> (${p.in}${p.required ? ', required' : ''}): ${escape(p.description)}</li>`)
       .join('');
@@ -25,6 +29,9 @@ export function referencePage(document: { paths: Record<string, Record<string, a
 <p>${escape(r.summary)}${r.description ? `. ${escape(r.description)}` : ''}${r.open ? ' <em>(no API key needed)</em>' : ''}</p>
 ${params ? `<ul>${params}</ul>` : ''}${body}${responses}</section>`;
   }).join('\n');
+  const schemas = Object.entries(document.components.schemas)
+    .map(([name, schema]) => `<section id="schema-${escape(name)}"><h3><code>${escape(name)}</code></h3>${json(schema)}</section>`)
+    .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>media-organizer API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="theme/custom.css">
@@ -35,5 +42,7 @@ section{border-top:1px solid #ddd;padding:.5rem 0}h2{font-size:1.05rem}.m{paddin
 <p>Every route lives under <code>/api</code>. Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1). Errors are
 <code>{"error": {"code", "message", "details"}}</code>. When an API key is set, send it as <code>X-Api-Key</code>,
 <code>Authorization: Bearer</code> or <code>?api_key=</code>.</p>
-${sections}</body></html>`;
+${sections}
+<h2 id="schemas">Schemas</h2>
+${schemas}</body></html>`;
 }

@@ -5,7 +5,7 @@ import { referencePage } from '../openapi/reference-page.ts';
 
 export function openApiRoutes() {
   // Built once: the document only changes with the code.
-  const document = openApiDocument() as { paths: Record<string, Record<string, unknown>> };
+  const document = openApiDocument() as Parameters<typeof referencePage>[0];
   const json = JSON.stringify(document);
   const html = referencePage(document);
   return new Hono<AppEnv>()

@@ -9,7 +9,7 @@ import {
   themeSection,
   transcoderSection,
 } from '../config/schema.ts';
-import { JOB_STATES, librarySummarySchema, scanResultSchema, streamSchema, transcodeItemSchema } from '../jobs/catalogue.ts';
+import { droppedStreamSchema, JOB_STATES, librarySummarySchema, scanResultSchema, streamSchema, transcodeItemSchema } from '../jobs/catalogue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import { ERROR_CODES } from './errors.ts';
 
@@ -74,7 +74,12 @@ export const libraryResponse = z.object({
 
 export const dashboardResponse = z.object({
   dry_run: z.boolean(),
-  state: z.object({ last_scan_at: nullableIso, last_library_scan_at: nullableIso }),
+  state: z.object({
+    last_scan_at: nullableIso,
+    last_library_scan_at: nullableIso,
+    /** Plans and moves kept in the recent list (what GET /api/downloads shows of them is under the downloads folder). */
+    recent_count: z.number().int(),
+  }),
   drives: z.array(
     z.object({
       name: z.string(),
@@ -114,18 +119,36 @@ export const downloadsResponse = z.object({
   ),
 });
 
+export const releaseSchema = z.object({
+  series: z.string(),
+  season: z.number().int(),
+  episode: z.number().int(),
+  status: z.enum(['missing', 'upcoming']),
+  air_date: z.string().nullable(),
+  title: z.string().nullable(),
+  source: z.string(),
+});
+
+/** How one enabled release provider fared for this answer: its failures are reported here, not as an error. */
+export const providerStatusSchema = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  /** The first failure, naming the series; null when none failed. */
+  error: z.string().nullable(),
+  shows: z.number().int(),
+  matched: z.number().int(),
+  unmatched: z.number().int(),
+  failed: z.number().int(),
+  /** Series not looked up yet: over this answer's limit or time, or still under way. */
+  pending: z.number().int(),
+});
+
 export const releasesResponse = z.object({
-  releases: z.array(
-    z.object({
-      series: z.string(),
-      season: z.number().int(),
-      episode: z.number().int(),
-      status: z.enum(['missing', 'upcoming']),
-      air_date: z.string().nullable(),
-      title: z.string().nullable(),
-      source: z.string(),
-    }),
-  ),
+  /** When the library index the gaps come from was built; null before the first library scan. */
+  scanned_at: nullableIso,
+  releases: z.array(releaseSchema),
+  /** One entry per enabled provider; empty when none is enabled. */
+  providers: z.array(providerStatusSchema),
 });
 
 export const probeResponse = z.object({
@@ -160,11 +183,17 @@ export const subtitlesResponse = z.object({
 
 export const transcoderResponse = z.object({ scanned_at: nullableIso, queue: z.array(transcodeItemSchema) });
 
-export const runNextResponse = z.union([
-  z.object({ item: z.null() }),
-  z.object({ dry_run: z.literal(true), item: transcodeItemSchema, command: z.array(z.string()) }),
-  z.object({ item: transcodeItemSchema, job: jobRefSchema }),
-]);
+/** Nothing queued: `{"item": null}`, whether dry run is on or off. */
+export const runNextNothingResponse = z.object({ item: z.null() });
+export const runNextDryRunResponse = z.object({
+  dry_run: z.literal(true),
+  item: transcodeItemSchema,
+  command: z.array(z.string()),
+  /** Streams MP4 cannot carry, which the transcode would leave out, with why. */
+  dropped: z.array(droppedStreamSchema),
+});
+export const runNextStartedResponse = z.object({ item: transcodeItemSchema, job: jobRefSchema, status_url: z.string() });
+export const runNextResponse = z.union([runNextNothingResponse, runNextDryRunResponse, runNextStartedResponse]);
 
 /** POST /api/tools/transcoder/retry: the path exactly as GET /api/tools/transcoder lists it. */
 export const transcodeRetryBody = z.strictObject({ path: z.string().min(1) });
