@@ -46,6 +46,7 @@ ensure_deps() {
   (cd "$ROOT" && CI=true pnpm install --frozen-lockfile --prefer-offline --reporter=silent)
 }
 
+# Each argument is COMMAND:PACKAGE; COMMAND may be an absolute path, for a tool wanted at that path.
 ensure_tools() {
   local missing=()
   for pair in "$@"; do
