@@ -15,6 +15,7 @@ COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/shared/package.json packages/shared/
 COPY packages/api-client/package.json packages/api-client/
+COPY apps/web/package.json apps/web/
 
 # The bundles: esbuild and TypeScript are dev dependencies, so they stay in this stage.
 FROM pnpm-base AS build
@@ -47,6 +48,8 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=prod-deps /app/apps/api/node_modules ./apps/api/node_modules
 COPY --from=build /app/apps/api/dist ./apps/api/dist
 COPY --from=build /app/apps/worker/dist ./apps/worker/dist
+# The web UI: static files the API serves at /.
+COPY --from=build /app/apps/web/dist ./apps/web/dist
 COPY --chmod=0755 deploy/entrypoint.sh /usr/local/bin/media-organizer-entrypoint
 EXPOSE 8080
 

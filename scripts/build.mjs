@@ -2,11 +2,19 @@
 // production costs ~50 MB of RSS per process (its loader keeps a second V8 isolate); a bundle
 // starts faster and leaves that memory to the library index.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const apps = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['api', 'worker'];
+const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['api', 'worker', 'web'];
+const apps = wanted.filter((a) => a !== 'web');
+
+// The web UI is Vite's to build (static files the API serves at /).
+if (wanted.includes('web')) {
+  const vite = spawnSync('pnpm', ['--filter', '@mo/web', 'run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (vite.status !== 0) process.exit(vite.status ?? 1);
+}
 
 await Promise.all(
   apps.map((app) =>

@@ -286,6 +286,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The indexed files of one movie or series folder */
+        get: operations["getLibraryFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard": {
         parameters: {
             query?: never;
@@ -816,6 +833,20 @@ export interface components {
                 episode_count: number;
                 files: number;
                 bytes: number;
+            }[];
+        };
+        LibraryFiles: {
+            folder: string;
+            scanned_at: string | null;
+            files: {
+                path: string;
+                bytes: number;
+                ext: string;
+                /** @enum {string} */
+                type: "video" | "subtitle" | "nfo" | "other";
+                season: number | null;
+                episodes: number[];
+                extra: boolean;
             }[];
         };
         Dashboard: {
@@ -2178,6 +2209,83 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLibraryFiles: {
+        parameters: {
+            query: {
+                /** @description A folder exactly as GET /api/library lists it */
+                folder: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryFiles"];
+                };
+            };
+            /** @description no folder, or not an absolute path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the index holds no such movie or series folder */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

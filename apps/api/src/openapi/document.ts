@@ -22,6 +22,7 @@ import {
   jobViewResponse,
   librarySummarySchema,
   libraryResponse,
+  libraryFilesResponse,
   libraryScanResponse,
   moveSchema,
   planSchema,
@@ -122,6 +123,7 @@ const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   LibrarySummary: librarySummarySchema,
   LibraryScanResult: libraryScanResponse,
   Library: libraryResponse,
+  LibraryFiles: libraryFilesResponse,
   Dashboard: dashboardResponse,
   DownloadFile: downloadFileSchema,
   Downloads: downloadsResponse,
@@ -251,6 +253,12 @@ export const ROUTES: RouteDoc[] = [
   {
     method: 'get', path: '/api/library', operationId: 'getLibrary', summary: 'Cached library summary, movies and series', tags: ['library'],
     responses: { 200: libraryResponse },
+  },
+  {
+    method: 'get', path: '/api/library/files', operationId: 'getLibraryFiles', summary: 'The indexed files of one movie or series folder', tags: ['library'],
+    params: [{ name: 'folder', in: 'query', required: true, schema: z.string().regex(/^\//), description: 'A folder exactly as GET /api/library lists it' }],
+    responses: { 200: libraryFilesResponse },
+    errors: { 400: 'no folder, or not an absolute path', 404: 'the index holds no such movie or series folder' },
   },
   {
     method: 'get', path: '/api/dashboard', operationId: 'getDashboard', summary: 'State, drive usage and cached library figures', tags: ['library'],

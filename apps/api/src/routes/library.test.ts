@@ -93,3 +93,47 @@ describe('GET /api/dashboard', () => {
     expect(body.drives).toEqual([{ name: 'gone', path: '/nonexistent/drive', total_bytes: null, free_bytes: null, used_bytes: null, available: false }]);
   });
 });
+
+describe('GET /api/library/files', () => {
+  it("lists one folder's indexed files by path, from the folder GET /api/library names", async () => {
+    t = await testApp();
+    await put('Movies/Heat (1995)/Heat (1995).mkv', 2000);
+    await put('Movies/Heat (1995)/Heat (1995).en.srt', 10);
+    await put('TV/Lost/Season 01/Lost - S01E02.mkv', 1000);
+    await put('TV/Lost/Season 01/Lost - S01E01.mkv', 1000);
+    await indexNow();
+    const lib = (await (await t.app.request('/api/library')).json()) as { movies: { folder: string }[]; series: { folder: string }[] };
+    const movie = await t.app.request(`/api/library/files?folder=${encodeURIComponent(lib.movies[0]!.folder)}`);
+    expect(movie.status).toBe(200);
+    const body = (await movie.json()) as { files: { path: string; type: string }[] };
+    expect(body.files.map((f) => [f.path.slice(f.path.lastIndexOf('/') + 1), f.type])).toEqual([
+      ['Heat (1995).en.srt', 'subtitle'],
+      ['Heat (1995).mkv', 'video'],
+    ]);
+    const show = (await (await t.app.request(`/api/library/files?folder=${encodeURIComponent(lib.series[0]!.folder)}`)).json()) as {
+      files: { season: number; episodes: number[] }[];
+    };
+    expect(show.files.map((f) => [f.season, f.episodes])).toEqual([
+      [1, [1]],
+      [1, [2]],
+    ]);
+  });
+
+  it('is a 400 naming folder without an absolute one, and a 404 for a folder the index does not hold', async () => {
+    t = await testApp();
+    await put('Movies/Heat (1995)/Heat (1995).mkv', 2000);
+    await indexNow();
+    for (const q of ['', '?folder=', '?folder=relative/x', `?folder=${encodeURIComponent('/a\0b')}`]) {
+      const res = await t.app.request(`/api/library/files${q}`);
+      expect(res.status, q).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^folder:/);
+    }
+    const res = await t.app.request(`/api/library/files?folder=${encodeURIComponent(t.install.paths.drive)}`);
+    expect(res.status).toBe(404);
+  });
+
+  it('needs the key like every library route', async () => {
+    t = await testApp();
+    expect((await t.anonymous('/api/library/files?folder=/x')).status).toBe(401);
+  });
+});

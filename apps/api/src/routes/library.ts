@@ -1,10 +1,24 @@
 import { Hono } from 'hono';
-import { libraryView } from '@mo/core';
+import { AppError, folderFilesView, libraryView } from '@mo/core';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { cacheJson, sendJson } from '../http/cached-json.ts';
 
+/** Longer than any real folder path; the key of a derived answer is kept until the next index. */
+const MAX_FOLDER_CHARS = 4096;
+
 export function libraryRoutes({ library }: AppDeps) {
-  return new Hono<AppEnv>().get('/library', async (c) =>
-    sendJson(c, await library.derive('library.json', (index) => cacheJson(libraryView(index)))),
-  );
+  return new Hono<AppEnv>()
+    .get('/library', async (c) => sendJson(c, await library.derive('library.json', (index) => cacheJson(libraryView(index)))))
+    .get('/library/files', async (c) => {
+      const folder = c.req.query('folder');
+      if (!folder || !folder.startsWith('/') || folder.length > MAX_FOLDER_CHARS || folder.includes('\0')) {
+        throw new AppError('bad_request', 'folder: an absolute folder path as GET /api/library lists it', { key: 'folder' });
+      }
+      const view = await library.derive(`library-files:${folder}`, (index) => {
+        const files = folderFilesView(index, folder);
+        return files && cacheJson(files);
+      });
+      if (!view) throw new AppError('not_found', `the library index holds no movie or series folder ${folder}`);
+      return sendJson(c, view);
+    });
 }

@@ -24,13 +24,13 @@ export function stubJobs(ready = true): JobClient {
   return { submit: fail, get: fail, stats: fail, ping: async () => ready, queues: () => [], close: async () => {} };
 }
 
-export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?: string } = {}): Promise<TestApp> {
+export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?: string; webRoot?: string } = {}): Promise<TestApp> {
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
   const auth = createAuthService({ config });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, urlBase: opts.urlBase });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, urlBase: opts.urlBase, webRoot: opts.webRoot });
   const anonymous = app.request;
   app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {

@@ -64,7 +64,7 @@ export function TranscodesPage() {
       }
     >
       <ErrorNote error={runNext.error} />
-      {next ? (
+      {next && 'item' in next ? (
         next.item === null ? (
           <p role="status">Nothing is queued.</p>
         ) : 'command' in next ? (

@@ -172,3 +172,23 @@ export function extensionBreakdown(index: LibraryIndex | null): Record<string, {
   }
   return out;
 }
+
+export interface FolderFile {
+  path: string;
+  bytes: number;
+  ext: string;
+  type: IndexItem['type'];
+  season: number | null;
+  episodes: number[];
+  extra: boolean;
+}
+
+/** The files of one movie or series folder as the index holds them, by path; null when no item lies in it. */
+export function folderFilesView(index: LibraryIndex | null, folder: string): { folder: string; scanned_at: string | null; files: FolderFile[] } | null {
+  if (!index) return null;
+  const files = index.items
+    .filter((i) => i.folder === folder)
+    .map((i) => ({ path: i.path, bytes: i.bytes, ext: i.ext, type: i.type, season: i.season, episodes: i.episodes, extra: i.extra }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.length === 0 ? null : { folder, scanned_at: index.scanned_at, files };
+}

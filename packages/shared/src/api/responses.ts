@@ -72,6 +72,23 @@ export const libraryResponse = z.object({
   ),
 });
 
+/** GET /api/library/files?folder=: the indexed files of one movie or series folder, for the UI's file pages. */
+export const libraryFilesResponse = z.object({
+  folder: z.string(),
+  scanned_at: nullableIso,
+  files: z.array(
+    z.object({
+      path: z.string(),
+      bytes: z.number(),
+      ext: z.string(),
+      type: z.enum(['video', 'subtitle', 'nfo', 'other']),
+      season: z.number().int().nullable(),
+      episodes: z.array(z.number().int()),
+      extra: z.boolean(),
+    }),
+  ),
+});
+
 export const dashboardResponse = z.object({
   dry_run: z.boolean(),
   state: z.object({
