@@ -59,7 +59,8 @@ function send(c: Context, asset: Asset, cacheControl: string, extra: Record<stri
   };
   if (gz) headers['content-encoding'] = 'gzip';
   const body = gz ? asset.gzip! : asset.body;
-  return c.body(c.req.method === 'HEAD' ? null : new Uint8Array(body), 200, headers);
+  if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+  return c.body(new Uint8Array(body), 200, headers);
 }
 
 function wantsHtml(c: Context): boolean {
