@@ -1,0 +1,128 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { checkA11y, useStack } from './support/stack.ts';
+
+// The UI as a person uses it, in order: the owner is set up once per stack, then each test logs in.
+const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n' });
+
+const OWNER = { username: 'owner', password: 'a good passphrase' };
+const PAGES = ['Activity', 'Downloads', 'Library', 'Wanted', 'Subtitles', 'Transcodes', 'Duplicates', 'Settings', 'System'];
+
+async function logIn(page: Page) {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(OWNER.username);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+}
+
+async function open(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+}
+
+describe('the web UI, in a browser', () => {
+  it('opens with the first-run set-up from the printed token, then every page is reachable and accessible', async () => {
+    const page = await stack().newPage();
+    const token = new URL(await stack().setupUrl()).searchParams.get('token')!;
+    await page.goto(`/?token=${token}`);
+    await page.getByRole('heading', { level: 1, name: 'Set up media-organizer' }).waitFor();
+    await checkA11y(page);
+    expect(await page.getByLabel('Set-up token').inputValue()).toBe(token);
+    await page.getByLabel('Username').fill(OWNER.username);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Create owner' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+
+    const nav = page.getByRole('navigation', { name: 'Pages' }).getByRole('link');
+    expect(await nav.allTextContents()).toEqual(PAGES);
+    for (const name of PAGES) {
+      await open(page, name);
+      expect(await page.locator('main').getAttribute('data-page')).toBe(name.toLowerCase());
+      await checkA11y(page);
+    }
+    // A deep link survives a reload: the API answers every page path with the app.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'System' }).waitFor();
+  });
+
+  it('asks a stranger to log in, and refuses a wrong password on the page', async () => {
+    const page = await stack().newPage();
+    await page.goto('/library');
+    await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    await page.getByLabel('Username').fill(OWNER.username);
+    await page.getByLabel('Password').fill('not the passphrase');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').getByText('not right').waitFor();
+    expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
+  });
+
+  it('scans downloads in dry run, then for real once dry run is off in Settings, and the library shows the movie', async () => {
+    const { paths } = stack().install;
+    await mkdir(join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP'), { recursive: true });
+    await writeFile(join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP', 'Heat.1995.1080p.BluRay.x264-GRP.mkv'), Buffer.alloc(4096));
+    const page = await stack().newPage();
+    page.setDefaultTimeout(8000);
+    await logIn(page);
+
+    await open(page, 'Downloads');
+    await page.getByText('Dry run', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Scan downloads' }).click();
+    await page.getByRole('heading', { name: 'Plan (dry run: nothing moved)' }).waitFor();
+    await page.getByText(join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995).mkv')).waitFor();
+
+    await open(page, 'Settings');
+    await page.getByLabel('Dry run: plan only, change no files').uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+
+    await open(page, 'Downloads');
+    await page.getByText('Live: changes files').waitFor();
+    await page.getByRole('button', { name: 'Scan downloads' }).click();
+    await page.getByRole('heading', { name: 'Pass result' }).waitFor();
+    await page.locator('.pass-result [data-status="moved"]').waitFor();
+
+    await open(page, 'Library');
+    await page.getByRole('button', { name: 'Scan library' }).click();
+    await page.getByRole('listitem').getByText('Heat (1995)').waitFor();
+    expect(await page.getByTestId('library-summary').textContent()).toContain('1 movies');
+  });
+
+  it('shows a settings error beside the field the API names, and saves nothing', async () => {
+    const page = await stack().newPage();
+    await logIn(page);
+    await open(page, 'Settings');
+    const field = page.getByLabel('Scan interval (seconds, 0 = off)');
+    await field.fill('-5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.locator('[aria-invalid="true"]').waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby'))!;
+    const message = await page.locator(`[id="${describedBy.split(' ')[0]}"]`).textContent();
+    expect(message).toMatch(/>=\s*0|too small/i);
+    const config = await page.evaluate(() => fetch('/api/config').then((r) => r.json()));
+    expect(config.app.scan_interval_seconds).toBe(0);
+  });
+
+  it("applies the owner's stylesheet last, over the UI's own rules, and ?nocss=1 turns it off for the visit", async () => {
+    await writeFile(join(stack().install.paths.config, 'custom-theme.css'), 'h1 { color: rgb(200, 0, 100); }\n');
+    const page = await stack().newPage();
+    await logIn(page);
+    const h1Color = () => page.locator('h1').evaluate((el) => getComputedStyle(el).color);
+    expect(await h1Color()).toBe('rgb(200, 0, 100)');
+    const last = await page.evaluate(() => [...document.head.querySelectorAll('link[rel=stylesheet], style')].at(-1)?.getAttribute('href'));
+    expect(last).toBe('api/theme/custom.css');
+
+    await page.goto('/activity?nocss=1');
+    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    expect(await h1Color()).not.toBe('rgb(200, 0, 100)');
+    await open(page, 'Library');
+    expect(await h1Color()).not.toBe('rgb(200, 0, 100)');
+    await page.goto('/library');
+    await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
+    expect(await h1Color()).not.toBe('rgb(200, 0, 100)');
+  });
+});
