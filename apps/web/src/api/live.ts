@@ -98,7 +98,7 @@ function asJob(v: unknown): LiveJob | null {
 const STALE_BY_EVENT: Record<string, string[][]> = {
   settings: [['config'], ['dashboard']],
   library: [['library'], ['dashboard'], ['releases'], ['subtitles'], ['transcoder'], ['duplicates']],
-  transcodes: [['transcoder']],
+  transcode: [['transcoder']],
 };
 const STALE_BY_QUEUE: Record<string, string[][]> = {
   scanner: [['downloads'], ['dashboard']],
