@@ -1,8 +1,9 @@
 import { serve } from '@hono/node-server';
 import path from 'node:path';
-import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
+import { createLiveEvents } from './http/live-events.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -20,7 +21,9 @@ async function main() {
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();
   if (!auth.keyFromConfig()) logger.info({ file: path.join(config.current().paths.data, API_KEY_FILE) }, 'API key kept in the data folder');
-  const app = createApp({ config, jobs, logger, library, auth, urlBase: env.urlBase });
+  const jobEvents = createJobEvents({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
+  const live = createLiveEvents({ jobEvents, config, library, logger });
+  const app = createApp({ config, jobs, logger, library, auth, live, urlBase: env.urlBase });
   const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, async (info) => {
     logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
     const token = await auth.setupToken();
@@ -42,12 +45,15 @@ async function main() {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
+      await jobEvents.close();
       await jobs.close();
       library.close();
       config.close();
       logger.info('stopped');
       process.exit(0);
     });
+    // Event streams never end on their own; ended, their connections go idle and close too.
+    live.close();
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -25,6 +25,16 @@ export const jobEventSchema = z.object({
   error_code: z.enum(ERROR_CODES).nullable().optional(),
 });
 export type JobEvent = z.infer<typeof jobEventSchema>;
+export type JobProgress = z.infer<typeof jobProgressSchema>;
+
+export const activeJobSchema = z.object({
+  queue: z.enum(QUEUE_NAMES),
+  id: z.string(),
+  name: z.string(),
+  state: z.literal('active'),
+  progress: jobProgressSchema,
+});
+export type ActiveJob = z.infer<typeof activeJobSchema>;
 
 export const settingsEventSchema = z.object({
   /** Changes whenever the effective settings change; the same value as the snapshot's `settings.version`. */
@@ -51,10 +61,8 @@ export type TranscodeEvent = z.infer<typeof transcodeEventSchema>;
 export const snapshotEventSchema = z.object({
   /** Whether Redis answered; when not, `jobs` is null and job events resume once it is back. */
   redis: z.boolean(),
-  /** Every active job of every queue, with its latest progress (null before its first report). */
-  jobs: z
-    .array(jobEventSchema.pick({ queue: true, id: true, name: true }).extend({ state: z.literal('active'), progress: jobProgressSchema.nullable() }))
-    .nullable(),
+  /** Every active job of every queue, with its latest progress (0 before its first report). */
+  jobs: z.array(activeJobSchema).nullable(),
   settings: settingsEventSchema.pick({ version: true }),
   library: libraryEventSchema,
 });
