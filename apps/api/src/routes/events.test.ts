@@ -1,4 +1,3 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { createJobEvents, createLogger, writeLibraryIndex, type JobEvents } from
 import { jobEventSchema, libraryEventSchema, settingsEventSchema, snapshotEventSchema, transcodeEventSchema, type JobEvent } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { sseReader, type SseMessage } from '../test-support/sse.ts';
+import { listen } from '../test-support/serve.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { RECONNECT_MS } from './events.ts';
 
@@ -242,17 +242,10 @@ describe('GET /api/events with job events from Redis', () => {
   it('notices a client whose connection closes on a real server', async () => {
     const { jobEvents } = redisJobEvents();
     const t = await app({ jobEvents });
-    const port = await freePort();
-    const server: ServerType = await new Promise((resolve) => {
-      const s = serve({ fetch: t.app.fetch, port, hostname: '127.0.0.1' }, () => resolve(s));
-    });
-    cleanups.push(() => {
-      // fetch keeps its connection for reuse; closing only idle ones would wait for that to lapse.
-      if ('closeAllConnections' in server) server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    });
+    const server = await listen(t.app.fetch);
+    cleanups.push(() => server.close());
     const abort = new AbortController();
-    const res = await fetch(`http://127.0.0.1:${port}/api/events`, { headers: { 'x-api-key': (await t.auth.apiKey())! }, signal: abort.signal });
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/events`, { headers: { 'x-api-key': (await t.auth.apiKey())! }, signal: abort.signal });
     expect(res.status).toBe(200);
     const stream = sseReader(res.body!);
     expect((await stream.next()).event).toBe('snapshot');
