@@ -59,6 +59,7 @@ describe('GET /api/events', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
+    expect(res.headers.get('connection')).toBe('close');
     const first = await stream.next();
     expect(first.event).toBe('snapshot');
     expect(first.retry).toBe(RECONNECT_MS);

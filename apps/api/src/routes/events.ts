@@ -17,7 +17,7 @@ export function eventRoutes(deps: AppDeps) {
     const stillValid = await credentialsStillValid(c, deps);
     // nginx (and proxies that follow its header) would otherwise hold events back to fill a buffer.
     c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
+    const res = streamSSE(c, async (stream) => {
       let finish!: () => void;
       const finished = new Promise<void>((resolve) => (finish = resolve));
       stream.onAbort(finish);
@@ -56,5 +56,9 @@ export function eventRoutes(deps: AppDeps) {
         leave();
       }
     });
+    // Once a stream ends (shutdown, credentials gone) its connection closes rather than idling for
+    // reuse: a server that is stopping would otherwise wait out the browser's keep-alive.
+    res.headers.set('Connection', 'close');
+    return res;
   });
 }
