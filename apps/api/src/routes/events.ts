@@ -15,7 +15,7 @@ export const MAX_UNREAD_WRITES = 1000;
 export function eventRoutes(deps: AppDeps) {
   return new Hono<AppEnv>().get('/events', async (c) => {
     const stillValid = await credentialsStillValid(c, deps);
-    // nginx (and proxies that follow its header) would otherwise hold events back to fill a buffer.
+    // nginx, and proxies that honour its header, then pass each event on unbuffered, whatever their own config.
     c.header('X-Accel-Buffering', 'no');
     const res = streamSSE(c, async (stream) => {
       let finish!: () => void;
