@@ -13,6 +13,7 @@ import { ownershipFromEnv, umaskFromEnv } from '../../packages/core/src/fs/owner
 import { MAX_BODY_BYTES } from '../../apps/api/src/app.ts';
 import { MAX_DISCARD_BYTES } from '../../apps/api/src/http/body-limit.ts';
 import { MAX_WAIT_SECONDS } from '../../apps/api/src/http/jobs.ts';
+import { HEARTBEAT_MS } from '../../apps/api/src/http/live-events.ts';
 import { testApp } from '../../apps/api/src/test-support/app.ts';
 import { startCommand } from './support/dockerfile.ts';
 
@@ -186,6 +187,23 @@ describe('proxy', () => {
     for (const h of ['X-Forwarded-For', 'X-Forwarded-Proto', 'X-Forwarded-Host']) expect(apiLocation).toMatch(new RegExp(`proxy_set_header\\s+${h}\\s`));
     const readTimeout = /proxy_read_timeout\s+(\d+)s?;/.exec(apiLocation);
     expect(Number(readTimeout?.[1])).toBeGreaterThan(MAX_WAIT_SECONDS);
+  });
+
+  it('forwards every other path to the api too, where the web UI is served', () => {
+    const root = /location\s+\/\s*\{([^}]*)\}/.exec(conf)?.[1] ?? '';
+    expect(root, 'location / { … }').toMatch(/proxy_pass\s+\S+;/);
+    for (const h of ['Host', 'X-Forwarded-Host']) expect(root).toMatch(new RegExp(`proxy_set_header\\s+${h}\\s`));
+  });
+
+  it('streams /api/events unbuffered to the same upstream, with a read timeout far above the heartbeat', () => {
+    const events = /location\s+=\s+\/api\/events\s*\{([^}]*)\}/.exec(conf)?.[1] ?? '';
+    expect(events, 'location = /api/events { … }').not.toBe('');
+    expect(events).toMatch(/proxy_pass\s+\S+;/);
+    expect(events).toMatch(/proxy_buffering\s+off;/);
+    for (const h of ['Host', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Forwarded-Host']) expect(events).toMatch(new RegExp(`proxy_set_header\\s+${h}\\s`));
+    const m = /proxy_read_timeout\s+(\d+)(s|m|h)?;/.exec(events);
+    const seconds = Number(m?.[1]) * ({ s: 1, m: 60, h: 3600 } as Record<string, number>)[m?.[2] ?? 's']!;
+    expect(seconds * 1000).toBeGreaterThanOrEqual(4 * HEARTBEAT_MS);
   });
 
   it('passes on bodies up to what the API reads before its 413, and answers larger ones itself with the same JSON', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
+import { sseReader } from '../../apps/api/src/test-support/sse.ts';
 
 // The whole service as users run it: two processes, a real Redis, real HTTP.
 let install: TempInstall;
@@ -141,9 +142,27 @@ describe('the service end to end', () => {
     expect((await quiet()).api).toContain('"msg":"request"');
   });
 
-  it('SIGTERM stops both processes cleanly with exit code 0', async () => {
+  let events: ReturnType<typeof sseReader> | undefined;
+  it('streams the start and end of a scanner pass the worker runs, and a settings change', async () => {
+    const res = await fetch(`${base}/api/events`, withTestKey());
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    events = sseReader(res.body!);
+    expect(await events.next()).toMatchObject({ event: 'snapshot', data: { redis: true } });
+    await http('/api/scan?wait=0', { method: 'POST' });
+    // Filtered by queue: the stream may open with a replay of the last seconds (the library scans above).
+    const started = await events.next((m) => m.event === 'job' && (m.data as { queue: string; state: string }).queue === 'scan' && (m.data as { state: string }).state === 'active');
+    expect(started.data).toMatchObject({ queue: 'scan', name: 'scan-pass' });
+    const id = (started.data as { id: string }).id;
+    await events.next((m) => m.event === 'job' && (m.data as { id: string; state: string }).id === id && (m.data as { state: string }).state === 'completed');
+    await http('/api/settings', postJson({ settle_seconds: 11 }));
+    expect(await events.next((m) => m.event === 'settings')).toMatchObject({ data: { sections: ['app'] } });
+  });
+
+  it('SIGTERM stops both processes cleanly with exit code 0, ending open event streams', async () => {
     expect(await worker.stop('SIGTERM')).toBe(0);
+    // The event stream above is still open: the API ends it rather than wait out its grace period.
     expect(await api.stop('SIGTERM')).toBe(0);
+    await events?.ended();
     expect(api.output()).toContain('"msg":"stopped"');
     expect(worker.output()).toContain('"msg":"stopped"');
   });

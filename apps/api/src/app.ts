@@ -21,6 +21,7 @@ import { downloadsRoutes } from './routes/downloads.ts';
 import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { eventRoutes } from './routes/events.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps) {
     .route('/', releasesRoutes(deps))
     .route('/', downloadsRoutes(deps))
     .route('/', transcoderRoutes(deps))
+    .route('/', eventRoutes(deps))
     .route('/', metricsRoutes(metrics))
     .route('/', openApiRoutes());
   app.route('/api', api);

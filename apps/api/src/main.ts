@@ -1,9 +1,10 @@
 import { serve } from '@hono/node-server';
 import path from 'node:path';
-import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
 import { findWebRoot } from './routes/web.ts';
+import { createLiveEvents } from './http/live-events.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -21,9 +22,11 @@ async function main() {
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();
   if (!auth.keyFromConfig()) logger.info({ file: path.join(config.current().paths.data, API_KEY_FILE) }, 'API key kept in the data folder');
+  const jobEvents = createJobEvents({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
+  const live = createLiveEvents({ jobEvents, config, library, logger });
   const webRoot = findWebRoot(process.env.WEB_ROOT);
   if (webRoot === null) logger.warn('the web UI is not built (pnpm build); / answers 404 until it is');
-  const app = createApp({ config, jobs, logger, library, auth, urlBase: env.urlBase, webRoot });
+  const app = createApp({ config, jobs, logger, library, auth, live, urlBase: env.urlBase, webRoot });
   const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, async (info) => {
     logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
     const token = await auth.setupToken();
@@ -45,12 +48,15 @@ async function main() {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
+      await jobEvents.close();
       await jobs.close();
       library.close();
       config.close();
       logger.info('stopped');
       process.exit(0);
     });
+    // Event streams never end on their own; ended, their connections go idle and close too.
+    live.close();
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -502,6 +502,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events (Server-Sent Events)
+         * @description One stream per tab. First a `snapshot` (active jobs with progress, `redis` up or not, the settings version, the library index version and time), then `job` ({queue, id, name, state: active|progress|completed|failed, progress?, error?, error_code?}; progress at most about once a second per job), `settings` ({version, sections}), `library` ({version, scanned_at}) and `transcode` ({changed: [{path, entry}]}); each `data` is JSON. A comment every 15 s keeps it open. Missed events are not replayed: re-fetch after each snapshot.
+         */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metrics": {
         parameters: {
             query?: never;
@@ -3125,6 +3145,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Duplicates"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream that stays open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */

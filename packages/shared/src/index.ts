@@ -6,3 +6,4 @@ export * from './api/errors.ts';
 export * from './library/index-schema.ts';
 export * from './api/responses.ts';
 export * from './jobs/job-options.ts';
+export * from './events/schema.ts';

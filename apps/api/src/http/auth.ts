@@ -124,6 +124,18 @@ export function authGuard(deps: { config: RuntimeConfig; auth: AuthService; limi
   };
 }
 
+/**
+ * For an answer that stays open (the event stream): whether the credentials it was let in with
+ * still hold, so that a logout, a revoked session or a new API key also ends the streams they opened.
+ */
+export async function credentialsStillValid(c: Context, deps: { config: RuntimeConfig; auth: AuthService }): Promise<() => Promise<boolean>> {
+  const key = presentedKey(c);
+  if (key !== null) return () => deps.auth.keyMatches(key);
+  const session = getCookie(c, SESSION_COOKIE);
+  if (session !== undefined && (await deps.auth.session(session)) !== null) return async () => (await deps.auth.session(session)) !== null;
+  return async () => deps.config.current().app.auth === 'local_open';
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** host[:port] as the browser addressed this service: the proxy's forwarded host, else Host. */

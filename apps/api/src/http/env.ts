@@ -1,4 +1,5 @@
 import type { AuthService, JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
+import type { LiveEvents } from './live-events.ts';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -8,6 +9,8 @@ export interface AppDeps {
   library: LibraryCache;
   /** The key, the owner's account and its sessions. */
   auth: AuthService;
+  /** What GET /api/events streams: job, settings, library and transcode changes, fanned out. */
+  live: LiveEvents;
   /** URL_BASE: the prefix a reverse proxy adds in front of /api, for the links and cookies a browser follows. */
   urlBase?: string;
   /** The built web UI (apps/web/dist); null or absent when it is not built: `/` is then a 404. */

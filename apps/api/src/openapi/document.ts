@@ -338,6 +338,15 @@ export const ROUTES: RouteDoc[] = [
     responses: { 200: duplicatesResponse },
   },
   {
+    method: 'get', path: '/api/events', operationId: 'getEvents', summary: 'Live events (Server-Sent Events)', tags: ['service'],
+    description:
+      'One stream per tab. First a `snapshot` (active jobs with progress, `redis` up or not, the settings version, the library index version and time), ' +
+      'then `job` ({queue, id, name, state: active|progress|completed|failed, progress?, error?, error_code?}; progress at most about once a second per job), ' +
+      '`settings` ({version, sections}), `library` ({version, scanned_at}) and `transcode` ({changed: [{path, entry}]}); each `data` is JSON. ' +
+      'A comment every 15 s keeps it open. Missed events are not replayed: re-fetch after each snapshot.',
+    responses: { 200: { mediaType: 'text/event-stream', description: 'An event stream that stays open' } },
+  },
+  {
     method: 'get', path: '/api/metrics', operationId: 'getMetrics', summary: 'Prometheus metrics', tags: ['operations'],
     responses: { 200: { mediaType: 'text/plain', description: 'Prometheus text exposition format' } },
   },

@@ -50,7 +50,8 @@ async function call(method: 'get' | 'post', path: string, url: string, init: Req
   const res = await app.app.request(url, { method: method.toUpperCase(), ...init });
   const where = `${method} ${path} → ${res.status}`;
   const documented = op!.responses[String(res.status)];
-  expect(documented, `${where}: the status is not documented (${await res.clone().text()})`).toBeDefined();
+  // The body is read for the message only on failure: an event stream never ends.
+  if (!documented) expect.fail(`${where}: the status is not documented (${await res.clone().text()})`);
   const ref = documented!.content?.['application/json']?.schema?.$ref;
   if (ref) {
     const validate = ajv.getSchema(`doc${ref}`)!;
@@ -198,8 +199,18 @@ describe('the OpenAPI document', () => {
 describe('real answers: each status is documented and each body validates against the document', () => {
   const plainGets = operations.filter(({ method, path, op }) => method === 'get' && !path.includes('{') && !op.parameters?.some((p) => p.required));
 
-  it.each(plainGets.map(({ path }) => [path] as const))('GET %s', async (path) => {
+  it.each(plainGets.filter(({ path }) => path !== '/api/events').map(({ path }) => [path] as const))('GET %s', async (path) => {
     expect((await call('get', path, path)).status).toBe(200);
+  });
+
+  it('GET /api/events answers the documented stream, its snapshot first', async () => {
+    const res = await call('get', '/api/events', '/api/events');
+    expect(res.status).toBe(200);
+    // The stream never ends on its own: read its first event, then hang up.
+    const reader = res.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toMatch(/^event: snapshot/);
+    await reader.cancel();
   });
 
   it('the theme answers 304 to its own ETag', async () => {

@@ -99,7 +99,7 @@ describe('GET /api/releases with a failing provider', () => {
     fake = await fakeTvmaze([{ id: 7, name: 'Lost', episodes: [] }]);
     await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url, allow_private: true } } });
     await indexed(LIBRARY);
-    const deps = { config: t.config, library: t.library, jobs: stubJobs(), auth: t.auth, logger: createLogger({ name: 'test', level: 'silent' }) };
+    const deps = { config: t.config, library: t.library, jobs: stubJobs(), auth: t.auth, live: t.live, logger: createLogger({ name: 'test', level: 'silent' }) };
     return new Hono<AppEnv>().route('/api', releasesRoutes(deps, { tvmaze: { timeoutMs: 100, minIntervalMs: 0 } }));
   }
 

@@ -1,5 +1,6 @@
-import { createAuthService, createLibraryCache, createLogger, createRuntimeConfig, type AuthService, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import { createAuthService, createLibraryCache, createLogger, createRuntimeConfig, type AuthService, type JobClient, type JobEvents, type LibraryCache, type RuntimeConfig } from '@mo/core';
 import { createApp } from '../app.ts';
+import { createLiveEvents, type LiveEvents } from '../http/live-events.ts';
 import { TEST_API_KEY, tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 
 export { TEST_API_KEY };
@@ -14,6 +15,7 @@ export interface TestApp {
   config: RuntimeConfig;
   library: LibraryCache;
   auth: AuthService;
+  live: LiveEvents;
   install: TempInstall;
   close(): Promise<void>;
 }
@@ -24,13 +26,31 @@ export function stubJobs(ready = true): JobClient {
   return { submit: fail, get: fail, stats: fail, ping: async () => ready, queues: () => [], close: async () => {} };
 }
 
-export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?: string; webRoot?: string } = {}): Promise<TestApp> {
+/** Job events for tests that do not reach the queue: none ever come, and no job is active. */
+export function stubJobEvents(): JobEvents {
+  const listeners = new Set<unknown>();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    active: async () => [],
+    readers: () => 0,
+    listeners: () => listeners.size,
+    close: async () => {},
+  };
+}
+
+export async function testApp(
+  opts: { toml?: string; jobs?: JobClient; jobEvents?: JobEvents; urlBase?: string; heartbeatMs?: number; webRoot?: string } = {},
+): Promise<TestApp> {
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
   const auth = createAuthService({ config });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, urlBase: opts.urlBase, webRoot: opts.webRoot });
+  const live = createLiveEvents({ jobEvents: opts.jobEvents ?? stubJobEvents(), config, library, logger, heartbeatMs: opts.heartbeatMs });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, live, urlBase: opts.urlBase, webRoot: opts.webRoot });
   const anonymous = app.request;
   app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {
@@ -39,8 +59,10 @@ export async function testApp(opts: { toml?: string; jobs?: JobClient; urlBase?:
     auth,
     config,
     library,
+    live,
     install,
     async close() {
+      live.close();
       library.close();
       config.close();
       await install.cleanup();

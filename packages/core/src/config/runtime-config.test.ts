@@ -200,6 +200,34 @@ describe('createRuntimeConfig', () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
+  it('fires onStateChange for a state.json another process changed, without onChange when settings stayed', async () => {
+    await writeState({});
+    const rt = await open();
+    const onState = vi.fn();
+    const onConfig = vi.fn();
+    const off = rt.onStateChange(onState);
+    rt.onChange(onConfig);
+    const entry = { status: 'running', job_id: '7', updated_at: '2024-01-01T00:00:00.000Z', output: null, error: null };
+    await writeState({}, { transcodes: { '/m/a.avi': entry } });
+    await rt.refresh();
+    expect(onState).toHaveBeenCalledTimes(1);
+    const [next, prev] = onState.mock.calls[0]!;
+    expect(next.transcodes).toEqual({ '/m/a.avi': entry });
+    expect(prev.transcodes).toEqual({});
+    expect(onConfig).not.toHaveBeenCalled();
+    // The same content written again is no change.
+    await writeState({}, { transcodes: { '/m/a.avi': entry } });
+    await rt.refresh();
+    expect(onState).toHaveBeenCalledTimes(1);
+    await rt.updateSettings({ app: { dry_run: false } });
+    expect(onState).toHaveBeenCalledTimes(2);
+    expect(onConfig).toHaveBeenCalledTimes(1);
+    off();
+    await writeState({}, { transcodes: {} });
+    await rt.refresh();
+    expect(onState).toHaveBeenCalledTimes(2);
+  });
+
   it('a second instance picks the change up on its own (watch or poll), without refresh()', async () => {
     const a = await open();
     const b = await open(); // the data folder does not exist yet: the poll must cover it

@@ -9,6 +9,7 @@ import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
+export type StateListener = (next: State, prev: State) => void;
 
 /**
  * The effective config of a running process: the TOML read once at start, overlaid with the
@@ -23,6 +24,11 @@ export interface RuntimeConfig {
   /** state.json as last read (it is re-read whenever it changes on disk), without a file read now. */
   currentState(): State;
   onChange(listener: ConfigListener): () => void;
+  /**
+   * Called whenever state.json as read differs from before (transcode records, last scans, …),
+   * whichever process wrote it; settings changes fire `onChange` as well.
+   */
+  onStateChange(listener: StateListener): () => void;
   /**
    * Validates and saves a settings patch, then applies it here at once. It trusts the patch's
    * content: what a client sends passes `guardSettingsPatch` first (the settings route does that).
@@ -53,6 +59,7 @@ export async function createRuntimeConfig(opts: {
     throw new ConfigError(store.file, null, (err as Error).message);
   }
   const listeners = new Set<ConfigListener>();
+  const stateListeners = new Set<StateListener>();
   let lastStamp = '';
   let closed = false;
 
@@ -65,6 +72,19 @@ export async function createRuntimeConfig(opts: {
         l(next, prev);
       } catch (err) {
         opts.logger?.error({ err }, 'config listener failed');
+      }
+    }
+  }
+
+  function applyState(next: State) {
+    if (isDeepStrictEqual(next, currentState)) return;
+    const prev = currentState;
+    currentState = next;
+    for (const l of stateListeners) {
+      try {
+        l(next, prev);
+      } catch (err) {
+        opts.logger?.error({ err }, 'state listener failed');
       }
     }
   }
@@ -84,7 +104,7 @@ export async function createRuntimeConfig(opts: {
     try {
       const state = await store.read();
       lastStamp = now;
-      currentState = state;
+      applyState(state);
       apply(effectiveConfig(fileConfig, state.settings));
     } catch (err) {
       // A bad or half-edited state file must not take a running process down; keep what works.
@@ -115,10 +135,14 @@ export async function createRuntimeConfig(opts: {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onStateChange(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
     async updateSettings(patch) {
       const state = await store.update((s) => ({ ...s, settings: mergeSettings(fileConfig, s.settings, patch) }));
       lastStamp = await stamp();
-      currentState = state;
+      applyState(state);
       apply(effectiveConfig(fileConfig, state.settings));
       return current;
     },

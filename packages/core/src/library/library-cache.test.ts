@@ -61,6 +61,27 @@ describe('LibraryCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('tells its listeners of each new index once the views asked for are rebuilt, and stops when told', async () => {
+    await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    await cache.derive('view', (i) => i?.scanned_at);
+    const heard: { scanned_at: string | null; version: number; view: unknown }[] = [];
+    const off = cache.onIndex((header, version) => {
+      heard.push({ scanned_at: header?.scanned_at ?? null, version, view: undefined });
+      void cache!.derive('view', () => 'recomputed').then((v) => (heard.at(-1)!.view = v));
+    });
+    await cache.refresh();
+    expect(heard).toEqual([]);
+    await writeLibraryIndex(dir, index('2026-02-01T00:00:00.000Z'));
+    await cache.refresh();
+    await Promise.resolve();
+    expect(heard).toEqual([{ scanned_at: '2026-02-01T00:00:00.000Z', version: 2, view: '2026-02-01T00:00:00.000Z' }]);
+    off();
+    await writeLibraryIndex(dir, index('2026-03-01T00:00:00.000Z'));
+    await cache.refresh();
+    expect(heard).toHaveLength(1);
+  });
+
   it('shares one computation between concurrent first requests', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20, keepItemsMs: 0 });

@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.ts';
 import { indexStamp, readLibraryIndex } from './index-store.ts';
 
 export type IndexHeader = Omit<LibraryIndex, 'items'>;
+export type IndexListener = (header: IndexHeader | null, version: number) => void;
 
 /**
  * The API's view of the library index. The worker replaces the file after each library scan; the
@@ -19,6 +20,8 @@ export interface LibraryCache {
   refresh(): Promise<void>;
   /** Bumped on every new index, so callers can key their own memos. */
   version(): number;
+  /** Called with each new index (null: the file went away), once the views asked for are rebuilt from it. */
+  onIndex(listener: IndexListener): () => void;
   close(): void;
 }
 
@@ -50,6 +53,7 @@ export async function createLibraryCache(opts: {
   let loading: Promise<LibraryIndex | null> | undefined;
   let checking: Promise<void> | undefined;
   let dropTimer: NodeJS.Timeout | undefined;
+  const listeners = new Set<IndexListener>();
 
   function dropItemsLater() {
     clearTimeout(dropTimer);
@@ -96,6 +100,13 @@ export async function createLibraryCache(opts: {
         asked = new Set();
         memo = next;
         opts.logger?.info({ files: index?.items.length ?? 0, version, views: next.size }, 'library index loaded');
+        for (const l of listeners) {
+          try {
+            l(header, version);
+          } catch (err) {
+            opts.logger?.error({ err }, 'library index listener failed');
+          }
+        }
       }
       items = index;
       dropItemsLater();
@@ -151,6 +162,10 @@ export async function createLibraryCache(opts: {
     },
     refresh,
     version: () => version,
+    onIndex(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close() {
       clearInterval(timer);
       clearTimeout(dropTimer);
