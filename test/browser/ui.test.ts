@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,4 +126,69 @@ describe('the web UI, in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
     expect(await h1Color()).not.toBe('rgb(200, 0, 100)');
   });
+});
+
+describe('the track editor in the browser', () => {
+  it('sets a default audio track and removes one on a real file, showing the command and the streams after', async () => {
+    const { paths } = stack().install;
+    const movie = join(paths.drive, 'Movies', 'Zulu (1964)', 'Zulu (1964).mkv');
+    await mkdir(join(movie, '..'), { recursive: true });
+    execFileSync('ffmpeg', [
+      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440', '-f', 'lavfi', '-i', 'sine=frequency=880',
+      '-map', '0', '-map', '1', '-map', '2', '-t', '2', '-c:v', 'mpeg4', '-c:a', 'aac',
+      '-metadata:s:a:0', 'language=eng', '-metadata:s:a:1', 'language=fre', '-disposition:a:0', 'default', '-disposition:a:1', '0', '-y', movie,
+    ]);
+    const page = await stack().newPage();
+    await logIn(page);
+    await open(page, 'Library');
+    await page.getByRole('button', { name: 'Scan library' }).click();
+    await page.getByRole('listitem').getByText('Zulu (1964)').click();
+    await page.getByRole('link', { name: 'Zulu (1964).mkv' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Zulu (1964).mkv' }).waitFor();
+    await checkA11y(page);
+    const flags = (index: number) => page.locator(`tr[data-stream="${index}"] td`).nth(5).textContent();
+    expect(await flags(2)).toBe('');
+
+    await page.getByRole('button', { name: 'Set default stream 2' }).click();
+    await page.getByRole('heading', { name: 'Done: the command that ran' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.command code').textContent()).toMatch(/^ffmpeg /);
+    await page.waitForFunction(() => document.querySelector('tr[data-stream="2"] td:nth-child(6)')?.textContent === 'default');
+    expect(await flags(1)).toBe('');
+
+    await page.getByRole('button', { name: 'Remove stream 1' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-stream]').length === 2, undefined, { timeout: 20_000 });
+  }, 60_000);
+});
+
+describe('a transcode in the browser', () => {
+  it('shows its progress moving live, and cancels it', async () => {
+    const { paths } = stack().install;
+    const movie = join(paths.drive, 'Movies', 'Big (1988)', 'Big (1988).mkv');
+    await mkdir(join(movie, '..'), { recursive: true });
+    // Long enough that the job is still running when the test has seen two progress values.
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30', '-t', '120', '-c:v', 'mpeg4', '-q:v', '8', '-y', movie]);
+    const page = await stack().newPage();
+    await logIn(page);
+    await open(page, 'Library');
+    await page.getByRole('button', { name: 'Scan library' }).click();
+    await page.getByRole('listitem').getByText('Big (1988)').waitFor();
+
+    await open(page, 'Transcodes');
+    await page.getByRole('cell', { name: movie }).waitFor();
+    await page.getByRole('button', { name: 'Run next' }).click();
+    const percent = page.locator('.running [data-testid="percent"]');
+    await percent.waitFor({ timeout: 20_000 });
+    const first = parseFloat((await percent.textContent())!);
+    await page.waitForFunction(
+      (before) => {
+        const el = document.querySelector('.running [data-testid="percent"]');
+        return el !== null && parseFloat(el.textContent!) > before;
+      },
+      first,
+      { timeout: 20_000 },
+    );
+    await page.locator('.running').getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.running').waitFor({ state: 'detached', timeout: 20_000 });
+    await page.locator(`tr[data-status="failed"]`).getByRole('button', { name: 'Retry' }).waitFor({ timeout: 20_000 });
+  }, 90_000);
 });
