@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client.ts';
 
@@ -59,4 +59,34 @@ export function DryRunBadge() {
 
 export function When({ at }: { at: string | null | undefined }) {
   return <time dateTime={at ?? undefined}>{at ? new Date(at).toLocaleString() : 'never'}</time>;
+}
+
+const PAGE_ROWS = 200;
+
+/**
+ * Long reports (tens of thousands of rows at 100,000 files) render a page of rows at a time,
+ * filtered by text first: the whole list in the DOM takes seconds to lay out.
+ */
+export function useRowWindow<T>(rows: readonly T[], text: (row: T) => string) {
+  const [query, setQuery] = useState('');
+  const [limit, setLimit] = useState(PAGE_ROWS);
+  const q = query.trim().toLowerCase();
+  const matching = useMemo(() => (q ? rows.filter((r) => text(r).toLowerCase().includes(q)) : rows), [rows, q, text]);
+  const controls = (
+    <div className="toolbar">
+      <label>
+        Filter <input type="search" value={query} onChange={(e) => (setQuery(e.target.value), setLimit(PAGE_ROWS))} />
+      </label>
+      <span className="muted">
+        {Math.min(limit, matching.length).toLocaleString()} of {matching.length.toLocaleString()} shown
+      </span>
+    </div>
+  );
+  const more =
+    matching.length > limit ? (
+      <button type="button" onClick={() => setLimit(limit + PAGE_ROWS)}>
+        Show {Math.min(PAGE_ROWS, matching.length - limit)} more
+      </button>
+    ) : null;
+  return { shown: matching.slice(0, limit), controls, more };
 }

@@ -2,10 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { episodeCode } from '../components/format.ts';
-import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
+import { Empty, ErrorNote, Loading, Page, useRowWindow, When } from '../components/ui.tsx';
+
+const pathOf = (m: { path: string; title: string | null }) => `${m.title ?? ''} ${m.path}`;
 
 export function SubtitlesPage() {
   const subs = useQuery({ queryKey: ['subtitles'], queryFn: () => unwrap(api.GET('/api/tools/subtitles')) });
+  const rows = useRowWindow(subs.data?.missing ?? [], pathOf);
   return (
     <Page id="subtitles" title="Subtitles">
       {subs.isPending ? <Loading what="the subtitle audit" /> : null}
@@ -19,6 +22,8 @@ export function SubtitlesPage() {
           {subs.data.missing.length === 0 ? (
             <Empty>Every video has subtitles.</Empty>
           ) : (
+            <>
+            {rows.controls}
             <table className="grid">
               <thead>
                 <tr>
@@ -28,7 +33,7 @@ export function SubtitlesPage() {
                 </tr>
               </thead>
               <tbody>
-                {subs.data.missing.map((m) => (
+                {rows.shown.map((m) => (
                   <tr key={m.path}>
                     <td>{m.title ?? '–'}</td>
                     <td>{m.kind === 'episode' ? episodeCode(m.season, m.episode) : ''}</td>
@@ -39,6 +44,8 @@ export function SubtitlesPage() {
                 ))}
               </tbody>
             </table>
+            {rows.more}
+            </>
           )}
         </>
       ) : null}

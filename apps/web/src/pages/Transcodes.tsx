@@ -2,7 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { useLiveJobs } from '../api/live.ts';
 import { formatBytes, formatDuration, readProgress } from '../components/format.ts';
-import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
+import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useRowWindow, When } from '../components/ui.tsx';
+
+const itemText = (i: { path: string; title: string | null; status: string }) => `${i.title ?? ''} ${i.path} ${i.status}`;
 
 function RunningTranscodes() {
   const jobs = useLiveJobs().filter((j) => j.queue === 'transcode' && j.state === 'active');
@@ -43,6 +45,7 @@ function RunningTranscodes() {
 export function TranscodesPage() {
   const queries = useQueryClient();
   const queue = useQuery({ queryKey: ['transcoder'], queryFn: () => unwrap(api.GET('/api/tools/transcoder')) });
+  const rows = useRowWindow(queue.data?.queue ?? [], itemText);
   const refresh = () => queries.invalidateQueries({ queryKey: ['transcoder'] });
   const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), onSettled: refresh });
   const retry = useMutation({
@@ -94,6 +97,8 @@ export function TranscodesPage() {
           {queue.data.queue.length === 0 ? (
             <Empty>Every video is already MP4.</Empty>
           ) : (
+            <>
+            {rows.controls}
             <table className="grid">
               <thead>
                 <tr>
@@ -107,7 +112,7 @@ export function TranscodesPage() {
                 </tr>
               </thead>
               <tbody>
-                {queue.data.queue.map((i) => (
+                {rows.shown.map((i) => (
                   <tr key={i.path} data-status={i.status}>
                     <td className="path">{i.path}</td>
                     <td>{i.title ?? '–'}</td>
@@ -126,6 +131,8 @@ export function TranscodesPage() {
                 ))}
               </tbody>
             </table>
+            {rows.more}
+            </>
           )}
         </section>
       ) : null}
