@@ -59,7 +59,7 @@ async function main() {
     const idx = await scanLibrary({
       drives: lib.drives, movieFolders: DEFAULT_CONFIG.library.movie_folders, tvFolders: DEFAULT_CONFIG.library.tv_folders,
       videoExtensions: DEFAULT_CONFIG.library.video_extensions, subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
-      maxFiles: DEFAULT_CONFIG.app.library_scan_max_files, timeoutMs: 600_000,
+      maxFiles: DEFAULT_CONFIG.app.library_scan_max_files, timeoutMs: 600_000, readNfo: DEFAULT_CONFIG.metadata.read_nfo,
     });
     await writeLibraryIndex(dataDir, idx);
     const configFile = join(tmp, 'config.toml');
