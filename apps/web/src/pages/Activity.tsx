@@ -1,21 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { useLiveJobs, type LiveJob } from '../api/live.ts';
-import { formatDuration, readProgress } from '../components/format.ts';
+import { JobProgress } from '../components/progress.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
-
-function ProgressCell({ job }: { job: LiveJob }) {
-  const p = readProgress(job.progress);
-  if (!p || p.percent === null) return <span className="muted">–</span>;
-  return (
-    <span className="progress-cell">
-      <progress max={100} value={p.percent} aria-label={`${job.name} progress`} />
-      <span data-testid="percent">{p.percent.toFixed(1)}%</span>
-      {p.speed !== null ? <span className="muted"> {p.speed.toFixed(2)}×</span> : null}
-      {p.eta_seconds !== null ? <span className="muted"> ETA {formatDuration(p.eta_seconds)}</span> : null}
-    </span>
-  );
-}
 
 function CancelButton({ job }: { job: LiveJob }) {
   const cancel = useMutation({
@@ -60,7 +47,7 @@ function Jobs() {
               <Status status={j.state} />
             </td>
             <td>
-              <ProgressCell job={j} />
+              <JobProgress progress={j.progress} label={`${j.name} progress`} />
             </td>
             <td>{j.queue === 'transcode' && j.state === 'active' ? <CancelButton job={j} /> : null}</td>
           </tr>

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { useLiveJobs } from '../api/live.ts';
-import { formatBytes, formatDuration, readProgress } from '../components/format.ts';
+import { formatBytes } from '../components/format.ts';
+import { JobProgress } from '../components/progress.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useRowWindow, When } from '../components/ui.tsx';
 
 const itemText = (i: { path: string; title: string | null; status: string }) => `${i.title ?? ''} ${i.path} ${i.status}`;
@@ -17,19 +18,9 @@ function RunningTranscodes() {
       <h2 id="running-h">Running</h2>
       <ul className="running">
         {jobs.map((j) => {
-          const p = readProgress(j.progress);
           return (
             <li key={j.id} data-job={j.id}>
-              Job #{j.id}{' '}
-              {p && p.percent !== null ? (
-                <>
-                  <progress max={100} value={p.percent} aria-label={`transcode ${j.id} progress`} /> <span data-testid="percent">{p.percent.toFixed(1)}%</span>
-                  {p.speed !== null ? ` ${p.speed.toFixed(2)}×` : ''}
-                  {p.eta_seconds !== null ? ` ETA ${formatDuration(p.eta_seconds)}` : ''}
-                </>
-              ) : (
-                <span className="muted">starting…</span>
-              )}{' '}
+              Job #{j.id} <JobProgress progress={j.progress} label={`transcode ${j.id} progress`} />{' '}
               <button type="button" onClick={() => cancel.mutate(j.id)} disabled={cancel.isPending}>
                 Cancel
               </button>

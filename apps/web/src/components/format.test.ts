@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { episodeCode, formatBytes, formatDuration, readProgress } from './format.ts';
+
+describe('readProgress', () => {
+  it("reads ffmpeg's progress as percent, speed and the time left at that speed", () => {
+    // 30 s of a 120 s file done at 2× real time: 90 s of media left, 45 s of wall time.
+    expect(readProgress({ percent: 25, speed: 2, out_time_seconds: 30, done: false })).toEqual({ percent: 25, speed: 2, eta_seconds: 45 });
+  });
+  it('has no ETA before the first second or without a speed, and takes a bare number as a percent', () => {
+    expect(readProgress({ percent: 0, speed: 1.5, out_time_seconds: 0 })?.eta_seconds).toBeNull();
+    expect(readProgress({ percent: 40, speed: null, out_time_seconds: 10 })).toEqual({ percent: 40, speed: null, eta_seconds: null });
+    expect(readProgress(12)).toEqual({ percent: 12, speed: null, eta_seconds: null });
+    expect(readProgress(null)).toBeNull();
+    expect(readProgress({ files: 10 })).toEqual({ percent: null, speed: null, eta_seconds: null });
+  });
+});
+
+describe('formats', () => {
+  it('writes sizes in decimal units', () => {
+    expect([0, 999, 1000, 1_534_000, 52_428_800_000].map(formatBytes)).toEqual(['0 B', '999 B', '1.00 KB', '1.53 MB', '52.4 GB']);
+    expect(formatBytes(null)).toBe('–');
+  });
+  it('writes durations and episode codes', () => {
+    expect([5, 65, 3725].map(formatDuration)).toEqual(['5s', '1m 5s', '1h 2m']);
+    expect(formatDuration(-1)).toBe('–');
+    expect(episodeCode(1, [2, 3])).toBe('S01E02E03');
+    expect(episodeCode(12, 5)).toBe('S12E05');
+    expect(episodeCode(null, null)).toBe('');
+  });
+});
