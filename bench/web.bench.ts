@@ -81,6 +81,7 @@ async function main() {
     const context = await browser.newContext({ baseURL: baseUrl, extraHTTPHeaders: {} });
     await context.addCookies([{ name: 'mo_session', value: cookie, url: baseUrl }]);
     const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
     const timeTo = async (path: string, ready: () => Promise<unknown>) => {
       const runs: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -102,6 +103,8 @@ async function main() {
         await page.waitForFunction(() => ![...document.querySelectorAll('p[role="status"]')].some((p) => p.textContent!.startsWith('Loading')), undefined, { timeout: 30_000 });
       });
       if (ms > INTERACTIVE_BUDGET_MS) missed++;
+      // SCREENSHOTS=docs/screenshots writes the README's pictures of the same pages.
+      if (process.env.SCREENSHOTS) await page.screenshot({ path: join(REPO_ROOT, process.env.SCREENSHOTS, `${name.toLowerCase()}.png`) });
       console.log(`${name.padEnd(12)} ${`${ms.toFixed(0)} ms`.padStart(11)}   ${`${(ms / docsMs).toFixed(2)}×`.padStart(12)}   ${ms <= INTERACTIVE_BUDGET_MS ? 'met' : 'MISSED'}`);
     }
     console.log(`\nbudgets: first-load JS ${js.gzip <= JS_BUDGET ? 'met' : 'MISSED'}; interactive ${missed === 0 ? 'met on every page' : `missed on ${missed} page(s)`}`);
