@@ -61,6 +61,14 @@ describe('the web UI, in a browser', () => {
     expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
   });
 
+  it('goes back to the login form when the session ends while a page is open', async () => {
+    const page = await stack().newPage();
+    await logIn(page);
+    await page.context().clearCookies();
+    await open(page, 'Library').catch(() => undefined);
+    await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+  });
+
   it('scans downloads in dry run, then for real once dry run is off in Settings, and the library shows the movie', async () => {
     const { paths } = stack().install;
     await mkdir(join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP'), { recursive: true });

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Router } from 'wouter';
 import './styles/app.css';
 import { App } from './App.tsx';
@@ -10,7 +10,14 @@ import { installOwnerStylesheet } from './theme.ts';
 
 installOwnerStylesheet();
 
-const queries = new QueryClient({
+/** A 401 anywhere means the session ended (logout elsewhere, password changed): ask who we are again. */
+function onError(err: unknown) {
+  if (err instanceof ApiError && err.status === 401) void queries.invalidateQueries({ queryKey: ['auth'] });
+}
+
+const queries: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,
