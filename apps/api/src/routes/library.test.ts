@@ -137,3 +137,16 @@ describe('GET /api/library/files', () => {
     expect((await t.anonymous('/api/library/files?folder=/x')).status).toBe(401);
   });
 });
+
+describe('GET /api/library/files keeps nothing for folders the index does not hold', () => {
+  it('answers made-up folders 404 without growing the per-folder answers', async () => {
+    t = await testApp();
+    await put('Movies/Heat (1995)/Heat (1995).mkv', 2000);
+    await indexNow();
+    const derive = t.library.derive.bind(t.library);
+    const keys = new Set<string>();
+    t.library.derive = (key, compute) => (keys.add(key), derive(key, compute));
+    for (let i = 0; i < 50; i++) expect((await t.app.request(`/api/library/files?folder=/made/up/${i}`)).status).toBe(404);
+    expect([...keys].filter((k) => k.startsWith('library-files:'))).toEqual([]);
+  });
+});

@@ -14,6 +14,10 @@ export function libraryRoutes({ library }: AppDeps) {
       if (!folder || !folder.startsWith('/') || folder.length > MAX_FOLDER_CHARS || folder.includes('\0')) {
         throw new AppError('bad_request', 'folder: an absolute folder path as GET /api/library lists it', { key: 'folder' });
       }
+      // Only folders the index holds get an answer kept for them: a client naming made-up folders
+      // would otherwise grow the cache by one entry per name until the next index.
+      const known = await library.derive('library-folders', (index) => new Set(index?.items.map((i) => i.folder)));
+      if (!known.has(folder)) throw new AppError('not_found', `the library index holds no movie or series folder ${folder}`);
       const view = await library.derive(`library-files:${folder}`, (index) => {
         const files = folderFilesView(index, folder);
         return files && cacheJson(files);
