@@ -1,6 +1,5 @@
-import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import type { AppDeps, AppEnv } from './http/env.ts';
+import type { AppDeps } from './http/env.ts';
 import { authGuard, hostGuard, refuseCrossSite } from './http/auth.ts';
 import { createFailureLimiter } from '@mo/core';
 import { errorResponse, onError } from './http/errors.ts';
@@ -22,18 +21,20 @@ import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { eventRoutes } from './routes/events.ts';
-import { QUEUE_DASHBOARD_PATH, queueDashboard } from './routes/admin.ts';
+import { QUEUE_DASHBOARD_PATH, queueDashboard, queueDashboardRoute } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { limitBody } from './http/body-limit.ts';
 import { webUi } from './routes/web.ts';
+import { router } from './openapi/route.ts';
+import { openApiDocument } from './openapi/document.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Wrong keys, passwords or set-up tokens one client address may send per minute. */
 export const MAX_AUTH_FAILURES_PER_MINUTE = 10;
 
 export function createApp(deps: AppDeps) {
-  const app = new Hono<AppEnv>();
+  const app = router();
   const metrics = createMetrics(deps);
   const limiter = createFailureLimiter({ limit: MAX_AUTH_FAILURES_PER_MINUTE, windowMs: 60_000 });
   app.use('*', requestId({ limitLength: 128 }));
@@ -55,7 +56,7 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', authGuard({ config: deps.config, auth: deps.auth, limiter, urlBase: deps.urlBase }));
   app.use('/api/*', requireJsonBody);
 
-  const api = new Hono<AppEnv>()
+  const api = router()
     .route('/', healthRoutes(deps))
     .route('/', authRoutes({ ...deps, limiter }))
     .route('/', configRoutes(deps))
@@ -71,10 +72,11 @@ export function createApp(deps: AppDeps) {
     .route('/', transcoderRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', metricsRoutes(metrics))
-    .route('/', openApiRoutes());
+    .route('/', openApiRoutes(() => openApiDocument(app)));
   app.route('/api', api);
   app.route('/', setupPage());
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
+  app.openAPIRegistry.registerPath(queueDashboardRoute);
   app.use('*', webUi({ root: deps.webRoot ?? null, urlBase: deps.urlBase }));
 
   const wrongMethod = methodNotAllowed(() => app.routes);

@@ -36,23 +36,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/setup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The page the set-up link printed at start opens */
-        get: operations["getSetupPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/auth/status": {
         parameters: {
             query?: never;
@@ -269,6 +252,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/media/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Streams of one media file (ffprobe) */
+        get: operations["getMediaProbe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/tracks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a default track or remove one (ffmpeg remux)
+         * @description With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after.
+         */
+        post: operations["postMediaTracks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/subtitles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Indexed media without sidecar subtitles */
+        get: operations["getSubtitles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Duplicate movies and series in the index */
+        get: operations["getDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library": {
         parameters: {
             query?: never;
@@ -320,23 +374,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/downloads": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Files under the downloads folder and recent plans and moves */
-        get: operations["getDownloads"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/releases": {
         parameters: {
             query?: never;
@@ -357,52 +394,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/media/probe": {
+    "/api/downloads": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Streams of one media file (ffprobe) */
-        get: operations["getMediaProbe"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/media/tracks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Set a default track or remove one (ffmpeg remux)
-         * @description With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after.
-         */
-        post: operations["postMediaTracks"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/tools/subtitles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Indexed media without sidecar subtitles */
-        get: operations["getSubtitles"];
+        /** Files under the downloads folder and recent plans and moves */
+        get: operations["getDownloads"];
         put?: never;
         post?: never;
         delete?: never;
@@ -485,23 +485,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/tools/duplicates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Duplicate movies and series in the index */
-        get: operations["getDuplicates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -573,6 +556,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page the set-up link printed at start opens */
+        get: operations["getSetupPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/queues": {
         parameters: {
             query?: never;
@@ -597,6 +597,137 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuthApiKey: {
+            api_key: string;
+            /** @enum {string} */
+            source: "config" | "generated";
+        };
+        AuthApiKeyRequest: {
+            password: string;
+            regenerate?: boolean;
+        };
+        AuthLoginRequest: {
+            username: string;
+            password: string;
+        };
+        AuthLogout: {
+            /** @enum {boolean} */
+            ok: true;
+        };
+        AuthPasswordRequest: {
+            current_password: string;
+            new_password: string;
+        };
+        AuthSession: {
+            username: string;
+            expires_at: string;
+        };
+        AuthSetupRequest: {
+            token: string;
+            username: string;
+            password: string;
+        };
+        AuthStatus: {
+            owner: boolean;
+            authenticated: boolean;
+            /** @enum {string|null} */
+            via: "key" | "session" | "local" | null;
+            username: string | null;
+            /** @enum {string} */
+            auth: "required" | "local_open";
+        };
+        Dashboard: {
+            dry_run: boolean;
+            state: {
+                /** @description ISO-8601 UTC time */
+                last_scan_at: string | null;
+                /** @description ISO-8601 UTC time */
+                last_library_scan_at: string | null;
+                recent_count: number;
+            };
+            drives: {
+                name: string;
+                path: string;
+                total_bytes: number | null;
+                free_bytes: number | null;
+                used_bytes: number | null;
+                available: boolean;
+            }[];
+            library: {
+                files: number;
+                bytes: number;
+                movies: number;
+                series: number;
+                episodes: number;
+                scanned_at: string | null;
+            };
+            extensions: {
+                [key: string]: {
+                    count: number;
+                    bytes: number;
+                };
+            };
+        };
+        DownloadFile: {
+            path: string;
+            bytes: number;
+            /** @description ISO-8601 UTC time */
+            modified_at: string;
+            settled: boolean;
+            media: {
+                /** @enum {string} */
+                kind: "movie" | "episode";
+                title: string;
+                year: number | null;
+                season: number | null;
+                episodes: number[] | null;
+                air_date: string | null;
+                country?: string | null;
+            } | null;
+        };
+        Downloads: {
+            files: components["schemas"]["DownloadFile"][];
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            truncated: boolean;
+            recent: {
+                /** @enum {string} */
+                type: "plan" | "move";
+                source: string;
+                destination: string;
+                /** @description ISO-8601 UTC time */
+                at: string;
+                status: string;
+            }[];
+        };
+        DroppedStream: {
+            index: number;
+            type: string;
+            codec: string | null;
+            reason: string;
+        };
+        Duplicates: {
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            movies: {
+                title: string;
+                year: number | null;
+                copies: {
+                    folder: string;
+                    drive: string;
+                    files: number;
+                    bytes: number;
+                }[];
+            }[];
+            series: {
+                title: string;
+                copies: {
+                    folder: string;
+                    drive: string;
+                    episode_count: number;
+                }[];
+            }[];
+        };
         ErrorBody: {
             error: {
                 /** @enum {string} */
@@ -606,34 +737,162 @@ export interface components {
             };
         };
         Health: {
-            /** @constant */
+            /** @enum {boolean} */
             ok: true;
         };
-        Ready: {
+        Job: {
+            id: string;
+            /** @enum {string} */
+            queue: "scan" | "library" | "media" | "transcode";
+            name: string;
+            /** @enum {string} */
+            state: "waiting" | "active" | "delayed" | "completed" | "failed";
+            progress?: unknown;
+            result?: unknown;
+            error: string | null;
+            /** @enum {string|null} */
+            error_code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal" | null;
+            /** @description ISO-8601 UTC time */
+            created_at: string | null;
+            /** @description ISO-8601 UTC time */
+            finished_at: string | null;
+        };
+        JobAccepted: {
+            job: components["schemas"]["JobRef"];
+            status_url: string;
+        };
+        JobRef: {
+            id: string;
+            /** @enum {string} */
+            queue: "scan" | "library" | "media" | "transcode";
+            /** @enum {string} */
+            state: "waiting" | "active" | "delayed" | "completed" | "failed";
+        };
+        Library: {
+            summary: components["schemas"]["LibrarySummary"];
+            movies: {
+                title: string;
+                year: number | null;
+                folder: string;
+                drive: string;
+                files: number;
+                bytes: number;
+            }[];
+            series: {
+                title: string;
+                folder: string;
+                drive: string;
+                seasons: {
+                    season: number;
+                    episodes: number[];
+                }[];
+                episode_count: number;
+                files: number;
+                bytes: number;
+            }[];
+        };
+        LibraryFiles: {
+            folder: string;
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            files: {
+                path: string;
+                bytes: number;
+                ext: string;
+                /** @enum {string} */
+                type: "video" | "subtitle" | "nfo" | "other";
+                season: number | null;
+                episodes: number[];
+                extra: boolean;
+            }[];
+        };
+        LibraryScanResult: {
+            summary: components["schemas"]["LibrarySummary"];
+        };
+        LibrarySummary: {
+            files: number;
+            bytes: number;
+            movies: number;
+            series: number;
+            episodes: number;
+            scanned_at: string | null;
+            duration_ms: number | null;
+            truncated: boolean;
+            timed_out: boolean;
+        };
+        Move: {
+            source: string;
+            destination: string;
+            /** @enum {string} */
+            kind: "movie" | "episode";
+            title: string;
+            year: number | null;
+            season: number | null;
+            episodes: number[] | null;
+            air_date: string | null;
+            drive: string | null;
+            sidecars: {
+                source: string;
+                destination: string;
+            }[];
+            /** @enum {string} */
+            status: "moved" | "failed";
+            error?: string;
+        };
+        OpenApiDocument: {
+            /** @enum {string} */
+            openapi: "3.1.0";
+            info: {
+                title: string;
+                version: string;
+            } & {
+                [key: string]: unknown;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+            components: {
+                schemas: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Plan: {
+            source: string;
+            destination: string;
+            /** @enum {string} */
+            kind: "movie" | "episode";
+            title: string;
+            year: number | null;
+            season: number | null;
+            episodes: number[] | null;
+            air_date: string | null;
+            drive: string | null;
+            sidecars: {
+                source: string;
+                destination: string;
+            }[];
+        };
+        Probe: {
+            path: string;
+            container: string | null;
+            duration_seconds: number | null;
+            size_bytes: number;
+            streams: components["schemas"]["Stream"][];
+        };
+        ProviderStatus: {
+            name: string;
             ok: boolean;
-            /** @enum {string} */
-            redis: "up" | "down";
-        };
-        AuthStatus: {
-            owner: boolean;
-            authenticated: boolean;
-            via: ("key" | "session" | "local") | null;
-            username: string | null;
-            /** @enum {string} */
-            auth: "required" | "local_open";
-        };
-        AuthSession: {
-            username: string;
-            expires_at: string;
-        };
-        AuthLogout: {
-            /** @constant */
-            ok: true;
-        };
-        AuthApiKey: {
-            api_key: string;
-            /** @enum {string} */
-            source: "config" | "generated";
+            error: string | null;
+            shows: number;
+            matched: number;
+            unmatched: number;
+            failed: number;
+            pending: number;
         };
         PublicConfig: {
             app: {
@@ -693,6 +952,51 @@ export interface components {
                 }[];
             };
         };
+        Ready: {
+            ok: boolean;
+            /** @enum {string} */
+            redis: "up" | "down";
+        };
+        Release: {
+            series: string;
+            season: number;
+            episode: number;
+            /** @enum {string} */
+            status: "missing" | "upcoming";
+            air_date: string | null;
+            title: string | null;
+            source: string;
+        };
+        Releases: {
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            releases: components["schemas"]["Release"][];
+            providers: components["schemas"]["ProviderStatus"][];
+        };
+        RunNextAnswer: components["schemas"]["RunNextNothing"] | components["schemas"]["RunNextDryRun"];
+        RunNextDryRun: {
+            /** @enum {boolean} */
+            dry_run: true;
+            item: components["schemas"]["TranscodeItem"];
+            command: string[];
+            dropped: components["schemas"]["DroppedStream"][];
+        };
+        RunNextNothing: {
+            item: null;
+        };
+        RunNextStarted: {
+            item: components["schemas"]["TranscodeItem"];
+            job: components["schemas"]["JobRef"];
+            status_url: string;
+        };
+        ScanResult: {
+            dry_run: boolean;
+            started_at: string;
+            finished_at: string;
+            plans: components["schemas"]["Plan"][];
+            moves: components["schemas"]["Move"][];
+            skipped: components["schemas"]["Skipped"][];
+        };
         Settings: {
             settings: {
                 app: {
@@ -743,327 +1047,6 @@ export interface components {
                     };
                 };
             };
-        };
-        JobRef: {
-            id: string;
-            /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
-            /** @enum {string} */
-            state: "waiting" | "active" | "delayed" | "completed" | "failed";
-        };
-        JobAccepted: {
-            job: components["schemas"]["JobRef"];
-            status_url: string;
-        };
-        Job: {
-            id: string;
-            /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
-            name: string;
-            /** @enum {string} */
-            state: "waiting" | "active" | "delayed" | "completed" | "failed";
-            progress: unknown;
-            result: unknown;
-            error: string | null;
-            error_code: ("bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal") | null;
-            created_at: string | null;
-            finished_at: string | null;
-        };
-        Plan: {
-            source: string;
-            destination: string;
-            /** @enum {string} */
-            kind: "movie" | "episode";
-            title: string;
-            year: number | null;
-            season: number | null;
-            episodes: number[] | null;
-            air_date: string | null;
-            drive: string | null;
-            sidecars: {
-                source: string;
-                destination: string;
-            }[];
-        };
-        Move: {
-            source: string;
-            destination: string;
-            /** @enum {string} */
-            kind: "movie" | "episode";
-            title: string;
-            year: number | null;
-            season: number | null;
-            episodes: number[] | null;
-            air_date: string | null;
-            drive: string | null;
-            sidecars: {
-                source: string;
-                destination: string;
-            }[];
-            /** @enum {string} */
-            status: "moved" | "failed";
-            error?: string;
-        };
-        Skipped: {
-            source: string;
-            /** @enum {string} */
-            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous";
-            detail?: string;
-        };
-        ScanResult: {
-            dry_run: boolean;
-            started_at: string;
-            finished_at: string;
-            plans: components["schemas"]["Plan"][];
-            moves: components["schemas"]["Move"][];
-            skipped: components["schemas"]["Skipped"][];
-        };
-        LibrarySummary: {
-            files: number;
-            bytes: number;
-            movies: number;
-            series: number;
-            episodes: number;
-            scanned_at: string | null;
-            duration_ms: number | null;
-            truncated: boolean;
-            timed_out: boolean;
-        };
-        LibraryScanResult: {
-            summary: components["schemas"]["LibrarySummary"];
-        };
-        Library: {
-            summary: components["schemas"]["LibrarySummary"];
-            movies: {
-                title: string;
-                year: number | null;
-                folder: string;
-                drive: string;
-                files: number;
-                bytes: number;
-            }[];
-            series: {
-                title: string;
-                folder: string;
-                drive: string;
-                seasons: {
-                    season: number;
-                    episodes: number[];
-                }[];
-                episode_count: number;
-                files: number;
-                bytes: number;
-            }[];
-        };
-        LibraryFiles: {
-            folder: string;
-            scanned_at: string | null;
-            files: {
-                path: string;
-                bytes: number;
-                ext: string;
-                /** @enum {string} */
-                type: "video" | "subtitle" | "nfo" | "other";
-                season: number | null;
-                episodes: number[];
-                extra: boolean;
-            }[];
-        };
-        Dashboard: {
-            dry_run: boolean;
-            state: {
-                last_scan_at: string | null;
-                last_library_scan_at: string | null;
-                recent_count: number;
-            };
-            drives: {
-                name: string;
-                path: string;
-                total_bytes: number | null;
-                free_bytes: number | null;
-                used_bytes: number | null;
-                available: boolean;
-            }[];
-            library: {
-                files: number;
-                bytes: number;
-                movies: number;
-                series: number;
-                episodes: number;
-                scanned_at: string | null;
-            };
-            extensions: {
-                [key: string]: {
-                    count: number;
-                    bytes: number;
-                };
-            };
-        };
-        DownloadFile: {
-            path: string;
-            bytes: number;
-            /** @description ISO-8601 UTC time */
-            modified_at: string;
-            settled: boolean;
-            media: {
-                /** @enum {string} */
-                kind: "movie" | "episode";
-                title: string;
-                year: number | null;
-                season: number | null;
-                episodes: number[] | null;
-                air_date: string | null;
-                country?: string | null;
-            } | null;
-        };
-        Downloads: {
-            files: components["schemas"]["DownloadFile"][];
-            scanned_at: string | null;
-            truncated: boolean;
-            recent: {
-                /** @enum {string} */
-                type: "plan" | "move";
-                source: string;
-                destination: string;
-                /** @description ISO-8601 UTC time */
-                at: string;
-                status: string;
-            }[];
-        };
-        Release: {
-            series: string;
-            season: number;
-            episode: number;
-            /** @enum {string} */
-            status: "missing" | "upcoming";
-            air_date: string | null;
-            title: string | null;
-            source: string;
-        };
-        ProviderStatus: {
-            name: string;
-            ok: boolean;
-            error: string | null;
-            shows: number;
-            matched: number;
-            unmatched: number;
-            failed: number;
-            pending: number;
-        };
-        Releases: {
-            scanned_at: string | null;
-            releases: components["schemas"]["Release"][];
-            providers: components["schemas"]["ProviderStatus"][];
-        };
-        Stream: {
-            index: number;
-            /** @enum {string} */
-            type: "video" | "audio" | "subtitle";
-            codec: string | null;
-            language: string | null;
-            title: string | null;
-            default: boolean;
-            forced: boolean;
-            channels: number | null;
-            width: number | null;
-            height: number | null;
-        };
-        Probe: {
-            path: string;
-            container: string | null;
-            duration_seconds: number | null;
-            size_bytes: number;
-            streams: components["schemas"]["Stream"][];
-        };
-        TracksDryRun: {
-            /** @constant */
-            dry_run: true;
-            path: string;
-            command: string[];
-        };
-        TracksResult: {
-            /** @constant */
-            dry_run: false;
-            path: string;
-            command: string[];
-            streams: components["schemas"]["Stream"][];
-        };
-        TracksAnswer: components["schemas"]["TracksDryRun"] | components["schemas"]["TracksResult"];
-        Subtitles: {
-            scanned_at: string | null;
-            total: number;
-            missing: {
-                path: string;
-                kind: ("movie" | "episode") | null;
-                title: string | null;
-                season: number | null;
-                episode: number | null;
-            }[];
-        };
-        TranscodeItem: {
-            path: string;
-            ext: string;
-            bytes: number;
-            kind: ("movie" | "episode") | null;
-            title: string | null;
-            /** @enum {string} */
-            status: "queued" | "running" | "done" | "failed";
-        };
-        Transcoder: {
-            scanned_at: string | null;
-            queue: components["schemas"]["TranscodeItem"][];
-        };
-        DroppedStream: {
-            index: number;
-            type: string;
-            codec: string | null;
-            reason: string;
-        };
-        RunNextNothing: {
-            item: null;
-        };
-        RunNextDryRun: {
-            /** @constant */
-            dry_run: true;
-            item: components["schemas"]["TranscodeItem"];
-            command: string[];
-            dropped: components["schemas"]["DroppedStream"][];
-        };
-        RunNextAnswer: components["schemas"]["RunNextNothing"] | components["schemas"]["RunNextDryRun"];
-        RunNextStarted: {
-            item: components["schemas"]["TranscodeItem"];
-            job: components["schemas"]["JobRef"];
-            status_url: string;
-        };
-        TranscodeRetryResult: {
-            item: components["schemas"]["TranscodeItem"];
-        };
-        TranscodeCancel: {
-            /** @constant */
-            cancelled: true;
-            job: components["schemas"]["JobRef"];
-            status_url: string;
-        };
-        Duplicates: {
-            scanned_at: string | null;
-            movies: {
-                title: string;
-                year: number | null;
-                copies: {
-                    folder: string;
-                    drive: string;
-                    files: number;
-                    bytes: number;
-                }[];
-            }[];
-            series: {
-                title: string;
-                copies: {
-                    folder: string;
-                    drive: string;
-                    episode_count: number;
-                }[];
-            }[];
         };
         SettingsPatch: {
             app?: {
@@ -1122,31 +1105,84 @@ export interface components {
             /** @enum {string} */
             log_level?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
         };
+        Skipped: {
+            source: string;
+            /** @enum {string} */
+            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous";
+            detail?: string;
+        };
+        Stream: {
+            index: number;
+            /** @enum {string} */
+            type: "video" | "audio" | "subtitle";
+            codec: string | null;
+            language: string | null;
+            title: string | null;
+            default: boolean;
+            forced: boolean;
+            channels: number | null;
+            width: number | null;
+            height: number | null;
+        };
+        Subtitles: {
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            total: number;
+            missing: {
+                path: string;
+                /** @enum {string|null} */
+                kind: "movie" | "episode" | null;
+                title: string | null;
+                season: number | null;
+                episode: number | null;
+            }[];
+        };
         TrackAction: {
             path: string;
             /** @enum {string} */
             action: "set_default" | "remove";
             stream: number;
         };
+        TracksAnswer: components["schemas"]["TracksDryRun"] | components["schemas"]["TracksResult"];
+        TracksDryRun: {
+            /** @enum {boolean} */
+            dry_run: true;
+            path: string;
+            command: string[];
+        };
+        TracksResult: {
+            /** @enum {boolean} */
+            dry_run: false;
+            path: string;
+            command: string[];
+            streams: components["schemas"]["Stream"][];
+        };
+        TranscodeCancel: {
+            /** @enum {boolean} */
+            cancelled: true;
+            job: components["schemas"]["JobRef"];
+            status_url: string;
+        };
+        TranscodeItem: {
+            path: string;
+            ext: string;
+            bytes: number;
+            /** @enum {string|null} */
+            kind: "movie" | "episode" | null;
+            title: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+        };
+        Transcoder: {
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            queue: components["schemas"]["TranscodeItem"][];
+        };
         TranscodeRetryRequest: {
             path: string;
         };
-        AuthSetupRequest: {
-            token: string;
-            username: string;
-            password: string;
-        };
-        AuthLoginRequest: {
-            username: string;
-            password: string;
-        };
-        AuthPasswordRequest: {
-            current_password: string;
-            new_password: string;
-        };
-        AuthApiKeyRequest: {
-            password: string;
-            regenerate?: boolean;
+        TranscodeRetryResult: {
+            item: components["schemas"]["TranscodeItem"];
         };
     };
     responses: never;
@@ -1238,47 +1274,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ready"];
-                };
-            };
-        };
-    };
-    getSetupPage: {
-        parameters: {
-            query?: {
-                /** @description The one-time set-up token (read by the page, not the server) */
-                token?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A form that posts to /api/auth/setup; no data. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1865,7 +1860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/css": unknown;
+                    "text/css": string;
                 };
             };
             /** @description Not modified: If-None-Match names the current ETag. */
@@ -2200,307 +2195,6 @@ export interface operations {
             };
         };
     };
-    getLibrary: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Library"];
-                };
-            };
-            /** @description no API key or session, a wrong key, or an ended session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description too many wrong keys from this address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getLibraryFiles: {
-        parameters: {
-            query: {
-                /** @description A folder exactly as GET /api/library lists it */
-                folder: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LibraryFiles"];
-                };
-            };
-            /** @description no folder, or not an absolute path */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description no API key or session, a wrong key, or an ended session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the index holds no such movie or series folder */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description too many wrong keys from this address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getDashboard: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Dashboard"];
-                };
-            };
-            /** @description no API key or session, a wrong key, or an ended session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description too many wrong keys from this address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getDownloads: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Downloads"];
-                };
-            };
-            /** @description no API key or session, a wrong key, or an ended session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description too many wrong keys from this address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getReleases: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Releases"];
-                };
-            };
-            /** @description no API key or session, a wrong key, or an ended session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description too many wrong keys from this address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     getMediaProbe: {
         parameters: {
             query: {
@@ -2723,6 +2417,363 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Duplicates"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Library"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLibraryFiles: {
+        parameters: {
+            query: {
+                /** @description A folder exactly as GET /api/library lists it */
+                folder: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryFiles"];
+                };
+            };
+            /** @description no folder, or not an absolute path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the index holds no such movie or series folder */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReleases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Releases"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDownloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Downloads"];
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */
@@ -3129,62 +3180,6 @@ export interface operations {
             };
         };
     };
-    getDuplicates: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Duplicates"];
-                };
-            };
-            /** @description no API key or session, a wrong key, or an ended session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description too many wrong keys from this address; Retry-After says when to try again */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description internal error (never with a stack trace) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     getEvents: {
         parameters: {
             query?: never;
@@ -3200,7 +3195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */
@@ -3256,7 +3251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": unknown;
+                    "text/plain": string;
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */
@@ -3312,7 +3307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */
@@ -3368,7 +3363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": unknown;
+                    "text/html": string;
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */
@@ -3409,6 +3404,47 @@ export interface operations {
             };
         };
     };
+    getSetupPage: {
+        parameters: {
+            query?: {
+                /** @description The one-time set-up token (read by the page, not the server) */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A form that posts to /api/auth/setup; no data. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getQueueDashboard: {
         parameters: {
             query?: never;
@@ -3424,7 +3460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": unknown;
+                    "text/html": string;
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError } from '@mo/core';
 import type { ErrorBody, ErrorCode } from '@mo/shared';
 import type { AppEnv } from './env.ts';
+import { notJson } from './body.ts';
 
 export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   bad_request: 400,
@@ -34,6 +35,9 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, deta
 export function onError(err: Error, c: Context<AppEnv>) {
   if (err instanceof AppError) return errorResponse(c, err.code, err.message, err.details);
   if (err instanceof HTTPException) {
+    // What a declared JSON body's validator refuses before its schema sees it, in this API's words.
+    if (err.status === 415) return errorResponse(c, 'bad_request', notJson(c) ?? 'the body must be JSON');
+    if (err.status === 400 && /malformed json/i.test(err.message)) return errorResponse(c, 'bad_request', 'the body is not valid JSON');
     const code = CODE_OF_STATUS[err.status] ?? (err.status >= 500 ? 'internal' : 'bad_request');
     return errorResponse(c, code, err.message || code);
   }

@@ -25,18 +25,17 @@ export function statusUrl(queue: string, id: string): string {
 }
 
 /**
- * Every job-backed POST answers through here: the job's result when it finishes within `?wait=`,
- * otherwise 202 with where to follow it.
+ * Every job-backed POST answers through here: the job's result when it finishes within `?wait=`
+ * (`opts.wait`, as the route's declared query read it), otherwise 202 with where to follow it.
  */
 export async function runJob<N extends JobName>(
   c: Context,
   jobs: JobClient,
   name: N,
   payload: JobPayload<N>,
-  opts: { onCompleted?: () => Promise<void> } = {},
+  opts: { wait: number; onCompleted?: () => Promise<void> },
 ) {
-  const wait = waitSeconds(c.req.query('wait'));
-  const outcome = await jobs.submit(name, payload, { waitSeconds: wait });
+  const outcome = await jobs.submit(name, payload, { waitSeconds: opts.wait });
   switch (outcome.kind) {
     case 'completed':
       await opts.onCompleted?.();

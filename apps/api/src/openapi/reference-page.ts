@@ -1,5 +1,3 @@
-import { ROUTES } from './document.ts';
-
 function escape(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -11,8 +9,8 @@ function json(v: unknown): string {
 
 /** A self-contained reference: a NAS behind a firewall may not reach a CDN for a docs bundle. */
 export function referencePage(document: { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } }): string {
-  const sections = ROUTES.map((r) => {
-    const op = document.paths[r.path]![r.method];
+  const operations = Object.entries(document.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+  const sections = operations.map(({ path, method, op }) => {
     const params = (op.parameters ?? [])
       .map((p: any) => `<li><code>${escape(p.name)}</code> (${p.in}${p.required ? ', required' : ''}): ${escape(p.description)}</li>`)
       .join('');
@@ -25,8 +23,9 @@ export function referencePage(document: { paths: Record<string, Record<string, a
           : `<div class="plain">${status} ${escape(res.description)}</div>`;
       })
       .join('');
-    return `<section id="${escape(r.method + r.path)}"><h2><span class="m ${r.method}">${r.method.toUpperCase()}</span> <code>${escape(r.path)}</code></h2>
-<p>${escape(r.summary)}${r.description ? `. ${escape(r.description)}` : ''}${r.open ? ' <em>(no API key needed)</em>' : ''}</p>
+    const open = Array.isArray(op.security) && op.security.length === 0;
+    return `<section id="${escape(method + path)}"><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h2>
+<p>${escape(op.summary)}${op.description ? `. ${escape(op.description)}` : ''}${open ? ' <em>(no API key needed)</em>' : ''}</p>
 ${params ? `<ul>${params}</ul>` : ''}${body}${responses}</section>`;
   }).join('\n');
   const schemas = Object.entries(document.components.schemas)

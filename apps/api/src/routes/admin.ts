@@ -1,5 +1,7 @@
+import { createRoute } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { AppDeps } from '../http/env.ts';
+import { other } from '../openapi/route.ts';
 import { errorBody } from '../http/errors.ts';
 
 export const QUEUE_DASHBOARD_PATH = '/api/admin/queues';
@@ -66,6 +68,13 @@ async function buildDashboard({ jobs, urlBase = '' }: AppDeps): Promise<Hono> {
   });
   return adapter.registerPlugin() as unknown as Hono;
 }
+
+/** Bull Board is mounted as a whole (its page, assets and XHR endpoints) and documented as its page. */
+export const queueDashboardRoute = createRoute({
+  method: 'get', path: QUEUE_DASHBOARD_PATH, operationId: 'getQueueDashboard', summary: 'Queue dashboard (Bull Board)', tags: ['operations'],
+  description: 'Open once with ?api_key= when a key is set; the page then keeps it as a cookie.',
+  responses: { 200: other('text/html', 'HTML page') },
+});
 
 /**
  * Bull Board over the four queues, mounted under QUEUE_DASHBOARD_PATH (with the original request:

@@ -1,18 +1,68 @@
-import { Hono, type Context } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { z } from 'zod';
-import { AppError, validationError, type AuthService, type FailureLimiter, type Session } from '@mo/core';
-import { authApiKeyBody, authLoginBody, authPasswordBody, authSetupBody } from '@mo/shared';
-import type { AppDeps, AppEnv } from '../http/env.ts';
-import { jsonBody } from '../http/body.ts';
+import { AppError, type AuthService, type FailureLimiter, type Session } from '@mo/core';
+import {
+  authApiKeyBody,
+  authApiKeyResponse,
+  authLoginBody,
+  authLogoutResponse,
+  authPasswordBody,
+  authSessionResponse,
+  authSetupBody,
+  authStatusResponse,
+} from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
 import { clientKey, isLocalRequest, overHttps, SESSION_COOKIE, tooManyFailures } from '../http/auth.ts';
+import { AUTH_FAILURES, body, errors, json, OPEN, router } from '../openapi/route.ts';
 
-async function parse<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
-  const body = await jsonBody(c);
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
-}
+const status = createRoute({
+  method: 'get', path: '/auth/status', operationId: 'getAuthStatus', summary: 'Is there an owner, and who is asking', tags: ['auth'], ...OPEN,
+  responses: { 200: json(authStatusResponse) },
+});
+
+const setup = createRoute({
+  method: 'post', path: '/auth/setup', operationId: 'postAuthSetup', summary: 'Create the owner account once, with the set-up token printed at start', tags: ['auth'], ...OPEN,
+  description: 'Answers with the session cookie mo_session (HttpOnly, SameSite=Strict).',
+  request: { body: body(authSetupBody) },
+  responses: {
+    201: json(authSessionResponse, 'Created'),
+    ...errors({ 400: 'user name (1 to 64 characters) or password (10 to 1024) refused', 401: 'the set-up token is not right', 409: 'an owner exists already', ...AUTH_FAILURES }),
+  },
+});
+
+const login = createRoute({
+  method: 'post', path: '/auth/login', operationId: 'postAuthLogin', summary: 'Log in as the owner: sets the session cookie', tags: ['auth'], ...OPEN,
+  request: { body: body(authLoginBody) },
+  responses: {
+    200: json(authSessionResponse),
+    ...errors({ 400: 'the body is not a user name and password', 401: 'the user name or password is not right', ...AUTH_FAILURES }),
+  },
+});
+
+const logout = createRoute({
+  method: 'post', path: '/auth/logout', operationId: 'postAuthLogout', summary: 'End this session', tags: ['auth'], ...OPEN,
+  responses: { 200: json(authLogoutResponse) },
+});
+
+const password = createRoute({
+  method: 'post', path: '/auth/password', operationId: 'postAuthPassword', summary: 'Change the owner password; every session ends, this client gets a new one', tags: ['auth'], ...OPEN,
+  request: { body: body(authPasswordBody) },
+  responses: {
+    200: json(authSessionResponse),
+    ...errors({ 400: 'the new password is refused (10 to 1024 characters)', 401: 'the current password is not right', 409: 'no owner account exists yet', ...AUTH_FAILURES }),
+  },
+});
+
+const apiKey = createRoute({
+  method: 'post', path: '/auth/api-key', operationId: 'postAuthApiKey', summary: 'Show the API key, or replace the generated one (regenerate: true)', tags: ['auth'], ...OPEN,
+  description: 'Needs the owner password. A key set in the config file (app.api_key) wins and cannot be regenerated here.',
+  request: { body: body(authApiKeyBody) },
+  responses: {
+    200: json(authApiKeyResponse),
+    ...errors({ 400: 'the body is not a password (and regenerate)', 401: 'the password is not right', 409: 'no owner account exists yet, or app.api_key is set in the config file', ...AUTH_FAILURES }),
+  },
+});
 
 /**
  * The owner's account: set up once with the token printed at start, then log in, log out, change
@@ -46,48 +96,45 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
     }
   }
 
-  return new Hono<AppEnv>()
-    .get('/auth/status', async (c) => {
+  return router()
+    .openapi(status, async (c) => {
       const session = getCookie(c, SESSION_COOKIE);
       const username = session === undefined ? null : await auth.session(session);
       const via = username !== null ? 'session' : config.current().app.auth === 'local_open' && isLocalRequest(c) ? 'local' : null;
-      return c.json({
-        owner: await auth.ownerExists(),
-        authenticated: via !== null,
-        via,
-        username,
-        auth: config.current().app.auth,
-      });
+      return c.json(
+        { owner: await auth.ownerExists(), authenticated: via !== null, via, username, auth: config.current().app.auth },
+        200,
+      );
     })
-    .post('/auth/setup', async (c) => {
-      const body = await parse(c, authSetupBody);
+    .openapi(setup, async (c) => {
+      const body = c.req.valid('json');
       const out = await guarded(c, () => auth.setup(body.token, body.username, body.password));
       if (out instanceof Response) return out;
       deps.logger.info({ username: body.username.trim() }, 'owner account set up');
       return c.json(startSession(c, out, body.username.normalize('NFC').trim()), 201);
     })
-    .post('/auth/login', async (c) => {
-      const body = await parse(c, authLoginBody);
+    .openapi(login, async (c) => {
+      const body = c.req.valid('json');
       const out = await guarded(c, () => auth.login(body.username, body.password));
       if (out instanceof Response) return out;
-      return c.json(startSession(c, out, body.username.normalize('NFC').trim()));
+      return c.json(startSession(c, out, body.username.normalize('NFC').trim()), 200);
     })
-    .post('/auth/logout', async (c) => {
+    .openapi(logout, async (c) => {
       const session = getCookie(c, SESSION_COOKIE);
       if (session !== undefined) await auth.logout(session);
       deleteCookie(c, SESSION_COOKIE, { path: cookiePath, secure: overHttps(c) });
-      return c.json({ ok: true as const });
+      return c.json({ ok: true as const }, 200);
     })
-    .post('/auth/password', async (c) => {
-      const body = await parse(c, authPasswordBody);
+    .openapi(password, async (c) => {
+      const body = c.req.valid('json');
       const out = await guarded(c, () => auth.changePassword(body.current_password, body.new_password));
       if (out instanceof Response) return out;
       deps.logger.info('owner password changed; every session ended');
       const owner = await auth.session(out.token);
-      return c.json(startSession(c, out, owner ?? ''));
+      return c.json(startSession(c, out, owner ?? ''), 200);
     })
-    .post('/auth/api-key', async (c) => {
-      const body = await parse(c, authApiKeyBody);
+    .openapi(apiKey, async (c) => {
+      const body = c.req.valid('json');
       const out = await guarded(c, async () => {
         if (body.regenerate) return auth.regenerateApiKey(body.password);
         await auth.checkPassword(body.password);
@@ -95,6 +142,6 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
       });
       if (out instanceof Response) return out;
       if (body.regenerate) deps.logger.info('generated API key replaced');
-      return c.json({ api_key: out, source: auth.keyFromConfig() ? ('config' as const) : ('generated' as const) });
+      return c.json({ api_key: out, source: auth.keyFromConfig() ? ('config' as const) : ('generated' as const) }, 200);
     });
 }

@@ -1,8 +1,10 @@
 import { statfs } from 'node:fs/promises';
-import { Hono } from 'hono';
+import { createRoute, type z } from '@hono/zod-openapi';
+import type { TypedResponse } from 'hono';
 import { extensionBreakdown, libraryView } from '@mo/core';
-import type { Drive } from '@mo/shared';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import { dashboardResponse, type Drive } from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
+import { json, router } from '../openapi/route.ts';
 
 interface DriveUsage {
   name: string;
@@ -27,6 +29,11 @@ async function usageOf(drive: Drive): Promise<DriveUsage> {
   }
 }
 
+const getDashboard = createRoute({
+  method: 'get', path: '/dashboard', operationId: 'getDashboard', summary: 'State, drive usage and cached library figures', tags: ['library'],
+  responses: { 200: json(dashboardResponse) },
+});
+
 export function dashboardRoutes({ config, library }: AppDeps) {
   let usage: { key: string; at: number; value: Promise<DriveUsage[]> } | undefined;
   function driveUsage(drives: readonly Drive[]): Promise<DriveUsage[]> {
@@ -37,7 +44,7 @@ export function dashboardRoutes({ config, library }: AppDeps) {
     return usage.value;
   }
 
-  return new Hono<AppEnv>().get('/dashboard', async (c) => {
+  return router().openapi(getDashboard, async (c) => {
     const cfg = config.current();
     const state = config.currentState();
     const cached = await library.derive('dashboard.json', (index) => {
@@ -64,6 +71,7 @@ export function dashboardRoutes({ config, library }: AppDeps) {
       drives: await driveUsage(cfg.drives),
     });
     // Splice the per-index part in as text rather than parse and re-serialise it on every request.
-    return c.body(`${head.slice(0, -1)},${cached.slice(1)}`, 200, { 'Content-Type': 'application/json' });
+    const answer = c.body(`${head.slice(0, -1)},${cached.slice(1)}`, 200, { 'Content-Type': 'application/json' });
+    return answer as unknown as TypedResponse<z.output<typeof dashboardResponse>, 200, 'json'>;
   });
 }

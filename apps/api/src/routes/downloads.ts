@@ -1,9 +1,10 @@
-import { Hono } from 'hono';
-import type { RecentEntry } from '@mo/shared';
+import { createRoute } from '@hono/zod-openapi';
+import { downloadsResponse, type RecentEntry } from '@mo/shared';
 import { downloadsListingStamp, readDownloadsListing, type SavedListing } from '@mo/core/scanner/downloads-cache.ts';
 import { recentUnder } from '@mo/core/scanner/downloads-listing.ts';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
+import { json, router } from '../openapi/route.ts';
 
 /**
  * GET /api/downloads from what the last scanner pass saw (`scanned_at`), minus the files it or a
@@ -23,9 +24,14 @@ export function downloadsAnswer(listing: SavedListing | null, downloads: string,
   };
 }
 
+const getDownloads = createRoute({
+  method: 'get', path: '/downloads', operationId: 'getDownloads', summary: 'Files under the downloads folder and recent plans and moves', tags: ['scanner'],
+  responses: { 200: json(downloadsResponse) },
+});
+
 export function downloadsRoutes({ config }: AppDeps) {
-  let memo: { key: string; recent: readonly RecentEntry[]; answer: CachedJson } | undefined;
-  return new Hono<AppEnv>().get('/downloads', async (c) => {
+  let memo: { key: string; recent: readonly RecentEntry[]; answer: CachedJson<ReturnType<typeof downloadsAnswer>> } | undefined;
+  return router().openapi(getDownloads, async (c) => {
     // A pass that just finished in the worker shows at once, not at the next poll of state.json.
     await config.refresh();
     const cfg = config.current();

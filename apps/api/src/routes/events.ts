@@ -1,7 +1,8 @@
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { credentialsStillValid } from '../http/auth.ts';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import type { AppDeps } from '../http/env.ts';
+import { other, router } from '../openapi/route.ts';
 
 /** How long a browser waits before it reconnects (sent with the snapshot as the SSE `retry`). */
 export const RECONNECT_MS = 2000;
@@ -12,8 +13,18 @@ export const RECONNECT_MS = 2000;
  */
 export const MAX_UNREAD_WRITES = 1000;
 
+const getEvents = createRoute({
+  method: 'get', path: '/events', operationId: 'getEvents', summary: 'Live events (Server-Sent Events)', tags: ['service'],
+  description:
+    'One stream per tab. First a `snapshot` (active jobs with progress, `redis` up or not, the settings version, the library index version and time), ' +
+    'then `job` ({queue, id, name, state: active|progress|completed|failed, progress?, error?, error_code?}; progress at most about once a second per job), ' +
+    '`settings` ({version, sections}), `library` ({version, scanned_at}) and `transcode` ({changed: [{path, entry}]}); each `data` is JSON. ' +
+    'A comment every 15 s keeps it open. Missed events are not replayed: re-fetch after each snapshot.',
+  responses: { 200: other('text/event-stream', 'An event stream that stays open') },
+});
+
 export function eventRoutes(deps: AppDeps) {
-  return new Hono<AppEnv>().get('/events', async (c) => {
+  return router().openapi(getEvents, async (c) => {
     const stillValid = await credentialsStillValid(c, deps);
     // nginx, and proxies that honour its header, then pass each event on unbuffered, whatever their own config.
     c.header('X-Accel-Buffering', 'no');

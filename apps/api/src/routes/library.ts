@@ -1,19 +1,40 @@
-import { Hono } from 'hono';
+import { createRoute, z } from '@hono/zod-openapi';
 import { AppError, folderFilesView, libraryView } from '@mo/core';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import { libraryFilesResponse, libraryResponse } from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson } from '../http/cached-json.ts';
+import { errors, json, router } from '../openapi/route.ts';
 
 /** Longer than any real folder path; the key of a derived answer is kept until the next index. */
 const MAX_FOLDER_CHARS = 4096;
 
+const getLibrary = createRoute({
+  method: 'get', path: '/library', operationId: 'getLibrary', summary: 'Cached library summary, movies and series', tags: ['library'],
+  responses: { 200: json(libraryResponse) },
+});
+
+const getLibraryFiles = createRoute({
+  method: 'get', path: '/library/files', operationId: 'getLibraryFiles', summary: 'The indexed files of one movie or series folder', tags: ['library'],
+  request: {
+    query: z.object({
+      folder: z
+        .string()
+        .regex(/^\/[^\0]*$/, 'an absolute folder path as GET /api/library lists it')
+        .max(MAX_FOLDER_CHARS)
+        .meta({ description: 'A folder exactly as GET /api/library lists it' }),
+    }),
+  },
+  responses: {
+    200: json(libraryFilesResponse),
+    ...errors({ 400: 'no folder, or not an absolute path', 404: 'the index holds no such movie or series folder' }),
+  },
+});
+
 export function libraryRoutes({ library }: AppDeps) {
-  return new Hono<AppEnv>()
-    .get('/library', async (c) => sendJson(c, await library.derive('library.json', (index) => cacheJson(libraryView(index)))))
-    .get('/library/files', async (c) => {
-      const folder = c.req.query('folder');
-      if (!folder || !folder.startsWith('/') || folder.length > MAX_FOLDER_CHARS || folder.includes('\0')) {
-        throw new AppError('bad_request', 'folder: an absolute folder path as GET /api/library lists it', { key: 'folder' });
-      }
+  return router()
+    .openapi(getLibrary, async (c) => sendJson(c, await library.derive('library.json', (index) => cacheJson(libraryView(index)))))
+    .openapi(getLibraryFiles, async (c) => {
+      const { folder } = c.req.valid('query');
       // Only folders the index holds get an answer kept for them: a client naming made-up folders
       // would otherwise grow the cache by one entry per name until the next index.
       const known = await library.derive('library-folders', (index) => new Set(index?.items.map((i) => i.folder)));

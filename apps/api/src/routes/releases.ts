@@ -1,10 +1,18 @@
-import { Hono } from 'hono';
+import { createRoute, type z } from '@hono/zod-openapi';
+import { releasesResponse } from '@mo/shared';
 import { collectSeries } from '@mo/core/releases/series-catalogue.ts';
 import { libraryReleases } from '@mo/core/releases/library-releases.ts';
 import { utcToday } from '@mo/core/releases/release.ts';
 import { createTvmazeProvider, type ProviderAnswer, type TvmazeProviderOptions } from '@mo/core/releases/tvmaze-provider.ts';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
+import { json, router } from '../openapi/route.ts';
+
+const getReleases = createRoute({
+  method: 'get', path: '/releases', operationId: 'getReleases', summary: 'Missing and upcoming episodes', tags: ['library'],
+  description: "The library's own gaps first, then one block per enabled provider; a provider's failures are in `providers`, not an error.",
+  responses: { 200: json(releasesResponse) },
+});
 
 /**
  * GET /api/releases: the library's own gaps and .nfo dates, computed once per index, config and
@@ -13,9 +21,9 @@ import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
  */
 export function releasesRoutes({ config, library }: AppDeps, opts: { tvmaze?: Partial<TvmazeProviderOptions> } = {}) {
   const tvmaze = createTvmazeProvider(opts.tvmaze);
-  let last: { own: object; answer: ProviderAnswer | null; body: CachedJson } | undefined;
+  let last: { own: object; answer: ProviderAnswer | null; body: CachedJson<z.output<typeof releasesResponse>> } | undefined;
 
-  return new Hono<AppEnv>().get('/releases', async (c) => {
+  return router().openapi(getReleases, async (c) => {
     const cfg = config.current();
     const today = utcToday();
     const { read_nfo: readNfo, include_specials: includeSpecials } = cfg.metadata;

@@ -1,5 +1,5 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../http/env.ts';
+import { createRoute, z } from '@hono/zod-openapi';
+import { OPEN, other, router } from '../openapi/route.ts';
 
 // The page the set-up link printed at start opens: until the web UI serves its own, it is the one
 // place a browser can create the owner account. It carries no data and posts to /api/auth/setup
@@ -53,13 +53,21 @@ form.addEventListener('submit', async (event) => {
 </html>
 `;
 
+const getSetupPage = createRoute({
+  method: 'get', path: '/setup', operationId: 'getSetupPage', summary: 'The page the set-up link printed at start opens', tags: ['auth'], ...OPEN,
+  request: {
+    query: z.object({ token: z.string().optional().meta({ description: 'The one-time set-up token (read by the page, not the server)' }) }),
+  },
+  responses: { 200: other('text/html', 'A form that posts to /api/auth/setup; no data.') },
+});
+
 export function setupPage() {
-  return new Hono<AppEnv>().get('/setup', (c) => {
+  return router().openapi(getSetupPage, (c) => {
     // The token is in the address: keep it out of Referer headers, caches and frames.
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-store');
     c.header('X-Frame-Options', 'DENY');
     c.header('Content-Security-Policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-    return c.html(PAGE);
+    return c.html(PAGE, 200);
   });
 }

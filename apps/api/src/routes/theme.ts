@@ -2,10 +2,20 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
 import { isInside, systemFolderOf } from '@mo/core/config/allowed-roots.ts';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import type { AppDeps } from '../http/env.ts';
+import { errors, OPEN, other, router } from '../openapi/route.ts';
+
+const getThemeCss = createRoute({
+  method: 'get', path: '/theme/custom.css', operationId: 'getThemeCss', summary: 'The host-edited stylesheet', tags: ['service'], ...OPEN,
+  responses: {
+    200: other('text/css', 'The stylesheet (empty when missing), with an ETag.'),
+    304: { description: 'Not modified: If-None-Match names the current ETag.' },
+    ...errors({ 403: 'theme.css_file resolves outside paths.config' }),
+  },
+});
 
 interface Cached {
   /** The served file: device, inode, size and mtime. */
@@ -103,7 +113,7 @@ export function themeRoutes({ config }: AppDeps) {
     }
   }
 
-  return new Hono<AppEnv>().get('/theme/custom.css', async (c) => {
+  return router().openapi(getThemeCss, async (c) => {
     const { css, etag } = await load();
     c.header('ETag', etag);
     c.header('Cache-Control', 'no-cache');

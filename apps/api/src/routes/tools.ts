@@ -1,20 +1,38 @@
-import { Hono } from 'hono';
+import { createRoute, z } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
 import { duplicateReport } from '@mo/core/tools/duplicates.ts';
 import { normalizeLanguage } from '@mo/core/languages/languages.ts';
 import { subtitleAudit, subtitleCoverage } from '@mo/core/tools/subtitles.ts';
-import type { LibraryIndex } from '@mo/shared';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import { duplicatesResponse, subtitlesResponse, type LibraryIndex } from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson } from '../http/cached-json.ts';
+import { errors, json, router } from '../openapi/route.ts';
+
+const getSubtitles = createRoute({
+  method: 'get', path: '/tools/subtitles', operationId: 'getSubtitles', summary: 'Indexed media without sidecar subtitles', tags: ['tools'],
+  request: {
+    query: z.object({
+      language: z.string().min(1).optional().meta({
+        description: 'A language code or name (en, eng, English, pt-BR): list media lacking a subtitle in that language rather than any subtitle',
+      }),
+    }),
+  },
+  responses: { 200: json(subtitlesResponse), ...errors({ 400: 'language is not a language code or name' }) },
+});
+
+const getDuplicates = createRoute({
+  method: 'get', path: '/tools/duplicates', operationId: 'getDuplicates', summary: 'Duplicate movies and series in the index', tags: ['tools'],
+  responses: { 200: json(duplicatesResponse) },
+});
 
 /** GET /api/tools/subtitles and GET /api/tools/duplicates, computed once per index (and the config they depend on). */
 export function toolRoutes({ config, library }: AppDeps) {
-  return new Hono<AppEnv>()
-    .get('/tools/subtitles', async (c) => {
-      const raw = c.req.query('language');
+  return router()
+    .openapi(getSubtitles, async (c) => {
+      const raw = c.req.valid('query').language;
       const language = raw === undefined ? null : normalizeLanguage(raw);
       if (raw !== undefined && language === null) {
-        throw new AppError('bad_request', `language: "${raw}" is not a language code or name`);
+        throw new AppError('bad_request', `language: "${raw}" is not a language code or name`, { key: 'language' });
       }
       const exts = config.current().library.subtitle_extensions;
       const coverageOf = (index: LibraryIndex | null) => subtitleCoverage(index?.items ?? [], { subtitleExtensions: exts });
@@ -27,7 +45,7 @@ export function toolRoutes({ config, library }: AppDeps) {
       );
       return sendJson(c, body);
     })
-    .get('/tools/duplicates', async (c) =>
+    .openapi(getDuplicates, async (c) =>
       sendJson(c, await library.derive('tools.duplicates', (index) => cacheJson({ scanned_at: index?.scanned_at ?? null, ...duplicateReport(index?.items ?? []) }))),
     );
 }

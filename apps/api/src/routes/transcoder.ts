@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Hono } from 'hono';
-import { AppError, REDIS_DEADLINE_MS, validationError, withDeadline } from '@mo/core';
+import { createRoute, z } from '@hono/zod-openapi';
+import { AppError, REDIS_DEADLINE_MS, withDeadline } from '@mo/core';
 import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
 import { probeFile } from '@mo/core/media/run.ts';
 import { transcodePlan } from '@mo/core/media/transcode-command.ts';
@@ -8,11 +8,19 @@ import { mp4PathFor } from '@mo/core/media/transcode.ts';
 import { workTempPath } from '@mo/core/media/work-journal.ts';
 import { CANCELLED, requestCancel } from '@mo/core/queue/job-cancel.ts';
 import { firstQueued, transcodeQueue, withStatus, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
-import { transcodeRetryBody, type State } from '@mo/shared';
-import type { AppDeps, AppEnv } from '../http/env.ts';
+import {
+  runNextStartedResponse,
+  transcodeCancelResponse,
+  transcoderResponse,
+  transcodeRetryBody,
+  transcodeRetryResponse,
+  type State,
+} from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
-import { jsonBody } from '../http/body.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
+import { body, errors, json, router, segment } from '../openapi/route.ts';
+import { runNextAnswer } from '../openapi/schemas.ts';
 
 type Transcodes = State['transcodes'];
 
@@ -21,13 +29,57 @@ function withoutEntry(transcodes: Transcodes, path: string): Transcodes {
   return rest;
 }
 
+const getTranscoder = createRoute({
+  method: 'get', path: '/tools/transcoder', operationId: 'getTranscoder', summary: 'Transcode queue: indexed video that is not .mp4', tags: ['tools'],
+  responses: { 200: json(transcoderResponse) },
+});
+
+const runNext = createRoute({
+  method: 'post', path: '/tools/transcoder/run-next', operationId: 'postTranscoderRunNext', summary: 'Run the next queued transcode', tags: ['tools'],
+  description: 'Dry run: 200 with the ffmpeg command and the streams MP4 would drop. Otherwise 202 with the job. Nothing queued: 200 {"item": null}.',
+  responses: {
+    200: json(runNextAnswer),
+    202: json(runNextStartedResponse, 'Accepted: the job runs on; follow status_url'),
+    ...errors({
+      400: 'dry run: the next file is not a media file',
+      403: 'dry run: the next file resolves outside the downloads folder and the drives',
+      404: 'dry run: the next file has gone',
+      503: 'Redis or the queue cannot be reached',
+    }),
+  },
+});
+
+const retry = createRoute({
+  method: 'post', path: '/tools/transcoder/retry', operationId: 'postTranscoderRetry', summary: 'Queue a failed transcode again', tags: ['tools'],
+  description: 'A failed entry goes back to `queued`, for `run-next` to take in its turn; a queued one stays queued.',
+  request: { body: body(transcodeRetryBody) },
+  responses: {
+    200: json(transcodeRetryResponse),
+    ...errors({
+      400: 'the body is not {"path"}',
+      404: 'the path is not in the transcode queue',
+      409: 'the entry is running or done, or its failed job may still run again',
+      503: 'Redis or the queue cannot be reached',
+    }),
+  },
+});
+
+const cancel = createRoute({
+  method: 'post', path: '/jobs/transcode/{id}/cancel', operationId: 'postTranscodeCancel', summary: 'Cancel a transcode wherever it runs', tags: ['tools'],
+  request: { params: z.object({ id: segment.meta({ description: 'Job id' }) }) },
+  responses: {
+    202: json(transcodeCancelResponse, 'Accepted: the job runs on; follow status_url'),
+    ...errors({ 404: 'no such transcode job', 409: 'the job has already completed or failed', 503: 'Redis or the queue cannot be reached' }),
+  },
+});
+
 export function transcoderRoutes({ config, jobs, library }: AppDeps) {
   const queue = () => library.derive('transcoder.queue', (index) => transcodeQueue(index?.items ?? []));
 
   // The answer is tens of thousands of entries at 100,000 files: built once per index and per
   // content of the (small) status map, not per request.
-  let answer: { version: number; statuses: string; cached: CachedJson } | undefined;
-  async function queueAnswer(): Promise<CachedJson> {
+  let answer: { version: number; statuses: string; cached: CachedJson<z.output<typeof transcoderResponse>> } | undefined;
+  async function queueAnswer() {
     const entries = await queue();
     const transcodes = config.currentState().transcodes;
     const statuses = JSON.stringify(transcodes);
@@ -65,9 +117,9 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
     await config.refresh();
   }
 
-  return new Hono<AppEnv>()
-    .get('/tools/transcoder', async (c) => sendJson(c, await queueAnswer()))
-    .post('/tools/transcoder/run-next', async (c) => {
+  return router()
+    .openapi(getTranscoder, async (c) => sendJson(c, await queueAnswer()))
+    .openapi(runNext, async (c) => {
       const cfg = config.current();
       if (cfg.app.dry_run) {
         const next = firstQueued(await queue(), config.currentState().transcodes);
@@ -91,10 +143,8 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
         throw err;
       }
     })
-    .post('/tools/transcoder/retry', async (c) => {
-      const body = transcodeRetryBody.safeParse(await jsonBody(c));
-      if (!body.success) throw validationError(body.error);
-      const { path } = body.data;
+    .openapi(retry, async (c) => {
+      const { path } = c.req.valid('json');
       const entry = (await queue()).find((e) => e.path === path);
       if (!entry) throw new AppError('not_found', `${path} is not in the transcode queue`);
       // A failed attempt is recorded before BullMQ decides on a retry, and a cancelled job is
@@ -123,8 +173,8 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
       if (was === 'changed') throw new AppError('conflict', `${path} changed hands while it was being re-queued; ask again`);
       return c.json({ item: { ...entry, status: 'queued' as const } });
     })
-    .post('/jobs/transcode/:id/cancel', async (c) => {
-      const id = c.req.param('id');
+    .openapi(cancel, async (c) => {
+      const { id } = c.req.valid('param');
       const job = await jobs.get('transcode', id);
       if (!job) throw new AppError('not_found', `no job transcode/${id}`);
       if (job.state === 'completed' || job.state === 'failed') throw new AppError('conflict', `job transcode/${id} has already ${job.state}`);
