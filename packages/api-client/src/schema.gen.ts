@@ -107,6 +107,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open sessions, the most recently used first */
+        get: operations["getAuthSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End one open session (logs its browser out)
+         * @description Ending the session this request's cookie holds also clears the cookie. Takes no body.
+         */
+        post: operations["postAuthSessionEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/password": {
         parameters: {
             query?: never;
@@ -861,6 +898,23 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        OpenSession: {
+            /** @description Names the session in /api/auth/sessions/{id}/end; not the cookie, and the cookie cannot be worked out from it */
+            id: string;
+            /** @description ISO-8601 UTC time */
+            created_at: string;
+            /** @description ISO-8601 UTC time of its last use, recorded at most once a minute */
+            last_seen_at: string;
+            /** @description The client address it was last used from ("<forwarded> via <proxy>" through a proxy) */
+            address: string | null;
+            /** @description Browser and system ("Firefox 128 on Linux"), or a script's first product token */
+            user_agent: string | null;
+            /** @description The session this request's cookie holds */
+            current: boolean;
+        };
+        OpenSessions: {
+            sessions: components["schemas"]["OpenSession"][];
+        };
         Plan: {
             source: string;
             destination: string;
@@ -996,6 +1050,10 @@ export interface components {
             plans: components["schemas"]["Plan"][];
             moves: components["schemas"]["Move"][];
             skipped: components["schemas"]["Skipped"][];
+        };
+        SessionEnded: {
+            /** @enum {boolean} */
+            ended: true;
         };
         Settings: {
             settings: {
@@ -1519,6 +1577,148 @@ export interface operations {
             };
             /** @description the body is larger than 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenSessions"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAuthSessionEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A session id from GET /api/auth/sessions */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEnded"];
+                };
+            };
+            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no open session has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,33 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { hostOfHeader, isAllowedHost, isLoopbackAddress, isLoopbackHost, type AuthService, type FailureLimiter, type RuntimeConfig } from '@mo/core';
+import {
+  clientAddress,
+  hostOfHeader,
+  isAllowedHost,
+  isLoopbackAddress,
+  isLoopbackHost,
+  shortUserAgent,
+  type AuthService,
+  type FailureLimiter,
+  type RuntimeConfig,
+  type SessionClient,
+} from '@mo/core';
 import { errorResponse } from './errors.ts';
 
 // Probes (health, and readiness for container healthchecks, which only tells whether Redis is up),
-// the stylesheet a login page needs, and the routes that log in stay open.
-const OPEN = new Set(['/api/health', '/api/ready', '/api/theme/custom.css']);
-const AUTH_PREFIX = '/api/auth/';
+// the stylesheet a login page needs, and the routes that log in stay open (those that need the
+// password check it themselves). The list of open sessions under /api/auth/ is not among them.
+const OPEN = new Set([
+  '/api/health',
+  '/api/ready',
+  '/api/theme/custom.css',
+  '/api/auth/status',
+  '/api/auth/setup',
+  '/api/auth/login',
+  '/api/auth/logout',
+  '/api/auth/password',
+  '/api/auth/api-key',
+]);
 
 export const SESSION_COOKIE = 'mo_session';
 
@@ -21,6 +42,11 @@ const ADMIN_COOKIE = 'mo_api_key';
 export function remoteAddress(c: Context): string | null {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; server?: { incoming?: { socket?: { remoteAddress?: string } } } } | undefined;
   return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? null;
+}
+
+/** Who is using a session, as its entry in the owner's list of open sessions shows. */
+export function sessionClient(c: Context): SessionClient {
+  return { address: clientAddress(remoteAddress(c), c.req.header('x-forwarded-for')), user_agent: shortUserAgent(c.req.header('user-agent')) };
 }
 
 function presentedKey(c: Context): string | null {
@@ -94,7 +120,7 @@ export function authGuard(deps: { config: RuntimeConfig; auth: AuthService; limi
   const { config, auth, limiter } = deps;
   return async (c, next) => {
     const path = c.req.path;
-    if (OPEN.has(path) || path.startsWith(AUTH_PREFIX)) return next();
+    if (OPEN.has(path)) return next();
     const admin = path.startsWith(ADMIN_PREFIX);
     const key = presentedKey(c) ?? (admin ? (getCookie(c, ADMIN_COOKIE) ?? null) : null);
     if (key !== null) {
@@ -112,7 +138,7 @@ export function authGuard(deps: { config: RuntimeConfig; auth: AuthService; limi
       return;
     }
     const session = getCookie(c, SESSION_COOKIE);
-    if (session !== undefined && (await auth.session(session)) !== null) return next();
+    if (session !== undefined && (await auth.session(session, sessionClient(c))) !== null) return next();
     if (config.current().app.auth === 'local_open' && isLocalRequest(c)) return next();
     return errorResponse(
       c,

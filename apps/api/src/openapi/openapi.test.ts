@@ -313,6 +313,21 @@ describe('real answers: each status is documented and each body validates agains
     }
   });
 
+  it('the open sessions are listed and ended as documented', async () => {
+    const owned = await testApp();
+    try {
+      const { token } = await owned.auth.setup((await owned.auth.setupToken())!, 'owner', 'long enough password', { address: '192.168.1.20', user_agent: 'Firefox 128 on Linux' });
+      const cookie = { headers: { cookie: `mo_session=${token}` } };
+      const listed = await call('get', '/api/auth/sessions', '/api/auth/sessions', cookie, owned);
+      const { sessions } = (await listed.json()) as { sessions: { id: string; current: boolean }[] };
+      expect(sessions).toEqual([expect.objectContaining({ current: true })]);
+      expect((await call('post', '/api/auth/sessions/{id}/end', '/api/auth/sessions/0123456789abcdef/end', cookie, owned)).status).toBe(404);
+      expect((await call('post', '/api/auth/sessions/{id}/end', `/api/auth/sessions/${sessions[0]!.id}/end`, cookie, owned)).status).toBe(200);
+    } finally {
+      await owned.close();
+    }
+  });
+
   it('covered every operation, and every kind of answer but 201 (set-up needs the token printed at start), 500 and 503', () => {
     for (const { method, path } of operations) expect([...seen].some((s) => s.startsWith(`${method} ${path} `)), `${method} ${path}`).toBe(true);
     for (const status of ['200', '202', '304', '400', '401', '403', '404', '409', '413', '429']) {

@@ -31,12 +31,13 @@ ${params ? `<ul>${params}</ul>` : ''}${body}${responses}</section>`;
   const schemas = Object.entries(document.components.schemas)
     .map(([name, schema]) => `<section id="schema-${escape(name)}"><h3><code>${escape(name)}</code></h3>${json(schema)}</section>`)
     .join('\n');
+  // Blocks wrap their long lines: one that scrolled would have to be reachable by keyboard.
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>media-organizer API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="theme/custom.css">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
 section{border-top:1px solid #ddd;padding:.5rem 0}h2{font-size:1.05rem}.m{padding:.1rem .4rem;border-radius:3px;color:#fff;font-size:.8rem}
-.get{background:#2b7a3d}.post{background:#1f5fa8}pre{background:#f6f6f6;padding:.5rem;overflow:auto;font-size:.8rem}.plain{margin:.2rem 0}</style>
+.get{background:#2b7a3d}.post{background:#1f5fa8}pre{background:#f6f6f6;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem}.plain{margin:.2rem 0}</style>
 </head><body><h1>media-organizer API</h1>
 <p>Every route lives under <code>/api</code>. Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI 3.1). Errors are
 <code>{"error": {"code", "message", "details"}}</code>. When an API key is set, send it as <code>X-Api-Key</code>,

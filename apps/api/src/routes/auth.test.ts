@@ -141,6 +141,114 @@ describe('the owner account', () => {
   });
 });
 
+describe('open sessions', () => {
+  const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+  const curl = 'curl/8.5.0';
+  type Listed = { sessions: { id: string; created_at: string; last_seen_at: string; address: string | null; user_agent: string | null; current: boolean }[] };
+
+  async function logIn(headers: Record<string, string> = {}, peer = '192.168.1.20') {
+    const res = await t.anonymous('/api/auth/login', json({ username: 'owner', password: 'a good passphrase' }, headers), from(peer));
+    expect(res.status).toBe(200);
+    return `mo_session=${cookieOf(res)}`;
+  }
+  const list = async (cookie: string) => {
+    const res = await t.anonymous('/api/auth/sessions', { headers: { cookie } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Listed;
+  };
+  const end = (id: string, init: RequestInit = {}) => t.anonymous(`/api/auth/sessions/${id}/end`, { method: 'POST', ...init });
+
+  it('are listed with when and where each was used, this one marked, and no cookie secret in sight', async () => {
+    await freshInstall();
+    const setupCookie = `mo_session=${await setUp()}`;
+    const laptop = await logIn({ 'user-agent': firefox });
+    const script = await logIn({ 'user-agent': curl, 'x-forwarded-for': '203.0.113.9' }, '10.0.0.2');
+    const { sessions } = await list(laptop);
+    expect(sessions).toHaveLength(3);
+    expect(sessions.filter((s) => s.current)).toEqual([
+      { id: expect.stringMatching(/^[0-9a-f]{16}$/), created_at: expect.any(String), last_seen_at: expect.any(String), address: '192.168.1.20', user_agent: 'Firefox 128 on Linux', current: true },
+    ]);
+    expect(sessions.find((s) => s.user_agent === curl)).toMatchObject({ address: '203.0.113.9 via 10.0.0.2', current: false });
+    const text = JSON.stringify(sessions);
+    for (const cookie of [setupCookie, laptop, script]) expect(text).not.toContain(cookie.slice('mo_session='.length));
+    // The most recently used first.
+    const seen = sessions.map((s) => s.last_seen_at);
+    expect(seen).toEqual([...seen].sort().reverse());
+    // A script with the key sees them all, none its own.
+    const byKey = await t.anonymous('/api/auth/sessions', { headers: { 'x-api-key': await t.auth.apiKey() } });
+    expect(((await byKey.json()) as Listed).sessions.map((s) => s.current)).toEqual([false, false, false]);
+  });
+
+  it('are not shown or ended without credentials, unlike the open auth routes', async () => {
+    await freshInstall();
+    const cookie = `mo_session=${await setUp()}`;
+    const [{ id }] = (await list(cookie)).sessions as [Listed['sessions'][number]];
+    await expectError(await t.anonymous('/api/auth/sessions'), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/auth/sessions', { headers: { cookie: 'mo_session=made-up' } }), 401, 'unauthorized');
+    await expectError(await end(id), 401, 'unauthorized');
+    await expectError(await end(id, { headers: { cookie: `mo_session=${id}` } }), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/auth/sessions', { headers: { 'x-api-key': 'wrong' } }), 401, 'unauthorized');
+    expect((await t.anonymous('/api/config', { headers: { cookie } })).status).toBe(200);
+  });
+
+  it('end another: its cookie then gets a 401 while this one goes on', async () => {
+    await freshInstall();
+    const mine = `mo_session=${await setUp()}`;
+    const other = await logIn({ 'user-agent': firefox });
+    const target = (await list(mine)).sessions.find((s) => !s.current)!;
+    const res = await end(target.id, { headers: { cookie: mine } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ended: true });
+    expect(res.headers.get('set-cookie')).toBeNull();
+    await expectError(await t.anonymous('/api/config', { headers: { cookie: other } }), 401, 'unauthorized');
+    await expectError(await t.anonymous('/api/auth/sessions', { headers: { cookie: other } }), 401, 'unauthorized');
+    expect((await list(mine)).sessions.map((s) => s.id)).not.toContain(target.id);
+    expect((await t.anonymous('/api/config', { headers: { cookie: mine } })).status).toBe(200);
+    await expectError(await end(target.id, { headers: { cookie: mine } }), 404, 'not_found');
+  });
+
+  it('end this one: the answer clears the cookie, which no longer works', async () => {
+    await freshInstall();
+    const mine = `mo_session=${await setUp()}`;
+    const { id } = (await list(mine)).sessions[0]!;
+    const res = await end(id, { headers: { cookie: mine } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/mo_session=;/);
+    await expectError(await t.anonymous('/api/config', { headers: { cookie: mine } }), 401, 'unauthorized');
+  });
+
+  it('can be ended by a script with the key', async () => {
+    await freshInstall();
+    const mine = `mo_session=${await setUp()}`;
+    const { id } = (await list(mine)).sessions[0]!;
+    expect((await end(id, { headers: { 'x-api-key': await t.auth.apiKey() } })).status).toBe(200);
+    await expectError(await t.anonymous('/api/config', { headers: { cookie: mine } }), 401, 'unauthorized');
+  });
+
+  it('answer 404 for an id that names no open session, and end nothing', async () => {
+    await freshInstall();
+    const mine = `mo_session=${await setUp()}`;
+    for (const id of ['0123456789abcdef', 'nope', encodeURIComponent(mine.slice('mo_session='.length)), 'x'.repeat(300)]) {
+      await expectError(await end(id, { headers: { cookie: mine } }), 404, 'not_found');
+    }
+    expect((await list(mine)).sessions).toHaveLength(1);
+  });
+
+  it('are not ended by a page on another site, nor by a body that is not JSON', async () => {
+    await freshInstall();
+    const mine = `mo_session=${await setUp()}`;
+    const other = await logIn();
+    const target = (await list(mine)).sessions.find((s) => !s.current)!;
+    await expectError(await end(target.id, { headers: { cookie: mine, 'sec-fetch-site': 'cross-site' } }), 403, 'forbidden');
+    await expectError(await end(target.id, { headers: { cookie: mine, origin: 'https://evil.example' } }), 403, 'forbidden');
+    const form = { body: 'a=1', headers: { cookie: mine, 'content-type': 'application/x-www-form-urlencoded', 'content-length': '3' } };
+    await expectError(await end(target.id, form), 400, 'bad_request');
+    expect((await t.anonymous('/api/config', { headers: { cookie: other } })).status).toBe(200);
+    // The UI's own request: same-origin, no body.
+    expect((await end(target.id, { headers: { cookie: mine, 'sec-fetch-site': 'same-origin', origin: 'http://localhost' } })).status).toBe(200);
+  });
+});
+
 describe('wrong credentials', () => {
   it(`are refused with 429 after ${MAX_AUTH_FAILURES_PER_MINUTE} a minute from one address, keys and passwords alike, while others go on`, async () => {
     await freshInstall();

@@ -1,20 +1,22 @@
-import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { AppError, type AuthService, type FailureLimiter, type Session } from '@mo/core';
+import { createRoute, z } from '@hono/zod-openapi';
+import { AppError, sessionId, type AuthService, type FailureLimiter, type Session } from '@mo/core';
 import {
   authApiKeyBody,
   authApiKeyResponse,
   authLoginBody,
   authLogoutResponse,
   authPasswordBody,
+  authSessionEndResponse,
   authSessionResponse,
+  authSessionsResponse,
   authSetupBody,
   authStatusResponse,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { clientKey, isLocalRequest, overHttps, SESSION_COOKIE, tooManyFailures } from '../http/auth.ts';
-import { AUTH_FAILURES, body, errors, json, OPEN, router } from '../openapi/route.ts';
+import { clientKey, isLocalRequest, overHttps, SESSION_COOKIE, sessionClient, tooManyFailures } from '../http/auth.ts';
+import { AUTH_FAILURES, body, errors, json, OPEN, router, segment } from '../openapi/route.ts';
 
 const status = createRoute({
   method: 'get', path: '/auth/status', operationId: 'getAuthStatus', summary: 'Is there an owner, and who is asking', tags: ['auth'], ...OPEN,
@@ -64,10 +66,23 @@ const apiKey = createRoute({
   },
 });
 
+const listSessions = createRoute({
+  method: 'get', path: '/auth/sessions', operationId: 'getAuthSessions', summary: 'The open sessions, the most recently used first', tags: ['auth'],
+  responses: { 200: json(authSessionsResponse) },
+});
+
+const endSession = createRoute({
+  method: 'post', path: '/auth/sessions/{id}/end', operationId: 'postAuthSessionEnd', summary: 'End one open session (logs its browser out)', tags: ['auth'],
+  description: "Ending the session this request's cookie holds also clears the cookie. Takes no body.",
+  request: { params: z.object({ id: segment.meta({ description: 'A session id from GET /api/auth/sessions' }) }) },
+  responses: { 200: json(authSessionEndResponse), ...errors({ 404: 'no open session has this id' }) },
+});
+
 /**
  * The owner's account: set up once with the token printed at start, then log in, log out, change
  * the password (which ends every session) and see or regenerate the API key. Open routes, so each
- * wrong token or password counts against the client's address like a wrong key.
+ * wrong token or password counts against the client's address like a wrong key. The list of open
+ * sessions, and ending one, need credentials like any other route.
  */
 export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: FailureLimiter }) {
   const { auth, limiter, config } = deps;
@@ -82,6 +97,10 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
       expires: new Date(session.expires_at),
     });
     return { username, expires_at: session.expires_at };
+  }
+
+  function endCookie(c: Context) {
+    deleteCookie(c, SESSION_COOKIE, { path: cookiePath, secure: overHttps(c) });
   }
 
   /** Runs a check of secrets: refused at once while over the limit, and a 401 counts a failure. */
@@ -99,7 +118,7 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
   return router()
     .openapi(status, async (c) => {
       const session = getCookie(c, SESSION_COOKIE);
-      const username = session === undefined ? null : await auth.session(session);
+      const username = session === undefined ? null : await auth.session(session, sessionClient(c));
       const via = username !== null ? 'session' : config.current().app.auth === 'local_open' && isLocalRequest(c) ? 'local' : null;
       return c.json(
         { owner: await auth.ownerExists(), authenticated: via !== null, via, username, auth: config.current().app.auth },
@@ -108,26 +127,35 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
     })
     .openapi(setup, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, () => auth.setup(body.token, body.username, body.password));
+      const out = await guarded(c, () => auth.setup(body.token, body.username, body.password, sessionClient(c)));
       if (out instanceof Response) return out;
       deps.logger.info({ username: body.username.trim() }, 'owner account set up');
       return c.json(startSession(c, out, body.username.normalize('NFC').trim()), 201);
     })
     .openapi(login, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, () => auth.login(body.username, body.password));
+      const out = await guarded(c, () => auth.login(body.username, body.password, sessionClient(c)));
       if (out instanceof Response) return out;
       return c.json(startSession(c, out, body.username.normalize('NFC').trim()), 200);
     })
     .openapi(logout, async (c) => {
       const session = getCookie(c, SESSION_COOKIE);
       if (session !== undefined) await auth.logout(session);
-      deleteCookie(c, SESSION_COOKIE, { path: cookiePath, secure: overHttps(c) });
+      endCookie(c);
       return c.json({ ok: true as const }, 200);
+    })
+    .openapi(listSessions, async (c) => c.json({ sessions: await auth.sessions(getCookie(c, SESSION_COOKIE)) }, 200))
+    .openapi(endSession, async (c) => {
+      const { id } = c.req.valid('param');
+      await auth.endSession(id);
+      deps.logger.info({ session: id }, 'session ended by the owner');
+      const session = getCookie(c, SESSION_COOKIE);
+      if (session !== undefined && sessionId(session) === id) endCookie(c);
+      return c.json({ ended: true as const }, 200);
     })
     .openapi(password, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, () => auth.changePassword(body.current_password, body.new_password));
+      const out = await guarded(c, () => auth.changePassword(body.current_password, body.new_password, sessionClient(c)));
       if (out instanceof Response) return out;
       deps.logger.info('owner password changed; every session ended');
       const owner = await auth.session(out.token);

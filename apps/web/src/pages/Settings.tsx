@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client.ts';
 import { Field, issueFor } from '../components/form.tsx';
 import { ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 import { ownerStylesheetActive } from '../theme.ts';
+import { OpenSessions } from './OpenSessions.tsx';
 
 type Config = NonNullable<ReturnType<typeof useConfig>['data']>;
 type Kind = 'bool' | 'int' | 'text' | 'list' | 'select';
@@ -318,6 +319,7 @@ export function SettingsPage() {
       <ErrorNote error={config.error} />
       {config.data ? <SettingsForm config={config.data} /> : null}
       <Account />
+      <OpenSessions />
     </Page>
   );
 }

@@ -7,6 +7,7 @@ import type { RuntimeConfig } from '../config/runtime-config.ts';
 import { createStateStore, type StateStore } from '../state/state-store.ts';
 import { readOrCreateApiKey, replaceApiKey } from './api-key-file.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './password.ts';
+import { MAX_CLIENT_FIELD, type SessionClient } from './session-client.ts';
 
 export const AUTH_FILE = 'auth.json';
 export const SESSION_DAYS = 30;
@@ -15,6 +16,21 @@ const SESSION_MS = SESSION_DAYS * 24 * 3600 * 1000;
 const MAX_SESSIONS = 32;
 // How stale another process's view of the sessions may be: a logout there is seen within this.
 const RELOAD_MS = 1000;
+// A session's last use is written at most this often, so a busy page does not rewrite the file on every request.
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+const PUBLIC_ID_LENGTH = 16;
+
+const clientField = z.string().max(MAX_CLIENT_FIELD).nullable().default(null);
+const sessionRecord = z.object({
+  id_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  created_at: z.string(),
+  expires_at: z.string(),
+  // Files written before sessions were listed have none of these three.
+  last_seen_at: z.string().nullable().default(null),
+  address: clientField,
+  user_agent: clientField,
+});
+type SessionRecord = z.infer<typeof sessionRecord>;
 
 const authFileSchema = z.object({
   owner: z
@@ -26,13 +42,40 @@ const authFileSchema = z.object({
     })
     .nullable(),
   // Only hashes: a copy of auth.json lets nobody in.
-  sessions: z.array(z.object({ id_hash: z.string().regex(/^[0-9a-f]{64}$/), created_at: z.string(), expires_at: z.string() })).max(1000),
+  sessions: z.array(sessionRecord).max(1000),
 });
 type AuthFile = z.infer<typeof authFileSchema>;
 
 export interface Session {
   token: string;
   expires_at: string;
+}
+
+/** An open session as the owner's list shows it; `id` names it without being its secret. */
+export interface SessionInfo {
+  id: string;
+  created_at: string;
+  last_seen_at: string;
+  address: string | null;
+  user_agent: string | null;
+  /** The session the asking client's cookie holds. */
+  current: boolean;
+}
+
+/**
+ * A session's public id: the start of the hash its record keeps. Knowing it gets nobody in (the
+ * cookie's secret cannot be worked back from a hash), so it may travel in URLs and logs.
+ */
+export function sessionId(secret: string): string {
+  return sha256(secret).slice(0, PUBLIC_ID_LENGTH);
+}
+
+const idOf = (x: SessionRecord) => x.id_hash.slice(0, PUBLIC_ID_LENGTH);
+
+const NO_CLIENT: SessionClient = { address: null, user_agent: null };
+
+function clamp(client: SessionClient): Pick<SessionRecord, 'address' | 'user_agent'> {
+  return { address: client.address?.slice(0, MAX_CLIENT_FIELD) ?? null, user_agent: client.user_agent?.slice(0, MAX_CLIENT_FIELD) ?? null };
 }
 
 export interface AuthService {
@@ -44,13 +87,20 @@ export interface AuthService {
   ownerExists(): Promise<boolean>;
   /** The one-time set-up token while no owner exists, made on first call; null once there is an owner. */
   setupToken(): Promise<string | null>;
-  setup(token: string, username: string, password: string): Promise<Session>;
-  login(username: string, password: string): Promise<Session>;
-  /** The owner's name for a live session token, else null. */
-  session(token: string): Promise<string | null>;
+  setup(token: string, username: string, password: string, client?: SessionClient): Promise<Session>;
+  login(username: string, password: string, client?: SessionClient): Promise<Session>;
+  /**
+   * The owner's name for a live session token, else null. Records the use (and the client, when
+   * given) once the last one recorded is LAST_SEEN_RESOLUTION_MS old.
+   */
+  session(token: string, client?: SessionClient): Promise<string | null>;
   logout(token: string): Promise<void>;
+  /** The live sessions, the most recently used first; `current` marks the one `token` holds. */
+  sessions(token?: string): Promise<SessionInfo[]>;
+  /** Ends the live session with this public id; a not_found AppError when there is none. */
+  endSession(id: string): Promise<void>;
   /** Every session ends; the caller gets a new one. */
-  changePassword(current: string, next: string): Promise<Session>;
+  changePassword(current: string, next: string, client?: SessionClient): Promise<Session>;
   /** Throws unless `password` is the owner's. */
   checkPassword(password: string): Promise<void>;
   regenerateApiKey(password: string): Promise<string>;
@@ -85,6 +135,7 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
   let cached: { file: string; doc: AuthFile; mtimeMs: number; checkedAt: number } | null = null;
   let generated: { dir: string; key: string } | null = null;
   let token: string | null = null;
+  const touching = new Set<string>();
   // A hash to check a password against when the user name is wrong, so the answer takes as long.
   const decoy = hashPassword(randomBytes(16).toString('hex'));
 
@@ -117,14 +168,19 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
     return doc.sessions.filter((x) => Date.parse(x.expires_at) > at.getTime());
   }
 
-  async function newSession(sessions: (doc: AuthFile) => AuthFile['sessions'], change?: (doc: AuthFile) => AuthFile): Promise<Session> {
+  async function newSession(
+    client: SessionClient,
+    sessions: (doc: AuthFile) => AuthFile['sessions'],
+    change?: (doc: AuthFile) => AuthFile,
+  ): Promise<Session> {
     const secret = randomBytes(32).toString('base64url');
     const at = now();
     const expires_at = new Date(at.getTime() + SESSION_MS).toISOString();
+    const record: SessionRecord = { id_hash: sha256(secret), created_at: at.toISOString(), expires_at, last_seen_at: at.toISOString(), ...clamp(client) };
     await update((doc) => {
       const next = change ? change(doc) : doc;
       const kept = sessions(next).slice(-(MAX_SESSIONS - 1));
-      return { ...next, sessions: [...kept, { id_hash: sha256(secret), created_at: at.toISOString(), expires_at }] };
+      return { ...next, sessions: [...kept, record] };
     });
     return { token: secret, expires_at };
   }
@@ -165,7 +221,7 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
       token ??= randomBytes(24).toString('base64url');
       return token;
     },
-    async setup(given, username, password) {
+    async setup(given, username, password, client = NO_CLIENT) {
       const name = checkUsername(username);
       checkNewPassword(password);
       const expected = await service.setupToken();
@@ -175,6 +231,7 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
       const at = now().toISOString();
       let raced = false;
       const session = await newSession(
+        client,
         () => [],
         (doc) => {
           // Another process may have taken the set-up between the check and this lock.
@@ -189,33 +246,58 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
       token = null;
       return session;
     },
-    async login(username, password) {
+    async login(username, password, client = NO_CLIENT) {
       const owner = (await read()).owner;
       const name = username.normalize('NFC').trim();
       const right = owner !== null && sameSecret(name, owner.username);
       const ok = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, right ? owner.password_hash : await decoy));
       if (!right || !ok) throw new AppError('unauthorized', 'the user name or password is not right');
-      return newSession((doc) => live(doc, now()));
+      return newSession(client, (doc) => live(doc, now()));
     },
-    async session(secret) {
+    async session(secret, client) {
       if (secret === '' || secret.length > 200) return null;
       const doc = await read();
       if (doc.owner === null) return null;
       const hash = sha256(secret);
-      const at = now().getTime();
-      const found = doc.sessions.find((x) => x.id_hash === hash && Date.parse(x.expires_at) > at);
-      return found ? doc.owner.username : null;
+      const at = now();
+      const found = doc.sessions.find((x) => x.id_hash === hash && Date.parse(x.expires_at) > at.getTime());
+      if (!found) return null;
+      // A page's requests come several at once: one of them records the use, the others go on.
+      if (at.getTime() - Date.parse(found.last_seen_at ?? found.created_at) >= LAST_SEEN_RESOLUTION_MS && !touching.has(hash)) {
+        touching.add(hash);
+        const seen = { last_seen_at: at.toISOString(), ...(client ? clamp(client) : {}) };
+        try {
+          await update((d) => ({ ...d, sessions: d.sessions.map((x) => (x.id_hash === hash ? { ...x, ...seen } : x)) }));
+        } finally {
+          touching.delete(hash);
+        }
+      }
+      return doc.owner.username;
     },
     async logout(secret) {
       const hash = sha256(secret);
       await update((doc) => ({ ...doc, sessions: doc.sessions.filter((x) => x.id_hash !== hash) }));
     },
-    async changePassword(current, next) {
+    async sessions(secret) {
+      const hash = secret === undefined ? null : sha256(secret);
+      const seen = (x: SessionRecord) => x.last_seen_at ?? x.created_at;
+      return live(await read(), now())
+        .map((x) => ({ id: idOf(x), created_at: x.created_at, last_seen_at: seen(x), address: x.address, user_agent: x.user_agent, current: x.id_hash === hash }))
+        .sort((a, b) => Date.parse(b.last_seen_at) - Date.parse(a.last_seen_at) || Date.parse(b.created_at) - Date.parse(a.created_at));
+    },
+    async endSession(id) {
+      if (!live(await read(), now()).some((x) => idOf(x) === id)) {
+        throw new AppError('not_found', `no open session has the id ${JSON.stringify(id.slice(0, 64))}`);
+      }
+      await update((doc) => ({ ...doc, sessions: doc.sessions.filter((x) => idOf(x) !== id) }));
+    },
+    async changePassword(current, next, client = NO_CLIENT) {
       checkNewPassword(next, 'new_password');
       await checkOwnerPassword(current);
       const password_hash = await hashPassword(next);
       const at = now().toISOString();
       return newSession(
+        client,
         () => [],
         (doc) => ({ ...doc, owner: doc.owner && { ...doc.owner, password_hash, password_changed_at: at } }),
       );

@@ -249,3 +249,13 @@ export const authStatusResponse = z.object({
 });
 export const authApiKeyResponse = z.object({ api_key: z.string(), source: z.enum(['config', 'generated']) });
 export const authLogoutResponse = z.object({ ok: z.literal(true) });
+export const openSessionSchema = z.object({
+  id: z.string().describe('Names the session in /api/auth/sessions/{id}/end; not the cookie, and the cookie cannot be worked out from it'),
+  created_at: iso,
+  last_seen_at: iso.describe('ISO-8601 UTC time of its last use, recorded at most once a minute'),
+  address: z.string().nullable().describe('The client address it was last used from ("<forwarded> via <proxy>" through a proxy)'),
+  user_agent: z.string().nullable().describe('Browser and system ("Firefox 128 on Linux"), or a script\'s first product token'),
+  current: z.boolean().describe('The session this request\'s cookie holds'),
+});
+export const authSessionsResponse = z.object({ sessions: z.array(openSessionSchema) });
+export const authSessionEndResponse = z.object({ ended: z.literal(true) });
