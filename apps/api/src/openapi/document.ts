@@ -18,6 +18,11 @@ import {
   FLAT_APP_KEYS,
   healthResponse,
   jobAcceptedResponse,
+  JOB_LIST_DEFAULT,
+  JOB_LIST_MAX,
+  jobListItemSchema,
+  jobListResponse,
+  JOB_STATES,
   jobRefSchema,
   jobViewResponse,
   librarySummarySchema,
@@ -25,6 +30,10 @@ import {
   libraryFilesResponse,
   libraryScanResponse,
   moveSchema,
+  PASS_ENTRIES_MAX,
+  PASS_FILES_KEPT,
+  PASS_LIST_DEFAULT,
+  PASS_LIST_MAX,
   planSchema,
   probeResponse,
   providerStatusSchema,
@@ -36,6 +45,8 @@ import {
   runNextDryRunResponse,
   runNextNothingResponse,
   runNextStartedResponse,
+  scanPassesResponse,
+  scanPassSchema,
   scanResponse,
   settingsPatchSchema,
   settingsResponse,
@@ -116,10 +127,14 @@ const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   JobRef: jobRefSchema,
   JobAccepted: jobAcceptedResponse,
   Job: jobViewResponse,
+  JobListItem: jobListItemSchema,
+  JobList: jobListResponse,
   Plan: planSchema,
   Move: moveSchema,
   Skipped: skippedSchema,
   ScanResult: scanResponse,
+  ScanPass: scanPassSchema,
+  ScanPasses: scanPassesResponse,
   LibrarySummary: librarySummarySchema,
   LibraryScanResult: libraryScanResponse,
   Library: libraryResponse,
@@ -233,6 +248,19 @@ export const ROUTES: RouteDoc[] = [
     errors: { 403: 'theme.css_file resolves outside paths.config' },
   },
   {
+    method: 'get', path: '/api/jobs', operationId: 'getJobs', summary: 'Recent jobs of every queue, newest first, without their results', tags: ['jobs'],
+    description:
+      'Newest first by when each job last changed (finished, else started, else added). A finished scanner pass carries its counts as `summary`; ' +
+      'the whole result of any job is at GET /api/jobs/{queue}/{id}.',
+    params: [
+      { name: 'queue', in: 'query', required: false, schema: z.enum(QUEUE_NAMES), description: 'Only this queue' },
+      { name: 'state', in: 'query', required: false, schema: z.enum(JOB_STATES), description: 'Only jobs in this state' },
+      { name: 'limit', in: 'query', required: false, schema: z.number().int().min(1).max(JOB_LIST_MAX).default(JOB_LIST_DEFAULT), description: 'How many jobs at most' },
+    ],
+    responses: { 200: jobListResponse },
+    errors: { 400: `queue or state is not one of those listed, or limit is not a whole number from 1 to ${JOB_LIST_MAX}; details.key names it`, 503: 'Redis or the queue cannot be reached' },
+  },
+  {
     method: 'get', path: '/api/jobs/{queue}/{id}', operationId: 'getJob', summary: 'A job and its result', tags: ['jobs'],
     params: [
       { name: 'queue', in: 'path', required: true, schema: z.enum(QUEUE_NAMES), description: 'Queue name' },
@@ -245,6 +273,15 @@ export const ROUTES: RouteDoc[] = [
     method: 'post', path: '/api/scan', operationId: 'postScan', summary: 'Run one scanner pass', tags: ['scanner'], params: [waitParam],
     description: 'With dry_run on, only records plans. Joins a pass that is already waiting or running.',
     responses: { 200: scanResponse, 202: jobAcceptedResponse }, errors: jobErrors,
+  },
+  {
+    method: 'get', path: '/api/scan/passes', operationId: 'getScanPasses', summary: 'The last scanner passes with their plans, moves and skipped files', tags: ['scanner'],
+    description:
+      `Newest first, from the pass files under <paths.data>/passes (the newest ${PASS_FILES_KEPT} are kept; Redis is not needed). ` +
+      `Each list holds at most ${PASS_ENTRIES_MAX} entries; \`truncated\` says how many each left out, \`counts\` are of the whole pass.`,
+    params: [{ name: 'limit', in: 'query', required: false, schema: z.number().int().min(1).max(PASS_LIST_MAX).default(PASS_LIST_DEFAULT), description: 'How many passes at most' }],
+    responses: { 200: scanPassesResponse },
+    errors: { 400: `limit is not a whole number from 1 to ${PASS_LIST_MAX}` },
   },
   {
     method: 'post', path: '/api/library/scan', operationId: 'postLibraryScan', summary: 'Refresh the cached library index', tags: ['library'], params: [waitParam],
