@@ -196,6 +196,13 @@ describe('a transcode in the browser', () => {
       first,
       { timeout: 20_000 },
     );
+    // Activity shows the same job running, its progress with speed and ETA coming from the live events.
+    await open(page, 'Activity');
+    const row = page.locator('tr[data-queue="transcode"][data-state="active"]');
+    await row.locator('[data-testid="percent"]').waitFor({ timeout: 20_000 });
+    await row.getByText(/ETA \d/).waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toMatch(/\d\.\d\d×/);
+    await open(page, 'Transcodes');
     await page.locator('.running').getByRole('button', { name: 'Cancel' }).click();
     await page.locator('.running').waitFor({ state: 'detached', timeout: 20_000 });
     await page.locator(`tr[data-status="failed"]`).getByRole('button', { name: 'Retry' }).waitFor({ timeout: 20_000 });

@@ -62,6 +62,14 @@ describe('Redis down and back', () => {
     const job = await timed('/api/jobs/scan/1');
     expect(job.status).toBe(503);
     expect(job.ms).toBeLessThan(2000);
+    const recent = await timed('/api/jobs');
+    expect(recent.status).toBe(503);
+    expect(recent.body.error.code).toBe('unavailable');
+    expect(recent.ms).toBeLessThan(2000);
+    // The passes are read from their files: the one run before the outage is still listed.
+    const passes = await timed('/api/scan/passes');
+    expect(passes.status).toBe(200);
+    expect(passes.body.passes).toHaveLength(1);
 
     // Cached and local reads do not need Redis.
     expect((await timed('/api/config')).status).toBe(200);

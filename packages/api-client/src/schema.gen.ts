@@ -235,6 +235,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent jobs of every queue, newest first, without their results
+         * @description Newest first by when each job last changed (finished, else started, else added). A finished scanner pass carries its counts as `summary`; the whole result of any job is at GET /api/jobs/{queue}/{id}.
+         */
+        get: operations["getJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{queue}/{id}": {
         parameters: {
             query?: never;
@@ -266,6 +286,26 @@ export interface paths {
          * @description With dry_run on, only records plans. Joins a pass that is already waiting or running.
          */
         post: operations["postScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scan/passes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last scanner passes with their plans, moves and skipped files
+         * @description Newest first, from the pass files under <paths.data>/passes (the newest 200 are kept; Redis is not needed). Each list holds at most 200 entries; `truncated` says how many each left out, `counts` are of the whole pass.
+         */
+        get: operations["getScanPasses"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -798,6 +838,38 @@ export interface components {
             job: components["schemas"]["JobRef"];
             status_url: string;
         };
+        JobList: {
+            jobs: components["schemas"]["JobListItem"][];
+        };
+        JobListItem: {
+            id: string;
+            /** @enum {string} */
+            queue: "scan" | "library" | "media" | "transcode";
+            name: string;
+            /** @enum {string} */
+            state: "waiting" | "active" | "delayed" | "completed" | "failed";
+            progress?: unknown;
+            error: string | null;
+            /** @enum {string|null} */
+            error_code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal" | null;
+            /** @description ISO-8601 UTC time */
+            created_at: string | null;
+            /** @description ISO-8601 UTC time */
+            finished_at: string | null;
+            /** @description ISO-8601 UTC time */
+            started_at: string | null;
+            summary: {
+                dry_run: boolean;
+                started_at: string;
+                finished_at: string;
+                counts: {
+                    plans: number;
+                    moved: number;
+                    failed: number;
+                    skipped: number;
+                };
+            } | null;
+        };
         JobRef: {
             id: string;
             /** @enum {string} */
@@ -1042,6 +1114,31 @@ export interface components {
             item: components["schemas"]["TranscodeItem"];
             job: components["schemas"]["JobRef"];
             status_url: string;
+        };
+        ScanPass: {
+            id: string;
+            dry_run: boolean;
+            /** @description ISO-8601 UTC time */
+            started_at: string;
+            /** @description ISO-8601 UTC time */
+            finished_at: string;
+            counts: {
+                plans: number;
+                moved: number;
+                failed: number;
+                skipped: number;
+            };
+            plans: components["schemas"]["Plan"][];
+            moves: components["schemas"]["Move"][];
+            skipped: components["schemas"]["Skipped"][];
+            truncated: {
+                plans: number;
+                moves: number;
+                skipped: number;
+            };
+        };
+        ScanPasses: {
+            passes: components["schemas"]["ScanPass"][];
         };
         ScanResult: {
             dry_run: boolean;
@@ -2090,6 +2187,87 @@ export interface operations {
             };
         };
     };
+    getJobs: {
+        parameters: {
+            query?: {
+                /** @description Only this queue */
+                queue?: "scan" | "library" | "media" | "transcode";
+                /** @description Only jobs in this state */
+                state?: "waiting" | "active" | "delayed" | "completed" | "failed";
+                /** @description How many jobs at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            /** @description queue or state is not one of those listed, or limit is not a whole number from 1 to 200; details.key names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getJob: {
         parameters: {
             query?: never;
@@ -2273,6 +2451,74 @@ export interface operations {
             };
             /** @description Redis or the queue cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getScanPasses: {
+        parameters: {
+            query?: {
+                /** @description How many passes at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanPasses"];
+                };
+            };
+            /** @description limit is not a whole number from 1 to 50 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

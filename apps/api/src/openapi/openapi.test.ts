@@ -232,6 +232,8 @@ describe('real answers: each status is documented and each body validates agains
     expect((await call('get', '/api/tools/subtitles', '/api/tools/subtitles?language=klingonish')).status).toBe(400);
     expect((await call('get', '/api/jobs/{queue}/{id}', '/api/jobs/scan/no-such-job')).status).toBe(404);
     expect((await call('get', '/api/jobs/{queue}/{id}', '/api/jobs/nope/1')).status).toBe(404);
+    expect((await call('get', '/api/jobs', '/api/jobs?state=running')).status).toBe(400);
+    expect((await call('get', '/api/scan/passes', '/api/scan/passes?limit=0')).status).toBe(400);
   });
 
   it('POSTs in dry run', async () => {
@@ -266,6 +268,9 @@ describe('real answers: each status is documented and each body validates agains
     // Its job has not finished: running entries are not re-queued.
     expect((await call('post', '/api/tools/transcoder/retry', '/api/tools/transcoder/retry', json({ path: item.path }))).status).toBe(409);
     expect((await call('post', '/api/jobs/transcode/{id}/cancel', `/api/jobs/transcode/${job.id}/cancel`)).status).toBe(202);
+    // The jobs just added, as the list describes them.
+    const recent = await call('get', '/api/jobs', '/api/jobs?limit=10');
+    expect(((await recent.json()) as { jobs: unknown[] }).jobs.length).toBeGreaterThanOrEqual(4);
   });
 
   it('the auth routes answer their refusals as documented', async () => {

@@ -4,6 +4,7 @@ import { AppError, keyIssues, type KeyIssue } from '@mo/core';
 import { errorBodySchema } from '@mo/shared';
 import type { AppEnv } from '../http/env.ts';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitSeconds } from '../http/jobs.ts';
+import { choiceParam, limitParam } from '../http/query.ts';
 import './schemas.ts';
 
 /**
@@ -61,28 +62,45 @@ export const OPEN = { security: [] as Record<string, string[]>[] };
 /** A path parameter is one non-empty segment: an empty or slashed one reaches no route. */
 export const segment = z.string().regex(/^[^/]+$/);
 
-/** `?wait=` of the job-backed POSTs: a JSON number of seconds, 0 to 300 (CONTRACT.md). */
-export const waitQuery = z.object({
-  wait: z
+/**
+ * A query value read by `parse`, which throws for what it refuses (its message leads with the key);
+ * described as `doc` says, since what it reads is text but what it means is a number or a choice.
+ */
+export function queryValue<T>(parse: (raw: string | undefined) => T, doc: Record<string, unknown>) {
+  return z
     .string()
     .optional()
     .transform((raw, ctx) => {
       try {
-        return waitSeconds(raw);
+        return parse(raw);
       } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^wait: /, '') });
+        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^\w+: /, '') });
         return z.NEVER;
       }
     })
-    // Read as text, as every query value is; described as the number it must spell.
-    .meta({
-      type: 'number',
-      minimum: 0,
-      maximum: MAX_WAIT_SECONDS,
-      default: DEFAULT_WAIT_SECONDS,
-      description: `Seconds to wait for the job (0 = answer 202 at once).`,
-    }),
+    .meta(doc);
+}
+
+/** `?wait=` of the job-backed POSTs: a JSON number of seconds, 0 to 300 (CONTRACT.md). */
+export const waitQuery = z.object({
+  wait: queryValue(waitSeconds, {
+    type: 'number',
+    minimum: 0,
+    maximum: MAX_WAIT_SECONDS,
+    default: DEFAULT_WAIT_SECONDS,
+    description: 'Seconds to wait for the job (0 = answer 202 at once).',
+  }),
 });
+
+/** `?limit=`: a whole number from 1 to `max`; absent or empty, `fallback`. */
+export function limitValue(max: number, fallback: number, description: string) {
+  return queryValue((raw) => limitParam('limit', raw, fallback, max), { type: 'integer', minimum: 1, maximum: max, default: fallback, description });
+}
+
+/** A query value that must be one of `values`; absent or empty, null. */
+export function choiceValue<T extends string>(key: string, values: readonly T[], description: string) {
+  return queryValue((raw) => choiceParam(key, raw, values), { type: 'string', enum: [...values], description });
+}
 
 const jobFailed = 'the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job)';
 

@@ -101,7 +101,7 @@ const STALE_BY_EVENT: Record<string, string[][]> = {
   transcode: [['transcoder']],
 };
 const STALE_BY_QUEUE: Record<string, string[][]> = {
-  scanner: [['downloads'], ['dashboard']],
+  scan: [['downloads'], ['dashboard'], ['scan-passes']],
   library: STALE_BY_EVENT.library!,
   transcode: [['transcoder']],
   media: [['probe']],
@@ -130,9 +130,12 @@ export function useEventStream(queries: QueryClient, enabled: boolean): void {
       liveJobs.replace(jobs);
     });
     source.addEventListener('job', (e) => {
-      const job = asJob(parse((e as MessageEvent<string>).data));
+      const data = parse((e as MessageEvent<string>).data);
+      const job = asJob(data);
       if (!job) return;
       liveJobs.upsert(job);
+      // A start or an end changes the list of jobs (their times); progress, about once a second, does not.
+      if ((data as { state?: unknown }).state !== 'progress') void queries.invalidateQueries({ queryKey: ['jobs'] });
       if (job.state === 'completed' || job.state === 'failed') {
         for (const key of STALE_BY_QUEUE[job.queue] ?? []) void queries.invalidateQueries({ queryKey: key });
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { episodeCode, formatBytes, formatDuration, readProgress } from './format.ts';
+import { episodeCode, formatBytes, formatDuration, progressNote, readProgress } from './format.ts';
 
 describe('readProgress', () => {
   it("reads ffmpeg's progress as percent, speed and the time left at that speed", () => {
@@ -26,5 +26,16 @@ describe('formats', () => {
     expect(episodeCode(1, [2, 3])).toBe('S01E02E03');
     expect(episodeCode(12, 5)).toBe('S12E05');
     expect(episodeCode(null, null)).toBe('');
+  });
+});
+
+describe('progressNote', () => {
+  it("words a scanner pass's and a library scan's progress, and nothing else", () => {
+    expect(progressNote({ moved: 3, planned: 10 })).toBe('3 of 10 moved');
+    expect(progressNote({ files: 12500 })).toBe('12,500 files');
+    expect(progressNote({ percent: 25, speed: 2, out_time_seconds: 30 })).toBeNull();
+    expect(progressNote({ moved: 3 })).toBeNull();
+    expect(progressNote(40)).toBeNull();
+    expect(progressNote(null)).toBeNull();
   });
 });

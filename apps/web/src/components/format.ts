@@ -52,3 +52,12 @@ export function readProgress(p: unknown): Progress | null {
   }
   return { percent, speed, eta_seconds: eta };
 }
+
+/** What a scanner pass or a library scan reports as its progress, in words; null for anything else. */
+export function progressNote(p: unknown): string | null {
+  if (typeof p !== 'object' || p === null) return null;
+  const o = p as Record<string, unknown>;
+  if (typeof o.moved === 'number' && typeof o.planned === 'number') return `${o.moved} of ${o.planned} moved`;
+  if (typeof o.files === 'number') return `${o.files.toLocaleString('en')} files`;
+  return null;
+}

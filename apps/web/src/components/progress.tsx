@@ -1,8 +1,10 @@
-import { formatDuration, readProgress } from './format.ts';
+import { formatDuration, progressNote, readProgress } from './format.ts';
 
-/** A job's progress as a bar, percent, speed and ETA; a dash before its first report. */
+/** A job's progress as a bar, percent, speed and ETA, or the counts a scan reports; a dash before its first report. */
 export function JobProgress({ progress, label }: { progress: unknown; label: string }) {
   const p = readProgress(progress);
+  const note = progressNote(progress);
+  if (note !== null) return <span className="muted">{note}</span>;
   if (!p || p.percent === null) return <span className="muted">–</span>;
   return (
     <span className="progress-cell">

@@ -1,12 +1,20 @@
+import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
-import { useLiveJobs, type LiveJob } from '../api/live.ts';
+import { mergeJobs, runSeconds, type JobRow } from '../api/job-rows.ts';
+import { useLiveJobs } from '../api/live.ts';
+import { formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
 
-function CancelButton({ job }: { job: LiveJob }) {
+const QUEUES = ['scan', 'library', 'media', 'transcode'] as const;
+type Queue = (typeof QUEUES)[number];
+type ScanPass = Schemas['ScanPass'];
+
+function CancelButton({ id }: { id: string }) {
   const cancel = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/jobs/transcode/{id}/cancel', { params: { path: { id: job.id } } })),
+    mutationFn: () => unwrap(api.POST('/api/jobs/transcode/{id}/cancel', { params: { path: { id } } })),
   });
   return (
     <>
@@ -18,17 +26,30 @@ function CancelButton({ job }: { job: LiveJob }) {
   );
 }
 
-function Jobs() {
-  const jobs = useLiveJobs();
-  if (jobs.length === 0) return <Empty>No job has run since this page opened.</Empty>;
+function passCounts(c: ScanPass['counts']): string {
+  return `${c.plans} planned, ${c.moved} moved, ${c.failed} failed, ${c.skipped} skipped`;
+}
+
+/** What a row shows while it runs (progress), or once a scanner pass is done (its counts). */
+function Outcome({ row }: { row: JobRow }) {
+  if (row.state === 'active') return <JobProgress progress={row.progress} label={`${row.name} ${row.id} progress`} />;
+  if (row.summary) return <span className="muted">{passCounts(row.summary.counts)}</span>;
+  return null;
+}
+
+function JobsTable({ rows }: { rows: JobRow[] }) {
+  const now = Date.now();
   return (
     <table className="grid jobs">
-      <caption>Jobs</caption>
+      <caption>Recent jobs</caption>
       <thead>
         <tr>
           <th scope="col">Queue</th>
           <th scope="col">Job</th>
           <th scope="col">State</th>
+          <th scope="col">Started</th>
+          <th scope="col">Finished</th>
+          <th scope="col">Duration</th>
           <th scope="col">Progress</th>
           <th scope="col">
             <span className="sr-only">Actions</span>
@@ -36,8 +57,8 @@ function Jobs() {
         </tr>
       </thead>
       <tbody>
-        {jobs.map((j) => (
-          <tr key={`${j.queue}:${j.id}`} data-queue={j.queue} data-job={j.id}>
+        {rows.map((j) => (
+          <tr key={`${j.queue}:${j.id}`} data-queue={j.queue} data-job={j.id} data-state={j.state}>
             <td>{j.queue}</td>
             <td>
               {j.name} <span className="muted">#{j.id}</span>
@@ -46,10 +67,13 @@ function Jobs() {
             <td>
               <Status status={j.state} />
             </td>
+            <td>{j.started_at ? <When at={j.started_at} /> : <span className="muted">–</span>}</td>
+            <td>{j.finished_at ? <When at={j.finished_at} /> : <span className="muted">–</span>}</td>
+            <td className="num">{formatDuration(runSeconds(j, now))}</td>
             <td>
-              <JobProgress progress={j.progress} label={`${j.name} progress`} />
+              <Outcome row={j} />
             </td>
-            <td>{j.queue === 'transcode' && j.state === 'active' ? <CancelButton job={j} /> : null}</td>
+            <td>{j.queue === 'transcode' && j.state === 'active' ? <CancelButton id={j.id} /> : null}</td>
           </tr>
         ))}
       </tbody>
@@ -57,48 +81,148 @@ function Jobs() {
   );
 }
 
-function RecentPasses() {
-  const downloads = useQuery({ queryKey: ['downloads'], queryFn: () => unwrap(api.GET('/api/downloads')) });
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
-  if (downloads.isPending) return <Loading what="recent passes" />;
-  if (downloads.isError) return <ErrorNote error={downloads.error} />;
+function Jobs() {
+  const [queue, setQueue] = useState<Queue | ''>('');
+  const listed = useQuery({
+    queryKey: ['jobs', queue],
+    queryFn: () => unwrap(api.GET('/api/jobs', { params: { query: queue ? { queue } : {} } })),
+  });
+  const live = useLiveJobs().filter((j) => !queue || j.queue === queue);
+  const rows = mergeJobs(listed.data?.jobs ?? [], listed.data ? listed.dataUpdatedAt : 0, live);
   return (
-    <section aria-labelledby="recent-h">
-      <h2 id="recent-h">Scanner: recent plans and moves</h2>
-      {dashboard.data ? (
-        <p className="muted">
-          Last scanner pass <When at={dashboard.data.state.last_scan_at} />, last library scan <When at={dashboard.data.state.last_library_scan_at} />.
-        </p>
-      ) : null}
-      {downloads.data.recent.length === 0 ? (
-        <Empty>No plans or moves yet.</Empty>
-      ) : (
+    <section aria-labelledby="jobs-h">
+      <h2 id="jobs-h">Jobs</h2>
+      <div className="toolbar">
+        <label>
+          Queue{' '}
+          <select value={queue} onChange={(e) => setQueue(e.target.value as Queue | '')}>
+            <option value="">All queues</option>
+            {QUEUES.map((q) => (
+              <option key={q} value={q}>
+                {q}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorNote error={listed.error} />
+      {listed.isPending && rows.length === 0 ? <Loading what="jobs" /> : rows.length === 0 ? <Empty>No jobs yet.</Empty> : <JobsTable rows={rows} />}
+    </section>
+  );
+}
+
+function More({ left }: { left: number }) {
+  return left > 0 ? <p className="muted">and {left.toLocaleString('en')} more not shown</p> : null;
+}
+
+function PassDetails({ pass }: { pass: ScanPass }) {
+  return (
+    <>
+      {pass.plans.length > 0 ? (
         <table className="grid">
+          <caption>Plans</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Type</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
+              <th scope="col">Source</th>
+              <th scope="col">Destination</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pass.plans.map((p) => (
+              <tr key={p.source}>
+                <td className="path">{p.source}</td>
+                <td className="path">{p.destination}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <More left={pass.truncated.plans} />
+      {pass.moves.length > 0 ? (
+        <table className="grid">
+          <caption>Moves</caption>
+          <thead>
+            <tr>
+              <th scope="col">Source</th>
+              <th scope="col">Destination</th>
               <th scope="col">Status</th>
             </tr>
           </thead>
           <tbody>
-            {downloads.data.recent.map((r, i) => (
-              <tr key={`${r.at}-${i}`}>
+            {pass.moves.map((m) => (
+              <tr key={m.source}>
+                <td className="path">{m.source}</td>
+                <td className="path">{m.destination}</td>
                 <td>
-                  <When at={r.at} />
-                </td>
-                <td>{r.type}</td>
-                <td className="path">{r.source}</td>
-                <td className="path">{r.destination}</td>
-                <td>
-                  <Status status={r.status} />
+                  <Status status={m.status} />
+                  {m.error ? <div className="error">{m.error}</div> : null}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+      ) : null}
+      <More left={pass.truncated.moves} />
+      {pass.skipped.length > 0 ? (
+        <table className="grid">
+          <caption>Skipped</caption>
+          <thead>
+            <tr>
+              <th scope="col">Source</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pass.skipped.map((s) => (
+              <tr key={s.source} data-reason={s.reason}>
+                <td className="path">{s.source}</td>
+                <td>
+                  <Status status={s.reason} />
+                  {s.detail ? <span className="muted"> {s.detail}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <More left={pass.truncated.skipped} />
+      {pass.counts.plans + pass.counts.moved + pass.counts.failed + pass.counts.skipped === 0 ? <Empty>Nothing to do: the downloads folder held no files.</Empty> : null}
+    </>
+  );
+}
+
+function ScannerPasses() {
+  const passes = useQuery({ queryKey: ['scan-passes'], queryFn: () => unwrap(api.GET('/api/scan/passes')) });
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
+  return (
+    <section aria-labelledby="passes-h">
+      <h2 id="passes-h">Scanner passes</h2>
+      {dashboard.data ? (
+        <p className="muted">
+          Last scanner pass <When at={dashboard.data.state.last_scan_at} />, last library scan <When at={dashboard.data.state.last_library_scan_at} />.
+        </p>
+      ) : null}
+      {passes.isPending ? (
+        <Loading what="scanner passes" />
+      ) : passes.isError ? (
+        <ErrorNote error={passes.error} />
+      ) : passes.data.passes.length === 0 ? (
+        <Empty>No scanner pass has run yet.</Empty>
+      ) : (
+        <ul className="passes">
+          {passes.data.passes.map((p) => (
+            <li key={p.id} data-pass={p.id}>
+              <details>
+                <summary>
+                  <When at={p.finished_at} />{' '}
+                  {p.dry_run ? <span className="badge badge-dry-run">Dry run</span> : <span className="badge badge-live">Live</span>}{' '}
+                  <span className="muted">{passCounts(p.counts)}</span>
+                </summary>
+                <PassDetails pass={p} />
+              </details>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );
@@ -107,10 +231,8 @@ function RecentPasses() {
 export function ActivityPage() {
   return (
     <Page id="activity" title="Activity">
-      <section aria-label="Jobs">
-        <Jobs />
-      </section>
-      <RecentPasses />
+      <Jobs />
+      <ScannerPasses />
     </Page>
   );
 }

@@ -1,10 +1,12 @@
-import { Queue, type Job } from 'bullmq';
+import { Queue, type Job, type JobType } from 'bullmq';
 import { Redis } from 'ioredis';
-import { apiJobOptions, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { apiJobOptions, JOB_STATES, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
+import { BULL_TYPES_OF_STATE, newestJobs, type JobListItem } from './job-list.ts';
 import { contractState, isoOrNull, type JobView } from './job-view.ts';
+import { passOutline } from '../scanner/pass-file.ts';
 import { apiRedisOptions } from './redis-options.ts';
 
 /** CONTRACT.md: Redis trouble is answered within 2 s, never a hang. */
@@ -34,6 +36,8 @@ export interface JobClient {
   /** Adds a job (or joins the running one, for jobs that allow it) and waits up to `waitSeconds`. */
   submit<N extends JobName>(name: N, payload: JobPayload<N>, opts: { waitSeconds: number }): Promise<SubmitOutcome>;
   get(queue: QueueName, id: string): Promise<JobView | null>;
+  /** The newest `limit` jobs of one queue or all, in one state or any, without their results. */
+  list(filter: { queue?: QueueName; state?: JobState; limit: number }): Promise<JobListItem[]>;
   ping(): Promise<boolean>;
   stats(): Promise<QueueStats[]>;
   /** The BullMQ queues themselves, for the queue dashboard. */
@@ -44,6 +48,23 @@ export interface JobClient {
 function unavailable(cause?: unknown): AppError {
   const reason = cause instanceof Error ? cause.message : 'timed out';
   return new AppError('unavailable', `the job queue cannot be reached (${reason})`);
+}
+
+function listItem(queue: QueueName, state: JobState, job: Job): JobListItem {
+  const failure = job.failedReason ? readJobFailure(job.failedReason) : null;
+  return {
+    id: job.id!,
+    queue,
+    name: job.name,
+    state,
+    progress: job.progress,
+    error: failure?.message ?? null,
+    error_code: failure?.code ?? null,
+    created_at: isoOrNull(job.timestamp),
+    started_at: isoOrNull(job.processedOn),
+    finished_at: isoOrNull(job.finishedOn),
+    summary: job.name === 'scan-pass' && state === 'completed' ? passOutline(job.returnvalue) : null,
+  };
 }
 
 export function createJobClient(opts: { redisUrl: string; prefix: string; logger: Logger }): JobClient {
@@ -156,6 +177,22 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
           created_at: isoOrNull(job.timestamp),
           finished_at: isoOrNull(job.finishedOn),
         };
+      });
+    },
+
+    async list({ queue: only, state, limit }) {
+      const queues = only ? [only] : QUEUE_NAMES;
+      const states = state ? [state] : JOB_STATES;
+      return guarded(async () => {
+        const reads = queues.flatMap((name) =>
+          states.flatMap((s) =>
+            BULL_TYPES_OF_STATE[s].map(async (type) => {
+              const found = await queue(name).getJobs([type as JobType], 0, limit - 1);
+              return found.map((job) => listItem(name, s, job));
+            }),
+          ),
+        );
+        return newestJobs((await Promise.all(reads)).flat(), limit);
       });
     },
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fullPassResult, passFileName, passFilesBeyond, readPassFile, writePassFile } from './pass-file.ts';
+import { fullPassResult, passFileName, passFilesBeyond, passOutline, readPassFile, summarisePass, writePassFile } from './pass-file.ts';
 import type { ScanResult } from './run-pass.ts';
 
 const plan = {
@@ -44,6 +44,17 @@ describe('passFilesBeyond', () => {
     expect(passFilesBeyond(files, 4)).toEqual([]);
     expect(passFilesBeyond(files, 0).sort()).toEqual(['a', 'b', 'c', 'd']);
     expect(passFilesBeyond([f('x', 5), f('y', 5)], 1)).toEqual(['x']);
+  });
+});
+
+describe('passOutline', () => {
+  const outline = { dry_run: false, started_at: result.started_at, finished_at: result.finished_at, counts: { plans: 3, moved: 2, failed: 1, skipped: 1 } };
+  it('is the summary without its file, or the counts of a whole result an older version kept', () => {
+    expect(passOutline(summarisePass(result, 'passes/1.json'))).toEqual(outline);
+    expect(passOutline(result)).toEqual(outline);
+  });
+  it.each([null, undefined, 3, 'x', {}, { summary: 1 }, { ...result, plans: 'x' }])('is null for %j', (value) => {
+    expect(passOutline(value)).toBeNull();
   });
 });
 

@@ -20,6 +20,19 @@ export function passFileName(jobId: string): string {
   return `${PASSES_DIR}/${jobId}.json`;
 }
 
+/**
+ * The dry run and counts of a finished pass job's result: the summary it keeps in Redis, or a full
+ * result that an older version kept there; null for anything else.
+ */
+export function passOutline(result: unknown): Omit<PassSummary, 'pass_file'> | null {
+  const summary = passSummarySchema.safeParse(result);
+  const full = summary.success ? null : scanResultSchema.safeParse(result);
+  const found = summary.success ? summary.data : full?.success ? summarisePass(full.data, '') : null;
+  if (!found) return null;
+  const { pass_file: _, ...outline } = found;
+  return outline;
+}
+
 export function summarisePass(result: ScanResult, passFile: string): PassSummary {
   const failed = result.moves.filter((m) => m.status === 'failed').length;
   return {
@@ -31,19 +44,31 @@ export function summarisePass(result: ScanResult, passFile: string): PassSummary
   };
 }
 
-/** The names to delete so that the newest `keep` files stay (ties broken by name, for a stable answer). */
-export function passFilesBeyond(files: readonly { name: string; mtimeMs: number }[], keep: number): string[] {
-  const newestFirst = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
-  return newestFirst.slice(keep).map((f) => f.name);
+export interface PassFileEntry {
+  name: string;
+  mtimeMs: number;
+}
+
+/** Pass files by when they were written, newest first (ties broken by name, for a stable answer). */
+export function passFilesNewestFirst(files: readonly PassFileEntry[]): PassFileEntry[] {
+  return [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+}
+
+/** The names to delete so that the newest `keep` files stay. */
+export function passFilesBeyond(files: readonly PassFileEntry[], keep: number): string[] {
+  return passFilesNewestFirst(files).slice(keep).map((f) => f.name);
+}
+
+/** The pass files under `dir` (not the temps of a write under way), newest first. */
+export async function listPassFiles(dir: string): Promise<PassFileEntry[]> {
+  const names = (await readdirIfExists(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  const files = await Promise.all(names.map((name) => stat(join(dir, name)).then((s) => ({ name, mtimeMs: s.mtimeMs }), () => null)));
+  return passFilesNewestFirst(files.filter((f): f is PassFileEntry => f !== null));
 }
 
 async function prunePassFiles(dir: string, keep: number): Promise<void> {
   await removeStaleTempsIn(dir);
-  const names = (await readdirIfExists(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  const files = (await Promise.all(names.map((name) => stat(join(dir, name)).then((s) => ({ name, mtimeMs: s.mtimeMs }), () => null)))).filter(
-    (f): f is { name: string; mtimeMs: number } => f !== null,
-  );
-  for (const name of passFilesBeyond(files, keep)) await rm(join(dir, name), { force: true });
+  for (const name of passFilesBeyond(await listPassFiles(dir), keep)) await rm(join(dir, name), { force: true });
 }
 
 /**

@@ -9,7 +9,19 @@ import {
   themeSection,
   transcoderSection,
 } from '../config/schema.ts';
-import { droppedStreamSchema, JOB_STATES, librarySummarySchema, scanResultSchema, streamSchema, transcodeItemSchema } from '../jobs/catalogue.ts';
+import {
+  droppedStreamSchema,
+  JOB_STATES,
+  librarySummarySchema,
+  moveSchema,
+  passCountsSchema,
+  passSummarySchema,
+  planSchema,
+  scanResultSchema,
+  skippedSchema,
+  streamSchema,
+  transcodeItemSchema,
+} from '../jobs/catalogue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import { ERROR_CODES } from './errors.ts';
 
@@ -52,6 +64,41 @@ export const jobViewResponse = z.object({
 });
 
 export const scanResponse = scanResultSchema;
+
+/** GET /api/jobs: how many it answers unless `limit` says otherwise, and the most it answers. */
+export const JOB_LIST_DEFAULT = 50;
+export const JOB_LIST_MAX = 200;
+
+/** One job of GET /api/jobs: its view without the result, which can be large; the whole job is at GET /api/jobs/:queue/:id. */
+export const jobListItemSchema = jobViewResponse.omit({ result: true }).extend({
+  /** When a worker last took it up; null while it has never run. */
+  started_at: nullableIso,
+  /** A finished scanner pass: dry run and counts; null for every other job. */
+  summary: passSummarySchema.omit({ pass_file: true }).nullable(),
+});
+export const jobListResponse = z.object({ jobs: z.array(jobListItemSchema) });
+
+/** GET /api/scan/passes: how many passes it answers unless `limit` says otherwise, and the most. */
+export const PASS_LIST_DEFAULT = 20;
+export const PASS_LIST_MAX = 50;
+/** The most entries of each list (plans, moves, skipped) one pass answers with. */
+export const PASS_ENTRIES_MAX = 200;
+
+/** A scanner pass as its pass file keeps it, each list cut to PASS_ENTRIES_MAX entries. */
+export const scanPassSchema = z.object({
+  /** The scan job's id: GET /api/jobs/scan/:id while Redis still keeps the job. */
+  id: z.string(),
+  dry_run: z.boolean(),
+  started_at: iso,
+  finished_at: iso,
+  counts: passCountsSchema,
+  plans: z.array(planSchema),
+  moves: z.array(moveSchema),
+  skipped: z.array(skippedSchema),
+  /** Entries of each list left out of this answer. */
+  truncated: z.object({ plans: z.number().int(), moves: z.number().int(), skipped: z.number().int() }),
+});
+export const scanPassesResponse = z.object({ passes: z.array(scanPassSchema) });
 export const libraryScanResponse = z.object({ summary: librarySummarySchema });
 
 export const libraryResponse = z.object({

@@ -37,6 +37,14 @@ export const scanResultSchema = z.object({
   skipped: z.array(skippedSchema),
 });
 
+/** How many files a pass planned, moved, failed to move and skipped. */
+export const passCountsSchema = z.strictObject({
+  plans: z.number().int(),
+  moved: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+});
+
 /**
  * What a finished pass keeps in Redis: a pass's plans run to hundreds of bytes a file, kept for
  * every pass of the week, so the full result lives in `pass_file` (under paths.data) and the
@@ -46,12 +54,7 @@ export const passSummarySchema = z.strictObject({
   dry_run: z.boolean(),
   started_at: z.string(),
   finished_at: z.string(),
-  counts: z.strictObject({
-    plans: z.number().int(),
-    moved: z.number().int(),
-    failed: z.number().int(),
-    skipped: z.number().int(),
-  }),
+  counts: passCountsSchema,
   /** Relative to paths.data. */
   pass_file: z.string(),
 });
