@@ -33,6 +33,14 @@ describe('form NxNN', () => {
     expectParsed('12x12.2015.1080p.BluRay.x264', movie('12x12', 2015));
   });
 
+  it('reads a lone underscore joining two numbers in a dotted or dashed name as the x', () => {
+    expectParsed('Harbour.Lights-03_07.avi', episode('Harbour Lights', 3, [7]));
+    expectParsed('HarbLts-12_04.avi', episode('HarbLts', 12, [4]));
+    expectParsed('Harbour-Lights-2014-02_11-F.avi', episode('Harbour-Lights', 2, [11], { year: 2014 }));
+    // Underscores that separate every word are spaces: two loose numbers say nothing sure.
+    expectRefused('harbour_lights_03_07.avi');
+  });
+
   it('refuses episodes of two seasons', () => {
     expectRefused('Harbour.Lights.3x07-4x01.HDTV', /two seasons/);
   });
