@@ -41,6 +41,14 @@ describe('form NxNN', () => {
     expectRefused('harbour_lights_03_07.avi');
   });
 
+  it('reads a zero-padded season dotted to its episode in a dotted name, but not a date', () => {
+    expectParsed('Harbour.Lights.03.07.720p.HDTV', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour.Lights.03.07.The.Storm', episode('Harbour Lights', 3, [7]));
+    expectParsed('HbrLts.03.07.avi', episode('HbrLts', 3, [7]));
+    expectRefused('Harbour.Lights.03.07.2015');
+    expectParsed('Harbour.Lights.2015.03.07', { air_date: '2015-03-07' });
+  });
+
   it('refuses episodes of two seasons', () => {
     expectRefused('Harbour.Lights.3x07-4x01.HDTV', /two seasons/);
   });

@@ -1,4 +1,4 @@
-// 1x02 and its kin: 01x02, 1X7, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", and the
+// 1x02 and its kin: 01x02, 1X7, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", .02.09., and the
 // multi-episode forms 1x02-1x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08.
 import { firstJunk } from '../vocabulary.ts';
 import { marker, MAX_SPAN, range, sortedUnique, type Form } from './marker.ts';
@@ -8,6 +8,9 @@ import { withAbsolute } from './sxxeyy.ts';
 const RE_NX = /(?<!\d)(?<!(?:^|\D)\d\.)(\d{1,2})[xх](\d{1,3})(?![\dp])/i;
 const RE_BRACKETED = /\[(\d{1,2})\.(\d{2,3})\]/;
 const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
+// "Harbour.Lights.02.09.720p": a zero-padded season dotted to its episode in a dotted name; not a
+// date ("2014.02.09", "02.09.2014", "02.09.14"), whose numbers have another number beside them.
+const RE_DOTTED = /(?<=\p{L}\.)0([1-9])\.(\d{2})(?=$|\.)(?!\.\d+(?![\p{L}\d]))/u;
 const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
 const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
 // "10x10.2018", "3x3 Eyes - 05": a number pair at the very start is a title when a year or another marker follows.
@@ -44,7 +47,7 @@ export const nxnn: Form = {
       }
       return withAbsolute(s, marker('episode', m.index, pos, { season, episodes: sortedUnique(eps), conflict }));
     }
-    const b = RE_BRACKETED.exec(s) ?? RE_DASHED.exec(s);
+    const b = RE_BRACKETED.exec(s) ?? RE_DASHED.exec(s) ?? RE_DOTTED.exec(s);
     if (b) return marker('episode', b.index, b.index + b[0].length, { season: Number(b[1]), episodes: [Number(b[2])] });
     return null;
   },
