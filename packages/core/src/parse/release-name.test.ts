@@ -19,6 +19,14 @@ describe('parseRelease: paths and folders', () => {
     expectParsed('Breaking.Bad.S01.1080p.BluRay.x264-ROVERS/breaking.bad.s01e03.1080p.bluray.x264-rovers.mkv', episode('Breaking Bad', 1, [3]));
   });
 
+  it('reads an abbreviated file name ending in a code of the season its folder names', () => {
+    expectParsed('Harbour.Lights.S03.720p.HDTV.x264-GRP/grp-hl307.avi', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour Lights/Season 12/grp.hl1204.avi', episode('Harbour Lights', 12, [4]));
+    expectParsed('Harbour.Lights.S03.720p.HDTV.x264-GRP/05 - The Storm.avi', episode('Harbour Lights', 3, [5]));
+    // A code of another season is no episode of this one.
+    expectRefused('Harbour.Lights.S03.720p.HDTV.x264-GRP/grp-hl407.avi');
+  });
+
   it('takes what a file name lacks from the folders around it', () => {
     expectParsed('The Matrix (1999)/abc-xyz.mkv', movie('The Matrix', 1999));
     expectParsed('Firefly/Season 1/Episode 5.mkv', episode('Firefly', 1, [5]));
