@@ -33,6 +33,12 @@ describe('form NxNN', () => {
     expectParsed('12x12.2015.1080p.BluRay.x264', movie('12x12', 2015));
   });
 
+  it('reads a spaced x, unless a year after it makes the pair part of a title', () => {
+    expectParsed('Harbour Lights 3 x 07 The Storm', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour Lights 1 x 2-GRP', episode('Harbour Lights', 1, [2]));
+    expectParsed('Harbour 2 x 4 (2010)', movie('Harbour 2 x 4', 2010));
+  });
+
   it('reads a lone underscore joining two numbers in a dotted or dashed name as the x', () => {
     expectParsed('Harbour.Lights-03_07.avi', episode('Harbour Lights', 3, [7]));
     expectParsed('HarbLts-12_04.avi', episode('HarbLts', 12, [4]));
