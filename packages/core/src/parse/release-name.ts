@@ -215,7 +215,13 @@ function fromFolders(file: Seg | null, base: string, season: number | null, fold
   return file;
 }
 
-export function parseRelease(name: string): ParseResult {
+// "Show 10/25/2010": a file name cannot hold a slash, so slashes between the numbers of a date at
+// the end of the name write a date (of a release's title), not folders.
+const RE_SLASHED_DATE = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})(?=[^\d/\\][^/\\]*$|$)/;
+
+export function parseRelease(input: string): ParseResult {
+  const date = input.includes('/') ? RE_SLASHED_DATE.exec(input) : null;
+  const name = date ? `${input.slice(0, date.index)}${date[1]}-${date[2]}-${date[3]}${input.slice(date.index + date[0].length)}` : input;
   // "Title / Original Title / Season: 1 [2017]" (tracker names) is one name, not a path.
   // (`split` with an expression runs it once per character: most names have no folder at all.)
   const parts = name.includes(' / ') || !/[\\/]/.test(name) ? [name] : name.split(/[\\/]+/);
