@@ -19,7 +19,7 @@ const RE_LATER_NUMBER = /(?:\b(?:19|20)\d{2}\b|\s-\s\d{1,4}\b|s\d{1,2}e\d)/i;
 
 export const nxnn: Form = {
   name: 'NxNN',
-  hint: /\d ?[xх] ?\d|\d\.\d\d/i,
+  hint: /\d[xх]\d|\d [xх] \d|\d\.\d\d/i,
   find(s) {
     const m = RE_NX.exec(s);
     const junk = m ? firstJunk(s) : -1;
