@@ -50,10 +50,10 @@ describe.skipIf(publicPath === null)('the public corpus (../shared/corpus)', () 
   // Floors at what the parser measured when these were set; `pnpm bench parse` shows the goals.
   it('keeps its accuracy per form', () => {
     expect(ratio(score.metrics.movieTitleYear)).toBeGreaterThanOrEqual(0.96);
-    expect(ratio(score.metrics.daily)).toBeGreaterThanOrEqual(0.92);
+    expect(ratio(score.metrics.daily)).toBeGreaterThanOrEqual(0.94);
     expect(ratio(score.metrics.nonVideoRefused)).toBeGreaterThanOrEqual(0.8);
-    expect(ratio(score.metrics.seasonEpisode)).toBeGreaterThanOrEqual(0.91);
-    expect(ratio(score.metrics.seriesTitle)).toBeGreaterThanOrEqual(0.91);
-    expect(ratio(score.metrics.absolute)).toBeGreaterThanOrEqual(0.79);
+    expect(ratio(score.metrics.seasonEpisode)).toBeGreaterThanOrEqual(0.93);
+    expect(ratio(score.metrics.seriesTitle)).toBeGreaterThanOrEqual(0.93);
+    expect(ratio(score.metrics.absolute)).toBeGreaterThanOrEqual(0.81);
   });
 });

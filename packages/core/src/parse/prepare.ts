@@ -31,9 +31,18 @@ const RE_BRACKETED_NUMBER = /^(?:\[(\d{1,4})(?:v\d)?\]|\s*(\d{1,4})(?:v\d)?(?=\s
 
 const RE_WIDE = /[（）‒–—]/;
 
+// "Harbour.Lights-03_07.avi": in a name separated by dots or dashes, a lone underscore between two
+// numbers joins a season and its episode, as `x` does.
+const RE_JOINED_PAIR = /(?<=^|[\p{L}\p{N}][.-])(\d{1,2})_(\d{2})(?=$|[.-])/u;
+
 /** Characters that only separate words in some names: `_` always, `+` in names that have no spaces. */
 function uniformSeparators(s: string): string {
-  let out = s.includes('_') ? s.replace(/_/g, ' ') : s;
+  const under = s.indexOf('_');
+  let out = s;
+  if (under >= 0) {
+    const pair = s.indexOf('_', under + 1) < 0 && !s.includes(' ') ? RE_JOINED_PAIR.exec(s) : null;
+    out = pair ? `${s.slice(0, pair.index)}${pair[1]}x${pair[2]}${s.slice(pair.index + pair[0].length)}` : s.replace(/_/g, ' ');
+  }
   const plus = out.indexOf('+');
   if (plus >= 0 && out.indexOf('+', plus + 1) >= 0 && !out.includes(' ')) out = out.replace(/\+/g, ' ');
   return RE_WIDE.test(out) ? out.replace(/（/g, '(').replace(/）/g, ')').replace(/[‒–—]/g, '-') : out;

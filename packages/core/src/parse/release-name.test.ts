@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRelease, parseReleaseName } from './release-name.ts';
-import { absolute, episode, expectParsed, expectRefused, movie } from './test-fixtures/expect-parse.ts';
+import { absolute, daily, episode, expectParsed, expectRefused, movie } from './test-fixtures/expect-parse.ts';
 
 describe('parseRelease: paths and folders', () => {
   it('reads Plex / Sonarr / Radarr library layouts', () => {
@@ -17,6 +17,20 @@ describe('parseRelease: paths and folders', () => {
     expectParsed('The.Last.of.Us.S01E01.1080p.WEB.H264-CAKES/tlou.s01e01.1080p-cakes.mkv', episode('The Last of Us', 1, [1]));
     expectParsed('The.Mandalorian.S03E01.1080p.WEB.H264-GLHF/3f8a9c2e1b7d.mkv', episode('The Mandalorian', 3, [1]));
     expectParsed('Breaking.Bad.S01.1080p.BluRay.x264-ROVERS/breaking.bad.s01e03.1080p.bluray.x264-rovers.mkv', episode('Breaking Bad', 1, [3]));
+  });
+
+  it('reads slashes between the numbers of a date ending a release name as a date, not folders', () => {
+    expectParsed('Harbour Lights 03/14/2015', daily('Harbour Lights', '2015-03-14'));
+    expectParsed('Harbour Lights 03/14/2015 720p HDTV', daily('Harbour Lights', '2015-03-14'));
+    expectParsed('TV/Harbour Lights/Harbour Lights 03/14/2015.mkv', daily('Harbour Lights', '2015-03-14'));
+  });
+
+  it('reads an abbreviated file name ending in a code of the season its folder names', () => {
+    expectParsed('Harbour.Lights.S03.720p.HDTV.x264-GRP/grp-hl307.avi', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour Lights/Season 12/grp.hl1204.avi', episode('Harbour Lights', 12, [4]));
+    expectParsed('Harbour.Lights.S03.720p.HDTV.x264-GRP/05 - The Storm.avi', episode('Harbour Lights', 3, [5]));
+    // A code of another season is no episode of this one.
+    expectRefused('Harbour.Lights.S03.720p.HDTV.x264-GRP/grp-hl407.avi');
   });
 
   it('takes what a file name lacks from the folders around it', () => {

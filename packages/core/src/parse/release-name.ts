@@ -173,23 +173,37 @@ function episodeWithFolders(file: Seg, season: number | null, folder: Seg | null
   return out;
 }
 
+// "tpz-sn203", "abc.1203": abbreviated scene file names end in the season and a two-digit episode.
+const RE_CODE_AT_END = /(?<!\d)(\d{1,2})(\d{2})$/;
+
+/** The episode a file name inside one season gives: its leading number, or a code at its end of that season. */
+function episodeInSeason(base: string, season: number): number | null {
+  const lead = /^(\d{1,3})(?=$|[ ._-])/.exec(base);
+  if (lead) {
+    const n = Number(lead[1]);
+    return n >= 100 && Math.floor(n / 100) === season ? n % 100 : n;
+  }
+  const code = RE_CODE_AT_END.exec(base);
+  return code && code.index > 0 && Number(code[1]) === season && code[2] !== '00' ? Number(code[2]) : null;
+}
+
 /** The file name alone says too little: a season folder, a release folder or a movie folder decides. */
 function fromFolders(file: Seg | null, base: string, season: number | null, folder: Seg | null): Seg | null {
   if (season !== null) {
     if (file !== null && file.kind === 'season' && file.season === season && file.title !== '') return file;
     if (folder === null || folder.title === '') return null;
     const out: Seg = { ...folder, kind: 'episode', season, episodes: [], absolute: [], airDate: null, weak: false, edition: null };
-    const lead = /^(\d{1,3})(?=$|[ ._-])/.exec(base);
-    if (lead) {
-      let n = Number(lead[1]);
-      if (n >= 100 && Math.floor(n / 100) === season) n %= 100;
-      out.episodes = [n];
-    } else if (!(file !== null && file.kind === 'season' && file.season === season)) {
-      return null;
-    }
+    const n = episodeInSeason(base, season);
+    if (n !== null) out.episodes = [n];
+    else if (!(file !== null && file.kind === 'season' && file.season === season)) return null;
     return out;
   }
   if (folder === null) return file;
+  // The release folder of a season pack around an abbreviated file name: "Show.S02.720p-GRP/grp-sn203.avi".
+  if (folder.kind === 'season' && folder.season !== null && folder.title !== '' && (file === null || file.kind === 'bare')) {
+    const n = episodeInSeason(base, folder.season);
+    if (n !== null) return { ...folder, kind: 'episode', episodes: [n], edition: null };
+  }
   if (folder.kind === 'episode' || (folder.kind === 'movie' && folder.year !== null)) {
     return { ...folder, edition: folder.edition ?? file?.edition ?? null };
   }
@@ -201,7 +215,13 @@ function fromFolders(file: Seg | null, base: string, season: number | null, fold
   return file;
 }
 
-export function parseRelease(name: string): ParseResult {
+// "Show 10/25/2010": a file name cannot hold a slash, so slashes between the numbers of a date at
+// the end of the name write a date (of a release's title), not folders.
+const RE_SLASHED_DATE = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})(?=[^\d/\\][^/\\]*$|$)/;
+
+export function parseRelease(input: string): ParseResult {
+  const date = input.includes('/') ? RE_SLASHED_DATE.exec(input) : null;
+  const name = date ? `${input.slice(0, date.index)}${date[1]}-${date[2]}-${date[3]}${input.slice(date.index + date[0].length)}` : input;
   // "Title / Original Title / Season: 1 [2017]" (tracker names) is one name, not a path.
   // (`split` with an expression runs it once per character: most names have no folder at all.)
   const parts = name.includes(' / ') || !/[\\/]/.test(name) ? [name] : name.split(/[\\/]+/);

@@ -29,6 +29,13 @@ describe('form absolute number', () => {
     expectParsed(name, want);
   });
 
+  it('reads a range of three-digit numbers ending a spaced name as a batch, not a two-digit one', () => {
+    expectParsed('Moon Garden 104-106', absolute('Moon Garden', [104, 105, 106]));
+    expectParsed('Moon Garden No. 8 001-002 [DVD]', absolute('Moon Garden No. 8', [1, 2]));
+    // "03-20" may be season 3, episode 20.
+    expectRefused('Moon Garden 03-20');
+  });
+
   it('reads a season written before the number as that season', () => {
     expectParsed('[Kitsune] Moon Garden S2 - 05 [1080p].mkv', episode('Moon Garden', 2, [5]));
     expectParsed('[Kitsune] Moon Garden Season 2 - 05 [1080p].mkv', episode('Moon Garden', 2, [5]));

@@ -1,6 +1,6 @@
 // Anime and other absolute numbering: "[Group] Title - 05", "Title - 1071", "Title - 01-02",
 // "Title - (01-04)", "Title - 01+02", "[Group] Title-09", "[Group] Title 05 [1080p]",
-// "Title 05 vostfr [1080p]", "Title.10.720p", "Title 13-15 [BD]". A number ending the title stays
+// "Title 05 vostfr [1080p]", "Title.10.720p", "Title 13-15 [BD]", "Title 104-105". A number ending the title stays
 // the title's ("White Album 2 - 06" is the show "White Album 2"); "Title S2 - 05" is the season
 // pack form's.
 import { isYear } from '../title.ts';
@@ -16,6 +16,9 @@ const RE_DASH = new RegExp(`(?:^|[\\s.])-[\\s.]+\\(?${NUM}\\)?${MORE}(?=$|[\\s.\
 const RE_GLUED = new RegExp(`(?<=[\\p{L})!])-${NUM}${MORE}(?=$|[\\s.\\[(_])(?![.,]\\d)`, 'u');
 // A number standing alone before a bracket or the end, or in round brackets ("Angel Beats (9)"); not `No.6`, `Vol.3`.
 const RE_BARE = new RegExp(`(?<=[\\s.])(?<![Nn]o\\.|[Vv]ol\\.)\\(?${NUM}${MORE}\\)?(?=[\\s.]*(?:$|[\\[(]))`, 'u');
+// "Title 104-105", "Title 001-003": a range of three-digit numbers ending a spaced name is a batch of
+// episodes; a two-digit one ("Title 03-20") may also be a season and an episode.
+const RE_WIDE_RANGE = /(?<= )(\d{3})(-\d{3})(?= *(?:$|[[(]))/;
 const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
 // "Title HD 09", "Title 720p 09": a number after the release words ends the name.
 const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
@@ -113,6 +116,8 @@ export const absolute: Form = {
       const next = firstJunk(s, end);
       if (fansub || (next >= 0 && next <= end + 2)) return build(s, m, m.index);
     }
+    m = dashed ? RE_WIDE_RANGE.exec(s) : null;
+    if (m && beforeRelease(s, m.index)) return build(s, m, m.index);
     if (fansub) {
       m = RE_BARE.exec(s);
       if (m && beforeRelease(s, m.index) && !yearLike(m) && !countedBefore(s.slice(0, m.index))) return build(s, m, m.index);

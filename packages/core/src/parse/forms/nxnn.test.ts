@@ -33,6 +33,28 @@ describe('form NxNN', () => {
     expectParsed('12x12.2015.1080p.BluRay.x264', movie('12x12', 2015));
   });
 
+  it('reads a spaced x, unless a year after it makes the pair part of a title', () => {
+    expectParsed('Harbour Lights 3 x 07 The Storm', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour Lights 1 x 2-GRP', episode('Harbour Lights', 1, [2]));
+    expectParsed('Harbour 2 x 4 (2010)', movie('Harbour 2 x 4', 2010));
+  });
+
+  it('reads a lone underscore joining two numbers in a dotted or dashed name as the x', () => {
+    expectParsed('Harbour.Lights-03_07.avi', episode('Harbour Lights', 3, [7]));
+    expectParsed('HarbLts-12_04.avi', episode('HarbLts', 12, [4]));
+    expectParsed('Harbour-Lights-2014-02_11-F.avi', episode('Harbour-Lights', 2, [11], { year: 2014 }));
+    // Underscores that separate every word are spaces: two loose numbers say nothing sure.
+    expectRefused('harbour_lights_03_07.avi');
+  });
+
+  it('reads a zero-padded season dotted to its episode in a dotted name, but not a date', () => {
+    expectParsed('Harbour.Lights.03.07.720p.HDTV', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour.Lights.03.07.The.Storm', episode('Harbour Lights', 3, [7]));
+    expectParsed('HbrLts.03.07.avi', episode('HbrLts', 3, [7]));
+    expectRefused('Harbour.Lights.03.07.2015');
+    expectParsed('Harbour.Lights.2015.03.07', { air_date: '2015-03-07' });
+  });
+
   it('refuses episodes of two seasons', () => {
     expectRefused('Harbour.Lights.3x07-4x01.HDTV', /two seasons/);
   });
