@@ -50,6 +50,8 @@ import {
   transcoderResponse,
   transcodeRetryBody,
   transcodeRetryResponse,
+  workerSchema,
+  workersResponse,
 } from '@mo/shared';
 import { MAX_WAIT_SECONDS } from '../http/jobs.ts';
 
@@ -146,6 +148,8 @@ const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   TranscodeRetryResult: transcodeRetryResponse,
   TranscodeCancel: transcodeCancelResponse,
   Duplicates: duplicatesResponse,
+  Worker: workerSchema,
+  Workers: workersResponse,
 };
 
 const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
@@ -336,6 +340,16 @@ export const ROUTES: RouteDoc[] = [
   {
     method: 'get', path: '/api/tools/duplicates', operationId: 'getDuplicates', summary: 'Duplicate movies and series in the index', tags: ['tools'],
     responses: { 200: duplicatesResponse },
+  },
+  {
+    method: 'get', path: '/api/workers', operationId: 'getWorkers', summary: 'Worker processes, and the live workers of each queue', tags: ['jobs'],
+    description:
+      'Each worker renews its record in Redis every 10 s. `alive` turns false once a heartbeat is three beats late, and the record goes by itself ' +
+      '5 minutes after the last one; a worker stopped with SIGTERM leaves the list at once. `queues` names every queue: 0 workers means its jobs ' +
+      'wait until a worker for it starts. `encoders`: the video encoders (transcoder.video_encoder, then libx264) a one-second test encode ' +
+      'succeeded with when the worker started; `encoder_errors` says why the others failed.',
+    responses: { 200: workersResponse },
+    errors: { 503: 'Redis cannot be reached' },
   },
   {
     method: 'get', path: '/api/events', operationId: 'getEvents', summary: 'Live events (Server-Sent Events)', tags: ['service'],

@@ -1,11 +1,13 @@
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { apiJobOptions, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { apiJobOptions, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName, type WorkersReport } from '@mo/shared';
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
 import { contractState, isoOrNull, type JobView } from './job-view.ts';
 import { apiRedisOptions } from './redis-options.ts';
+import { workersReport } from './worker-health.ts';
+import { readWorkerRecords } from './worker-registry.ts';
 
 /** CONTRACT.md: Redis trouble is answered within 2 s, never a hang. */
 export const REDIS_DEADLINE_MS = 1500;
@@ -36,6 +38,8 @@ export interface JobClient {
   get(queue: QueueName, id: string): Promise<JobView | null>;
   ping(): Promise<boolean>;
   stats(): Promise<QueueStats[]>;
+  /** The workers' heartbeat records, and the live workers of each queue. */
+  workers(): Promise<WorkersReport>;
   /** The BullMQ queues themselves, for the queue dashboard. */
   queues(): Queue[];
   close(): Promise<void>;
@@ -193,6 +197,8 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         ),
       );
     },
+
+    workers: () => guarded(async () => workersReport(await readWorkerRecords(client, opts.prefix), Date.now())),
 
     queues: () => QUEUE_NAMES.map(queue),
 
