@@ -21,9 +21,12 @@ export function reportWorker(deps: WorkerDeps, host: WorkerHost): { close(): Pro
     const configured = deps.config.current().transcoder.video_encoder;
     void checkEncoders(encodersToCheck(configured), { signal: stopping.signal }).then(
       (report) => {
+        // Cut short by the shutdown: the failures say nothing about the encoders.
+        if (stopping.signal.aborted) return;
         deps.logger.info({ encoders: report.encoders, failed: report.errors }, 'video encoders tested');
-        if (!report.encoders.includes(configured)) {
-          deps.logger.warn({ encoder: configured, err: report.errors[configured] }, 'the configured video encoder does not work here; transcodes fall back to libx264');
+        for (const [encoder, err] of Object.entries(report.errors)) {
+          const outcome = encoder === 'libx264' ? 'transcodes that encode video fail' : 'transcodes fall back to libx264';
+          deps.logger.warn({ encoder, err }, `a video encoder does not work here: ${outcome}`);
         }
         heartbeat.setEncoders(report);
       },
