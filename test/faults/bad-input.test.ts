@@ -480,19 +480,22 @@ describe('query strings of the cached and tool routes', () => {
     expect(out).toEqual([]);
   });
 
-  it('GET /api/jobs/:queue/:id and POST …/cancel with junk queues and ids are 404/409, never 5xx', async () => {
+  it('GET /api/jobs/:queue/:id and POST …/cancel with junk queues and ids are 404 (400 for an id holding a slash, which no job has), never 5xx', async () => {
     const queues = ['scan', 'library', 'media', 'transcode', 'nope', '__proto__', 'constructor', 'SCAN', '%00', '..'];
     const ids = ['1', 'x'.repeat(5000), '%00', '..%2F..%2Fetc', '%ff', '__proto__', 'constructor', '-1', '0', '1e99', '%20', 'repeat:abc', '*'];
     const out: string[] = [];
+    // The declared id is one path segment: an encoded slash is refused as a malformed id (once the
+    // route is reached: a queue of `..` takes the path elsewhere).
+    const expected = (id: string, q = 'transcode') => (q !== '..' && /%2f/i.test(id) ? 400 : 404);
     for (const q of queues) {
       for (const id of ids) {
         const r = await call('GET', `/api/jobs/${q}/${id}`);
-        if (r.status !== 404) out.push(`GET /api/jobs/${q}/${id.slice(0, 30)}: ${r.status} ${r.text.slice(0, 100)}`);
+        if (r.status !== expected(id, q)) out.push(`GET /api/jobs/${q}/${id.slice(0, 30)}: ${r.status} ${r.text.slice(0, 100)}`);
       }
     }
     for (const id of ids) {
       const r = await call('POST', `/api/jobs/transcode/${id}/cancel`);
-      if (r.status !== 404) out.push(`cancel ${id.slice(0, 30)}: ${r.status} ${r.text.slice(0, 100)}`);
+      if (r.status !== expected(id)) out.push(`cancel ${id.slice(0, 30)}: ${r.status} ${r.text.slice(0, 100)}`);
     }
     figures.set('job route junk cases', queues.length * ids.length + ids.length);
     expect(out).toEqual([]);
