@@ -64,6 +64,19 @@ describe('transfer journal', () => {
     expect(readFileSync(destination, 'utf8')).toBe('video bytes');
   });
 
+  it('completes a hardlink- or copy-mode copy that was in place by keeping both files', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'video bytes');
+    utimesSync(destination, MTIME, MTIME);
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), keep_source: true });
+    expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
+    expect(readFileSync(source, 'utf8')).toBe('video bytes');
+    expect(readFileSync(destination, 'utf8')).toBe('video bytes');
+  });
+
   it('calls a move whose source was already removed completed', async () => {
     const j = createTransferJournal(journalDir());
     const destination = destIn(fx.disk);
