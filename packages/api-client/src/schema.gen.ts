@@ -488,6 +488,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The import history, newest first, page by page
+         * @description Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. Page on with `before` set to the answer's `next`.
+         */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/transcoder": {
         parameters: {
             query?: never;
@@ -761,6 +781,7 @@ export interface components {
                 air_date: string | null;
                 country?: string | null;
             } | null;
+            imported: components["schemas"]["ImportedRef"];
         };
         Downloads: {
             files: components["schemas"]["DownloadFile"][];
@@ -817,6 +838,35 @@ export interface components {
             /** @enum {boolean} */
             ok: true;
         };
+        History: {
+            items: components["schemas"]["HistoryItem"][];
+            next: number | null;
+        };
+        HistoryItem: {
+            id: number;
+            /** @description ISO-8601 UTC time */
+            at: string;
+            /** @enum {string} */
+            mode: "move" | "hardlink" | "copy";
+            /** @enum {string} */
+            method: "rename" | "link" | "copy";
+            source: string;
+            destination: string;
+            bytes: number;
+            sidecars: {
+                source: string;
+                destination: string;
+            }[];
+            pass: string;
+            /** @description ISO-8601 UTC time */
+            undone_at: string | null;
+        };
+        ImportedRef: {
+            id: number;
+            destination: string;
+            /** @description ISO-8601 UTC time */
+            at: string;
+        } | null;
         Job: {
             id: string;
             /** @enum {string} */
@@ -944,6 +994,13 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
+            /**
+             * @default move
+             * @enum {string}
+             */
+            mode: "move" | "hardlink" | "copy";
+            /** @enum {string} */
+            method?: "rename" | "link" | "copy";
             /** @enum {string} */
             status: "moved" | "failed";
             error?: string;
@@ -1052,6 +1109,8 @@ export interface components {
                 movie_template: string;
                 episode_template: string;
                 sample_max_bytes: number;
+                /** @enum {string} */
+                transfer: "move" | "hardlink" | "copy";
             };
             metadata: {
                 read_nfo: boolean;
@@ -1185,6 +1244,8 @@ export interface components {
                     movie_template: string;
                     episode_template: string;
                     sample_max_bytes: number;
+                    /** @enum {string} */
+                    transfer: "move" | "hardlink" | "copy";
                 };
                 metadata: {
                     read_nfo: boolean;
@@ -1236,6 +1297,8 @@ export interface components {
                 movie_template?: string;
                 episode_template?: string;
                 sample_max_bytes?: number;
+                /** @enum {string} */
+                transfer?: "move" | "hardlink" | "copy";
             };
             metadata?: {
                 read_nfo?: boolean;
@@ -1263,7 +1326,7 @@ export interface components {
         Skipped: {
             source: string;
             /** @enum {string} */
-            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous";
+            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous" | "imported";
             detail?: string;
         };
         Stream: {
@@ -3220,6 +3283,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Downloads"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: {
+                /** @description How many imports at most */
+                limit?: number;
+                /** @description Only imports older than this id (the `next` of the page before) */
+                before?: number;
+                /** @description Only imports of this download (the video's or a sidecar's absolute path) */
+                source?: string;
+                /** @description Only imports to this library path (the video's or a sidecar's) */
+                destination?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["History"];
+                };
+            };
+            /** @description limit is not a whole number from 1 to 500, before is not an id, or source or destination is not an absolute path; details.key names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description no API key or session, a wrong key, or an ended session */
