@@ -508,6 +508,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/history/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take one import back
+         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`.
+         */
+        post: operations["postHistoryUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/transcoder": {
         parameters: {
             query?: never;
@@ -1401,6 +1421,16 @@ export interface components {
         };
         TranscodeRetryResult: {
             item: components["schemas"]["TranscodeItem"];
+        };
+        UndoResult: {
+            dry_run: boolean;
+            id: number;
+            restored: {
+                from: string;
+                to: string;
+                /** @enum {string} */
+                action: "moved_back" | "removed";
+            }[];
         };
     };
     responses: never;
@@ -3370,6 +3400,101 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postHistoryUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import id (GET /api/history) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndoResult"];
+                };
+            };
+            /** @description id is not a whole number; details.key names it; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no import with this id in the history */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a library file changed, a download path is taken, the download is gone, already undone, or a scanner pass is running; details.reason and details.path say which */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

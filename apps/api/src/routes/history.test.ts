@@ -1,10 +1,10 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createStateStore } from '@mo/core';
 import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
-import { historyResponse, initialState, stateSchema } from '@mo/shared';
+import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 
 let t: TestApp;
@@ -82,5 +82,146 @@ describe('GET /api/history', () => {
     const res = await t.app.request(`/api/history${query}`);
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ code: 'bad_request', details: { key } });
+  });
+});
+
+async function undo(id: number | string) {
+  return t.app.request(`/api/history/${id}/undo`, { method: 'POST' });
+}
+
+async function undone(id: number) {
+  const res = await undo(id);
+  expect(res.status).toBe(200);
+  return undoResponse.strict().parse(await res.json());
+}
+
+/** Every entry under the roots with what a change would touch. */
+function snapshot(...roots: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      const st = statSync(p);
+      out[p] = `${st.size}:${st.mtimeMs}:${st.ino}:${st.nlink}`;
+      if (st.isDirectory()) walk(p);
+    }
+  };
+  roots.forEach(walk);
+  return out;
+}
+
+describe('POST /api/history/:id/undo', () => {
+  it('move: puts the video and its sidecar back, removes the folder the import made, and records the undo', async () => {
+    const drive = await install('move');
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    await pass();
+    const lib = join(drive, 'Movies/Heat (1995)');
+    expect(existsSync(heat)).toBe(false);
+    expect(await undone(1)).toEqual({
+      dry_run: false,
+      id: 1,
+      restored: [
+        { from: join(lib, 'Heat (1995).mkv'), to: heat, action: 'moved_back' },
+        { from: join(lib, 'Heat (1995).en.srt'), to: srt, action: 'moved_back' },
+      ],
+    });
+    expect(readFileSync(heat).length).toBe(100);
+    expect(readFileSync(srt).length).toBe(10);
+    expect(existsSync(lib)).toBe(false);
+    expect(existsSync(join(drive, 'Movies'))).toBe(true);
+    expect((await history()).items[0]!.undone_at).toEqual(expect.any(String));
+    const again = await undo(1);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.details).toMatchObject({ reason: 'undone' });
+  });
+
+  it('completes an undo a kill cut short: a file already back counts as done', async () => {
+    const drive = await install('move');
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    await pass();
+    const lib = join(drive, 'Movies/Heat (1995)');
+    mkdirSync(join(srt, '..'), { recursive: true });
+    renameSync(join(lib, 'Heat (1995).en.srt'), srt);
+    expect((await undone(1)).restored).toEqual([{ from: join(lib, 'Heat (1995).mkv'), to: heat, action: 'moved_back' }]);
+    expect(existsSync(heat) && existsSync(srt)).toBe(true);
+    expect(existsSync(lib)).toBe(false);
+  });
+
+  it('hardlink: removes the link, the download stays whole; a folder that holds other files stays', async () => {
+    const drive = await install('hardlink');
+    const existing = join(drive, 'Movies/Heat (1995)/Heat (1995).nfo');
+    mkdirSync(join(existing, '..'), { recursive: true });
+    writeFileSync(existing, 'kept');
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    const dest = join(drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    expect(statSync(heat).nlink).toBe(2);
+    expect((await undone(1)).restored).toEqual([{ from: dest, to: heat, action: 'removed' }]);
+    expect(existsSync(dest)).toBe(false);
+    expect(statSync(heat).nlink).toBe(1);
+    expect(readFileSync(existing, 'utf8')).toBe('kept');
+  });
+
+  it('copy: removes the copy, the download stays', async () => {
+    const drive = await install('copy');
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    expect((await undone(1)).restored.map((r) => r.action)).toEqual(['removed']);
+    expect(existsSync(join(drive, 'Movies/Heat (1995)'))).toBe(false);
+    expect(readFileSync(heat).length).toBe(100);
+  });
+
+  it('dry_run on: says what it would do and changes nothing, not even the history', async () => {
+    const drive = await install('move');
+    put('Heat.1995.mkv');
+    await pass();
+    await t.config.updateSettings({ app: { dry_run: true } });
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data);
+    const answer = await undone(1);
+    expect(answer).toMatchObject({ dry_run: true, id: 1, restored: [{ action: 'moved_back' }] });
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+    expect((await history()).items[0]!.undone_at).toBeNull();
+  });
+
+  it.each([
+    ['the library file was rewritten (size)', (dest: string) => writeFileSync(dest, 'other'), 'destination_changed'],
+    ['the library file was touched (mtime)', (dest: string) => utimesSync(dest, new Date(), new Date()), 'destination_changed'],
+    ['the library file was replaced by an equal copy (identity)', (dest: string) => {
+      writeFileSync(`${dest}.new`, readFileSync(dest));
+      utimesSync(`${dest}.new`, OLD, OLD);
+      renameSync(`${dest}.new`, dest);
+    }, 'destination_changed'],
+    ['the download path is taken', (_dest: string, source: string) => writeFileSync(source, 'a new download'), 'source_taken'],
+  ])('409 when %s, changing nothing', async (_name, change, reason) => {
+    const drive = await install('move');
+    const source = put('Heat.1995.mkv');
+    await pass();
+    change(join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'), source);
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toMatchObject({ code: 'conflict', details: { reason } });
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+  });
+
+  it('409 for a link whose download was deleted: the library file is the last copy', async () => {
+    const drive = await install('hardlink');
+    const source = put('Heat.1995.mkv');
+    await pass();
+    unlinkSync(source);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.details).toMatchObject({ reason: 'download_changed' });
+    expect(readFileSync(join(drive, 'Movies/Heat (1995)/Heat (1995).mkv')).length).toBe(100);
+  });
+
+  it('404 for an unknown id, 400 for one that is not a number', async () => {
+    await install('move');
+    expect((await undo(5)).status).toBe(404);
+    const bad = await undo('abc');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details).toMatchObject({ key: 'id' });
   });
 });

@@ -2,9 +2,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
 import { readHistory } from '@mo/core/history/history-log.ts';
 import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, historyPage } from '@mo/core/history/history-page.ts';
-import { historyResponse } from '@mo/shared';
+import { undoImport } from '@mo/core/history/undo-import.ts';
+import { historyResponse, undoResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { errors, json, limitValue, queryValue, router } from '../openapi/route.ts';
+import { errors, json, limitValue, queryValue, router, segment } from '../openapi/route.ts';
 
 /** `?before=`: an import id, a whole number from 1; absent or empty, none. */
 function beforeParam(raw: string | undefined): number | null {
@@ -41,9 +42,34 @@ const listHistory = createRoute({
   },
 });
 
+const undo = createRoute({
+  method: 'post', path: '/history/{id}/undo', operationId: 'postHistoryUndo', summary: 'Take one import back', tags: ['scanner'],
+  description:
+    'A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import ' +
+    'made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, ' +
+    'identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import ' +
+    'was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`.',
+  request: { params: z.object({ id: segment.meta({ description: 'Import id (GET /api/history)' }) }) },
+  responses: {
+    200: json(undoResponse),
+    ...errors({
+      400: 'id is not a whole number; details.key names it',
+      404: 'no import with this id in the history',
+      409: 'a library file changed, a download path is taken, the download is gone, already undone, or a scanner pass is running; details.reason and details.path say which',
+    }),
+  },
+});
+
 export function historyRoutes({ config }: AppDeps) {
-  return router().openapi(listHistory, async (c) => {
-    const query = c.req.valid('query');
-    return c.json(historyPage(await readHistory(config.current().paths.data), query), 200);
-  });
+  return router()
+    .openapi(listHistory, async (c) => {
+      const query = c.req.valid('query');
+      return c.json(historyPage(await readHistory(config.current().paths.data), query), 200);
+    })
+    .openapi(undo, async (c) => {
+      const raw = c.req.valid('param').id;
+      if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError('bad_request', 'id: must be an import id (a whole number from 1)', { key: 'id' });
+      const cfg = config.current();
+      return c.json(await undoImport({ dataDir: cfg.paths.data, id: Number(raw), dryRun: cfg.app.dry_run }), 200);
+    });
 }

@@ -205,8 +205,8 @@ export const historyResponse = z.object({
 export const undoResponse = z.object({
   dry_run: z.boolean(),
   id: z.number().int(),
-  /** Each file taken back: a moved one renamed from the library to its download path; a link or copy removed (`to` null). */
-  restored: z.array(z.object({ from: z.string(), to: z.string().nullable() })),
+  /** Each file taken back, `from` its library path `to` its download path: `moved_back`, or a link or copy `removed` (the download stays). */
+  restored: z.array(z.object({ from: z.string(), to: z.string(), action: z.enum(['moved_back', 'removed']) })),
 });
 
 export const downloadsResponse = z.object({
