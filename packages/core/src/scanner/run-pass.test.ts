@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, initialState, scanResultSchema, stateSchema, type Config } from '@mo/shared';
@@ -9,7 +9,8 @@ import { PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
 import { createTransferJournal } from './transfer-journal.ts';
 import { createSidecarJournal } from './sidecar-journal.ts';
-import { runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
+import { importJournalDir, runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
+import { createImportJournal } from '../history/import-journal.ts';
 import { readHistory } from '../history/history-log.ts';
 
 const fx = twoFilesystems('pass');
@@ -416,5 +417,39 @@ describe('transfer modes', () => {
     const result = await pass(s);
     expect(result.moves.map((m) => [m.mode, m.method])).toEqual([['move', 'rename']]);
     expect(await readHistory(s.data)).toMatchObject([{ id: 1, mode: 'move', method: 'rename', source: src }]);
+  });
+
+  it('records an import a pass killed before it could record it: moved, with its sidecar', async () => {
+    s = setup({ downloadsOnDisk: true });
+    const src = put(s.downloads, 'Heat.1995/Heat.1995.mkv');
+    const srt = put(s.downloads, 'Heat.1995/Heat.1995.en.srt', 100);
+    const id = (p: string) => {
+      const st = statSync(p);
+      return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
+    };
+    const dest = `${heat(s)}.mkv`;
+    const killed = { source: src, destination: dest, from: id(src), mode: 'move' as const, created_dirs: [dirname(dest)], pass: 'killed' };
+    await createImportJournal(importJournalDir(s.data)).begin({ ...killed, sidecars: [{ source: srt, destination: `${heat(s)}.en.srt`, from: id(srt) }] });
+    // A second note, of an import killed before it placed anything: only dropped.
+    await createImportJournal(importJournalDir(s.data)).begin({ ...killed, source: join(s.downloads, 'Ronin.1998.mkv'), destination: join(s.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv'), sidecars: [] });
+    mkdirSync(dirname(dest), { recursive: true });
+    renameSync(src, dest);
+    renameSync(srt, `${heat(s)}.en.srt`);
+
+    const result = await pass(s);
+    expect(result.moves).toEqual([]);
+    expect(await readHistory(s.data)).toMatchObject([
+      { id: 1, mode: 'move', method: 'rename', source: src, destination: dest, pass: 'killed', created_dirs: [dirname(dest)], sidecars: [{ source: srt }] },
+    ]);
+    expect(readdirSync(importJournalDir(s.data))).toEqual([]);
+    await pass(s);
+    expect(await readHistory(s.data)).toHaveLength(1);
+  });
+
+  it('leaves no import note behind after a pass', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'copy' });
+    put(s.downloads, 'Heat.1995.mkv');
+    await pass(s);
+    expect(readdirSync(importJournalDir(s.data))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMeth
 import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
 import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
 import { importedLookup } from '../history/imported.ts';
+import { createImportJournal, type ImportJournal } from '../history/import-journal.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -40,6 +41,10 @@ const FLUSH_EVERY_MS = 1000;
 
 export function transferJournalDir(dataDir: string): string {
   return join(dataDir, 'scanner', 'transfers');
+}
+
+export function importJournalDir(dataDir: string): string {
+  return join(dataDir, 'scanner', 'imports');
 }
 
 export function sidecarJournalDir(dataDir: string): string {
@@ -97,6 +102,7 @@ interface CarryOut {
   at: () => string;
   opts: MoveOptions;
   sidecarJournal: SidecarJournal;
+  importJournal: ImportJournal;
   history: HistoryLog;
   record: RecordMove;
 }
@@ -110,6 +116,16 @@ async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
           sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
         });
   const created_dirs = await missingDirs(dirname(p.plan.destination));
+  // Dropped once the import is in the history: a kill in between leaves it to be recorded by the next pass.
+  const importNoted = await c.importJournal.begin({
+    source: p.video.path,
+    destination: p.plan.destination,
+    from: identity(p.video),
+    mode: c.mode,
+    sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, from: identity(s.file) })),
+    created_dirs,
+    pass: c.pass,
+  });
   const video = await placeOne(p.video, p.plan.destination, c.mode, c.opts);
   c.record(p.plan.source, p.plan.destination, video.ok ? null : video.error);
   const sidecarErrors: string[] = [];
@@ -124,6 +140,7 @@ async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
     }
     await c.history.recordImport({ ...video.file, at: c.at(), mode: c.mode, method: video.method, sidecars, created_dirs, pass: c.pass });
   }
+  await importNoted();
   await noted?.();
   const base = { ...p.plan, mode: c.mode };
   if (!video.ok) return { ...base, status: 'failed', error: video.error };
@@ -147,6 +164,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     const moveOpts: MoveOptions = { owner: opts.owner, journal };
     const mode = cfg.library.transfer;
     const history = await openHistoryLog(cfg.paths.data);
+    const importJournal = createImportJournal(importJournalDir(cfg.paths.data));
     /** Oldest first; saved newest first. */
     const pending: RecentEntry[] = [];
     const record: RecordMove = (source, destination, error) =>
@@ -178,6 +196,9 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
           return 'keep';
         }
       });
+      // After the sidecars a killed pass left behind are in place, so that they are recorded with their video.
+      const recovered = await importJournal.recover(history, iso());
+      if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     }
     const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
     const files = await walkDownloads(cfg.paths.downloads, {
@@ -223,7 +244,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         for (const p of plans) {
           held();
           opts.signal?.throwIfAborted();
-          moves.push(await carryOut(p, { mode, pass: started_at, at: iso, opts: moveOpts, sidecarJournal, history, record }));
+          moves.push(await carryOut(p, { mode, pass: started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
           opts.progress?.({ moved: moves.length, planned: plans.length });
           if (now() - flushedAt >= FLUSH_EVERY_MS) {
             await flush(false);
