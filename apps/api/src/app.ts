@@ -17,6 +17,7 @@ import { libraryRoutes } from './routes/library.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { releasesRoutes } from './routes/releases.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
+import { historyRoutes } from './routes/history.ts';
 import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
     .route('/', dashboardRoutes(deps))
     .route('/', releasesRoutes(deps))
     .route('/', downloadsRoutes(deps))
+    .route('/', historyRoutes(deps))
     .route('/', transcoderRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', workerRoutes(deps))

@@ -488,6 +488,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The import history, newest first, page by page
+         * @description Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. Page on with `before` set to the answer's `next`.
+         */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/history/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take one import back
+         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`.
+         */
+        post: operations["postHistoryUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/transcoder": {
         parameters: {
             query?: never;
@@ -781,6 +821,7 @@ export interface components {
                 air_date: string | null;
                 country?: string | null;
             } | null;
+            imported: components["schemas"]["ImportedRef"];
         };
         Downloads: {
             files: components["schemas"]["DownloadFile"][];
@@ -837,6 +878,35 @@ export interface components {
             /** @enum {boolean} */
             ok: true;
         };
+        History: {
+            items: components["schemas"]["HistoryItem"][];
+            next: number | null;
+        };
+        HistoryItem: {
+            id: number;
+            /** @description ISO-8601 UTC time */
+            at: string;
+            /** @enum {string} */
+            mode: "move" | "hardlink" | "copy";
+            /** @enum {string} */
+            method: "rename" | "link" | "copy";
+            source: string;
+            destination: string;
+            bytes: number;
+            sidecars: {
+                source: string;
+                destination: string;
+            }[];
+            pass: string;
+            /** @description ISO-8601 UTC time */
+            undone_at: string | null;
+        };
+        ImportedRef: {
+            id: number;
+            destination: string;
+            /** @description ISO-8601 UTC time */
+            at: string;
+        } | null;
         Job: {
             id: string;
             /** @enum {string} */
@@ -964,6 +1034,13 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
+            /**
+             * @default move
+             * @enum {string}
+             */
+            mode: "move" | "hardlink" | "copy";
+            /** @enum {string} */
+            method?: "rename" | "link" | "copy";
             /** @enum {string} */
             status: "moved" | "failed";
             error?: string;
@@ -1072,6 +1149,8 @@ export interface components {
                 movie_template: string;
                 episode_template: string;
                 sample_max_bytes: number;
+                /** @enum {string} */
+                transfer: "move" | "hardlink" | "copy";
             };
             metadata: {
                 read_nfo: boolean;
@@ -1205,6 +1284,8 @@ export interface components {
                     movie_template: string;
                     episode_template: string;
                     sample_max_bytes: number;
+                    /** @enum {string} */
+                    transfer: "move" | "hardlink" | "copy";
                 };
                 metadata: {
                     read_nfo: boolean;
@@ -1256,6 +1337,8 @@ export interface components {
                 movie_template?: string;
                 episode_template?: string;
                 sample_max_bytes?: number;
+                /** @enum {string} */
+                transfer?: "move" | "hardlink" | "copy";
             };
             metadata?: {
                 read_nfo?: boolean;
@@ -1283,7 +1366,7 @@ export interface components {
         Skipped: {
             source: string;
             /** @enum {string} */
-            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous";
+            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous" | "imported";
             detail?: string;
         };
         Stream: {
@@ -1358,6 +1441,16 @@ export interface components {
         };
         TranscodeRetryResult: {
             item: components["schemas"]["TranscodeItem"];
+        };
+        UndoResult: {
+            dry_run: boolean;
+            id: number;
+            restored: {
+                from: string;
+                to: string;
+                /** @enum {string} */
+                action: "moved_back" | "removed";
+            }[];
         };
         Worker: {
             /** @description Stable for the life of one worker process */
@@ -3299,6 +3392,175 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: {
+                /** @description How many imports at most */
+                limit?: number;
+                /** @description Only imports older than this id (the `next` of the page before) */
+                before?: number;
+                /** @description Only imports of this download (the video's or a sidecar's absolute path) */
+                source?: string;
+                /** @description Only imports to this library path (the video's or a sidecar's) */
+                destination?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["History"];
+                };
+            };
+            /** @description limit is not a whole number from 1 to 500, before is not an id, or source or destination is not an absolute path; details.key names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postHistoryUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import id (GET /api/history) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndoResult"];
+                };
+            };
+            /** @description id is not a whole number; details.key names it; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no import with this id in the history */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a library file changed, a download path is taken, the download is gone, already undone, or a scanner pass is running; details.reason and details.path say which */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

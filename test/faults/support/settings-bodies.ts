@@ -63,6 +63,7 @@ const SECTIONS: Record<string, Node> = {
       movie_template: { t: 'string', kind: 'movie-template' },
       episode_template: { t: 'string', kind: 'episode-template' },
       sample_max_bytes: { t: 'int', min: 0, max: MAX_SAFE },
+      transfer: { t: 'enum', values: ['move', 'hardlink', 'copy'] },
     },
   },
   metadata: { t: 'object', keys: { read_nfo: { t: 'bool' }, include_specials: { t: 'bool' } } },

@@ -51,12 +51,12 @@ describe('GET /api/downloads', () => {
     expect(body.scanned_at).toBe(new Date(passAt).toISOString());
     expect(body.truncated).toBe(false);
     expect(body.files).toEqual([
-      { path: part, bytes: 5, modified_at: old.toISOString(), settled: true, media: null },
-      { path: episode, bytes: 10, modified_at: expect.any(String), settled: false, media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null } },
-      { path: sub, bytes: 1, modified_at: old.toISOString(), settled: true, media: null },
-      { path: movie, bytes: 100, modified_at: old.toISOString(), settled: true, media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null } },
-      { path: daily, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null } },
-      { path: remake, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' } },
+      { path: part, bytes: 5, modified_at: old.toISOString(), settled: true, media: null, imported: null },
+      { path: episode, bytes: 10, modified_at: expect.any(String), settled: false, media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null }, imported: null },
+      { path: sub, bytes: 1, modified_at: old.toISOString(), settled: true, media: null, imported: null },
+      { path: movie, bytes: 100, modified_at: old.toISOString(), settled: true, media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null }, imported: null },
+      { path: daily, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null }, imported: null },
+      { path: remake, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' }, imported: null },
     ]);
     // The dry-run pass planned the settled, recognised videos: they show in `recent`.
     expect(body.recent.map((e) => e.source)).toEqual(expect.arrayContaining([movie, sub, daily, remake]));
@@ -150,5 +150,25 @@ describe('GET /api/downloads', () => {
     rmSync(t.install.paths.downloads, { recursive: true });
     await pass();
     expect(await get()).toEqual({ files: [], scanned_at: expect.any(String), truncated: false, recent: [] });
+  });
+
+  it('says of each download the history holds as imported where it went (hardlink mode: the download stays)', async () => {
+    t = await testApp({ toml: '[app]\ndry_run = false\n\n[library]\nsample_max_bytes = 0\ntransfer = "hardlink"\n' });
+    const drive = join(t.install.root, 'disk1');
+    mkdirSync(join(drive, 'Movies'), { recursive: true });
+    await t.config.updateSettings({ drives: [{ name: 'disk1', path: drive }] });
+    const old = new Date('2025-06-01T10:00:00.000Z');
+    const movie = put('Heat.1995/Heat.1995.mkv', 100, old);
+    const sub = put('Heat.1995/Heat.1995.en.srt', 1, old);
+    const other = put('notes.txt', 1, old);
+    // One pass: its listing was saved before it linked them, and they are still there after.
+    await pass();
+    const files = (await get()).files;
+    const at = expect.any(String);
+    expect(files).toEqual([
+      expect.objectContaining({ path: sub, imported: { id: 1, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt'), at } }),
+      expect.objectContaining({ path: movie, imported: { id: 1, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'), at } }),
+      expect.objectContaining({ path: other, imported: null }),
+    ]);
   });
 });

@@ -2,6 +2,9 @@ import { createRoute } from '@hono/zod-openapi';
 import { downloadsResponse, type RecentEntry } from '@mo/shared';
 import { downloadsListingStamp, readDownloadsListing, type SavedListing } from '@mo/core/scanner/downloads-cache.ts';
 import { recentUnder } from '@mo/core/scanner/downloads-listing.ts';
+import { historyStamp, readHistory } from '@mo/core/history/history-log.ts';
+import type { ImportRecord } from '@mo/core/history/history-record.ts';
+import { importedLookup } from '@mo/core/history/imported.ts';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { json, router } from '../openapi/route.ts';
@@ -12,12 +15,18 @@ import { json, router } from '../openapi/route.ts';
  * a stat and, when nothing changed, writing out bytes built once. Before the first pass of this
  * downloads folder: no files, `scanned_at` null.
  */
-export function downloadsAnswer(listing: SavedListing | null, downloads: string, recent: readonly RecentEntry[]) {
+export function downloadsAnswer(listing: SavedListing | null, downloads: string, recent: readonly RecentEntry[], history: readonly ImportRecord[]) {
   const ours = listing !== null && listing.root.replace(/\/+$/, '') === downloads.replace(/\/+$/, '') ? listing : null;
   const entries = recentUnder(downloads, recent);
   const movedSince = new Set(entries.filter((e) => e.type === 'move' && e.status === 'moved' && ours && e.at >= ours.scanned_at).map((e) => e.source));
+  const imported = importedLookup(history);
+  const importOf = (f: SavedListing['files'][number]) => {
+    const r = imported({ path: f.path, size: f.bytes, mtimeMs: Date.parse(f.modified_at) });
+    return r && { id: r.id, destination: r.source === f.path ? r.destination : r.sidecars.find((s) => s.source === f.path)!.destination, at: r.at };
+  };
   return {
-    files: ours ? ours.files.filter((f) => !movedSince.has(f.path)) : [],
+    // A download linked or copied (hardlink, copy mode) is still there, though a move names it.
+    files: ours ? ours.files.map((f) => ({ ...f, imported: importOf(f) })).filter((f) => f.imported !== null || !movedSince.has(f.path)) : [],
     scanned_at: ours?.scanned_at ?? null,
     truncated: ours?.truncated ?? false,
     recent: entries,
@@ -36,17 +45,18 @@ export function downloadsRoutes({ config }: AppDeps) {
     await config.refresh();
     const cfg = config.current();
     const recent = config.currentState().recent;
-    const key = `${cfg.paths.data}|${cfg.paths.downloads}|${await downloadsListingStamp(cfg.paths.data)}`;
+    const key = `${cfg.paths.data}|${cfg.paths.downloads}|${await downloadsListingStamp(cfg.paths.data)}|${await historyStamp(cfg.paths.data)}`;
     if (memo?.key === key && memo.recent === recent) return sendJson(c, memo.answer);
     let listing: SavedListing | null;
+    let history: ImportRecord[];
     try {
-      listing = await readDownloadsListing(cfg.paths.data);
+      [listing, history] = await Promise.all([readDownloadsListing(cfg.paths.data), readHistory(cfg.paths.data)]);
     } catch (err) {
       // Unknown rather than wrong: no files, scanned_at null; the next request reads it again.
-      c.get('log').error({ err: (err as Error).message }, 'the downloads listing could not be read; answering without it');
-      return sendJson(c, cacheJson(downloadsAnswer(null, cfg.paths.downloads, recent)));
+      c.get('log').error({ err: (err as Error).message }, 'the downloads listing or the import history could not be read; answering without them');
+      return sendJson(c, cacheJson(downloadsAnswer(null, cfg.paths.downloads, recent, [])));
     }
-    memo = { key, recent, answer: cacheJson(downloadsAnswer(listing, cfg.paths.downloads, recent)) };
+    memo = { key, recent, answer: cacheJson(downloadsAnswer(listing, cfg.paths.downloads, recent, history)) };
     return sendJson(c, memo.answer);
   });
 }

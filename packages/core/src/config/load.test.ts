@@ -115,6 +115,7 @@ subtitle_extensions = []
 movie_template = "{title}{ext}"
 episode_template = "{series}/{series} {season}x{episode}{ext}"
 sample_max_bytes = 0
+transfer = "copy"
 
 [metadata]
 read_nfo = false
@@ -160,6 +161,7 @@ const EVERY_KEY_CONFIG: Config = {
     movie_template: '{title}{ext}',
     episode_template: '{series}/{series} {season}x{episode}{ext}',
     sample_max_bytes: 0,
+    transfer: 'copy',
   },
   metadata: { read_nfo: false, include_specials: true },
   theme: { css_file: 'themes/dark.css' },

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, linkSync, symlinkSync, mkdirSync, readdirSync, r
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeImmutable, smallDisk, twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
-import { moveFile, PARTIAL_PREFIX, placeNoReplace, type Transfer, type TransferJournal } from './transfer.ts';
+import { alreadyPlaced, keepAndPlace, moveFile, PARTIAL_PREFIX, placeNoReplace, type Transfer, type TransferJournal } from './transfer.ts';
 
 const fx = twoFilesystems('transfer');
 if (fx.skip) console.warn(fx.skip);
@@ -196,5 +196,72 @@ describe('moveFile onto a full disk', () => {
     expect(hashOf(src.path)).toBe(src.hash);
     expect(existsSync(to)).toBe(false);
     expect(partials(dirname(to))).toEqual([]);
+  });
+});
+
+describe('alreadyPlaced', () => {
+  const src = { dev: 1, ino: 10, nlink: 2, size: 100, mtimeMs: 5000.4 };
+  it.each([
+    ['its link', { dev: 1, ino: 10, nlink: 2, size: 100, mtimeMs: 5000.4 }, src, 'link'],
+    ['the same single entry under two paths', { dev: 1, ino: 10, nlink: 1, size: 100, mtimeMs: 5000.4 }, { ...src, nlink: 1 }, null],
+    ['a copy: same size and mtime', { dev: 2, ino: 99, nlink: 1, size: 100, mtimeMs: 5000 }, src, 'copy'],
+    ['another size', { dev: 2, ino: 99, nlink: 1, size: 101, mtimeMs: 5000.4 }, src, null],
+    ['another mtime', { dev: 1, ino: 11, nlink: 1, size: 100, mtimeMs: 6000 }, src, null],
+  ] as const)('%s', (_name, existing, source, want) => {
+    expect(alreadyPlaced(existing, source)).toBe(want);
+  });
+});
+
+describe('keepAndPlace', () => {
+  it('hardlink on one filesystem: one inode, two links, the download stays', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.disk);
+    expect(await keepAndPlace(src.path, to, 'hardlink')).toEqual({ status: 'moved', method: 'link' });
+    expect(statSync(to).ino).toBe(statSync(src.path).ino);
+    expect(statSync(src.path).nlink).toBe(2);
+    expect(await keepAndPlace(src.path, to, 'hardlink')).toEqual({ status: 'moved', method: 'link' });
+  });
+
+  it('copy: equal content, mode and mtime, another inode, the download stays', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const to = dest(fx.disk);
+    expect(await keepAndPlace(src.path, to, 'copy')).toEqual({ status: 'moved', method: 'copy' });
+    expect(hashOf(to)).toBe(src.hash);
+    expect(hashOf(src.path)).toBe(src.hash);
+    expect(statSync(to).ino).not.toBe(statSync(src.path).ino);
+    expect(Math.abs(statSync(to).mtimeMs - statSync(src.path).mtimeMs)).toBeLessThan(1);
+    expect(statSync(to).mode).toBe(statSync(src.path).mode);
+    expect(partials(dirname(to))).toEqual([]);
+    // Repeated after a crash before it was recorded: the copy is recognised, not made twice.
+    expect(await keepAndPlace(src.path, to, 'copy')).toEqual({ status: 'moved', method: 'copy' });
+  });
+
+  it('never overwrites another file, in either mode', async () => {
+    for (const mode of ['hardlink', 'copy'] as const) {
+      const src = put(fx.disk, 'a.mkv');
+      const to = dest(fx.disk);
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, 'already here');
+      expect(await keepAndPlace(src.path, to, mode)).toEqual({ status: 'exists' });
+      expect(readFileSync(to, 'utf8')).toBe('already here');
+      expect(hashOf(src.path)).toBe(src.hash);
+    }
+  });
+
+  it('refuses a source that changed since it was planned, and reports one that is gone', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    await expect(keepAndPlace(src.path, dest(fx.disk), 'copy', { expect: { size: 1, mtimeMs: 0 } })).rejects.toThrow('changed since it was planned');
+    expect(await keepAndPlace(join(fx.disk, 'nope.mkv'), dest(fx.disk), 'hardlink')).toEqual({ status: 'gone', destination_exists: false });
+  });
+
+  it.skipIf(fx.skip !== null)('hardlink across filesystems: a verified copy, said so, the download stays', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const to = dest(fx.disk);
+    const notes: Transfer[] = [];
+    const journal: TransferJournal = { begin: async (t) => (notes.push(t), async () => {}) };
+    expect(await keepAndPlace(src.path, to, 'hardlink', { journal })).toEqual({ status: 'moved', method: 'copy' });
+    expect(hashOf(to)).toBe(src.hash);
+    expect(hashOf(src.path)).toBe(src.hash);
+    expect(notes.map((t) => t.keep_source)).toEqual([true]);
   });
 });

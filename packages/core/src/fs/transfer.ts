@@ -15,6 +15,8 @@ export interface Transfer {
   temp: string;
   size: number;
   mtime_ms: number;
+  /** A copy for `copy` or `hardlink` mode: the source stays once the copy is in place. */
+  keep_source?: boolean;
 }
 
 /**
@@ -25,8 +27,11 @@ export interface TransferJournal {
   begin(transfer: Transfer): Promise<() => Promise<void>>;
 }
 
+/** How a file got to its destination: `link` (hardlink mode), `copy` (a verified copy). */
+export type PlaceMethod = 'rename' | 'link' | 'copy';
+
 export type MoveResult =
-  | { status: 'moved'; method: 'rename' | 'copy' }
+  | { status: 'moved'; method: PlaceMethod }
   /** Another file holds the destination; the source is untouched. */
   | { status: 'exists' }
   /** The source is not there (any more). */
@@ -93,10 +98,10 @@ export function sameStamp(a: { size: number; mtimeMs: number }, b: { size: numbe
  * mode, times and the configured owner, then puts it in place and only then removes the source.
  * Any failure removes the temp file and leaves the source as it was.
  */
-async function copyAcross(source: string, destination: string, st: Stats, opts: MoveOptions): Promise<MoveResult> {
+async function copyAcross(source: string, destination: string, st: Stats, opts: MoveOptions, keepSource = false): Promise<MoveResult> {
   const owner = opts.owner ?? NO_OWNERSHIP;
   const temp = tempPathFor(destination);
-  const end = await opts.journal?.begin({ source, destination, temp, size: st.size, mtime_ms: st.mtimeMs });
+  const end = await opts.journal?.begin({ source, destination, temp, size: st.size, mtime_ms: st.mtimeMs, ...(keepSource ? { keep_source: true } : {}) });
   let placedIno: number | null = null;
   try {
     await copyFile(source, temp, constants.COPYFILE_EXCL);
@@ -121,6 +126,10 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
       return { status: 'exists' };
     }
     await fsyncPath(dirname(destination));
+    if (keepSource) {
+      await end?.();
+      return { status: 'moved', method: 'copy' };
+    }
   } catch (err) {
     // The note stays while the temp file does, so that the next pass removes what this one could not.
     if (await rm(temp, { force: true }).then(() => true, () => false)) await end?.();
@@ -170,4 +179,47 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
   await fsyncPath(dirname(destination));
   await fsyncPath(dirname(source));
   return { status: 'moved', method: 'rename' };
+}
+
+type Identity = Pick<Stats, 'dev' | 'ino' | 'nlink' | 'size' | 'mtimeMs'>;
+
+/**
+ * Whether `existing` is what an earlier, interrupted `keepAndPlace` of `source` left: its link
+ * (one inode, two names: with one link both paths name the same entry, not a link made here) or
+ * its verified copy (another inode with the same size and mtime). null: another file.
+ */
+export function alreadyPlaced(existing: Identity, source: Identity): 'link' | 'copy' | null {
+  if (existing.dev === source.dev && existing.ino === source.ino) return source.nlink >= 2 ? 'link' : null;
+  return sameStamp(existing, source) ? 'copy' : null;
+}
+
+/**
+ * Puts a copy of `source` at `destination` and leaves the source where it is, for a torrent
+ * client that keeps seeding it: `hardlink` makes a hard link, and where the filesystems differ
+ * or have no hard links, a verified copy (`method: 'copy'`); `copy` always copies. Never
+ * overwrites. Safe to repeat: a destination that is already this file's link (same inode), or
+ * a copy of it (same size and mtime, which a verified copy keeps), counts as done.
+ */
+export async function keepAndPlace(source: string, destination: string, mode: 'hardlink' | 'copy', opts: MoveOptions = {}): Promise<MoveResult> {
+  const st = await lstatOrNull(source);
+  if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
+  if (!st.isFile()) throw new Error(`${source} is not a regular file`);
+  if (opts.expect && !sameStamp(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
+  const existing = await lstatOrNull(destination);
+  if (existing) {
+    const method = existing.isFile() ? alreadyPlaced(existing, st) : null;
+    return method === null ? { status: 'exists' } : { status: 'moved', method };
+  }
+  await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
+  if (mode === 'hardlink') {
+    try {
+      await link(source, destination);
+      await fsyncPath(dirname(destination));
+      return { status: 'moved', method: 'link' };
+    } catch (err) {
+      if (code(err) === 'EEXIST') return { status: 'exists' };
+      if (code(err) !== 'EXDEV' && !NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+    }
+  }
+  return copyAcross(source, destination, st, opts, true);
 }

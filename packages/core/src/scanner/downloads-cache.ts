@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { downloadFileSchema, type Config } from '@mo/shared';
+import { listedFileSchema, type Config } from '@mo/shared';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
 import { downloadsListing, type DownloadListing } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
@@ -17,7 +17,7 @@ export const savedListingSchema = z.object({
   root: z.string(),
   scanned_at: z.string(),
   truncated: z.boolean(),
-  files: z.array(downloadFileSchema),
+  files: z.array(listedFileSchema),
 });
 export type SavedListing = z.infer<typeof savedListingSchema>;
 

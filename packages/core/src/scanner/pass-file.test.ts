@@ -14,7 +14,7 @@ const result: ScanResult = {
   started_at: '2026-01-01T00:00:00.000Z',
   finished_at: '2026-01-01T00:00:01.000Z',
   plans: [plan, { ...plan, source: '/d/b.mkv' }, { ...plan, source: '/d/c.mkv' }],
-  moves: [{ ...plan, status: 'moved' }, { ...plan, source: '/d/b.mkv', status: 'failed', error: 'gone' }, { ...plan, source: '/d/c.mkv', status: 'moved' }],
+  moves: [{ ...plan, mode: 'move', status: 'moved' }, { ...plan, mode: 'move', source: '/d/b.mkv', status: 'failed', error: 'gone' }, { ...plan, mode: 'move', source: '/d/c.mkv', status: 'moved' }],
   skipped: [{ source: '/d/x.part', reason: 'partial' }],
 };
 

@@ -17,6 +17,14 @@ export class PassLockLostError extends Error {
   }
 }
 
+/** The lock stayed taken for as long as the caller would wait. */
+export class PassBusyError extends Error {
+  constructor(cause: Error) {
+    super(`another scanner pass is running (${cause.message})`, { cause });
+    this.name = 'PassBusyError';
+  }
+}
+
 /** Runs `fn` holding the scanner lock; `held()` throws once the lock was lost, so `fn` stops moving files. */
 export async function withPassLock<T>(dataDir: string, fn: (held: () => void) => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
   await mkdir(dataDir, { recursive: true });
@@ -34,7 +42,7 @@ export async function withPassLock<T>(dataDir: string, fn: (held: () => void) =>
       },
     });
   } catch (err) {
-    throw new Error(`another scanner pass is running (${(err as Error).message})`, { cause: err });
+    throw new PassBusyError(err as Error);
   }
   try {
     return await fn(() => {

@@ -310,3 +310,29 @@ describe('planPass: templates', () => {
     expect(Object.values(r.destinations).sort()).toEqual(['/media/disk1/Movies/Heat [1995].mkv', '/media/disk1/TV/Show/Show 1x01.mkv']);
   });
 });
+
+describe('planPass: downloads the history holds as imported (hardlink and copy modes)', () => {
+  const imported = (paths: string[]): PlanWorld => ({ ...world(), imported: (f) => paths.includes(f.rel) });
+
+  it('skips an imported video and its sidecars as `imported`, before any other rule, never as `exists`', () => {
+    const files = [file('Heat.1995/Heat.1995.mkv'), file('Heat.1995/Heat.1995.en.srt', 100), file('Heat.1995/Heat.1995.nfo', 100)];
+    const r = run(files, { ...imported(['Heat.1995/Heat.1995.mkv', 'Heat.1995/Heat.1995.en.srt']), destination: () => 'taken' });
+    expect(r.plans).toEqual([]);
+    expect(r.skipped).toEqual([
+      { source: `${DL}/Heat.1995/Heat.1995.en.srt`, reason: 'imported' },
+      { source: `${DL}/Heat.1995/Heat.1995.mkv`, reason: 'imported' },
+      { source: `${DL}/Heat.1995/Heat.1995.nfo`, reason: 'imported', detail: 'its video was imported already' },
+    ]);
+  });
+
+  it('wins over settling and sample rules: a seeding file that is touched stays imported', () => {
+    const r = run([file('Heat.1995.mkv', 10 * MB, NOW)], imported(['Heat.1995.mkv']));
+    expect(r.reasons).toEqual({ 'Heat.1995.mkv': 'imported' });
+  });
+
+  it('plans what is not imported as usual', () => {
+    const r = run([file('Heat.1995.mkv'), file('Ronin.1998.mkv')], imported(['Heat.1995.mkv']));
+    expect(Object.keys(r.destinations)).toEqual(['Ronin.1998.mkv']);
+    expect(r.reasons).toEqual({ 'Heat.1995.mkv': 'imported' });
+  });
+});

@@ -52,6 +52,8 @@ export interface PlanWorld {
   drives: readonly DriveSpace[];
   folders: FolderLookup;
   destination(path: string, source: DownloadFile): DestinationState;
+  /** Whether the import history holds this download as imported (hardlink or copy mode); absent: none is. */
+  imported?(file: DownloadFile): boolean;
 }
 
 export interface PlannedMove {
@@ -123,6 +125,11 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     const sidecars = attached.get(video) ?? [];
     const members = [video, ...sidecars.map((s) => s.file)];
     const reject = (reason: SkipReason, detail?: string) => members.forEach((m) => skip(m, reason, detail));
+    // Before any other rule: a seeding download already in the library is no news each pass.
+    if (world.imported?.(video)) {
+      for (const m of members) skip(m, 'imported', world.imported(m) ? undefined : 'its video was imported already');
+      continue;
+    }
     const parts = video.rel.split('/');
     if (isSampleByName(parts)) {
       reject('sample');

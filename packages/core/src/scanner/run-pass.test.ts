@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, initialState, scanResultSchema, stateSchema, type Config } from '@mo/shared';
@@ -9,7 +9,9 @@ import { PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
 import { createTransferJournal } from './transfer-journal.ts';
 import { createSidecarJournal } from './sidecar-journal.ts';
-import { runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
+import { importJournalDir, runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
+import { createImportJournal } from '../history/import-journal.ts';
+import { readHistory } from '../history/history-log.ts';
 
 const fx = twoFilesystems('pass');
 if (fx.skip) console.warn(fx.skip);
@@ -29,7 +31,7 @@ interface Setup {
 }
 
 /** Downloads on tmpfs, the drive and the data folder on the disk: moves between them meet EXDEV. */
-function setup(over: { app?: Partial<Config['app']>; downloadsOnDisk?: boolean } = {}): Setup {
+function setup(over: { app?: Partial<Config['app']>; downloadsOnDisk?: boolean; transfer?: Config['library']['transfer'] } = {}): Setup {
   const id = ++n;
   const downloads = join(over.downloadsOnDisk ? fx.disk : fx.shm, `downloads${id}`);
   const drive = join(fx.disk, `disk${id}`);
@@ -40,6 +42,7 @@ function setup(over: { app?: Partial<Config['app']>; downloadsOnDisk?: boolean }
     app: { ...DEFAULT_CONFIG.app, dry_run: false, ...over.app },
     paths: { downloads, data, config: data },
     drives: [{ name: 'disk1', path: drive }],
+    library: { ...DEFAULT_CONFIG.library, transfer: over.transfer ?? 'move' },
   };
   const state = createStateStore({ file: join(data, 'state.json'), schema: stateSchema, initial: initialState });
   return { cfg, downloads, drive, data, state };
@@ -350,3 +353,103 @@ describe('a pass records what it moved so far when it is stopped', () => {
   });
 });
 
+
+describe('transfer modes', () => {
+  const heat = (s: Setup) => join(s.drive, 'Movies/Heat (1995)/Heat (1995)');
+
+  it('hardlink on one filesystem: the library file is a second link, the download stays, and later passes skip it as imported', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'hardlink' });
+    const src = put(s.downloads, 'Heat.1995/Heat.1995.mkv');
+    const srt = put(s.downloads, 'Heat.1995/Heat.1995.en.srt', 100);
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.mode, m.method])).toEqual([['moved', 'hardlink', 'link']]);
+    expect(statSync(`${heat(s)}.mkv`).ino).toBe(statSync(src).ino);
+    expect(statSync(src).nlink).toBe(2);
+    expect(statSync(`${heat(s)}.en.srt`).ino).toBe(statSync(srt).ino);
+
+    const [record] = await readHistory(s.data);
+    expect(record).toMatchObject({ id: 1, mode: 'hardlink', method: 'link', source: src, destination: `${heat(s)}.mkv`, pass: result.started_at, undone_at: null });
+    expect(record!.sidecars.map((x) => x.destination)).toEqual([`${heat(s)}.en.srt`]);
+    expect(record!.created_dirs).toEqual([join(s.drive, 'Movies/Heat (1995)')]);
+
+    const again = await pass(s);
+    expect(again.plans).toEqual([]);
+    expect(again.skipped.map((k) => [k.source, k.reason])).toEqual([[srt, 'imported'], [src, 'imported']]);
+    expect(await readHistory(s.data)).toHaveLength(1);
+  });
+
+  it('copy: an equal copy on another inode, the download stays, imported once', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'copy' });
+    const src = put(s.downloads, 'Heat.1995.mkv', 2 * MB);
+    s.cfg.library.sample_max_bytes = 0;
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.mode, m.method])).toEqual([['moved', 'copy', 'copy']]);
+    expect(readFileSync(`${heat(s)}.mkv`).equals(readFileSync(src))).toBe(true);
+    expect(statSync(`${heat(s)}.mkv`).ino).not.toBe(statSync(src).ino);
+    expect((await pass(s)).skipped.map((k) => k.reason)).toEqual(['imported']);
+    expect(await readHistory(s.data)).toHaveLength(1);
+  });
+
+  it('records a link a killed pass made but never recorded, instead of calling it `exists` each pass', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'hardlink' });
+    const src = put(s.downloads, 'Heat.1995.mkv');
+    mkdirSync(dirname(`${heat(s)}.mkv`), { recursive: true });
+    linkSync(src, `${heat(s)}.mkv`);
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.method])).toEqual([['moved', 'link']]);
+    expect(await readHistory(s.data)).toHaveLength(1);
+    expect((await pass(s)).skipped.map((k) => k.reason)).toEqual(['imported']);
+  });
+
+  it.skipIf(fx.skip !== null)('hardlink across filesystems: a verified copy, said so in the move record', async () => {
+    s = setup({ transfer: 'hardlink' });
+    const src = put(s.downloads, 'Heat.1995.mkv');
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.mode, m.method])).toEqual([['moved', 'hardlink', 'copy']]);
+    expect(readFileSync(`${heat(s)}.mkv`).equals(readFileSync(src))).toBe(true);
+    expect(readdirSync(transferJournalDir(s.data))).toEqual([]);
+    expect((await readHistory(s.data))[0]).toMatchObject({ mode: 'hardlink', method: 'copy' });
+  });
+
+  it('move mode records its imports too', async () => {
+    s = setup({ downloadsOnDisk: true });
+    const src = put(s.downloads, 'Heat.1995.mkv');
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.mode, m.method])).toEqual([['move', 'rename']]);
+    expect(await readHistory(s.data)).toMatchObject([{ id: 1, mode: 'move', method: 'rename', source: src }]);
+  });
+
+  it('records an import a pass killed before it could record it: moved, with its sidecar', async () => {
+    s = setup({ downloadsOnDisk: true });
+    const src = put(s.downloads, 'Heat.1995/Heat.1995.mkv');
+    const srt = put(s.downloads, 'Heat.1995/Heat.1995.en.srt', 100);
+    const id = (p: string) => {
+      const st = statSync(p);
+      return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
+    };
+    const dest = `${heat(s)}.mkv`;
+    const killed = { source: src, destination: dest, from: id(src), mode: 'move' as const, created_dirs: [dirname(dest)], pass: 'killed' };
+    await createImportJournal(importJournalDir(s.data)).begin({ ...killed, sidecars: [{ source: srt, destination: `${heat(s)}.en.srt`, from: id(srt) }] });
+    // A second note, of an import killed before it placed anything: only dropped.
+    await createImportJournal(importJournalDir(s.data)).begin({ ...killed, source: join(s.downloads, 'Ronin.1998.mkv'), destination: join(s.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv'), sidecars: [] });
+    mkdirSync(dirname(dest), { recursive: true });
+    renameSync(src, dest);
+    renameSync(srt, `${heat(s)}.en.srt`);
+
+    const result = await pass(s);
+    expect(result.moves).toEqual([]);
+    expect(await readHistory(s.data)).toMatchObject([
+      { id: 1, mode: 'move', method: 'rename', source: src, destination: dest, pass: 'killed', created_dirs: [dirname(dest)], sidecars: [{ source: srt }] },
+    ]);
+    expect(readdirSync(importJournalDir(s.data))).toEqual([]);
+    await pass(s);
+    expect(await readHistory(s.data)).toHaveLength(1);
+  });
+
+  it('leaves no import note behind after a pass', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'copy' });
+    put(s.downloads, 'Heat.1995.mkv');
+    await pass(s);
+    expect(readdirSync(importJournalDir(s.data))).toEqual([]);
+  });
+});

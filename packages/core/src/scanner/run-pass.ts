@@ -1,9 +1,13 @@
 import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { z } from 'zod';
-import type { Config, moveSchema, RecentEntry, scanResultSchema, State } from '@mo/shared';
-import { moveFile, type MoveOptions } from '../fs/transfer.ts';
+import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
+import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
+import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
+import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+import { importedLookup } from '../history/imported.ts';
+import { createImportJournal, type ImportJournal } from '../history/import-journal.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -39,57 +43,108 @@ export function transferJournalDir(dataDir: string): string {
   return join(dataDir, 'scanner', 'transfers');
 }
 
+export function importJournalDir(dataDir: string): string {
+  return join(dataDir, 'scanner', 'imports');
+}
+
 export function sidecarJournalDir(dataDir: string): string {
   return join(dataDir, 'scanner', 'sidecars');
 }
 
-function destinationState(path: string, source: DownloadFile): DestinationState {
-  try {
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (!st) return 'free';
-    return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
-  } catch {
-    // ENOTDIR and the like: something that is not a folder stands in the way.
-    return 'taken';
-  }
+function destinationState(mode: TransferMode) {
+  return (path: string, source: DownloadFile): DestinationState => {
+    try {
+      const st = lstatSync(path, { throwIfNoEntry: false });
+      if (!st) return 'free';
+      if (mode === 'move') return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
+      // A link or copy a killed pass made before it could record it: done, to be recorded now.
+      return st.isFile() && alreadyPlaced(st, { ...source, nlink: lstatSync(source.path).nlink }) ? 'same' : 'taken';
+    } catch {
+      // ENOTDIR and the like: something that is not a folder stands in the way.
+      return 'taken';
+    }
+  };
 }
 
 type RecordMove = (source: string, destination: string, error: string | null) => void;
 
-/** null when moved (now or by an earlier delivery of this job), else why not. */
-async function moveOne(file: { path: string; size: number; mtimeMs: number }, destination: string, opts: MoveOptions): Promise<string | null> {
+type Placed = { ok: true; method: PlaceMethod; file: PlacedFile } | { ok: false; error: string };
+
+const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number }): FileIdentity => ({ dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs });
+
+/** Placed now or by an earlier delivery of this job, with both files' identities; else why not. */
+async function placeOne(file: DownloadFile, destination: string, mode: TransferMode, opts: MoveOptions): Promise<Placed> {
   try {
-    const r = await moveFile(file.path, destination, { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs } });
-    if (r.status === 'exists') return `${destination} already exists`;
-    if (r.status === 'gone' && !r.destination_exists) return `${file.path} is gone`;
-    return null;
+    const o = { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs } };
+    const r = mode === 'move' ? await moveFile(file.path, destination, o) : await keepAndPlace(file.path, destination, mode, o);
+    if (r.status === 'exists') return { ok: false, error: `${destination} already exists` };
+    if (r.status === 'gone' && !r.destination_exists) return { ok: false, error: `${file.path} is gone` };
+    const to = await lstat(destination);
+    return { ok: true, method: r.status === 'moved' ? r.method : 'rename', file: { source: file.path, destination, from: identity(file), to: identity(to) } };
   } catch (err) {
-    return (err as Error).message;
+    return { ok: false, error: (err as Error).message };
   }
 }
 
-async function carryOut(p: PlannedMove, opts: MoveOptions, sidecarJournal: SidecarJournal, record: RecordMove): Promise<Move> {
+/** The folders above `dir` that do not exist yet, outermost first: the ones an import creates. */
+async function missingDirs(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let d = dir; !(await lstat(d).then(() => true, () => false)); d = dirname(d)) {
+    out.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  return out;
+}
+
+interface CarryOut {
+  mode: TransferMode;
+  pass: string;
+  at: () => string;
+  opts: MoveOptions;
+  sidecarJournal: SidecarJournal;
+  importJournal: ImportJournal;
+  history: HistoryLog;
+  record: RecordMove;
+}
+
+async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
   const noted =
-    p.sidecars.length === 0
+    p.sidecars.length === 0 || c.mode !== 'move'
       ? null
-      : await sidecarJournal.begin({
+      : await c.sidecarJournal.begin({
           video: { source: p.plan.source, destination: p.plan.destination },
           sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
         });
-  const error = await moveOne(p.video, p.plan.destination, opts);
-  record(p.plan.source, p.plan.destination, error);
+  const created_dirs = await missingDirs(dirname(p.plan.destination));
+  // Dropped once the import is in the history: a kill in between leaves it to be recorded by the next pass.
+  const importNoted = await c.importJournal.begin({
+    source: p.video.path,
+    destination: p.plan.destination,
+    from: identity(p.video),
+    mode: c.mode,
+    sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, from: identity(s.file) })),
+    created_dirs,
+    pass: c.pass,
+  });
+  const video = await placeOne(p.video, p.plan.destination, c.mode, c.opts);
+  c.record(p.plan.source, p.plan.destination, video.ok ? null : video.error);
   const sidecarErrors: string[] = [];
+  const sidecars: PlacedFile[] = [];
   // Only after the video: sidecars without their video would be orphans in the library.
-  if (error === null) {
+  if (video.ok) {
     for (const s of p.sidecars) {
-      const e = await moveOne(s.file, s.destination, opts);
-      record(s.file.path, s.destination, e);
-      if (e !== null) sidecarErrors.push(e);
+      const r = await placeOne(s.file, s.destination, c.mode, c.opts);
+      c.record(s.file.path, s.destination, r.ok ? null : r.error);
+      if (r.ok) sidecars.push(r.file);
+      else sidecarErrors.push(r.error);
     }
+    await c.history.recordImport({ ...video.file, at: c.at(), mode: c.mode, method: video.method, sidecars, created_dirs, pass: c.pass });
   }
+  await importNoted();
   await noted?.();
-  if (error !== null) return { ...p.plan, status: 'failed', error };
-  return { ...p.plan, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
+  const base = { ...p.plan, mode: c.mode };
+  if (!video.ok) return { ...base, status: 'failed', error: video.error };
+  return { ...base, method: video.method, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
 }
 
 /**
@@ -107,6 +162,9 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     const journal = createTransferJournal(transferJournalDir(cfg.paths.data));
     const sidecarJournal = createSidecarJournal(sidecarJournalDir(cfg.paths.data));
     const moveOpts: MoveOptions = { owner: opts.owner, journal };
+    const mode = cfg.library.transfer;
+    const history = await openHistoryLog(cfg.paths.data);
+    const importJournal = createImportJournal(importJournalDir(cfg.paths.data));
     /** Oldest first; saved newest first. */
     const pending: RecentEntry[] = [];
     const record: RecordMove = (source, destination, error) =>
@@ -138,6 +196,9 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
           return 'keep';
         }
       });
+      // After the sidecars a killed pass left behind are in place, so that they are recorded with their video.
+      const recovered = await importJournal.recover(history, iso());
+      if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     }
     const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
     const files = await walkDownloads(cfg.paths.downloads, {
@@ -150,6 +211,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
       return null;
     });
+    const isImported = importedLookup(history.records());
     const { plans, skipped } = planPass(
       files,
       {
@@ -161,7 +223,12 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         videoExtensions: cfg.library.video_extensions,
         subtitleExtensions: cfg.library.subtitle_extensions,
       },
-      { drives: survey.drives, folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots), destination: destinationState },
+      {
+        drives: survey.drives,
+        folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
+        destination: destinationState(mode),
+        imported: (f) => isImported(f) !== null,
+      },
     );
 
     const moves: Move[] = [];
@@ -177,7 +244,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         for (const p of plans) {
           held();
           opts.signal?.throwIfAborted();
-          moves.push(await carryOut(p, moveOpts, sidecarJournal, record));
+          moves.push(await carryOut(p, { mode, pass: started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
           opts.progress?.({ moved: moves.length, planned: plans.length });
           if (now() - flushedAt >= FLUSH_EVERY_MS) {
             await flush(false);

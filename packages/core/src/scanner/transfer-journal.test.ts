@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { moveFile, PARTIAL_PREFIX } from '../fs/transfer.ts';
+import { keepAndPlace, moveFile, PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { twoFilesystems } from './test-fixtures/filesystems.ts';
 import { createTransferJournal } from './transfer-journal.ts';
 
@@ -64,6 +64,19 @@ describe('transfer journal', () => {
     expect(readFileSync(destination, 'utf8')).toBe('video bytes');
   });
 
+  it('completes a hardlink- or copy-mode copy that was in place by keeping both files', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'video bytes');
+    utimesSync(destination, MTIME, MTIME);
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), keep_source: true });
+    expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
+    expect(readFileSync(source, 'utf8')).toBe('video bytes');
+    expect(readFileSync(destination, 'utf8')).toBe('video bytes');
+  });
+
   it('calls a move whose source was already removed completed', async () => {
     const j = createTransferJournal(journalDir());
     const destination = destIn(fx.disk);
@@ -96,9 +109,9 @@ describe('transfer journal', () => {
 });
 
 describe.skipIf(fx.skip !== null)('a process killed with SIGKILL in the middle of a copy', () => {
-  it('loses nothing, and recovery leaves no temp file behind; the move then succeeds', async () => {
+  it.each(['move', 'hardlink'] as const)('%s mode: loses nothing, and recovery leaves no temp file behind; the transfer then succeeds', async (mode) => {
     // 512 MiB, sparse on tmpfs (no memory used) with a marked head and tail.
-    const source = join(fx.shm, 'big', 'Movie.2010.mkv');
+    const source = join(fx.shm, `big-${mode}`, 'Movie.2010.mkv');
     mkdirSync(dirname(source), { recursive: true });
     const size = 512 * 1024 * 1024;
     const fd = openSync(source, 'w');
@@ -122,7 +135,7 @@ describe.skipIf(fx.skip !== null)('a process killed with SIGKILL in the middle o
     mkdirSync(dirname(destination), { recursive: true });
     const dir = journalDir();
     const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures', 'move-one.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, source, destination, dir], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, source, destination, dir, mode], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
     // Killed the moment the temp file appears: the copy is under way.
     const watcher = watch(dirname(destination), (_e, name) => {
@@ -142,9 +155,11 @@ describe.skipIf(fx.skip !== null)('a process killed with SIGKILL in the middle o
     expect(readdirSync(dirname(destination))).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
 
-    expect(await moveFile(source, destination, { journal })).toEqual({ status: 'moved', method: 'copy' });
+    const done = mode === 'move' ? await moveFile(source, destination, { journal }) : await keepAndPlace(source, destination, mode, { journal });
+    expect(done).toEqual({ status: 'moved', method: 'copy' });
     expect(statSync(destination).size).toBe(size);
-    expect(existsSync(source)).toBe(false);
+    // Hardlink mode across filesystems copies and keeps the download for seeding.
+    expect(existsSync(source)).toBe(mode === 'hardlink');
     expect(readdirSync(dirname(destination))).toEqual(['Movie (2010).mkv']);
   }, 60_000);
 });

@@ -11,12 +11,16 @@ const transferSchema = z.object({
   temp: z.string(),
   size: z.number(),
   mtime_ms: z.number(),
+  keep_source: z.boolean().optional(),
 });
 
 export interface Recovered {
   source: string;
   destination: string;
-  /** `completed`: the copy was in place, the source is now removed; `undone`: the temp file is gone, the source stays. */
+  /**
+   * `completed`: the copy was in place, the source is now removed (kept, for a `keep_source`
+   * copy); `undone`: the temp file is gone, the source stays.
+   */
   outcome: 'completed' | 'undone';
 }
 
@@ -53,11 +57,12 @@ export function createTransferJournal(dir: string): FileTransferJournal {
         // The copy is renamed into place only once verified, so a destination with the planned
         // size and mtime is that copy.
         const placed = destination !== null && sameStamp(destination, planned);
-        if (placed && source && sameStamp(source, planned)) {
+        // A copy for hardlink or copy mode keeps its source: placed, it is complete as it is.
+        if (placed && !t.keep_source && source && sameStamp(source, planned)) {
           await unlink(t.source);
           await fsyncPath(dirname(t.source));
         }
-        const outcome: Recovered['outcome'] = placed && !(await statOrNull(t.source)) ? 'completed' : 'undone';
+        const outcome: Recovered['outcome'] = placed && (t.keep_source || !(await statOrNull(t.source))) ? 'completed' : 'undone';
         await note.drop();
         out.push({ source: t.source, destination: t.destination, outcome });
       }

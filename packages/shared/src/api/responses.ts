@@ -8,6 +8,7 @@ import {
   releaseProvidersSection,
   themeSection,
   transcoderSection,
+  TRANSFER_MODES,
 } from '../config/schema.ts';
 import {
   droppedStreamSchema,
@@ -18,6 +19,7 @@ import {
   passSummarySchema,
   planSchema,
   scanResultSchema,
+  sidecarMoveSchema,
   skippedSchema,
   streamSchema,
   transcodeItemSchema,
@@ -169,8 +171,43 @@ const parsedMedia = z.object({
   country: z.string().nullable().optional(),
 });
 
-/** A file of the downloads folder as the last scanner pass saw it. */
-export const downloadFileSchema = z.object({ path: z.string(), bytes: z.number(), modified_at: iso, settled: z.boolean(), media: parsedMedia.nullable() });
+/** Where a download went, by the import history: the import that is not undone. */
+export const importedRefSchema = z.object({ id: z.number().int(), destination: z.string(), at: iso });
+
+/** A file of the downloads folder as the last scanner pass saw (and saved) it. */
+export const listedFileSchema = z.object({ path: z.string(), bytes: z.number(), modified_at: iso, settled: z.boolean(), media: parsedMedia.nullable() });
+
+/** A file of GET /api/downloads: as listed, and whether the history holds it as imported. */
+export const downloadFileSchema = listedFileSchema.extend({ imported: importedRefSchema.nullable() });
+
+/** One import of the history (GET /api/history), newest first. */
+export const historyItemSchema = z.object({
+  id: z.number().int(),
+  at: iso,
+  mode: z.enum(TRANSFER_MODES),
+  /** How the video got there: `link`, or `copy` where hardlink mode met another filesystem. */
+  method: z.enum(['rename', 'link', 'copy']),
+  source: z.string(),
+  destination: z.string(),
+  bytes: z.number(),
+  sidecars: z.array(sidecarMoveSchema),
+  /** The scanner pass (its `started_at`). */
+  pass: z.string(),
+  undone_at: nullableIso,
+});
+
+export const historyResponse = z.object({
+  items: z.array(historyItemSchema),
+  /** The `before` of the next page; null on the last one. */
+  next: z.number().int().nullable(),
+});
+
+export const undoResponse = z.object({
+  dry_run: z.boolean(),
+  id: z.number().int(),
+  /** Each file taken back, `from` its library path `to` its download path: `moved_back`, or a link or copy `removed` (the download stays). */
+  restored: z.array(z.object({ from: z.string(), to: z.string(), action: z.enum(['moved_back', 'removed']) })),
+});
 
 export const downloadsResponse = z.object({
   files: z.array(downloadFileSchema),

@@ -70,6 +70,10 @@ export const drivesSection = z.array(driveSchema).max(64).superRefine((drives, c
   });
 });
 
+/** How the scanner puts a download into the library; in `hardlink` and `copy` the download stays for seeding. */
+export const TRANSFER_MODES = ['move', 'hardlink', 'copy'] as const;
+export type TransferMode = (typeof TRANSFER_MODES)[number];
+
 export const librarySection = z.strictObject({
   movie_folders: z.array(folderName).max(32),
   tv_folders: z.array(folderName).max(32),
@@ -78,6 +82,7 @@ export const librarySection = z.strictObject({
   movie_template: z.string().min(1).max(512),
   episode_template: z.string().min(1).max(512),
   sample_max_bytes: z.number().int().min(0),
+  transfer: z.enum(TRANSFER_MODES),
 });
 
 export const metadataSection = z.strictObject({
@@ -152,6 +157,7 @@ export const DEFAULT_CONFIG: Config = {
     movie_template: '{title} ({year})/{title} ({year}){ext}',
     episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
     sample_max_bytes: 52_428_800,
+    transfer: 'move',
   },
   metadata: { read_nfo: true, include_specials: false },
   theme: { css_file: 'custom-theme.css' },

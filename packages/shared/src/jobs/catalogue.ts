@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { QueueName } from './queues.ts';
+import { TRANSFER_MODES } from '../config/schema.ts';
 
 const nullableString = z.string().nullable();
 
@@ -19,11 +20,15 @@ export const planSchema = z.object({
 });
 
 export const moveSchema = planSchema.extend({
+  /** Pass files written before transfer modes existed hold moves. */
+  mode: z.enum(TRANSFER_MODES).default('move'),
+  /** How the video got there, when it did: `copy` in hardlink mode means another filesystem. */
+  method: z.enum(['rename', 'link', 'copy']).optional(),
   status: z.enum(['moved', 'failed']),
   error: z.string().optional(),
 });
 
-export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous'] as const;
+export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous', 'imported'] as const;
 
 /** `detail` is optional so that a client validating against CONTRACT.md's `{source, reason}` still passes. */
 export const skippedSchema = z.object({ source: z.string(), reason: z.enum(SKIP_REASONS), detail: z.string().optional() });

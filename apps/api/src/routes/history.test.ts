@@ -1,0 +1,227 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger, createStateStore } from '@mo/core';
+import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
+import { runScanPass } from '@mo/core/scanner/run-pass.ts';
+import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
+import { testApp, type TestApp } from '../test-support/app.ts';
+
+let t: TestApp;
+afterEach(async () => t?.close());
+
+const OLD = new Date('2025-06-01T10:00:00.000Z');
+
+function put(rel: string, bytes = 100) {
+  const p = join(t.install.paths.downloads, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, Buffer.alloc(bytes, rel.length));
+  utimesSync(p, OLD, OLD);
+  return p;
+}
+
+/** An install with one drive and dry_run off, importing in `transfer` mode. */
+async function install(transfer: 'move' | 'hardlink' | 'copy') {
+  t = await testApp({ toml: `[app]\ndry_run = false\n\n[library]\nsample_max_bytes = 0\ntransfer = "${transfer}"\n` });
+  const drive = join(t.install.root, 'disk1');
+  mkdirSync(join(drive, 'Movies'), { recursive: true });
+  mkdirSync(join(drive, 'TV'), { recursive: true });
+  await t.config.updateSettings({ drives: [{ name: 'disk1', path: drive }] });
+  return drive;
+}
+
+/** A scanner pass as the worker runs it. */
+async function pass() {
+  const state = createStateStore({ file: join(t.install.paths.data, 'state.json'), schema: stateSchema, initial: initialState });
+  return runScanPass({ config: t.config.current(), state, owner: NO_OWNERSHIP, log: createLogger({ name: 't', level: 'silent' }) });
+}
+
+async function history(query = '') {
+  const res = await t.app.request(`/api/history${query}`);
+  expect(res.status).toBe(200);
+  return historyResponse.strict().parse(await res.json());
+}
+
+describe('GET /api/history', () => {
+  it('lists each import newest first, page by page, filtered by source or destination', async () => {
+    const drive = await install('copy');
+    expect(await history()).toEqual({ items: [], next: null });
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    const passA = await pass();
+    const alien = put('Alien.1979.mkv');
+    const ronin = put('Ronin.1998.mkv');
+    await pass();
+
+    const all = await history();
+    expect(all.items.map((i) => [i.id, i.source])).toEqual([[3, ronin], [2, alien], [1, heat]]);
+    expect(all.next).toBeNull();
+    expect(all.items[2]).toEqual({
+      id: 1, at: expect.any(String), mode: 'copy', method: 'copy', source: heat, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
+      bytes: 110, sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }], pass: passA.started_at, undone_at: null,
+    });
+
+    const first = await history('?limit=2');
+    expect([first.items.map((i) => i.id), first.next]).toEqual([[3, 2], 2]);
+    const second = await history(`?limit=2&before=${first.next}`);
+    expect([second.items.map((i) => i.id), second.next]).toEqual([[1], null]);
+
+    expect((await history(`?source=${encodeURIComponent(srt)}`)).items.map((i) => i.id)).toEqual([1]);
+    expect((await history(`?destination=${encodeURIComponent(join(drive, 'Movies/Alien (1979)/Alien (1979).mkv'))}`)).items.map((i) => i.id)).toEqual([2]);
+  });
+
+  it.each([
+    ['?limit=0', 'limit'],
+    ['?limit=501', 'limit'],
+    ['?before=0', 'before'],
+    ['?before=abc', 'before'],
+    ['?source=relative.mkv', 'source'],
+    ['?destination=x', 'destination'],
+  ])('refuses %s with a 400 naming %s', async (query, key) => {
+    await install('move');
+    const res = await t.app.request(`/api/history${query}`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: 'bad_request', details: { key } });
+  });
+});
+
+async function undo(id: number | string) {
+  return t.app.request(`/api/history/${id}/undo`, { method: 'POST' });
+}
+
+async function undone(id: number) {
+  const res = await undo(id);
+  expect(res.status).toBe(200);
+  return undoResponse.strict().parse(await res.json());
+}
+
+/** Every entry under the roots with what a change would touch. */
+function snapshot(...roots: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      const st = statSync(p);
+      out[p] = `${st.size}:${st.mtimeMs}:${st.ino}:${st.nlink}`;
+      if (st.isDirectory()) walk(p);
+    }
+  };
+  roots.forEach(walk);
+  return out;
+}
+
+describe('POST /api/history/:id/undo', () => {
+  it('move: puts the video and its sidecar back, removes the folder the import made, and records the undo', async () => {
+    const drive = await install('move');
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    await pass();
+    const lib = join(drive, 'Movies/Heat (1995)');
+    expect(existsSync(heat)).toBe(false);
+    expect(await undone(1)).toEqual({
+      dry_run: false,
+      id: 1,
+      restored: [
+        { from: join(lib, 'Heat (1995).mkv'), to: heat, action: 'moved_back' },
+        { from: join(lib, 'Heat (1995).en.srt'), to: srt, action: 'moved_back' },
+      ],
+    });
+    expect(readFileSync(heat).length).toBe(100);
+    expect(readFileSync(srt).length).toBe(10);
+    expect(existsSync(lib)).toBe(false);
+    expect(existsSync(join(drive, 'Movies'))).toBe(true);
+    expect((await history()).items[0]!.undone_at).toEqual(expect.any(String));
+    const again = await undo(1);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.details).toMatchObject({ reason: 'undone' });
+  });
+
+  it('completes an undo a kill cut short: a file already back counts as done', async () => {
+    const drive = await install('move');
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    await pass();
+    const lib = join(drive, 'Movies/Heat (1995)');
+    mkdirSync(join(srt, '..'), { recursive: true });
+    renameSync(join(lib, 'Heat (1995).en.srt'), srt);
+    expect((await undone(1)).restored).toEqual([{ from: join(lib, 'Heat (1995).mkv'), to: heat, action: 'moved_back' }]);
+    expect(existsSync(heat) && existsSync(srt)).toBe(true);
+    expect(existsSync(lib)).toBe(false);
+  });
+
+  it('hardlink: removes the link, the download stays whole; a folder that holds other files stays', async () => {
+    const drive = await install('hardlink');
+    const existing = join(drive, 'Movies/Heat (1995)/Heat (1995).nfo');
+    mkdirSync(join(existing, '..'), { recursive: true });
+    writeFileSync(existing, 'kept');
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    const dest = join(drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    expect(statSync(heat).nlink).toBe(2);
+    expect((await undone(1)).restored).toEqual([{ from: dest, to: heat, action: 'removed' }]);
+    expect(existsSync(dest)).toBe(false);
+    expect(statSync(heat).nlink).toBe(1);
+    expect(readFileSync(existing, 'utf8')).toBe('kept');
+  });
+
+  it('copy: removes the copy, the download stays', async () => {
+    const drive = await install('copy');
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    expect((await undone(1)).restored.map((r) => r.action)).toEqual(['removed']);
+    expect(existsSync(join(drive, 'Movies/Heat (1995)'))).toBe(false);
+    expect(readFileSync(heat).length).toBe(100);
+  });
+
+  it('dry_run on: says what it would do and changes nothing, not even the history', async () => {
+    const drive = await install('move');
+    put('Heat.1995.mkv');
+    await pass();
+    await t.config.updateSettings({ app: { dry_run: true } });
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data);
+    const answer = await undone(1);
+    expect(answer).toMatchObject({ dry_run: true, id: 1, restored: [{ action: 'moved_back' }] });
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+    expect((await history()).items[0]!.undone_at).toBeNull();
+  });
+
+  it.each([
+    ['the library file was rewritten (size)', (dest: string) => writeFileSync(dest, 'other'), 'destination_changed'],
+    ['the library file was touched (mtime)', (dest: string) => utimesSync(dest, new Date(), new Date()), 'destination_changed'],
+    ['the library file was replaced by an equal copy (identity)', (dest: string) => {
+      writeFileSync(`${dest}.new`, readFileSync(dest));
+      utimesSync(`${dest}.new`, OLD, OLD);
+      renameSync(`${dest}.new`, dest);
+    }, 'destination_changed'],
+    ['the download path is taken', (_dest: string, source: string) => writeFileSync(source, 'a new download'), 'source_taken'],
+  ])('409 when %s, changing nothing', async (_name, change, reason) => {
+    const drive = await install('move');
+    const source = put('Heat.1995.mkv');
+    await pass();
+    change(join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'), source);
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toMatchObject({ code: 'conflict', details: { reason } });
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+  });
+
+  it('409 for a link whose download was deleted: the library file is the last copy', async () => {
+    const drive = await install('hardlink');
+    const source = put('Heat.1995.mkv');
+    await pass();
+    unlinkSync(source);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.details).toMatchObject({ reason: 'download_changed' });
+    expect(readFileSync(join(drive, 'Movies/Heat (1995)/Heat (1995).mkv')).length).toBe(100);
+  });
+
+  it('404 for an unknown id, 400 for one that is not a number', async () => {
+    await install('move');
+    expect((await undo(5)).status).toBe(404);
+    const bad = await undo('abc');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details).toMatchObject({ key: 'id' });
+  });
+});

@@ -1,0 +1,75 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { AppError } from '@mo/core';
+import { readHistory } from '@mo/core/history/history-log.ts';
+import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, historyPage } from '@mo/core/history/history-page.ts';
+import { undoImport } from '@mo/core/history/undo-import.ts';
+import { historyResponse, undoResponse } from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
+import { errors, json, limitValue, queryValue, router, segment } from '../openapi/route.ts';
+
+/** `?before=`: an import id, a whole number from 1; absent or empty, none. */
+function beforeParam(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return null;
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1)) throw new AppError('bad_request', 'before: must be an import id (a whole number from 1)', { key: 'before' });
+  return n;
+}
+
+/** `?source=`, `?destination=`: an absolute path, matched exactly; absent or empty, none. */
+function pathParam(key: string) {
+  return (raw: string | undefined): string | null => {
+    if (raw === undefined || raw === '') return null;
+    if (!raw.startsWith('/') || raw.includes('\0')) throw new AppError('bad_request', `${key}: must be an absolute path`, { key });
+    return raw;
+  };
+}
+
+const listHistory = createRoute({
+  method: 'get', path: '/history', operationId: 'getHistory', summary: 'The import history, newest first, page by page', tags: ['scanner'],
+  description: 'Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. ' +
+    'Page on with `before` set to the answer\'s `next`.',
+  request: {
+    query: z.object({
+      limit: limitValue(HISTORY_PAGE_MAX, HISTORY_PAGE_DEFAULT, 'How many imports at most'),
+      before: queryValue(beforeParam, { type: 'integer', minimum: 1, description: 'Only imports older than this id (the `next` of the page before)' }),
+      source: queryValue(pathParam('source'), { type: 'string', description: 'Only imports of this download (the video\'s or a sidecar\'s absolute path)' }),
+      destination: queryValue(pathParam('destination'), { type: 'string', description: 'Only imports to this library path (the video\'s or a sidecar\'s)' }),
+    }),
+  },
+  responses: {
+    200: json(historyResponse),
+    ...errors({ 400: `limit is not a whole number from 1 to ${HISTORY_PAGE_MAX}, before is not an id, or source or destination is not an absolute path; details.key names it` }),
+  },
+});
+
+const undo = createRoute({
+  method: 'post', path: '/history/{id}/undo', operationId: 'postHistoryUndo', summary: 'Take one import back', tags: ['scanner'],
+  description:
+    'A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import ' +
+    'made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, ' +
+    'identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import ' +
+    'was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`.',
+  request: { params: z.object({ id: segment.meta({ description: 'Import id (GET /api/history)' }) }) },
+  responses: {
+    200: json(undoResponse),
+    ...errors({
+      400: 'id is not a whole number; details.key names it',
+      404: 'no import with this id in the history',
+      409: 'a library file changed, a download path is taken, the download is gone, already undone, or a scanner pass is running; details.reason and details.path say which',
+    }),
+  },
+});
+
+export function historyRoutes({ config }: AppDeps) {
+  return router()
+    .openapi(listHistory, async (c) => {
+      const query = c.req.valid('query');
+      return c.json(historyPage(await readHistory(config.current().paths.data), query), 200);
+    })
+    .openapi(undo, async (c) => {
+      const raw = c.req.valid('param').id;
+      if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError('bad_request', 'id: must be an import id (a whole number from 1)', { key: 'id' });
+      const cfg = config.current();
+      return c.json(await undoImport({ dataDir: cfg.paths.data, id: Number(raw), dryRun: cfg.app.dry_run }), 200);
+    });
+}

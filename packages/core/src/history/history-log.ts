@@ -1,0 +1,103 @@
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { fsyncPath } from '../fs/fsync.ts';
+import { foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord } from './history-record.ts';
+
+/** Imports kept when the log is compacted; it is compacted once it holds twice as many lines. */
+export const HISTORY_KEPT = 10_000;
+
+export function historyFile(dataDir: string): string {
+  return join(dataDir, 'history', 'imports.jsonl');
+}
+
+/**
+ * Reads the lines that parse: a line torn by a kill mid-write (or written by another version)
+ * is left out, never taken for a record.
+ */
+export function parseLines(text: string): HistoryLine[] {
+  const out: HistoryLine[] = [];
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    try {
+      const parsed = historyLineSchema.safeParse(JSON.parse(raw));
+      if (parsed.success) out.push(parsed.data);
+    } catch {
+      // A torn line: skipped.
+    }
+  }
+  return out;
+}
+
+async function readText(file: string): Promise<string> {
+  return readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return '';
+    throw err;
+  });
+}
+
+/** Changes whenever the history does: a reader's cache key. */
+export async function historyStamp(dataDir: string): Promise<string> {
+  const s = await stat(historyFile(dataDir)).catch(() => null);
+  return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'missing';
+}
+
+export async function readHistory(dataDir: string): Promise<ImportRecord[]> {
+  return foldLines(parseLines(await readText(historyFile(dataDir))));
+}
+
+export interface HistoryLog {
+  /** Every import, oldest first, as of the last read or append. */
+  records(): ImportRecord[];
+  /** Records an import under the next id, durably, before it returns. */
+  recordImport(entry: Omit<ImportLine, 't' | 'id'>): Promise<ImportRecord>;
+  recordUndo(id: number, at: string): Promise<void>;
+}
+
+/**
+ * The import history: an append-only JSON-lines file, one write and an fsync per line. Only one
+ * writer at a time (callers hold the scanner's pass lock), which is what makes ids a plain count.
+ */
+export async function openHistoryLog(dataDir: string, opts: { kept?: number } = {}): Promise<HistoryLog> {
+  const file = historyFile(dataDir);
+  const kept = opts.kept ?? HISTORY_KEPT;
+  const text = await readText(file);
+  let lines = parseLines(text);
+  let records = foldLines(lines);
+  let lastId = records.reduce((n, r) => Math.max(n, r.id), 0);
+  // A line torn by a kill has no newline: the next one must not be glued to it.
+  let needsNewline = text.length > 0 && !text.endsWith('\n');
+
+  const append = async (line: HistoryLine) => {
+    await mkdir(dirname(file), { recursive: true });
+    const fh = await open(file, 'a', 0o600);
+    try {
+      await fh.write(`${needsNewline ? '\n' : ''}${JSON.stringify(line)}\n`);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    needsNewline = false;
+    lines.push(line);
+    if (lines.length > 2 * kept) {
+      // Compaction: undos folded into their imports, only the newest `kept` imports kept.
+      const keep = foldLines(lines).slice(-kept);
+      lines = keep.flatMap(({ undone_at, ...r }) => (undone_at === null ? [r] : [r, { t: 'undo' as const, id: r.id, at: undone_at }]));
+      await writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    } else if (lines.length === 1) {
+      await fsyncPath(dirname(file));
+    }
+    records = foldLines(lines);
+  };
+
+  return {
+    records: () => records,
+    async recordImport(entry) {
+      const line: ImportLine = { t: 'import', id: lastId + 1, ...entry };
+      await append(line);
+      lastId = line.id;
+      return records.find((r) => r.id === line.id)!;
+    },
+    recordUndo: (id, at) => append({ t: 'undo', id, at }),
+  };
+}

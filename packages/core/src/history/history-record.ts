@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { TRANSFER_MODES } from '@mo/shared';
+
+/** A file as it was when imported: enough to know it again, and to tell whether it changed since. */
+const identitySchema = z.object({ dev: z.number(), ino: z.number(), size: z.number(), mtime_ms: z.number() });
+export type FileIdentity = z.infer<typeof identitySchema>;
+
+const placedSchema = z.object({
+  source: z.string(),
+  destination: z.string(),
+  /** The download as it was taken. */
+  from: identitySchema,
+  /** The library file as it was put there (for a move, the same inode as `from`). */
+  to: identitySchema,
+});
+export type PlacedFile = z.infer<typeof placedSchema>;
+
+export const importLineSchema = placedSchema.extend({
+  t: z.literal('import'),
+  id: z.number().int().positive(),
+  at: z.string(),
+  mode: z.enum(TRANSFER_MODES),
+  method: z.enum(['rename', 'link', 'copy']),
+  sidecars: z.array(placedSchema),
+  /** Folders the import made, outermost first: undo removes those left empty. */
+  created_dirs: z.array(z.string()),
+  pass: z.string(),
+});
+
+export const undoLineSchema = z.object({ t: z.literal('undo'), id: z.number().int().positive(), at: z.string() });
+
+export const historyLineSchema = z.discriminatedUnion('t', [importLineSchema, undoLineSchema]);
+
+export type ImportLine = z.infer<typeof importLineSchema>;
+export type HistoryLine = z.infer<typeof historyLineSchema>;
+/** An import with its undo, if any, folded in. */
+export type ImportRecord = ImportLine & { undone_at: string | null };
+
+/** The lines folded into imports, oldest first: an undo marks its import. */
+export function foldLines(lines: readonly HistoryLine[]): ImportRecord[] {
+  const out: ImportRecord[] = [];
+  const byId = new Map<number, ImportRecord>();
+  for (const line of lines) {
+    if (line.t === 'import') {
+      const r = { ...line, undone_at: null };
+      out.push(r);
+      byId.set(r.id, r);
+    } else {
+      const r = byId.get(line.id);
+      if (r) r.undone_at = line.at;
+    }
+  }
+  return out;
+}
+
+/** What GET /api/history shows of a record. */
+export function historyItem(r: ImportRecord) {
+  return {
+    id: r.id,
+    at: r.at,
+    mode: r.mode,
+    method: r.method,
+    source: r.source,
+    destination: r.destination,
+    bytes: r.from.size + r.sidecars.reduce((n, s) => n + s.from.size, 0),
+    sidecars: r.sidecars.map((s) => ({ source: s.source, destination: s.destination })),
+    pass: r.pass,
+    undone_at: r.undone_at,
+  };
+}

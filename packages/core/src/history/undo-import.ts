@@ -1,0 +1,98 @@
+import { lstat, rmdir, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { AppError } from '../errors.ts';
+import { fsyncPath } from '../fs/fsync.ts';
+import { NO_OWNERSHIP, makeDirs, type Ownership } from '../fs/ownership.ts';
+import { moveFile } from '../fs/transfer.ts';
+import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
+import { createTransferJournal } from '../scanner/transfer-journal.ts';
+import { transferJournalDir } from '../scanner/run-pass.ts';
+import { openHistoryLog } from './history-log.ts';
+import { planUndo, type SeenPath, type UndoStep } from './undo-plan.ts';
+
+export interface UndoOptions {
+  dataDir: string;
+  id: number;
+  dryRun: boolean;
+  owner?: Ownership;
+  now?: () => number;
+  /** How long to wait for a scanner pass to end. */
+  lockWaitMs?: number;
+}
+
+export interface UndoResult {
+  dry_run: boolean;
+  id: number;
+  /** `from` the library path `to` the download path: moved back, or (a link or copy) removed while the download stays. */
+  restored: { from: string; to: string; action: 'moved_back' | 'removed' }[];
+}
+
+async function seen(path: string): Promise<SeenPath | null> {
+  const st = await lstat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+    throw err;
+  });
+  return st && { dev: st.dev, ino: st.ino, nlink: st.nlink, size: st.size, mtimeMs: st.mtimeMs, isFile: st.isFile() };
+}
+
+async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): Promise<void> {
+  const { file } = step;
+  if (step.action === 'remove') {
+    await unlink(file.destination);
+    await fsyncPath(dirname(file.destination));
+    return;
+  }
+  // The download's folder may have gone since: made again, as the import made the library's.
+  await makeDirs(dirname(file.source), opts.owner ?? NO_OWNERSHIP);
+  const r = await moveFile(file.destination, file.source, {
+    owner: opts.owner,
+    expect: { size: file.to.size, mtimeMs: file.to.mtime_ms },
+    journal: createTransferJournal(journalDir),
+  });
+  if (r.status === 'exists') throw new AppError('conflict', `${file.source} is taken by another file`, { path: file.source });
+}
+
+/** Removes the folders the import made, deepest first, while they are empty. */
+async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of [...dirs].reverse()) {
+    try {
+      await rmdir(dir);
+      await fsyncPath(dirname(dir));
+    } catch {
+      return;
+    }
+  }
+}
+
+/**
+ * Takes one import back (see planUndo), under the scanner's lock so that no pass moves files
+ * meanwhile. Refused (409, 404) before anything changes. Cut short by a kill, it is completed by
+ * asking again: what was taken back already counts as done, and a copy back in flight is settled
+ * by the next pass's transfer journal. Recorded in the history once every file is back.
+ */
+export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
+  const now = opts.now ?? Date.now;
+  return withPassLock(
+    opts.dataDir,
+    async () => {
+      const history = await openHistoryLog(opts.dataDir);
+      const record = history.records().find((r) => r.id === opts.id);
+      if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
+      const files = [record, ...record.sidecars];
+      const plan = planUndo(record, await Promise.all(files.map(async (f) => ({ destination: await seen(f.destination), source: await seen(f.source) }))));
+      if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
+      const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
+      if (opts.dryRun) return { dry_run: true, id: record.id, restored };
+      const journalDir = transferJournalDir(opts.dataDir);
+      // Sidecars first: a video back in the downloads without them would be planned alone.
+      for (const step of [...plan.steps].reverse()) await carryOut(step, opts, journalDir);
+      await removeEmptyDirs(record.created_dirs);
+      await history.recordUndo(record.id, new Date(now()).toISOString());
+      return { dry_run: false, id: record.id, restored };
+    },
+    { waitMs: opts.lockWaitMs ?? 5000 },
+  ).catch((err: unknown) => {
+    if (err instanceof PassBusyError) throw new AppError('conflict', 'a scanner pass is running; try again once it is done');
+    throw err;
+  });
+}
