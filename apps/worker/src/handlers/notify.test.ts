@@ -1,9 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
+import { createJobClient, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
 import type { NotifyTarget } from '@mo/shared';
-import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { tempInstall, waitFor, type TempInstall } from '../../../../test/support/service.ts';
 import type { WorkerDeps } from '../deps.ts';
 import { notifyHandler } from './notify.ts';
 
@@ -172,4 +173,40 @@ describe('notify handler', () => {
     expect(logged).toContain('media server told');
     for (const secret of ['jf-key-111', 'emby-key-555', 'kodi-pw-333', 'hook-sec-444']) expect(logged).not.toContain(secret);
   });
+});
+
+describe('notify queue', () => {
+  it('retries a failing target after a back-off, showing why in the job meanwhile, and tells it alone', async () => {
+    let hookCalls = 0;
+    const { base, seen } = await fakeServer((req) => (req.url === '/hook' && ++hookCalls === 1 ? { status: 500 } : { status: 204 }));
+    const d = await deps([
+      { name: 'jf', kind: 'jellyfin', url: `${base}/jf`, api_key: 'jf-key-111', enabled: true },
+      { name: 'wh', kind: 'webhook', url: `${base}/hook`, enabled: true },
+    ]);
+    const prefix = uniquePrefix('notify');
+    const quiet = createLogger({ name: 't', level: 'silent' });
+    const jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger: quiet });
+    const host = createWorkerHost({ redisUrl: testRedisUrl(), prefix, queues: ['notify'], logger: quiet, handlers: { notify: notifyHandler(d) } });
+    try {
+      const { job } = await jobs.submit('notify', notice, { waitSeconds: 0 });
+      const retrying = await waitFor(async () => {
+        const j = await jobs.get('notify', job.id);
+        return j?.state === 'delayed' && j;
+      }, 10_000, 'the first attempt to fail');
+      expect(retrying).toMatchObject({
+        error: 'not told: wh (POST /hook: answered HTTP 500)',
+        progress: { told: ['jf'], failed: { wh: 'POST /hook: answered HTTP 500' } },
+      });
+      const done = await waitFor(async () => {
+        const j = await jobs.get('notify', job.id);
+        return j?.state === 'completed' && j;
+      }, 20_000, 'the retry to succeed');
+      expect(done.result).toEqual({ told: ['jf', 'wh'] });
+      expect(seen.map((s) => s.url)).toEqual(['/jf/Library/Media/Updated', '/hook', '/hook']);
+    } finally {
+      await host.close();
+      await jobs.close();
+      await dropPrefix(testRedisUrl(), prefix);
+    }
+  }, 30_000);
 });
