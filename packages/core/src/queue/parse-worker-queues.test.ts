@@ -4,7 +4,7 @@ import { parseWorkerQueues } from './worker-host.ts';
 
 describe('parseWorkerQueues', () => {
   it('gives all queues when unset, empty or blank', () => {
-    expect(parseWorkerQueues(undefined, QUEUE_NAMES)).toEqual(['scan', 'library', 'media', 'transcode']);
+    expect(parseWorkerQueues(undefined, QUEUE_NAMES)).toEqual(['scan', 'library', 'media', 'transcode', 'notify']);
     expect(parseWorkerQueues('', QUEUE_NAMES)).toEqual([...QUEUE_NAMES]);
     expect(parseWorkerQueues('   ', QUEUE_NAMES)).toEqual([...QUEUE_NAMES]);
   });
