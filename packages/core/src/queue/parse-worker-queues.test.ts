@@ -13,7 +13,7 @@ describe('parseWorkerQueues', () => {
     const all = parseWorkerQueues(undefined, QUEUE_NAMES);
     expect(all).not.toBe(QUEUE_NAMES);
     all.pop();
-    expect(QUEUE_NAMES).toHaveLength(4);
+    expect(QUEUE_NAMES).toHaveLength(5);
   });
 
   it('reads one queue and a comma list in the given order, trimming spaces and empty entries', () => {
