@@ -820,7 +820,7 @@ export interface components {
         Job: {
             id: string;
             /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
+            queue: "scan" | "library" | "media" | "transcode" | "notify";
             name: string;
             /** @enum {string} */
             state: "waiting" | "active" | "delayed" | "completed" | "failed";
@@ -844,7 +844,7 @@ export interface components {
         JobListItem: {
             id: string;
             /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
+            queue: "scan" | "library" | "media" | "transcode" | "notify";
             name: string;
             /** @enum {string} */
             state: "waiting" | "active" | "delayed" | "completed" | "failed";
@@ -873,7 +873,7 @@ export interface components {
         JobRef: {
             id: string;
             /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
+            queue: "scan" | "library" | "media" | "transcode" | "notify";
             /** @enum {string} */
             state: "waiting" | "active" | "delayed" | "completed" | "failed";
         };
@@ -1068,6 +1068,17 @@ export interface components {
                     allow_private: boolean;
                 };
             };
+            notifications: {
+                targets: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                    /** Format: uri */
+                    url: string;
+                    /** @default true */
+                    enabled: boolean;
+                }[];
+            };
             transcoder: {
                 /** @enum {string} */
                 video_encoder: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi";
@@ -1201,6 +1212,17 @@ export interface components {
                         allow_private: boolean;
                     };
                 };
+                notifications: {
+                    targets: {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                        /** Format: uri */
+                        url: string;
+                        /** @default true */
+                        enabled: boolean;
+                    }[];
+                };
             };
         };
         SettingsPatch: {
@@ -1251,6 +1273,20 @@ export interface components {
                     url?: string;
                     allow_private?: boolean;
                 };
+            };
+            notifications?: {
+                targets?: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                    /** Format: uri */
+                    url: string;
+                    api_key?: string;
+                    token?: string;
+                    secret?: string;
+                    /** @default true */
+                    enabled: boolean;
+                }[];
             };
             dry_run?: boolean;
             scan_interval_seconds?: number;
@@ -2191,7 +2227,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this queue */
-                queue?: "scan" | "library" | "media" | "transcode";
+                queue?: "scan" | "library" | "media" | "transcode" | "notify";
                 /** @description Only jobs in this state */
                 state?: "waiting" | "active" | "delayed" | "completed" | "failed";
                 /** @description How many jobs at most */
@@ -2274,7 +2310,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Queue name */
-                queue: "scan" | "library" | "media" | "transcode";
+                queue: "scan" | "library" | "media" | "transcode" | "notify";
                 /** @description Job id */
                 id: string;
             };
