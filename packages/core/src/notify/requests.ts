@@ -52,8 +52,8 @@ export function commonFolder(folders: readonly string[]): string {
 
 /**
  * Jellyfin and Emby: one "media updated" call naming every new file. Jellyfin takes its key in the
- * Authorization scheme (its X-Emby-Token header is legacy and off by default since 10.11); Emby
- * still reads X-Emby-Token.
+ * Authorization scheme, the one form every version reads (X-Emby-Token is legacy authorization,
+ * off by default since Jellyfin 12.0, jellyfin/jellyfin#15559); Emby reads X-Emby-Token.
  */
 export function mediaUpdatedRequest(target: NotifyTarget, imports: readonly NotifyImport[]): NotifyRequest {
   const auth: Record<string, string> =
