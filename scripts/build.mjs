@@ -12,7 +12,10 @@ const apps = wanted.filter((a) => a !== 'web');
 
 // The web UI is Vite's to build (static files the API serves at /).
 if (wanted.includes('web')) {
-  const vite = spawnSync('pnpm', ['--filter', '@mo/web', 'run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  // Always the production bundle: Vite takes NODE_ENV from its environment, and a build started
+  // under a test runner (NODE_ENV=test) would otherwise ship React's development build.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const vite = spawnSync('pnpm', ['--filter', '@mo/web', 'run', '--silent', 'build'], { cwd: root, stdio: 'inherit', env });
   if (vite.status !== 0) process.exit(vite.status ?? 1);
 }
 

@@ -196,11 +196,32 @@ describe("the runtime stage's files, laid out as its COPY lines say", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('hold none of the dev-only packages (bundler, compiler, test tools)', () => {
-    const present = readdirSync(join(image, 'node_modules', '.pnpm'));
+  it('ship the web UI as its production bundle, even when built under the test runner', () => {
+    const assets = join(image, 'apps/web/dist/assets');
+    const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    // A message only React's development build carries.
+    for (const f of scripts) expect(readFileSync(join(assets, f), 'utf8')).not.toContain('cannot be a child of');
+  });
+
+  it('hold none of the dev-only packages (bundler, compiler, test tools), unless a production package needs one', () => {
+    const store = join(image, 'node_modules', '.pnpm');
+    const present = readdirSync(store).filter((d) => d !== 'node_modules' && !d.startsWith('lock'));
+    // pnpm links each package's own dependencies beside it: <store>/<pkg>@<v>/node_modules/<dep>.
+    const needed = new Set(
+      present.flatMap((d) =>
+        readdirSync(join(store, d, 'node_modules'))
+          .flatMap((n) => (n.startsWith('@') ? readdirSync(join(store, d, 'node_modules', n)).map((m) => `${n}/${m}`) : [n]))
+          // A peer the image lacks is a dangling link: not a need.
+          .filter((n) => !d.startsWith(`${n.replace('/', '+')}@`) && existsSync(join(store, d, 'node_modules', n))),
+      ),
+    );
     const devOnly = devOnlyPackages();
     expect(devOnly).toEqual(expect.arrayContaining(['esbuild', 'typescript', 'tsx', 'vitest']));
-    for (const name of devOnly) expect(present.filter((p) => p.startsWith(`${name.replace('/', '+')}@`)), name).toEqual([]);
+    for (const name of devOnly.filter((n) => !needed.has(n))) {
+      expect(present.filter((p) => p.startsWith(`${name.replace('/', '+')}@`)), name).toEqual([]);
+    }
+    for (const tool of ['esbuild', 'typescript', 'tsx', 'vitest', 'vite']) expect(needed.has(tool), tool).toBe(false);
   });
 
   it('start the API with the image CMD (health, the Bull Board page and its assets) and a worker with compose\'s command', async () => {

@@ -21,6 +21,7 @@ import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { eventRoutes } from './routes/events.ts';
+import { workerRoutes } from './routes/workers.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard, queueDashboardRoute } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
     .route('/', downloadsRoutes(deps))
     .route('/', transcoderRoutes(deps))
     .route('/', eventRoutes(deps))
+    .route('/', workerRoutes(deps))
     .route('/', metricsRoutes(metrics))
     .route('/', openApiRoutes(() => openApiDocument(app)));
   app.route('/api', api);

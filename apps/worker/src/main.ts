@@ -2,6 +2,7 @@ import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readP
 import { applyUmask } from '@mo/core/fs/ownership.ts';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
+import { reportWorker } from './heartbeat.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
@@ -45,6 +46,7 @@ async function main() {
   const schedule = env.workerQueues.includes('scan')
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
     : undefined;
+  const report = reportWorker(deps, host);
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
 
   let stopping = false;
@@ -53,6 +55,8 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing active jobs');
     clearInterval(settling);
+    // Gone from the list first: while its active jobs finish, it takes no new ones.
+    await report.close();
     await schedule?.close();
     await host.close();
     await notices?.close();

@@ -582,6 +582,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Worker processes, and the live workers of each queue
+         * @description Each worker renews its record in Redis every 10 s. `alive` turns false once a heartbeat is three beats late, and the record goes by itself 5 minutes after the last one; a worker stopped with SIGTERM leaves the list at once. `queues` names every queue: 0 workers means its jobs wait until a worker for it starts. `encoders`: the video encoders (transcoder.video_encoder, then libx264) a one-second test encode succeeded with when the worker started; `encoder_errors` says why the others failed.
+         */
+        get: operations["getWorkers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metrics": {
         parameters: {
             query?: never;
@@ -1374,6 +1394,52 @@ export interface components {
         };
         TranscodeRetryResult: {
             item: components["schemas"]["TranscodeItem"];
+        };
+        Worker: {
+            /** @description Stable for the life of one worker process */
+            id: string;
+            host: string;
+            pid: number;
+            queues: string[];
+            /** @description Jobs the worker runs at a time, per queue it consumes */
+            concurrency: {
+                [key: string]: number;
+            };
+            /** @description The video encoders a one-second test encode succeeded with on this worker; empty without the transcode queue or while the test runs */
+            encoders: string[];
+            /** @description Each tested encoder that failed, with the first line ffmpeg gave */
+            encoder_errors: {
+                [key: string]: string;
+            };
+            /** @description When the encoders were tested; null while the test runs and for a worker without the transcode queue */
+            encoders_tested_at: string | null;
+            /** @description ISO-8601 UTC time */
+            started_at: string;
+            /** @description ISO-8601 UTC time */
+            last_seen: string;
+            /** @description false once the heartbeat is three beats late; the record is listed until it expires */
+            alive: boolean;
+        };
+        Workers: {
+            workers: components["schemas"]["Worker"][];
+            queues: {
+                scan: {
+                    /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
+                    workers: number;
+                };
+                library: {
+                    /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
+                    workers: number;
+                };
+                media: {
+                    /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
+                    workers: number;
+                };
+                transcode: {
+                    /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
+                    workers: number;
+                };
+            };
         };
     };
     responses: never;
@@ -3709,6 +3775,71 @@ export interface operations {
             };
             /** @description internal error (never with a stack trace) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWorkers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workers"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,3 +7,4 @@ export * from './library/index-schema.ts';
 export * from './api/responses.ts';
 export * from './jobs/job-options.ts';
 export * from './events/schema.ts';
+export * from './workers/schema.ts';

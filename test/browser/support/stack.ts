@@ -38,6 +38,8 @@ export interface BrowserStack {
 export interface StackOptions {
   /** TOML appended to the temp install's config. */
   toml?: string;
+  /** Environment of the worker alone, e.g. its WORKER_QUEUES. */
+  workerEnv?: Record<string, string>;
 }
 
 /** A temp install with the real API and worker processes on a free port, and a headless Chromium. */
@@ -47,7 +49,7 @@ export async function startStack(opts: StackOptions = {}): Promise<BrowserStack>
   const [install, port] = await Promise.all([tempInstall(opts.toml), freePort()]);
   const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };
   const api = startProcess('api', env);
-  const worker = startProcess('worker', env);
+  const worker = startProcess('worker', { ...env, ...opts.workerEnv });
   const baseUrl = `http://127.0.0.1:${port}`;
   let browser: Browser | undefined;
   const stop = async () => {

@@ -30,6 +30,12 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
   });
+  const queueWorkers = new Gauge({
+    name: 'mo_queue_workers',
+    help: 'Live workers consuming each queue (0: its jobs wait until a worker for it starts)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+  });
   // Totals BullMQ keeps in Redis: a counter mirrored at each scrape, as an exporter does.
   const outcomes = new Counter({
     name: 'mo_queue_jobs_finished_total',
@@ -51,21 +57,22 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
 
   async function collect(): Promise<string> {
     scrapes.inc();
-    try {
-      const stats = await deps.jobs.stats();
-      redisUp.set(1);
-      queueJobs.reset();
-      outcomes.reset();
-      for (const s of stats) {
+    // Side by side, so that a Redis outage costs one deadline, not two.
+    const [stats, workers] = await Promise.allSettled([deps.jobs.stats(), deps.jobs.workers()]);
+    // Unknown, not the last figures seen: the series go missing until Redis answers again.
+    queueJobs.reset();
+    outcomes.reset();
+    queueWorkers.reset();
+    redisUp.set(stats.status === 'fulfilled' ? 1 : 0);
+    if (stats.status === 'fulfilled') {
+      for (const s of stats.value) {
         for (const [state, n] of Object.entries(s.counts)) queueJobs.set({ queue: s.queue, state }, n);
         outcomes.inc({ queue: s.queue, outcome: 'completed' }, s.completed_total);
         outcomes.inc({ queue: s.queue, outcome: 'failed' }, s.failed_total);
       }
-    } catch {
-      redisUp.set(0);
-      // Unknown, not the last figures seen: the series go missing until Redis answers again.
-      queueJobs.reset();
-      outcomes.reset();
+    }
+    if (workers.status === 'fulfilled') {
+      for (const [queue, { workers: n }] of Object.entries(workers.value.queues)) queueWorkers.set({ queue }, n);
     }
     const summary = await deps.library.derive('metrics.summary', (index) => libraryView(index).summary);
     for (const [what] of LIBRARY_FIGURES) library[what].set(summary[what]);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createJobClient, createLogger, libraryScanOptions, scanLibrary, writeLibraryIndex, type JobClient } from '@mo/core';
+import { createJobClient, createLogger, libraryScanOptions, saveWorkerRecord, scanLibrary, writeLibraryIndex, type JobClient } from '@mo/core';
+import { Redis } from 'ioredis';
 import { fullClip, makeClip } from '@mo/core/media/test-fixtures/clips.ts';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
@@ -84,6 +85,14 @@ beforeAll(async () => {
   const cfg = t.config.current();
   await writeLibraryIndex(cfg.paths.data, await scanLibrary(libraryScanOptions(cfg)));
   await t.library.refresh();
+  // A worker's record, so that GET /api/workers answers every field it can.
+  const redis = new Redis(testRedisUrl());
+  await saveWorkerRecord(redis, prefix, {
+    id: 'box:1:abc', host: 'box', pid: 1, queues: ['transcode'], concurrency: { transcode: 1 }, encoders: ['libx264'],
+    encoder_errors: { h264_nvenc: 'Cannot load libcuda.so.1' }, encoders_tested_at: new Date().toISOString(), started_at: new Date().toISOString(),
+    heartbeat_ms: 10_000, ttl_ms: 60_000,
+  });
+  redis.disconnect();
 });
 
 afterAll(async () => {

@@ -60,6 +60,8 @@ import {
   transcoderResponse,
   transcodeRetryBody,
   transcodeRetryResponse,
+  workerSchema,
+  workersResponse,
 } from '@mo/shared';
 
 /** The body of POST /api/settings: sections nested, or the legacy flat app keys, or both. */
@@ -131,6 +133,8 @@ const NAMED: Record<string, z.ZodType> = {
   TranscodeRetryResult: transcodeRetryResponse,
   TranscodeCancel: transcodeCancelResponse,
   Duplicates: duplicatesResponse,
+  Worker: workerSchema,
+  Workers: workersResponse,
   SettingsPatch: settingsBody,
   TrackAction: trackActionSchema,
   TranscodeRetryRequest: transcodeRetryBody,

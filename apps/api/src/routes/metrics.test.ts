@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueStats } from '@mo/core';
+import type { WorkersReport } from '@mo/shared';
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
 import { readExposition } from '../test-support/prometheus-text.ts';
 
@@ -32,6 +33,7 @@ describe('GET /api/metrics', () => {
       mo_http_request_duration_seconds: 'histogram',
       mo_redis_up: 'gauge',
       mo_queue_jobs: 'gauge',
+      mo_queue_workers: 'gauge',
       mo_queue_jobs_finished_total: 'counter',
       mo_library_files: 'gauge',
       mo_library_bytes: 'gauge',
@@ -77,5 +79,31 @@ describe('GET /api/metrics', () => {
     expect(families.get('mo_redis_up')!.samples[0]!.value).toBe(0);
     expect(families.get('mo_queue_jobs')!.samples).toEqual([]);
     expect(families.get('mo_queue_jobs_finished_total')!.samples).toEqual([]);
+  });
+
+  it('counts the live workers of every queue, 0 where none consumes it, and leaves them out while Redis does not answer', async () => {
+    let report: WorkersReport | null = {
+      workers: [],
+      queues: { scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 0 } },
+    };
+    t = await testApp({
+      jobs: {
+        ...jobsWithStats(async () => []),
+        workers: async () => {
+          if (!report) throw new Error('redis down');
+          return report;
+        },
+      },
+    });
+    const { families, problems } = await scrape();
+    expect(problems).toEqual([]);
+    expect(families.get('mo_queue_workers')!.samples).toEqual([
+      { name: 'mo_queue_workers', labels: { queue: 'scan' }, value: 1 },
+      { name: 'mo_queue_workers', labels: { queue: 'library' }, value: 1 },
+      { name: 'mo_queue_workers', labels: { queue: 'media' }, value: 2 },
+      { name: 'mo_queue_workers', labels: { queue: 'transcode' }, value: 0 },
+    ]);
+    report = null;
+    expect((await scrape()).families.get('mo_queue_workers')!.samples).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client.ts';
 import { useConnected } from '../api/live.ts';
 import { formatBytes } from '../components/format.ts';
 import { ErrorNote, Loading, Page, useConfig, When } from '../components/ui.tsx';
+import { WorkersPart } from './SystemWorkers.tsx';
 
 export function SystemPage() {
   const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
@@ -30,6 +31,7 @@ export function SystemPage() {
           <dd>{import.meta.env.VITE_MO_VERSION ?? '0.0.0'}</dd>
         </dl>
       </section>
+      <WorkersPart />
       <section aria-labelledby="drives-h">
         <h2 id="drives-h">Drives</h2>
         {dashboard.isPending ? <Loading what="drives" /> : null}

@@ -30,7 +30,8 @@ const TEXT_SUBTITLES = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'mov_te
 
 export const VAAPI_DEVICE = '/dev/dri/renderD128';
 
-function videoEncoderArgs(encoder: VideoEncoder, n: number): string[] {
+/** The flags that encode output video stream `n` with `encoder`; the encoder test uses the very same. */
+export function videoEncoderArgs(encoder: VideoEncoder, n: number): string[] {
   const v = `v:${n}`;
   switch (encoder) {
     case 'libx264':

@@ -1,6 +1,6 @@
 import { Queue, type Job, type JobType } from 'bullmq';
 import { Redis } from 'ioredis';
-import { apiJobOptions, JOB_STATES, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName } from '@mo/shared';
+import { apiJobOptions, JOB_STATES, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName, type WorkersReport } from '@mo/shared';
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
@@ -8,6 +8,8 @@ import { BULL_TYPES_OF_STATE, newestJobs, type JobListItem } from './job-list.ts
 import { contractState, isoOrNull, type JobView } from './job-view.ts';
 import { passOutline } from '../scanner/pass-file.ts';
 import { apiRedisOptions } from './redis-options.ts';
+import { workersReport } from './worker-health.ts';
+import { readWorkerRecords } from './worker-registry.ts';
 
 /** CONTRACT.md: Redis trouble is answered within 2 s, never a hang. */
 export const REDIS_DEADLINE_MS = 1500;
@@ -40,6 +42,8 @@ export interface JobClient {
   list(filter: { queue?: QueueName; state?: JobState; limit: number }): Promise<JobListItem[]>;
   ping(): Promise<boolean>;
   stats(): Promise<QueueStats[]>;
+  /** The workers' heartbeat records, and the live workers of each queue. */
+  workers(): Promise<WorkersReport>;
   /** The BullMQ queues themselves, for the queue dashboard. */
   queues(): Queue[];
   close(): Promise<void>;
@@ -230,6 +234,8 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         ),
       );
     },
+
+    workers: () => guarded(async () => workersReport(await readWorkerRecords(client, opts.prefix), Date.now())),
 
     queues: () => QUEUE_NAMES.map(queue),
 

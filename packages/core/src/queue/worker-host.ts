@@ -30,6 +30,8 @@ const FAILURE_REPLAY_MS = 60_000;
 
 export interface WorkerHost {
   readonly queues: readonly QueueName[];
+  /** Jobs run at a time on each of its queues. */
+  readonly concurrency: Readonly<Partial<Record<QueueName, number>>>;
   /** What one of its queues says of each job: null for a job it no longer has. Throws when Redis cannot be read. */
   jobOutcomes(queue: QueueName, ids: readonly string[]): Promise<Map<string, JobOutcome | null>>;
   /** Stops taking jobs and waits for the active ones to finish. */
@@ -52,6 +54,7 @@ export function createWorkerHost(opts: {
   onFailed?: FailureHooks;
 }): WorkerHost {
   checkHandlers(opts.queues, opts.handlers);
+  const concurrency = Object.fromEntries(opts.queues.map((q) => [q, opts.concurrency?.[q] ?? 1])) as Partial<Record<QueueName, number>>;
   const byQueue = new Map<QueueName, Worker>();
   // For removing what a refused job leaves behind: its schedule and the job itself.
   const admin = new Map(opts.queues.map((q) => [q, new Queue(q, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix })]));
@@ -111,7 +114,7 @@ export function createWorkerHost(opts: {
       {
         connection: workerRedisOptions(opts.redisUrl),
         prefix: opts.prefix,
-        concurrency: opts.concurrency?.[queue] ?? 1,
+        concurrency: concurrency[queue],
         // BullMQ's own per-minute outcome counts: /api/metrics reads the totals from them.
         metrics: { maxDataPoints: MetricsTime.ONE_WEEK * 2 },
       },
@@ -167,6 +170,7 @@ export function createWorkerHost(opts: {
   }
   return {
     queues: opts.queues,
+    concurrency,
     async jobOutcomes(queue, ids) {
       const worker = byQueue.get(queue);
       if (!worker) throw new Error(`this worker does not consume the ${queue} queue`);

@@ -1,0 +1,36 @@
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { checkA11y, useStack } from './support/stack.ts';
+
+// A worker that leaves the media queue to nobody: the System page must say so.
+const stack = useStack({ workerEnv: { WORKER_QUEUES: 'scan,library,transcode' } });
+
+describe('the System page, in a browser', () => {
+  it('lists the worker with its queues, concurrency and working encoders, and warns about the queue no worker takes', async () => {
+    const page = await stack().newPage();
+    const token = new URL(await stack().setupUrl()).searchParams.get('token')!;
+    await page.goto(`/?token=${token}`);
+    await page.getByLabel('Username').fill('owner');
+    await page.getByLabel('Password').fill('a good passphrase');
+    await page.getByRole('button', { name: 'Create owner' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'System', exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: 'Workers' }).waitFor();
+
+    const warning = page.getByRole('alert');
+    await warning.getByText('No worker takes media jobs').waitFor();
+    expect(await warning.locator('[data-queue]').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-queue')))).toEqual(['media']);
+
+    const row = page.locator('tr[data-worker]');
+    expect(await row.count()).toBe(1);
+    const cells = row.locator('td');
+    expect(await cells.nth(0).textContent()).toBe(`${hostname()} pid ${stack().worker.proc.pid}`);
+    expect(await cells.nth(1).textContent()).toBe('scan, library, transcode');
+    expect(await cells.nth(2).textContent()).toBe('scan 1, library 1, transcode 1');
+    // The encoder test runs as the worker starts; the list refreshes every 10 s until it shows.
+    await row.getByTestId('encoders').waitFor({ timeout: 15_000 });
+    expect(await row.getByTestId('encoders').textContent()).toBe('libx264');
+    expect(await cells.nth(5).textContent()).toBe('alive');
+    await checkA11y(page);
+  });
+});
