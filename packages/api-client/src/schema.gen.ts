@@ -1439,6 +1439,10 @@ export interface components {
                     /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
                     workers: number;
                 };
+                notify: {
+                    /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
+                    workers: number;
+                };
             };
         };
     };
