@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkA11y, useStack } from './support/stack.ts';
 
 // A worker that leaves the media queue to nobody: the System page must say so.
-const stack = useStack({ workerEnv: { WORKER_QUEUES: 'scan,library,transcode' } });
+const stack = useStack({ workerEnv: { WORKER_QUEUES: 'scan,library,transcode,notify' } });
 
 describe('the System page, in a browser', () => {
   it('lists the worker with its queues, concurrency and working encoders, and warns about the queue no worker takes', async () => {
@@ -25,8 +25,8 @@ describe('the System page, in a browser', () => {
     expect(await row.count()).toBe(1);
     const cells = row.locator('td');
     expect(await cells.nth(0).textContent()).toBe(`${hostname()} pid ${stack().worker.proc.pid}`);
-    expect(await cells.nth(1).textContent()).toBe('scan, library, transcode');
-    expect(await cells.nth(2).textContent()).toBe('scan 1, library 1, transcode 1');
+    expect(await cells.nth(1).textContent()).toBe('scan, library, transcode, notify');
+    expect(await cells.nth(2).textContent()).toBe('scan 1, library 1, transcode 1, notify 1');
     // The encoder test runs as the worker starts; the list refreshes every 10 s until it shows.
     await row.getByTestId('encoders').waitFor({ timeout: 15_000 });
     expect(await row.getByTestId('encoders').textContent()).toBe('libx264');

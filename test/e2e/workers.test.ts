@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { startProcess, tempInstall, waitFor, withTestKey, type RunningProcess, type TempInstall } from '../support/service.ts';
 
-// The GPU-box layout of the README: one worker for scan, library and media, another for
+// The GPU-box layout of the README: one worker for scan, library, media and notify, another for
 // transcodes, configured for NVENC. GET /api/workers must show which box does what.
 let install: TempInstall;
 let api: RunningProcess;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };
   api = startProcess('api', env);
-  main = startProcess('worker', { ...env, WORKER_QUEUES: 'scan,library,media' });
+  main = startProcess('worker', { ...env, WORKER_QUEUES: 'scan,library,media,notify' });
   gpu = startProcess('worker', { ...env, WORKER_QUEUES: 'transcode' });
   await waitFor(async () => (await fetch(`${base}/api/ready`)).ok, 20_000, 'the api');
 });
@@ -49,10 +49,10 @@ describe('worker health end to end', () => {
       throw new Error(`${err.message}\nmain worker:\n${main.output()}\ngpu worker:\n${gpu.output()}`);
     });
     const byQueues = Object.fromEntries(report.workers.map((w: any) => [w.queues.join(','), w]));
-    expect(byQueues['scan,library,media']).toMatchObject({
+    expect(byQueues['scan,library,media,notify']).toMatchObject({
       host: hostname(),
       pid: main.proc.pid,
-      concurrency: { scan: 1, library: 1, media: 1 },
+      concurrency: { scan: 1, library: 1, media: 1, notify: 1 },
       encoders: [],
       encoders_tested_at: null,
       alive: true,
@@ -62,14 +62,14 @@ describe('worker health end to end', () => {
     expect(transcoder.encoders).toContain('libx264');
     // h264_nvenc is in every Debian ffmpeg's -encoders list: only a test encode tells whether it works here.
     expect([...transcoder.encoders, ...Object.keys(transcoder.encoder_errors)].sort()).toEqual(['h264_nvenc', 'libx264']);
-    expect(report.queues).toEqual({ scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 1 }, transcode: { workers: 1 } });
+    expect(report.queues).toEqual({ scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 1 }, transcode: { workers: 1 }, notify: { workers: 1 } });
     expect(gpu.output()).toContain('video encoders tested');
   });
 
   it('takes a worker off the list when it stops, leaving its queue with no worker', async () => {
     expect(await gpu.stop('SIGTERM')).toBe(0);
     const report = await workers();
-    expect(report.workers.map((w: any) => w.queues.join(','))).toEqual(['scan,library,media']);
+    expect(report.workers.map((w: any) => w.queues.join(','))).toEqual(['scan,library,media,notify']);
     expect(report.queues.transcode).toEqual({ workers: 0 });
     expect(report.queues.scan).toEqual({ workers: 1 });
   });

@@ -481,7 +481,7 @@ describe('query strings of the cached and tool routes', () => {
   });
 
   it('GET /api/jobs/:queue/:id and POST …/cancel with junk queues and ids are 404 (400 for an id holding a slash, which no job has), never 5xx', async () => {
-    const queues = ['scan', 'library', 'media', 'transcode', 'nope', '__proto__', 'constructor', 'SCAN', '%00', '..'];
+    const queues = ['scan', 'library', 'media', 'transcode', 'notify', 'nope', '__proto__', 'constructor', 'SCAN', '%00', '..'];
     const ids = ['1', 'x'.repeat(5000), '%00', '..%2F..%2Fetc', '%ff', '__proto__', 'constructor', '-1', '0', '1e99', '%20', 'repeat:abc', '*'];
     const out: string[] = [];
     // The declared id is one path segment: an encoded slash is refused as a malformed id (once the

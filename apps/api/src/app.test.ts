@@ -135,7 +135,7 @@ describe('POST /api/settings', () => {
     expect(body.settings.app.dry_run).toBe(false);
     expect(body.settings.metadata.include_specials).toBe(true);
     expect(Object.keys(body.settings).sort()).toEqual(
-      ['app', 'drives', 'library', 'metadata', 'paths', 'release_providers', 'theme'].sort(),
+      ['app', 'drives', 'library', 'metadata', 'paths', 'release_providers', 'theme', 'notifications'].sort(),
     );
     const state = JSON.parse(await readFile(join(t.install.paths.data, 'state.json'), 'utf8'));
     expect(state.settings).toEqual({ app: { dry_run: false }, metadata: { include_specials: true } });

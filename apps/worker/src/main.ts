@@ -8,6 +8,8 @@ import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './handlers/transcode-run.ts';
+import { notifyHandler } from './handlers/notify.ts';
+import { notifyQueue } from './notify-queue.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
 
@@ -20,12 +22,14 @@ async function main() {
   config.onChange((next, prev) => {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
   });
-  const deps: WorkerDeps = { config, logger, env };
+  const notices = env.workerQueues.includes('scan') ? notifyQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
+  const deps: WorkerDeps = { config, logger, env, ...(notices ? { notify: notices.add } : {}) };
   const handlers: JobHandlers = {
     'scan-pass': scanPassHandler(deps),
     'library-scan': libraryScanHandler(deps),
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),
+    notify: notifyHandler(deps),
   };
   const settle = settleStrandedTranscodes(deps, (ids) => host.jobOutcomes('transcode', ids));
   const settleTranscodes = () => settle().catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
@@ -55,6 +59,7 @@ async function main() {
     await report.close();
     await schedule?.close();
     await host.close();
+    await notices?.close();
     config.close();
     logger.info('stopped');
     process.exit(0);

@@ -910,7 +910,7 @@ export interface components {
         Job: {
             id: string;
             /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
+            queue: "scan" | "library" | "media" | "transcode" | "notify";
             name: string;
             /** @enum {string} */
             state: "waiting" | "active" | "delayed" | "completed" | "failed";
@@ -934,7 +934,7 @@ export interface components {
         JobListItem: {
             id: string;
             /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
+            queue: "scan" | "library" | "media" | "transcode" | "notify";
             name: string;
             /** @enum {string} */
             state: "waiting" | "active" | "delayed" | "completed" | "failed";
@@ -963,7 +963,7 @@ export interface components {
         JobRef: {
             id: string;
             /** @enum {string} */
-            queue: "scan" | "library" | "media" | "transcode";
+            queue: "scan" | "library" | "media" | "transcode" | "notify";
             /** @enum {string} */
             state: "waiting" | "active" | "delayed" | "completed" | "failed";
         };
@@ -1167,6 +1167,17 @@ export interface components {
                     allow_private: boolean;
                 };
             };
+            notifications: {
+                targets: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                    /** Format: uri */
+                    url: string;
+                    /** @default true */
+                    enabled: boolean;
+                }[];
+            };
             transcoder: {
                 /** @enum {string} */
                 video_encoder: "libx264" | "h264_nvenc" | "h264_qsv" | "h264_vaapi";
@@ -1302,6 +1313,17 @@ export interface components {
                         allow_private: boolean;
                     };
                 };
+                notifications: {
+                    targets: {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                        /** Format: uri */
+                        url: string;
+                        /** @default true */
+                        enabled: boolean;
+                    }[];
+                };
             };
         };
         SettingsPatch: {
@@ -1354,6 +1376,20 @@ export interface components {
                     url?: string;
                     allow_private?: boolean;
                 };
+            };
+            notifications?: {
+                targets?: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                    /** Format: uri */
+                    url: string;
+                    api_key?: string;
+                    token?: string;
+                    secret?: string;
+                    /** @default true */
+                    enabled: boolean;
+                }[];
             };
             dry_run?: boolean;
             scan_interval_seconds?: number;
@@ -1493,6 +1529,10 @@ export interface components {
                     workers: number;
                 };
                 transcode: {
+                    /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
+                    workers: number;
+                };
+                notify: {
                     /** @description Live workers consuming the queue: 0 means its jobs wait until one starts */
                     workers: number;
                 };
@@ -2350,7 +2390,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this queue */
-                queue?: "scan" | "library" | "media" | "transcode";
+                queue?: "scan" | "library" | "media" | "transcode" | "notify";
                 /** @description Only jobs in this state */
                 state?: "waiting" | "active" | "delayed" | "completed" | "failed";
                 /** @description How many jobs at most */
@@ -2433,7 +2473,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Queue name */
-                queue: "scan" | "library" | "media" | "transcode";
+                queue: "scan" | "library" | "media" | "transcode" | "notify";
                 /** @description Job id */
                 id: string;
             };

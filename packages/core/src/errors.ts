@@ -35,7 +35,7 @@ export function keyIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
 export function validationError(error: z.ZodError, prefix: readonly PropertyKey[] = []): AppError {
   const issues = keyIssues(error, prefix);
   const first = issues[0];
-  return new AppError('bad_request', first ? `${first.path}: ${first.message}` : 'invalid input', { issues });
+  return new AppError('bad_request', first ? `${first.path}: ${first.message}` : 'invalid input', { ...(first ? { key: first.path } : {}), issues });
 }
 
 /** Failures a retry would not fix: the job ends at once, and its code reaches the API's client. */

@@ -24,7 +24,7 @@ async function setup(toml = '', urlBase?: string) {
 }
 
 describe('queue dashboard', () => {
-  it('serves Bull Board with the four queues', async () => {
+  it('serves Bull Board with the five queues', async () => {
     await setup();
     const page = await t.app.request('/api/admin/queues');
     expect(page.status).toBe(200);
@@ -32,7 +32,7 @@ describe('queue dashboard', () => {
     const api = await t.app.request('/api/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const body = (await api.json()) as { queues: { name: string }[] };
-    expect(body.queues.map((q) => q.name).sort()).toEqual(['library', 'media', 'scan', 'transcode']);
+    expect(body.queues.map((q) => q.name).sort()).toEqual(['library', 'media', 'notify', 'scan', 'transcode']);
     // The page's scripts and styles load: without them the browser shows a blank page.
     const html = await page.text();
     const assets = [...html.matchAll(/(?:src|href)="(static\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);

@@ -121,3 +121,48 @@ describe('POST /api/settings with a config file that allows private provider add
     expect(t.config.current().release_providers.tvmaze.url).toBe('http://127.0.0.1:8080');
   });
 });
+
+describe('notification targets', () => {
+  const jf = { name: 'living-room', kind: 'jellyfin', url: 'http://192.168.1.20:8096', api_key: 'jf-key-111' };
+  const wh = { name: 'hook', kind: 'webhook', url: 'http://10.0.0.9:9000/mo', secret: 'hook-sec-444' };
+  const kd = { name: 'kodi', kind: 'kodi', url: 'http://kodi:kodi-pw-333@127.0.0.1:8080' };
+
+  it('takes private addresses, and shows the targets in /api/config and the answer without a secret', async () => {
+    const res = await post({ notifications: { targets: [jf, wh, kd] } });
+    expect(res.status).toBe(200);
+    const answer = JSON.stringify(await res.json());
+    const config = await (await t.app.request('/api/config')).json();
+    expect(config.notifications.targets).toEqual([
+      { name: 'living-room', kind: 'jellyfin', url: 'http://192.168.1.20:8096', enabled: true },
+      { name: 'hook', kind: 'webhook', url: 'http://10.0.0.9:9000/mo', enabled: true },
+      { name: 'kodi', kind: 'kodi', url: 'http://127.0.0.1:8080/', enabled: true },
+    ]);
+    for (const secret of ['jf-key-111', 'hook-sec-444', 'kodi-pw-333']) {
+      expect(answer).not.toContain(secret);
+      expect(JSON.stringify(config)).not.toContain(secret);
+    }
+    expect(t.config.current().notifications.targets[0]!.api_key).toBe('jf-key-111');
+  });
+
+  it('keeps the secrets when /api/config’s targets are posted back changed', async () => {
+    expect((await post({ notifications: { targets: [jf, wh] } })).status).toBe(200);
+    const shown = (await (await t.app.request('/api/config')).json()).notifications.targets;
+    expect((await post({ notifications: { targets: [{ ...shown[0], enabled: false }, shown[1]] } })).status).toBe(200);
+    expect(t.config.current().notifications.targets).toEqual([
+      { ...jf, enabled: false },
+      { ...wh, enabled: true },
+    ]);
+  });
+
+  it.each([
+    [{ ...wh, url: 'ftp://10.0.0.9/mo' }, 'notifications.targets.0.url'],
+    [{ ...wh, url: 'javascript:alert(1)' }, 'notifications.targets.0.url'],
+    [{ ...wh, url: 'not a url' }, 'notifications.targets.0.url'],
+    [{ ...wh, kind: 'sonos' }, 'notifications.targets.0.kind'],
+    [{ ...wh, name: 'a b' }, 'notifications.targets.0.name'],
+    [{ ...jf, api_key: undefined }, 'notifications.targets.0.api_key'],
+    [{ name: 'p', kind: 'plex', url: 'http://10.0.0.3:32400' }, 'notifications.targets.0.token'],
+  ])('refuses %j, naming %s, saving nothing', async (target, key) => {
+    await expectRefused({ notifications: { targets: [target] } }, key);
+  });
+});

@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobEvents, createLogger, writeLibraryIndex, type JobEvents } from '@mo/core';
-import { jobEventSchema, libraryEventSchema, settingsEventSchema, snapshotEventSchema, transcodeEventSchema, type JobEvent } from '@mo/shared';
+import { jobEventSchema, libraryEventSchema, QUEUE_NAMES, settingsEventSchema, snapshotEventSchema, transcodeEventSchema, type JobEvent } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { sseReader, type SseMessage } from '../test-support/sse.ts';
 import { listen } from '../test-support/serve.ts';
@@ -166,7 +166,7 @@ describe('GET /api/events with job events from Redis', () => {
     const two = await connect(t);
     expect(snapshotEventSchema.parse((await one.stream.next()).data)).toMatchObject({ redis: true, jobs: [] });
     await two.stream.next();
-    expect(jobEvents.readers()).toBe(4);
+    expect(jobEvents.readers()).toBe(QUEUE_NAMES.length);
     expect(jobEvents.listeners()).toBe(1);
 
     const connection = { host: '127.0.0.1', port: Number(new URL(testRedisUrl()).port || 6379) };
@@ -225,9 +225,9 @@ describe('GET /api/events with job events from Redis', () => {
     const b = await connect(t);
     await a.stream.next();
     await b.stream.next();
-    await expect.poll(() => queueEventConnections(prefix), { timeout: 5000 }).toBe(4);
+    await expect.poll(() => queueEventConnections(prefix), { timeout: 5000 }).toBe(QUEUE_NAMES.length);
     await a.stream.cancel();
-    expect(jobEvents.readers()).toBe(4);
+    expect(jobEvents.readers()).toBe(QUEUE_NAMES.length);
     await b.stream.cancel();
     await expect.poll(() => t.live.clients()).toBe(0);
     expect(t.live.subscriptions()).toBe(0);
@@ -237,7 +237,7 @@ describe('GET /api/events with job events from Redis', () => {
     // The next client opens them again.
     const c = await connect(t);
     await c.stream.next();
-    expect(jobEvents.readers()).toBe(4);
+    expect(jobEvents.readers()).toBe(QUEUE_NAMES.length);
   });
 
   it('notices a client whose connection closes on a real server', async () => {

@@ -84,7 +84,7 @@ describe('GET /api/metrics', () => {
   it('counts the live workers of every queue, 0 where none consumes it, and leaves them out while Redis does not answer', async () => {
     let report: WorkersReport | null = {
       workers: [],
-      queues: { scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 0 } },
+      queues: { scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 0 }, notify: { workers: 1 } },
     };
     t = await testApp({
       jobs: {
@@ -102,6 +102,7 @@ describe('GET /api/metrics', () => {
       { name: 'mo_queue_workers', labels: { queue: 'library' }, value: 1 },
       { name: 'mo_queue_workers', labels: { queue: 'media' }, value: 2 },
       { name: 'mo_queue_workers', labels: { queue: 'transcode' }, value: 0 },
+      { name: 'mo_queue_workers', labels: { queue: 'notify' }, value: 1 },
     ]);
     report = null;
     expect((await scrape()).families.get('mo_queue_workers')!.samples).toEqual([]);

@@ -50,7 +50,7 @@ describe('GET /api/workers', () => {
   it('with no worker, names every queue with 0 workers', async () => {
     expect(await workers()).toEqual({
       status: 200,
-      body: { workers: [], queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 } } },
+      body: { workers: [], queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } } },
     });
   });
 
@@ -60,7 +60,7 @@ describe('GET /api/workers', () => {
     const { status, body } = await workers();
     expect(status).toBe(200);
     expect(workersResponse.strict().parse(body)).toEqual(body);
-    expect(body.queues).toEqual({ scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 0 }, transcode: { workers: 1 } });
+    expect(body.queues).toEqual({ scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 0 }, transcode: { workers: 1 }, notify: { workers: 0 } });
     expect(body.workers.map((w: any) => [w.host, w.queues, w.encoders, w.alive])).toEqual([
       ['gpu', ['transcode'], ['h264_nvenc', 'libx264'], true],
       ['nas', ['scan', 'library'], [], true],

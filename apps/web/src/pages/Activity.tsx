@@ -8,7 +8,7 @@ import { formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
 
-const QUEUES = ['scan', 'library', 'media', 'transcode'] as const;
+const QUEUES = ['scan', 'library', 'media', 'transcode', 'notify'] as const;
 type Queue = (typeof QUEUES)[number];
 type ScanPass = Schemas['ScanPass'];
 

@@ -87,6 +87,31 @@ describe('scan-pass handler', () => {
     await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow('library.movie_template: unknown token {extension}');
   });
 
+  it('queues one notice with the destinations after a pass that moved files, none in dry run or without an enabled target', async () => {
+    const notices: unknown[] = [];
+    const d = { ...(await deps()), notify: async (n: unknown) => void notices.push(n) };
+    const handler = scanPassHandler(d, {});
+    const target = { name: 'jf', kind: 'jellyfin', url: 'http://127.0.0.1:1', api_key: 'k', enabled: true } as const;
+    const src = put('Heat.1995.1080p.mkv');
+    await handler({ trigger: 'api' }, ctx);
+    await config.updateSettings({ app: { dry_run: false } });
+    await handler({ trigger: 'api' }, { ...ctx, jobId: '2' });
+    expect(notices).toEqual([]);
+
+    await config.updateSettings({ notifications: { targets: [{ ...target, enabled: false }] } });
+    put('Alien.1979.mkv');
+    await handler({ trigger: 'api' }, { ...ctx, jobId: '3' });
+    expect(notices).toEqual([]);
+
+    await config.updateSettings({ notifications: { targets: [target] } });
+    await handler({ trigger: 'api' }, { ...ctx, jobId: '4' });
+    expect(notices).toEqual([]);
+    const src2 = put('Up.2009.mkv');
+    await handler({ trigger: 'api' }, { ...ctx, jobId: '5' });
+    expect(notices).toEqual([{ pass: '5', imports: [{ source: src2, destination: join(install.paths.drive, 'Movies/Up (2009)/Up (2009).mkv') }] }]);
+    expect(existsSync(src)).toBe(false);
+  });
+
   it('stops the worker at start on a bad PUID', async () => {
     expect(() => scanPassHandler({} as WorkerDeps, { PUID: 'abc' })).toThrow('PUID must be a numeric user or group id');
   });

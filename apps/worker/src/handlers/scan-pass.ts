@@ -9,9 +9,10 @@ import type { WorkerDeps } from '../deps.ts';
 /**
  * PUID/PGID are read once, at start: a bad value stops the worker with its name. The pass reads
  * dry_run from the config of the moment it runs; its full result goes to a pass file, and the job
- * keeps only the summary.
+ * keeps only the summary. A pass that moved files queues one notify job for the media servers,
+ * whose failures are its own.
  */
-export function scanPassHandler({ config }: WorkerDeps, env: NodeJS.ProcessEnv = process.env): JobHandler<'scan-pass'> {
+export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.ProcessEnv = process.env): JobHandler<'scan-pass'> {
   const owner = ownershipFromEnv(env);
   return async (_payload, ctx) => {
     try {
@@ -36,6 +37,11 @@ export function scanPassHandler({ config }: WorkerDeps, env: NodeJS.ProcessEnv =
       if (err instanceof TemplateError) throw new UnrecoverableError(err.message);
       throw err;
     }
-    return writePassFile(cfg.paths.data, ctx.jobId, result);
+    const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
+    const imports = result.moves.filter((m) => m.status === 'moved').map((m) => ({ source: m.source, destination: m.destination }));
+    if (notify && !result.dry_run && imports.length > 0 && cfg.notifications.targets.some((t) => t.enabled)) {
+      await notify({ pass: ctx.jobId, imports });
+    }
+    return summary;
   };
 }

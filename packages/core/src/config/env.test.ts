@@ -10,7 +10,7 @@ describe('readProcessEnv', () => {
       queuePrefix: 'mo',
       port: 8080,
       host: '0.0.0.0',
-      workerQueues: ['scan', 'library', 'media', 'transcode'],
+      workerQueues: ['scan', 'library', 'media', 'transcode', 'notify'],
       urlBase: '',
     });
   });

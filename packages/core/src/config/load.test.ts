@@ -132,6 +132,19 @@ allow_private = true
 [transcoder]
 video_encoder = "h264_vaapi"
 keep_original = true
+
+[[notifications.targets]]
+name = "living-room"
+kind = "jellyfin"
+url = "http://192.168.1.20:8096"
+api_key = "jf-key"
+
+[[notifications.targets]]
+name = "hook"
+kind = "webhook"
+url = "https://hooks.example.org/mo"
+secret = "hook-secret"
+enabled = false
 `;
 
 const EVERY_KEY_CONFIG: Config = {
@@ -167,6 +180,12 @@ const EVERY_KEY_CONFIG: Config = {
   theme: { css_file: 'themes/dark.css' },
   release_providers: { tvmaze: { enabled: true, url: 'http://tvmaze.local:8080/api', allow_private: true } },
   transcoder: { video_encoder: 'h264_vaapi', keep_original: true },
+  notifications: {
+    targets: [
+      { name: 'living-room', kind: 'jellyfin', url: 'http://192.168.1.20:8096', api_key: 'jf-key', enabled: true },
+      { name: 'hook', kind: 'webhook', url: 'https://hooks.example.org/mo', secret: 'hook-secret', enabled: false },
+    ],
+  },
 };
 
 describe('readConfigFile', () => {

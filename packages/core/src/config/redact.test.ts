@@ -18,6 +18,30 @@ describe('publicConfig', () => {
     expect((publicConfig(DEFAULT_CONFIG) as { app: object }).app).not.toHaveProperty('api_key');
   });
 
+  it('drops every notification target secret and the credentials of a target URL, keeping the rest', () => {
+    const config: Config = {
+      ...DEFAULT_CONFIG,
+      notifications: {
+        targets: [
+          { name: 'jf', kind: 'jellyfin', url: 'http://10.0.0.2:8096', api_key: 'jf-key-1', enabled: true },
+          { name: 'px', kind: 'plex', url: 'http://10.0.0.3:32400', token: 'plex-tok-2', enabled: true },
+          { name: 'kd', kind: 'kodi', url: 'http://kodi:kodi-pass-3@10.0.0.4:8080', enabled: false },
+          { name: 'wh', kind: 'webhook', url: 'https://hooks.example.org/x', secret: 'hook-sec-4', enabled: true },
+        ],
+      },
+    };
+    const pub = publicConfig(config) as { notifications: unknown };
+    expect(pub.notifications).toEqual({
+      targets: [
+        { name: 'jf', kind: 'jellyfin', url: 'http://10.0.0.2:8096', enabled: true },
+        { name: 'px', kind: 'plex', url: 'http://10.0.0.3:32400', enabled: true },
+        { name: 'kd', kind: 'kodi', url: 'http://10.0.0.4:8080/', enabled: false },
+        { name: 'wh', kind: 'webhook', url: 'https://hooks.example.org/x', enabled: true },
+      ],
+    });
+    for (const s of ['jf-key-1', 'plex-tok-2', 'kodi-pass-3', 'hook-sec-4']) expect(JSON.stringify(pub)).not.toContain(s);
+  });
+
   it('leaves the defaults otherwise exactly as they were', () => {
     const { api_key: _k, ...app } = DEFAULT_CONFIG.app;
     expect(publicConfig(DEFAULT_CONFIG)).toEqual({ ...DEFAULT_CONFIG, app });

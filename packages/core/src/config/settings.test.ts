@@ -223,6 +223,27 @@ describe('mergeSettings', () => {
     });
   });
 
+  describe('notification targets', () => {
+    const jf = { name: 'jf', kind: 'jellyfin', url: 'http://10.0.0.2:8096', enabled: true } as const;
+
+    it('keeps the saved secret of a target sent back without it, by name, and replaces the list whole', () => {
+      const saved: SettingsPatch = { notifications: { targets: [{ ...jf, api_key: 'old-key' }, { name: 'wh', kind: 'webhook', url: 'http://h/x', secret: 's', enabled: true }] } };
+      const next = mergeSettings(fileConfig, saved, { notifications: { targets: [{ ...jf, enabled: false }] } });
+      expect(next.notifications).toEqual({ targets: [{ ...jf, enabled: false, api_key: 'old-key' }] });
+    });
+
+    it('takes a new secret over the saved one, and keeps those of the config file when nothing is saved', () => {
+      const file: Config = { ...fileConfig, notifications: { targets: [{ ...jf, api_key: 'file-key' }] } };
+      expect(mergeSettings(file, {}, { notifications: { targets: [{ ...jf, api_key: 'new' }] } }).notifications?.targets?.[0]?.api_key).toBe('new');
+      expect(mergeSettings(file, {}, { notifications: { targets: [jf] } }).notifications?.targets?.[0]?.api_key).toBe('file-key');
+    });
+
+    it('refuses a new jellyfin target without an api_key, naming the key', () => {
+      const err = badRequest(() => mergeSettings(fileConfig, {}, { notifications: { targets: [jf] } }));
+      expect(err.message).toBe('notifications.targets.0.api_key: a jellyfin target needs api_key');
+    });
+  });
+
   it('merges release_providers.tvmaze key by key', () => {
     const next = mergeSettings(
       fileConfig,

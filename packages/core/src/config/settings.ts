@@ -74,9 +74,29 @@ export function settingsPatchFromBody(body: unknown): SettingsPatch {
   return parsed.data;
 }
 
+const TARGET_SECRETS = ['api_key', 'token', 'secret'] as const;
+
+/**
+ * GET /api/config never shows a target's secrets, so a client that posts back what it read would
+ * erase them: a target sent without one keeps the one it had under the same name.
+ */
+function keepTargetSecrets(fileConfig: Config, saved: SettingsPatch, patch: SettingsPatch): SettingsPatch {
+  const targets = patch.notifications?.targets;
+  if (!targets) return patch;
+  const before = new Map((saved.notifications?.targets ?? fileConfig.notifications.targets).map((t) => [t.name, t]));
+  const kept = targets.map((t) => {
+    const old = before.get(t.name);
+    if (!old) return t;
+    const out = { ...t };
+    for (const key of TARGET_SECRETS) if (out[key] === undefined && old[key] !== undefined) out[key] = old[key];
+    return out;
+  });
+  return { ...patch, notifications: { ...patch.notifications, targets: kept } };
+}
+
 /** The saved settings after `patch`, checked against the whole config they produce. */
 export function mergeSettings(fileConfig: Config, saved: SettingsPatch, patch: SettingsPatch): SettingsPatch {
-  const next = deepMerge(saved, patch);
+  const next = deepMerge(saved, keepTargetSecrets(fileConfig, saved, patch));
   try {
     effectiveConfig(fileConfig, next);
   } catch (err) {

@@ -4,7 +4,7 @@ import { parseWorkerQueues } from './worker-host.ts';
 
 describe('parseWorkerQueues', () => {
   it('gives all queues when unset, empty or blank', () => {
-    expect(parseWorkerQueues(undefined, QUEUE_NAMES)).toEqual(['scan', 'library', 'media', 'transcode']);
+    expect(parseWorkerQueues(undefined, QUEUE_NAMES)).toEqual(['scan', 'library', 'media', 'transcode', 'notify']);
     expect(parseWorkerQueues('', QUEUE_NAMES)).toEqual([...QUEUE_NAMES]);
     expect(parseWorkerQueues('   ', QUEUE_NAMES)).toEqual([...QUEUE_NAMES]);
   });
@@ -13,7 +13,7 @@ describe('parseWorkerQueues', () => {
     const all = parseWorkerQueues(undefined, QUEUE_NAMES);
     expect(all).not.toBe(QUEUE_NAMES);
     all.pop();
-    expect(QUEUE_NAMES).toHaveLength(4);
+    expect(QUEUE_NAMES).toHaveLength(5);
   });
 
   it('reads one queue and a comma list in the given order, trimming spaces and empty entries', () => {

@@ -87,7 +87,7 @@ describe('workerView', () => {
 
 describe('liveWorkersPerQueue', () => {
   it('names every queue, with 0 where no worker consumes it', () => {
-    expect(liveWorkersPerQueue([])).toEqual({ scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 } });
+    expect(liveWorkersPerQueue([])).toEqual({ scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } });
   });
 
   it('counts each live worker once per queue it consumes', () => {
@@ -96,7 +96,7 @@ describe('liveWorkersPerQueue', () => {
       { queues: ['transcode'], alive: true },
       { queues: ['transcode', 'media'], alive: true },
     ]);
-    expect(counts).toEqual({ scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 2 } });
+    expect(counts).toEqual({ scan: { workers: 1 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 2 }, notify: { workers: 0 } });
   });
 
   it('leaves out workers that are not alive: their queues would wait for ever', () => {
@@ -104,8 +104,8 @@ describe('liveWorkersPerQueue', () => {
   });
 
   it('counts a queue named twice once, and ignores queues this service does not know', () => {
-    const counts = liveWorkersPerQueue([{ queues: ['scan', 'scan', 'notify', 'constructor', '__proto__'], alive: true }]);
-    expect(counts).toEqual({ scan: { workers: 1 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 } });
+    const counts = liveWorkersPerQueue([{ queues: ['scan', 'scan', 'thumbnails', 'constructor', '__proto__'], alive: true }]);
+    expect(counts).toEqual({ scan: { workers: 1 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } });
   });
 });
 
@@ -127,10 +127,10 @@ describe('workersReport', () => {
       ['nas:1:aa', true],
       ['nas:2:bb', true],
     ]);
-    expect(report.queues).toEqual({ scan: { workers: 2 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 0 } });
+    expect(report.queues).toEqual({ scan: { workers: 2 }, library: { workers: 1 }, media: { workers: 2 }, transcode: { workers: 0 }, notify: { workers: 0 } });
   });
 
   it('with no worker at all, every queue reports 0', () => {
-    expect(workersReport([], NOW)).toEqual({ workers: [], queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 } } });
+    expect(workersReport([], NOW)).toEqual({ workers: [], queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } } });
   });
 });

@@ -12,6 +12,8 @@ export interface JobContext {
   /** Aborted when the job is cancelled or the worker shuts down hard; pass it to child processes. */
   signal: AbortSignal;
   progress(value: number | object): Promise<void>;
+  /** The progress the job's earlier attempts left (0 before any), so that a retry can skip work already done. */
+  progressSoFar?: unknown;
   log: Logger;
 }
 
@@ -96,6 +98,7 @@ export function createWorkerHost(opts: {
             attempt: job.attemptsMade + 1,
             signal: signal ?? new AbortController().signal,
             progress: (v) => job.updateProgress(v),
+            progressSoFar: job.progress,
             log,
           });
         } catch (err) {

@@ -95,11 +95,11 @@ describe('the worker records in Redis', () => {
 
   it("lists a newer worker's queue this service does not know, without counting it", async () => {
     const p = prefix();
-    await saveWorkerRecord(redis, p, record({ queues: ['scan', 'notify'], concurrency: { scan: 1, notify: 2 } }));
+    await saveWorkerRecord(redis, p, record({ queues: ['scan', 'thumbnails'], concurrency: { scan: 1, thumbnails: 2 } }));
     const report = workersReport(await readWorkerRecords(redis, p), Date.now());
-    expect(report.workers[0]!.queues).toEqual(['scan', 'notify']);
+    expect(report.workers[0]!.queues).toEqual(['scan', 'thumbnails']);
     expect(report.queues.scan).toEqual({ workers: 1 });
-    expect(report.queues).not.toHaveProperty('notify');
+    expect(report.queues).not.toHaveProperty('thumbnails');
   });
 });
 

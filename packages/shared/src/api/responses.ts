@@ -4,6 +4,7 @@ import {
   drivesSection,
   librarySection,
   metadataSection,
+  notifyTargetSchema,
   pathsSection,
   releaseProvidersSection,
   themeSection,
@@ -44,6 +45,7 @@ const runtimeSettings = {
   metadata: metadataSection,
   theme: themeSection,
   release_providers: releaseProvidersSection,
+  notifications: z.object({ targets: z.array(notifyTargetSchema.omit({ api_key: true, token: true, secret: true })) }),
 };
 export const publicConfigResponse = z.object({ ...runtimeSettings, transcoder: transcoderSection });
 export const settingsResponse = z.object({ settings: z.object(runtimeSettings) });

@@ -6,6 +6,7 @@ import {
   drivesSection,
   FLAT_APP_KEYS,
   LOG_LEVELS,
+  notificationsSection,
   RUNTIME_SECTIONS,
   settingsPatchSchema,
   VIDEO_ENCODERS,
@@ -60,14 +61,15 @@ describe('DEFAULT_CONFIG', () => {
       theme: { css_file: 'custom-theme.css' },
       release_providers: { tvmaze: { enabled: false, url: 'https://api.tvmaze.com', allow_private: false } },
       transcoder: { video_encoder: 'libx264', keep_original: false },
+      notifications: { targets: [] },
     });
   });
 });
 
 describe('RUNTIME_SECTIONS and FLAT_APP_KEYS', () => {
-  it('lists the seven runtime sections, without transcoder', () => {
+  it('lists the eight runtime sections, without transcoder', () => {
     expect([...RUNTIME_SECTIONS].sort()).toEqual(
-      ['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers'].sort(),
+      ['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers', 'notifications'].sort(),
     );
     expect(RUNTIME_SECTIONS).not.toContain('transcoder');
   });
@@ -243,5 +245,46 @@ describe('settingsPatchSchema', () => {
     expect(settingsPatchSchema.safeParse({ nope: {} }).success).toBe(false);
     expect(firstIssuePath(settingsPatchSchema.safeParse({ app: { foo: 1 } }))).toBe('app');
     expect(settingsPatchSchema.safeParse({ release_providers: { other: {} } }).success).toBe(false);
+  });
+});
+
+describe('notifications section', () => {
+  const target = { name: 'tv', kind: 'jellyfin', url: 'http://192.168.1.20:8096', api_key: 'k' };
+  const issues = (v: unknown) => {
+    const r = notificationsSection.safeParse(v);
+    return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('takes a private address (media servers live on the home network) and defaults enabled to true', () => {
+    expect(notificationsSection.parse({ targets: [target] }).targets[0]).toEqual({ ...target, enabled: true });
+  });
+
+  it.each([
+    ['ftp://nas/hook', 'targets.0.url'],
+    ['file:///etc/passwd', 'targets.0.url'],
+    ['not a url', 'targets.0.url'],
+  ])('refuses the URL %s', (url, key) => {
+    expect(issues({ targets: [{ ...target, url }] })[0]).toMatch(new RegExp(`^${key.replace(/\./g, '\\.')}: `));
+  });
+
+  it('refuses an unknown kind, an unknown key and a duplicate name', () => {
+    expect(issues({ targets: [{ ...target, kind: 'sonos' }] })[0]).toMatch(/^targets\.0\.kind: /);
+    expect(issues({ targets: [{ ...target, password: 'x' }] })[0]).toMatch(/password/);
+    expect(issues({ targets: [target, { ...target, kind: 'kodi' }] })).toEqual(['targets.1.name: duplicate target name "tv"']);
+  });
+
+  it.each([
+    ['jellyfin', 'api_key'],
+    ['emby', 'api_key'],
+    ['plex', 'token'],
+  ])('a %s target needs %s; kodi and webhook need none', (kind, key) => {
+    const { api_key: _omit, ...bare } = target;
+    expect(issues({ targets: [{ ...bare, kind }] })).toEqual([`targets.0.${key}: a ${kind} target needs ${key}`]);
+    expect(issues({ targets: [{ ...bare, kind: 'kodi' }, { ...bare, name: 'w', kind: 'webhook' }] })).toEqual([]);
+  });
+
+  it('a settings patch may leave the secret out: the saved one is kept', () => {
+    const { api_key: _omit, ...bare } = target;
+    expect(settingsPatchSchema.safeParse({ notifications: { targets: [bare] } }).success).toBe(true);
   });
 });

@@ -117,6 +117,41 @@ export const transcoderSection = z.strictObject({
   path_map: z.array(pathMapEntry).max(64).optional(),
 });
 
+export const NOTIFY_KINDS = ['jellyfin', 'emby', 'plex', 'kodi', 'webhook'] as const;
+
+/** Which secret each kind cannot work without. */
+const REQUIRED_SECRET = { jellyfin: 'api_key', emby: 'api_key', plex: 'token' } as const;
+
+// Media servers live on the home network, so unlike the release provider any address is allowed
+// here: only the owner can set these, and the sender follows no redirect.
+export const notifyTargetSchema = z.strictObject({
+  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
+  kind: z.enum(NOTIFY_KINDS),
+  url: httpUrl,
+  api_key: z.string().min(1).max(512).optional(),
+  token: z.string().min(1).max(512).optional(),
+  secret: z.string().min(1).max(512).optional(),
+  enabled: z.boolean().default(true),
+});
+
+const targetList = z.array(notifyTargetSchema).max(32).superRefine((targets, ctx) => {
+  const seen = new Set<string>();
+  targets.forEach((t, i) => {
+    if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate target name "${t.name}"` });
+    seen.add(t.name);
+  });
+});
+
+// A settings patch may leave a secret out (the saved one is kept), so only the merged config must have it.
+export const notificationsSection = z.strictObject({
+  targets: targetList.superRefine((targets, ctx) => {
+    targets.forEach((t, i) => {
+      const needed = t.kind in REQUIRED_SECRET ? REQUIRED_SECRET[t.kind as keyof typeof REQUIRED_SECRET] : null;
+      if (needed && t[needed] === undefined) ctx.addIssue({ code: 'custom', path: [i, needed], message: `a ${t.kind} target needs ${needed}` });
+    });
+  }),
+});
+
 export const configSchema = z.strictObject({
   app: appSection,
   paths: pathsSection,
@@ -126,10 +161,13 @@ export const configSchema = z.strictObject({
   theme: themeSection,
   release_providers: releaseProvidersSection,
   transcoder: transcoderSection,
+  notifications: notificationsSection,
 });
 
 export type Config = z.infer<typeof configSchema>;
 export type Drive = z.infer<typeof driveSchema>;
+export type NotifyTarget = z.infer<typeof notifyTargetSchema>;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type AuthMode = (typeof AUTH_MODES)[number];
 
@@ -163,10 +201,11 @@ export const DEFAULT_CONFIG: Config = {
   theme: { css_file: 'custom-theme.css' },
   release_providers: { tvmaze: { enabled: false, url: 'https://api.tvmaze.com', allow_private: false } },
   transcoder: { video_encoder: 'libx264', keep_original: false },
+  notifications: { targets: [] },
 };
 
 /** The sections `POST /api/settings` may change; `transcoder` is TOML only. */
-export const RUNTIME_SECTIONS = ['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers'] as const;
+export const RUNTIME_SECTIONS = ['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers', 'notifications'] as const;
 export type RuntimeSection = (typeof RUNTIME_SECTIONS)[number];
 
 /** The legacy flat keys of SPEC.md, accepted at the top level of a settings body. */
@@ -193,5 +232,7 @@ export const settingsPatchSchema = z.strictObject({
   release_providers: z
     .strictObject({ tvmaze: releaseProvidersSection.shape.tvmaze.partial().optional() })
     .optional(),
+  /** `targets` is replaced whole, like `drives`. */
+  notifications: z.strictObject({ targets: targetList }).partial().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

@@ -170,6 +170,21 @@ function define<P extends z.ZodType, R extends z.ZodType>(def: JobDefinition<P, 
   return def;
 }
 
+export const notifyImportSchema = z.strictObject({ source: z.string().min(1), destination: z.string().min(1) });
+
+/** What a notify job tells every enabled target: the pass that imported files, and where they went. */
+export const notifyPayloadSchema = z.strictObject({
+  pass: z.string().min(1).max(256),
+  imports: z.array(notifyImportSchema).min(1).max(100_000),
+});
+
+/** A notify job's progress, kept across its attempts: a retry tells only the targets not yet told. */
+export const notifyProgressSchema = z.object({
+  told: z.array(z.string()),
+  /** Target name → why the last attempt could not tell it. */
+  failed: z.record(z.string(), z.string()),
+});
+
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
@@ -211,6 +226,15 @@ export const JOBS = {
       original_removed: z.boolean(),
     }),
     defaults: { attempts: 2, backoff: { type: 'fixed', delay: 10_000 }, ...keep },
+    joinRunning: false,
+  }),
+  notify: define({
+    queue: 'notify',
+    payload: notifyPayloadSchema,
+    /** The targets told, by name; a job whose targets could not all be told fails, naming them. */
+    result: z.object({ told: z.array(z.string()) }),
+    // 10 s, 20 s, 40 s, 80 s: a media server restarting is back within a few minutes.
+    defaults: { attempts: 5, backoff: { type: 'exponential', delay: 10_000 }, ...keep },
     joinRunning: false,
   }),
 } as const;

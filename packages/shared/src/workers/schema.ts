@@ -46,6 +46,7 @@ export const workersResponse = z.object({
     library: liveWorkers,
     media: liveWorkers,
     transcode: liveWorkers,
+    notify: liveWorkers,
   } satisfies Record<QueueName, typeof liveWorkers>),
 });
 export type WorkersReport = z.infer<typeof workersResponse>;

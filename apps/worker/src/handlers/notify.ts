@@ -1,0 +1,33 @@
+import type { JobHandler } from '@mo/core';
+import { notifyTarget } from '@mo/core/notify/send.ts';
+import { notifyProgressSchema } from '@mo/shared';
+import type { WorkerDeps } from '../deps.ts';
+
+/**
+ * Tells every enabled target of the config of the moment. A target that fails fails the attempt,
+ * naming it, so that BullMQ retries with back-off; the retry tells only the targets not yet told,
+ * so that a webhook is not sent twice because a media server was restarting. The error carries the
+ * target's name and what it answered, never its URL or token.
+ */
+export function notifyHandler({ config }: WorkerDeps, timeoutMs?: number): JobHandler<'notify'> {
+  return async (payload, ctx) => {
+    const before = notifyProgressSchema.safeParse(ctx.progressSoFar);
+    const told = new Set(before.success ? before.data.told : []);
+    const failed: Record<string, string> = {};
+    for (const target of config.current().notifications.targets) {
+      if (!target.enabled || told.has(target.name)) continue;
+      try {
+        await notifyTarget(target, payload, timeoutMs);
+        told.add(target.name);
+        ctx.log.info({ target: target.name, kind: target.kind, files: payload.imports.length }, 'media server told');
+      } catch (err) {
+        failed[target.name] = (err as Error).message;
+        ctx.log.warn({ target: target.name, kind: target.kind, err: (err as Error).message }, 'could not tell a media server');
+      }
+    }
+    await ctx.progress({ told: [...told], failed });
+    const names = Object.keys(failed);
+    if (names.length > 0) throw new Error(`not told: ${names.map((n) => `${n} (${failed[n]})`).join('; ')}`);
+    return { told: [...told] };
+  };
+}
