@@ -2,6 +2,8 @@ import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readP
 import { applyUmask } from '@mo/core/fs/ownership.ts';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
+import { watchDownloads } from './watch-downloads.ts';
+import { watchPassQueue } from './watch-pass.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
@@ -41,6 +43,8 @@ async function main() {
   const schedule = env.workerQueues.includes('scan')
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
     : undefined;
+  const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
+  const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request }) : undefined;
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
 
   let stopping = false;
@@ -50,6 +54,8 @@ async function main() {
     logger.info({ signal }, 'shutting down: finishing active jobs');
     clearInterval(settling);
     await schedule?.close();
+    await watching?.close();
+    await passQueue?.close();
     await host.close();
     config.close();
     logger.info('stopped');

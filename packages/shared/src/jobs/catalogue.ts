@@ -168,7 +168,7 @@ function define<P extends z.ZodType, R extends z.ZodType>(def: JobDefinition<P, 
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
-    payload: z.strictObject({ trigger: z.enum(['api', 'schedule']) }),
+    payload: z.strictObject({ trigger: z.enum(['api', 'schedule', 'watch']) }),
     result: passSummarySchema,
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keepPasses },
     joinRunning: true,
