@@ -71,6 +71,8 @@ export function watchDownloads(opts: {
     rearmTimer = setTimeout(() => void arm(), opts.rearmMs ?? REARM_MS);
   }
 
+  const gone = (path: string) => stat(path).then((st) => !st.isDirectory(), () => true);
+
   async function arm() {
     const gen = ++generation;
     clearTimeout(rearmTimer);
@@ -86,7 +88,10 @@ export function watchDownloads(opts: {
     watcher = w;
     const seen = () => gen === generation && noteChange();
     w.on('add', seen).on('addDir', seen).on('change', seen);
-    w.on('unlinkDir', (path) => path === folder && fail(gen, 'the folder is gone'));
+    // chokidar reports the folder's own removal only when it held something; a rename event on it says look.
+    w.on('raw', (event, _path, details: { watchedPath?: string }) => {
+      if (event === 'rename' && details.watchedPath === folder) void gone(folder).then((yes) => yes && fail(gen, 'the folder is gone'));
+    });
     w.on('error', (err) => fail(gen, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     await new Promise<void>((resolve) => w.once('ready', resolve));
     if (gen !== generation || closed) return;
