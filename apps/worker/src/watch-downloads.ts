@@ -89,8 +89,8 @@ export function watchDownloads(opts: {
     const seen = () => gen === generation && noteChange();
     w.on('add', seen).on('addDir', seen).on('change', seen);
     // chokidar reports the folder's own removal only when it held something; a rename event on it says look.
-    w.on('raw', (event, _path, details: { watchedPath?: string }) => {
-      if (event === 'rename' && details.watchedPath === folder) void gone(folder).then((yes) => yes && fail(gen, 'the folder is gone'));
+    w.on('raw', (event, _path, details) => {
+      if (event === 'rename' && (details as { watchedPath?: string }).watchedPath === folder) void gone(folder).then((yes) => yes && fail(gen, 'the folder is gone'));
     });
     w.on('error', (err) => fail(gen, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     await new Promise<void>((resolve) => w.once('ready', resolve));
