@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, type RuntimeConfig } from '@mo/core';
@@ -63,6 +63,22 @@ describe('watchDownloads', () => {
     renameSync(join(install.paths.downloads, 'Heat.1995.mkv'), join(install.root, 'moved.mkv'));
     await sleep(2000);
     expect(requests).toHaveLength(2);
+  });
+
+  it('does not wake for changes that leave a file settled, as a pass touching it makes', async () => {
+    const { requests } = await start();
+    mkdirSync(join(install.paths.downloads, 'Heat.1995'));
+    const file = join(install.paths.downloads, 'Heat.1995/Heat.1995.mkv');
+    writeFileSync(file, 'video');
+    await expect.poll(() => requests.length, { timeout: 5000 }).toBe(2);
+    const st = statSync(file);
+    chmodSync(file, 0o600);
+    utimesSync(file, st.atime, st.mtime);
+    readFileSync(file);
+    await sleep(2000);
+    expect(requests).toHaveLength(2);
+    appendFileSync(file, 'more');
+    await expect.poll(() => requests.length, { timeout: 5000 }).toBe(3);
   });
 
   it('asks again when the pass it joined had begun before the change', async () => {

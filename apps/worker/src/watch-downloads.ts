@@ -1,14 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger, RuntimeConfig } from '@mo/core';
-import { changed, decide, enqueued, IDLE, type QueuedPass, type WatchState } from '@mo/core/scanner/watch-settle.ts';
+import { changed, decide, enqueued, IDLE, isFreshChange, type QueuedPass, type WatchState } from '@mo/core/scanner/watch-settle.ts';
 
 /** How often a failed watch looks for its folder again. */
 export const REARM_MS = 30_000;
 
 /**
  * Runs a scanner pass once the downloads folder has been still for settle_seconds. Removals are not
- * watched: they never need importing, and every import removes files. A watch that fails (an
+ * watched: they never need importing, and every import removes files; nor changes that leave a file
+ * settled, which a pass makes by reading it. A watch that fails (an
  * inotify limit, the folder gone) leaves new downloads to the periodic pass until it re-arms.
  */
 export function watchDownloads(opts: {
@@ -84,10 +85,13 @@ export function watchDownloads(opts: {
       return fail(gen, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
     }
     if (gen !== generation || closed) return;
-    const w = watch(folder, { ignoreInitial: true });
+    const w = watch(folder, { ignoreInitial: true, alwaysStat: true });
     watcher = w;
     const seen = () => gen === generation && noteChange();
-    w.on('add', seen).on('addDir', seen).on('change', seen);
+    w.on('add', seen).on('addDir', seen);
+    w.on('change', (_path, st) => {
+      if (!st || isFreshChange(st.mtimeMs, Date.now(), config.current().app.settle_seconds)) seen();
+    });
     // chokidar reports the folder's own removal only when it held something; a rename event on it says look.
     w.on('raw', (event, _path, details) => {
       if (event === 'rename' && (details as { watchedPath?: string }).watchedPath === folder) void gone(folder).then((yes) => yes && fail(gen, 'the folder is gone'));

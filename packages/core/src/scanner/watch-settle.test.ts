@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changed, covers, decide, enqueued, IDLE, RETRY_MS, SETTLE_MARGIN_MS, type QueuedPass, type WatchState } from './watch-settle.ts';
+import { changed, covers, decide, enqueued, IDLE, isFreshChange, RETRY_MS, SETTLE_MARGIN_MS, type QueuedPass, type WatchState } from './watch-settle.ts';
 
 const SETTLE = 5;
 const WAIT = SETTLE * 1000 + SETTLE_MARGIN_MS;
@@ -53,6 +53,20 @@ describe('decide', () => {
     const s: WatchState = { lastChangeMs: 0, retryAtMs: WAIT + 500 };
     expect(decide(s, WAIT, SETTLE)).toEqual({ kind: 'wait', ms: 500 });
     expect(decide(s, WAIT + 500, SETTLE)).toEqual({ kind: 'enqueue', asOfMs: 0 });
+  });
+});
+
+describe('isFreshChange', () => {
+  it('counts a change that leaves the file unsettled, not one to a file already settled', () => {
+    for (const settle of [0, 1, SETTLE, 120]) {
+      const limit = settle * 1000 + SETTLE_MARGIN_MS;
+      expect(isFreshChange(100_000, 100_000, settle)).toBe(true);
+      expect(isFreshChange(100_000, 100_000 + limit - 1, settle)).toBe(true);
+      expect(isFreshChange(100_000, 100_000 + limit, settle)).toBe(false);
+      expect(isFreshChange(100_000, 100_000 + 10 * limit, settle)).toBe(false);
+      // A clock behind the file's time: the file is being written now.
+      expect(isFreshChange(100_000, 90_000, settle)).toBe(true);
+    }
   });
 });
 

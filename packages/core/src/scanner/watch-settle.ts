@@ -30,6 +30,14 @@ export interface QueuedPass {
 
 const NOT_STARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
 
+/**
+ * Whether a file's change event is worth a pass: one that left it unsettled. A pass reading a
+ * settled file (atime) or setting its owner raises change events too, and must not wake another.
+ */
+export function isFreshChange(mtimeMs: number, nowMs: number, settleSeconds: number): boolean {
+  return nowMs - mtimeMs < settleSeconds * 1000 + SETTLE_MARGIN_MS;
+}
+
 export function changed(s: WatchState, nowMs: number): WatchState {
   return { lastChangeMs: Math.max(s.lastChangeMs ?? nowMs, nowMs), retryAtMs: s.retryAtMs };
 }
