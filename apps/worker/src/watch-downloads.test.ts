@@ -105,6 +105,20 @@ describe('watchDownloads', () => {
     await expect.poll(() => requests.length, { timeout: 5000 }).toBeGreaterThan(before);
   });
 
+  it('stops watching when app.watch is turned off, and starts again when it is turned on', async () => {
+    const { requests } = await start();
+    await config.updateSettings({ app: { watch: false } });
+    await sleep(300);
+    writeFileSync(join(install.paths.downloads, 'Heat.1995.mkv'), 'video');
+    await sleep(2000);
+    expect(requests).toHaveLength(1);
+    await config.updateSettings({ app: { watch: true } });
+    // Turned on, it passes once for what arrived while it was off.
+    await expect.poll(() => requests.length, { timeout: 5000 }).toBe(2);
+    writeFileSync(join(install.paths.downloads, 'Alien.1979.mkv'), 'video');
+    await expect.poll(() => requests.length, { timeout: 5000 }).toBe(3);
+  });
+
   it('watches the new folder when paths.downloads changes at run time, and not the old one', async () => {
     const { requests } = await start();
     const next = join(install.root, 'downloads2');

@@ -7,7 +7,7 @@ import { changed, decide, enqueued, IDLE, isFreshChange, type QueuedPass, type W
 export const REARM_MS = 30_000;
 
 /**
- * Runs a scanner pass once the downloads folder has been still for settle_seconds. Removals are not
+ * While app.watch is on, runs a scanner pass once the downloads folder has been still for settle_seconds. Removals are not
  * watched: they never need importing, and every import removes files; nor changes that leave a file
  * settled, which a pass makes by reading it. A watch that fails (an
  * inotify limit, the folder gone) leaves new downloads to the periodic pass until it re-arms.
@@ -79,6 +79,13 @@ export function watchDownloads(opts: {
     clearTimeout(rearmTimer);
     await watcher?.close();
     watcher = undefined;
+    if (!config.current().app.watch) {
+      if (gen !== generation || closed) return;
+      state = IDLE;
+      clearTimeout(settleTimer);
+      logger.info({ folder }, 'not watching the downloads folder: app.watch is off');
+      return;
+    }
     try {
       if (!(await stat(folder)).isDirectory()) return fail(gen, 'not a folder');
     } catch (err) {
@@ -106,7 +113,7 @@ export function watchDownloads(opts: {
   }
 
   const off = config.onChange((next, prev) => {
-    if (next.paths.downloads !== folder) {
+    if (next.paths.downloads !== folder || next.app.watch !== prev.app.watch) {
       folder = next.paths.downloads;
       failed = false;
       void arm();

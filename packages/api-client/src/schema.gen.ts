@@ -1025,6 +1025,7 @@ export interface components {
                 dry_run: boolean;
                 scan_interval_seconds: number;
                 settle_seconds: number;
+                watch: boolean;
                 library_scan_max_files: number;
                 library_scan_timeout_seconds: number;
                 /** @enum {string} */
@@ -1158,6 +1159,7 @@ export interface components {
                     dry_run: boolean;
                     scan_interval_seconds: number;
                     settle_seconds: number;
+                    watch: boolean;
                     library_scan_max_files: number;
                     library_scan_timeout_seconds: number;
                     /** @enum {string} */
@@ -1208,6 +1210,7 @@ export interface components {
                 dry_run?: boolean;
                 scan_interval_seconds?: number;
                 settle_seconds?: number;
+                watch?: boolean;
                 library_scan_max_files?: number;
                 library_scan_timeout_seconds?: number;
                 /** @enum {string} */
