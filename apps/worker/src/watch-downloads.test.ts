@@ -33,17 +33,19 @@ async function start(answer: () => QueuedPass = () => ({ state: 'waiting', start
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('watchDownloads', () => {
-  it('asks for one pass after a burst of files, once it has been still for the margin', async () => {
+  it('asks for one pass after a burst of files, once it has been still for settle_seconds', async () => {
     const { requests } = await start();
+    // Long enough that a loaded machine pausing between two writes does not split the burst.
+    await config.updateSettings({ app: { settle_seconds: 2 } });
     const burstStart = Date.now();
     for (let i = 1; i <= 24; i++) {
       mkdirSync(join(install.paths.downloads, 'Show.S01'), { recursive: true });
       writeFileSync(join(install.paths.downloads, 'Show.S01', `Show.S01E${String(i).padStart(2, '0')}.mkv`), 'video');
       await sleep(20);
     }
-    await expect.poll(() => requests.length, { timeout: 5000 }).toBe(2);
-    expect(requests[1]! - burstStart).toBeGreaterThanOrEqual(24 * 20 + 1000);
-    await sleep(1500);
+    await expect.poll(() => requests.length, { timeout: 8000 }).toBe(2);
+    expect(requests[1]! - burstStart).toBeGreaterThanOrEqual(24 * 20 + 3000);
+    await sleep(3500);
     expect(requests).toHaveLength(2);
   });
 
