@@ -7,10 +7,10 @@ import { changed, decide, enqueued, IDLE, isFreshChange, type QueuedPass, type W
 export const REARM_MS = 30_000;
 
 /**
- * While app.watch is on, runs a scanner pass once the downloads folder has been still for settle_seconds. Removals are not
- * watched: they never need importing, and every import removes files; nor changes that leave a file
- * settled, which a pass makes by reading it. A watch that fails (an
- * inotify limit, the folder gone) leaves new downloads to the periodic pass until it re-arms.
+ * While app.watch is on, runs a scanner pass once the downloads folder has been still for
+ * settle_seconds. Removals are not watched: they never need importing, and every import removes
+ * files; nor changes that leave a file settled, which a pass makes by reading it. A watch that fails
+ * (an inotify limit, the folder gone) leaves new downloads to the periodic pass until it re-arms.
  */
 export function watchDownloads(opts: {
   config: RuntimeConfig;
