@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y, useStack } from './support/stack.ts';
 
-const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n' });
+const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n' });
 const OWNER = { username: 'owner', password: 'a good passphrase' };
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { checkA11y, useStack } from './support/stack.ts';
 
 // The UI as a person uses it, in order: the owner is set up once per stack, then each test logs in.
-const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n' });
+const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n' });
 
 const OWNER = { username: 'owner', password: 'a good passphrase' };
 const PAGES = ['Activity', 'Downloads', 'Library', 'Wanted', 'Subtitles', 'Transcodes', 'Duplicates', 'Settings', 'System'];

@@ -225,7 +225,7 @@ describe("the runtime stage's files, laid out as its COPY lines say", () => {
   });
 
   it('start the API with the image CMD (health, the Bull Board page and its assets) and a worker with compose\'s command', async () => {
-    install = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+    install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
     const port = await freePort();
     const env = { ...process.env, MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };
     const [bin, ...args] = execForm(one(runtime, 'CMD'));

@@ -36,7 +36,7 @@ async function jobDone(queue: string, id: string) {
 }
 
 beforeAll(async () => {
-  install = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+  install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
   const tpl = join(install.root, 'templates');
   await mkdir(tpl);
   templates.mkv = join(tpl, 'clip.mkv');

@@ -18,7 +18,7 @@ async function timed(path: string, init?: RequestInit) {
 
 beforeAll(async () => {
   redis = await PrivateRedis.start();
-  install = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+  install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const env = {

@@ -82,7 +82,7 @@ beforeAll(async () => {
   configFile = join(paths.config, 'config.toml');
   writeFileSync(
     configFile,
-    `[app]\nscan_interval_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+    `[app]\nscan_interval_seconds = 0\nwatch = false\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
       `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 1000\n`,
   );
   svc = await startService();

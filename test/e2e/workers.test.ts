@@ -20,7 +20,7 @@ async function workers(): Promise<any> {
 }
 
 beforeAll(async () => {
-  install = await tempInstall('[app]\nscan_interval_seconds = 0\n\n[transcoder]\nvideo_encoder = "h264_nvenc"\n');
+  install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n\n[transcoder]\nvideo_encoder = "h264_nvenc"\n');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };

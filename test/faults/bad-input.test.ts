@@ -98,7 +98,7 @@ beforeAll(async () => {
   t = await testApp({
     jobs,
     // allow_private: the generated bodies point the provider at CLOSED_URL, a loopback address.
-    toml: `[app]\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n[release_providers.tvmaze]\nurl = "${CLOSED_URL}"\nallow_private = true\n`,
+    toml: `[app]\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n\n[release_providers.tvmaze]\nurl = "${CLOSED_URL}"\nallow_private = true\n`,
   });
   D = t.install.paths.downloads;
   V = t.install.paths.drive;
@@ -562,7 +562,7 @@ describe('query strings of the cached and tool routes', () => {
 
 describe('hostile names on disk', () => {
   it('a subtitle named "<movie>.constructor.srt" neither breaks the subtitle audit nor names a moved sidecar after a JS function', async () => {
-    const h = await testApp({ toml: `[app]\nscan_interval_seconds = 0\n\n[library]\nsample_max_bytes = 0\n` });
+    const h = await testApp({ toml: `[app]\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n` });
     try {
       const movie = join(h.install.paths.drive, 'Movies', 'Heat (1995)');
       await mkdir(movie, { recursive: true });

@@ -37,7 +37,7 @@ async function state(): Promise<string> {
 }
 
 beforeAll(async () => {
-  install = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+  install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
   // A fresh quick start: the API makes its own key.
   await rm(join(install.paths.data, 'api_key'));
   port = await freePort();

@@ -36,11 +36,11 @@ const call = (p: number, method: string, path: string, opts: SendOptions = {}) =
 
 beforeAll(async () => {
   buildApps();
-  install = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+  install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
   // The attack's config: the downloads folder is a system folder (the TOML file may name any).
   await writeFile(
     install.configFile,
-    `[app]\nscan_interval_seconds = 0\n\n[paths]\ndownloads = "${SYSTEM_FOLDER}"\nconfig = "${install.paths.config}"\ndata = "${install.paths.data}"\n\n` +
+    `[app]\nscan_interval_seconds = 0\nwatch = false\n\n[paths]\ndownloads = "${SYSTEM_FOLDER}"\nconfig = "${install.paths.config}"\ndata = "${install.paths.data}"\n\n` +
       `[[drives]]\nname = "disk1"\npath = "${install.paths.drive}"\n`,
   );
   port = await freePort();

@@ -46,7 +46,7 @@ beforeAll(async () => {
   // The owner's own file points the provider at an internal address without allow_private: the fetch
   // must refuse it all the same (the check "when fetched").
   install = await tempInstall(
-    `[app]\nscan_interval_seconds = 0\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n` +
+    `[app]\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n` +
       `[release_providers.tvmaze]\nenabled = true\nurl = "http://127.0.0.1:${canaryPort}"\n`,
   );
   stateFile = join(install.paths.data, 'state.json');

@@ -107,7 +107,7 @@ const item = (path: string, ext = '.avi') => ({ path, ext, bytes: 1, kind: 'movi
 
 beforeAll(async () => {
   install = await tempInstall(
-    '[app]\ndry_run = false\nscan_interval_seconds = 0\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n' +
+    '[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n\n' +
       '[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n',
   );
   const movies = join(install.paths.drive, 'Movies');

@@ -24,7 +24,7 @@ let clip: string;
 
 beforeAll(async () => {
   buildApps();
-  install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\n');
+  install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\n');
   clip = join(install.root, 'clip.mkv');
   await makeClip(clip, { seconds: 2 });
   port = await freePort();

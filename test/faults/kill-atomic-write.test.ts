@@ -83,7 +83,7 @@ afterAll(async () => {
 
 describe('SIGKILL inside an atomic write', () => {
   it('the media work journal: a remux killed while writing its note leaves no temp once the retry completed', async () => {
-    const install: TempInstall = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\n');
+    const install: TempInstall = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\n');
     cleanups.push(() => install.cleanup());
     const prefix = uniquePrefix('kaw-media');
     prefixes.push(prefix);
@@ -145,7 +145,7 @@ describe('SIGKILL inside an atomic write', () => {
     const configFile = join(paths.config, 'config.toml');
     await writeFile(
       configFile,
-      `[app]\ndry_run = false\nscan_interval_seconds = 0\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+      `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
         `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\n`,
     );
     const prefix = uniquePrefix('kaw-move');
@@ -198,13 +198,13 @@ describe('SIGKILL inside an atomic write', () => {
   }, 180_000);
 
   it('the library index: a library scan killed while writing the index leaves no temp once the next scan completed', async () => {
-    const install: TempInstall = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+    const install: TempInstall = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
     cleanups.push(() => install.cleanup());
     const lib = generateLibrary(join(install.root, 'lib'), 20_000, 3);
     const configFile = join(install.root, 'lib-config.toml');
     await writeFile(
       configFile,
-      `[app]\nscan_interval_seconds = 0\n\n[paths]\ndownloads = "${install.paths.downloads}"\nconfig = "${install.paths.config}"\ndata = "${install.paths.data}"\n\n` +
+      `[app]\nscan_interval_seconds = 0\nwatch = false\n\n[paths]\ndownloads = "${install.paths.downloads}"\nconfig = "${install.paths.config}"\ndata = "${install.paths.data}"\n\n` +
         lib.drives.map((d) => `[[drives]]\nname = "${d.name}"\npath = "${d.path}"\n`).join('\n'),
     );
     const prefix = uniquePrefix('kaw-lib');

@@ -118,7 +118,7 @@ describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (down
     const configFile = join(paths.config, 'config.toml');
     await writeFile(
       configFile,
-      `[app]\ndry_run = false\nscan_interval_seconds = 0\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+      `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
         `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\n`,
     );
     const prefix = uniquePrefix('kmove');
@@ -216,7 +216,7 @@ describe('SIGKILL during a remux and during a transcode', () => {
   let tplHash: Record<string, string>;
 
   beforeAll(async () => {
-    install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\n');
+    install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\n');
     cleanups.push(() => install.cleanup());
     const dir = join(install.root, 'templates');
     await mkdir(dir);
@@ -387,7 +387,7 @@ describe('SIGKILL during a remux and during a transcode', () => {
 
 describe('SIGKILL during a state.json write', () => {
   it(`${TRIALS - 1} writers killed mid-loop: state.json parses every time, the API keeps serving it and can write after, dead temps go`, async () => {
-    const install = await tempInstall('[app]\nscan_interval_seconds = 0\n');
+    const install = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
     cleanups.push(() => install.cleanup());
     const stateFile = join(install.paths.data, 'state.json');
     const lock = `${stateFile}.lock`;

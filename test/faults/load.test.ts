@@ -40,7 +40,7 @@ beforeAll(async () => {
   const configFile = join(paths.config, 'config.toml');
   writeFileSync(
     configFile,
-    `[app]\ndry_run = false\nscan_interval_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+    `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
       lib.drives.map((d) => `[[drives]]\nname = "${d.name}"\npath = "${d.path}"\n`).join('\n'),
   );
   clip = join(paths.downloads, 'Load Clip.mkv');

@@ -39,7 +39,7 @@ let avi: string;
 
 beforeAll(async () => {
   buildApps();
-  install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\n');
+  install = await tempInstall('[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\n');
   redis = await PrivateRedis.start(join(install.root, 'redis'));
   template = join(install.root, 'template.mkv');
   await makeClip(template, { seconds: 20, size: '320x240', subtitles: true });

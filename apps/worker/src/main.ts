@@ -3,6 +3,8 @@ import { applyUmask } from '@mo/core/fs/ownership.ts';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
 import { reportWorker } from './heartbeat.ts';
+import { watchDownloads } from './watch-downloads.ts';
+import { watchPassQueue } from './watch-pass.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
@@ -47,6 +49,8 @@ async function main() {
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
     : undefined;
   const report = reportWorker(deps, host);
+  const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
+  const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request }) : undefined;
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
 
   let stopping = false;
@@ -58,6 +62,8 @@ async function main() {
     // Gone from the list first: while its active jobs finish, it takes no new ones.
     await report.close();
     await schedule?.close();
+    await watching?.close();
+    await passQueue?.close();
     await host.close();
     await notices?.close();
     config.close();

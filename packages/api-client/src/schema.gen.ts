@@ -1122,6 +1122,7 @@ export interface components {
                 dry_run: boolean;
                 scan_interval_seconds: number;
                 settle_seconds: number;
+                watch: boolean;
                 library_scan_max_files: number;
                 library_scan_timeout_seconds: number;
                 /** @enum {string} */
@@ -1268,6 +1269,7 @@ export interface components {
                     dry_run: boolean;
                     scan_interval_seconds: number;
                     settle_seconds: number;
+                    watch: boolean;
                     library_scan_max_files: number;
                     library_scan_timeout_seconds: number;
                     /** @enum {string} */
@@ -1331,6 +1333,7 @@ export interface components {
                 dry_run?: boolean;
                 scan_interval_seconds?: number;
                 settle_seconds?: number;
+                watch?: boolean;
                 library_scan_max_files?: number;
                 library_scan_timeout_seconds?: number;
                 /** @enum {string} */
@@ -1402,7 +1405,7 @@ export interface components {
         Skipped: {
             source: string;
             /** @enum {string} */
-            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous" | "imported";
+            reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous" | "imported" | "undone";
             detail?: string;
         };
         Stream: {

@@ -43,6 +43,7 @@ const APP: Record<string, Node> = {
   dry_run: { t: 'bool' },
   scan_interval_seconds: { t: 'int', min: 0, max: 31_536_000 },
   settle_seconds: { t: 'int', min: 0, max: 31_536_000 },
+  watch: { t: 'bool' },
   library_scan_max_files: { t: 'int', min: 1, max: 100_000_000 },
   library_scan_timeout_seconds: { t: 'int', min: 1, max: 604_800 },
   log_level: { t: 'enum', values: LOG_LEVELS },

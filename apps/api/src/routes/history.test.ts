@@ -136,6 +136,19 @@ describe('POST /api/history/:id/undo', () => {
     expect((await again.json()).error.details).toMatchObject({ reason: 'undone' });
   });
 
+  it.each(['move', 'hardlink'] as const)('%s: the next pass leaves the undone file alone, until it is renamed', async (mode) => {
+    const drive = await install(mode);
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    await undone(1);
+    const again = await pass();
+    expect(again.moves).toEqual([]);
+    expect(again.skipped).toEqual([expect.objectContaining({ source: heat, reason: 'undone' })]);
+    expect(existsSync(join(drive, 'Movies/Heat (1995)'))).toBe(false);
+    renameSync(heat, join(t.install.paths.downloads, 'Heat.1995.1080p.mkv'));
+    expect((await pass()).moves).toEqual([expect.objectContaining({ status: 'moved' })]);
+  });
+
   it('completes an undo a kill cut short: a file already back counts as done', async () => {
     const drive = await install('move');
     const heat = put('Heat.1995/Heat.1995.mkv');

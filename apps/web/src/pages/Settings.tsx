@@ -25,6 +25,7 @@ const SECTIONS: { title: string; fields: FieldSpec[] }[] = [
       { path: 'app.dry_run', label: 'Dry run: plan only, change no files', kind: 'bool' },
       { path: 'app.scan_interval_seconds', label: 'Scan interval (seconds, 0 = off)', kind: 'int' },
       { path: 'app.settle_seconds', label: 'Settle time (seconds)', kind: 'int' },
+      { path: 'app.watch', label: 'Watch the downloads folder: pass once it settles', kind: 'bool' },
       { path: 'app.library_scan_max_files', label: 'Library scan: most files', kind: 'int' },
       { path: 'app.library_scan_timeout_seconds', label: 'Library scan: time limit (seconds)', kind: 'int' },
       { path: 'app.log_level', label: 'Log level', kind: 'select', options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },

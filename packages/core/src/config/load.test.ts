@@ -85,6 +85,7 @@ const EVERY_KEY_TOML = `[app]
 dry_run = false
 scan_interval_seconds = 0
 settle_seconds = 30
+watch = false
 library_scan_max_files = 1000
 library_scan_timeout_seconds = 60
 log_level = "debug"
@@ -152,6 +153,7 @@ const EVERY_KEY_CONFIG: Config = {
     dry_run: false,
     scan_interval_seconds: 0,
     settle_seconds: 30,
+    watch: false,
     library_scan_max_files: 1000,
     library_scan_timeout_seconds: 60,
     log_level: 'debug',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecord } from './history-record.ts';
-import { importedLookup } from './imported.ts';
+import { importedLookup, undoneLookup } from './imported.ts';
 
 const id = (over: Partial<ImportRecord['from']> = {}) => ({ dev: 1, ino: 100, size: 1000, mtime_ms: 5000.25, ...over });
 function record(over: Partial<ImportRecord> = {}): ImportRecord {
@@ -33,5 +33,19 @@ describe('importedLookup', () => {
   it('knows the sidecars of an import', () => {
     const r = record({ sidecars: [{ source: '/dl/a.srt', destination: '/m/A/a.srt', from: id({ ino: 5, size: 10 }), to: id({ ino: 5, size: 10 }) }] });
     expect(importedLookup([r])({ path: '/dl/a.srt', size: 10, mtimeMs: 5000.25, dev: 1, ino: 5 })?.id).toBe(1);
+  });
+});
+
+describe('undoneLookup', () => {
+  const undone = (over: Partial<ImportRecord> = {}) => record({ undone_at: '2026-01-02T00:00:00.000Z', ...over });
+  it.each([
+    ['a moved file put back as it was (same inode and mtime)', [undone({ mode: 'move', method: 'rename' })], seen, 1],
+    ['a seeding download whose link was removed', [undone()], seen, 1],
+    ['changed since (size)', [undone()], { ...seen, size: 1001 }, null],
+    ['replaced since (mtime and inode)', [undone()], { ...seen, mtimeMs: 9999, ino: 7 }, null],
+    ['renamed', [undone()], { ...seen, path: '/dl/b.mkv' }, null],
+    ['an import not undone', [record()], seen, null],
+  ] as const)('%s', (_name, records, file, want) => {
+    expect(undoneLookup(records as readonly ImportRecord[])(file)?.id ?? null).toBe(want);
   });
 });

@@ -17,9 +17,21 @@ export interface SeenFile {
  * Sidecars count as their import's files. The newest import wins.
  */
 export function importedLookup(records: readonly ImportRecord[]): (file: SeenFile) => ImportRecord | null {
+  return lookup(records.filter((r) => r.undone_at === null && r.mode !== 'move'));
+}
+
+/**
+ * Finds the undone import a download is the very file of (the same path and size, and the mtime or
+ * inode the import recorded: an undo puts it back as it was), so that a pass does not import again,
+ * seconds later, what the owner just took back. Changed or renamed, it is a new download.
+ */
+export function undoneLookup(records: readonly ImportRecord[]): (file: SeenFile) => ImportRecord | null {
+  return lookup(records.filter((r) => r.undone_at !== null));
+}
+
+function lookup(records: readonly ImportRecord[]): (file: SeenFile) => ImportRecord | null {
   const byPath = new Map<string, { record: ImportRecord; from: ImportRecord['from'] }[]>();
   for (const record of records) {
-    if (record.undone_at !== null || record.mode === 'move') continue;
     for (const f of [record, ...record.sidecars]) {
       const list = byPath.get(f.source) ?? [];
       list.unshift({ record, from: f.from });

@@ -336,3 +336,23 @@ describe('planPass: downloads the history holds as imported (hardlink and copy m
     expect(r.reasons).toEqual({ 'Heat.1995.mkv': 'imported' });
   });
 });
+
+describe('planPass: downloads whose import the owner undid', () => {
+  const undone = (paths: string[]): PlanWorld => ({ ...world(), undone: (f) => paths.includes(f.rel) });
+
+  it('skips the undone video and its sidecars as `undone`, saying how to import it again', () => {
+    const r = run([file('Heat.1995/Heat.1995.mkv'), file('Heat.1995/Heat.1995.en.srt', 100)], undone(['Heat.1995/Heat.1995.mkv']));
+    expect(r.plans).toEqual([]);
+    const detail = 'its import was undone; rename or change it to import it again';
+    expect(r.skipped).toEqual([
+      { source: `${DL}/Heat.1995/Heat.1995.en.srt`, reason: 'undone', detail },
+      { source: `${DL}/Heat.1995/Heat.1995.mkv`, reason: 'undone', detail },
+    ]);
+  });
+
+  it('plans the others as usual', () => {
+    const r = run([file('Heat.1995.mkv'), file('Ronin.1998.mkv')], undone(['Heat.1995.mkv']));
+    expect(Object.keys(r.destinations)).toEqual(['Ronin.1998.mkv']);
+    expect(r.reasons).toEqual({ 'Heat.1995.mkv': 'undone' });
+  });
+});

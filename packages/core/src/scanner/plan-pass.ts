@@ -54,6 +54,8 @@ export interface PlanWorld {
   destination(path: string, source: DownloadFile): DestinationState;
   /** Whether the import history holds this download as imported (hardlink or copy mode); absent: none is. */
   imported?(file: DownloadFile): boolean;
+  /** Whether this download is the file of an import the owner undid; absent: none is. */
+  undone?(file: DownloadFile): boolean;
 }
 
 export interface PlannedMove {
@@ -128,6 +130,10 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     // Before any other rule: a seeding download already in the library is no news each pass.
     if (world.imported?.(video)) {
       for (const m of members) skip(m, 'imported', world.imported(m) ? undefined : 'its video was imported already');
+      continue;
+    }
+    if (world.undone?.(video)) {
+      reject('undone', 'its import was undone; rename or change it to import it again');
       continue;
     }
     const parts = video.rel.split('/');

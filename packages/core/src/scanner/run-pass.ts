@@ -6,7 +6,7 @@ import type { Config, moveSchema, RecentEntry, scanResultSchema, State, Transfer
 import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
 import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
 import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
-import { importedLookup } from '../history/imported.ts';
+import { importedLookup, undoneLookup } from '../history/imported.ts';
 import { createImportJournal, type ImportJournal } from '../history/import-journal.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
@@ -211,7 +211,9 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
       return null;
     });
-    const isImported = importedLookup(history.records());
+    const records = history.records();
+    const isImported = importedLookup(records);
+    const isUndone = undoneLookup(records);
     const { plans, skipped } = planPass(
       files,
       {
@@ -228,6 +230,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
         destination: destinationState(mode),
         imported: (f) => isImported(f) !== null,
+        undone: (f) => isUndone(f) !== null,
       },
     );
 

@@ -36,6 +36,7 @@ describe('DEFAULT_CONFIG', () => {
         dry_run: true,
         scan_interval_seconds: 900,
         settle_seconds: 120,
+        watch: true,
         library_scan_max_files: 500000,
         library_scan_timeout_seconds: 900,
         log_level: 'info',

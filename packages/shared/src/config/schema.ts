@@ -39,6 +39,8 @@ export const appSection = z.strictObject({
   dry_run: z.boolean(),
   scan_interval_seconds: z.number().int().min(0).max(31_536_000),
   settle_seconds: z.number().int().min(0).max(31_536_000),
+  /** Watch the downloads folder and pass once changes settle; the periodic pass stays either way. */
+  watch: z.boolean(),
   library_scan_max_files: z.number().int().min(1).max(100_000_000),
   library_scan_timeout_seconds: z.number().int().min(1).max(604_800),
   log_level: z.enum(LOG_LEVELS),
@@ -176,6 +178,7 @@ export const DEFAULT_CONFIG: Config = {
     dry_run: true,
     scan_interval_seconds: 900,
     settle_seconds: 120,
+    watch: true,
     library_scan_max_files: 500_000,
     library_scan_timeout_seconds: 900,
     log_level: 'info',

@@ -28,7 +28,7 @@ export const moveSchema = planSchema.extend({
   error: z.string().optional(),
 });
 
-export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous', 'imported'] as const;
+export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous', 'imported', 'undone'] as const;
 
 /** `detail` is optional so that a client validating against CONTRACT.md's `{source, reason}` still passes. */
 export const skippedSchema = z.object({ source: z.string(), reason: z.enum(SKIP_REASONS), detail: z.string().optional() });
@@ -188,7 +188,7 @@ export const notifyProgressSchema = z.object({
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
-    payload: z.strictObject({ trigger: z.enum(['api', 'schedule']) }),
+    payload: z.strictObject({ trigger: z.enum(['api', 'schedule', 'watch']) }),
     result: passSummarySchema,
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keepPasses },
     joinRunning: true,
