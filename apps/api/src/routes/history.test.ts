@@ -58,7 +58,7 @@ describe('GET /api/history', () => {
     expect(all.next).toBeNull();
     expect(all.items[2]).toEqual({
       id: 1, at: expect.any(String), mode: 'copy', method: 'copy', source: heat, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
-      bytes: 110, sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }], pass: passA.started_at, undone_at: null,
+      bytes: 110, sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }], pass: passA.started_at, undone_at: null, notified: null,
     });
 
     const first = await history('?limit=2');
