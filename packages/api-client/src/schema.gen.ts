@@ -519,7 +519,7 @@ export interface paths {
         put?: never;
         /**
          * Take one import back
-         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`.
+         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); queueing it never fails the undo.
          */
         post: operations["postHistoryUndo"];
         delete?: never;
@@ -900,6 +900,16 @@ export interface components {
             pass: string;
             /** @description ISO-8601 UTC time */
             undone_at: string | null;
+            notified: {
+                /** @enum {string} */
+                event: "imported" | "undone";
+                /** @description ISO-8601 UTC time */
+                at: string;
+                told: string[];
+                failed: {
+                    [key: string]: string;
+                };
+            } | null;
         };
         ImportedRef: {
             id: number;

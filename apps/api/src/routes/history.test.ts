@@ -1,14 +1,23 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, createStateStore } from '@mo/core';
+import { createJobClient, createLogger, createStateStore, type JobClient } from '@mo/core';
+import { recordNotice } from '@mo/core/history/record-notice.ts';
 import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 
 let t: TestApp;
-afterEach(async () => t?.close());
+let jobs: JobClient | undefined;
+let prefix: string | undefined;
+afterEach(async () => {
+  await t?.close();
+  await jobs?.close();
+  if (prefix) await dropPrefix(testRedisUrl(), prefix);
+  [jobs, prefix] = [undefined, undefined];
+});
 
 const OLD = new Date('2025-06-01T10:00:00.000Z');
 
@@ -21,8 +30,8 @@ function put(rel: string, bytes = 100) {
 }
 
 /** An install with one drive and dry_run off, importing in `transfer` mode. */
-async function install(transfer: 'move' | 'hardlink' | 'copy') {
-  t = await testApp({ toml: `[app]\ndry_run = false\n\n[library]\nsample_max_bytes = 0\ntransfer = "${transfer}"\n` });
+async function install(transfer: 'move' | 'hardlink' | 'copy', opts: { jobs?: JobClient } = {}) {
+  t = await testApp({ ...opts, toml: `[app]\ndry_run = false\n\n[library]\nsample_max_bytes = 0\ntransfer = "${transfer}"\n` });
   const drive = join(t.install.root, 'disk1');
   mkdirSync(join(drive, 'Movies'), { recursive: true });
   mkdirSync(join(drive, 'TV'), { recursive: true });
@@ -58,7 +67,7 @@ describe('GET /api/history', () => {
     expect(all.next).toBeNull();
     expect(all.items[2]).toEqual({
       id: 1, at: expect.any(String), mode: 'copy', method: 'copy', source: heat, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
-      bytes: 110, sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }], pass: passA.started_at, undone_at: null,
+      bytes: 110, sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }], pass: passA.started_at, undone_at: null, notified: null,
     });
 
     const first = await history('?limit=2');
@@ -236,5 +245,71 @@ describe('POST /api/history/:id/undo', () => {
     const bad = await undo('abc');
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.details).toMatchObject({ key: 'id' });
+  });
+});
+
+describe('the undo\'s notice to the media servers', () => {
+  /** An install whose job client is real Redis under a fresh prefix, with one webhook target enabled. */
+  async function withQueue() {
+    prefix = uniquePrefix('undo-notify');
+    jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger: createLogger({ name: 't', level: 'silent' }) });
+    const drive = await install('move', { jobs });
+    await t.config.updateSettings({ notifications: { targets: [{ name: 'hook', kind: 'webhook', url: 'http://127.0.0.1:9/hook', enabled: true }] } });
+    return drive;
+  }
+  const notices = async () => {
+    const queue = jobs!.queues().find((q) => q.name === 'notify')!;
+    return (await queue.getJobs(['waiting', 'delayed', 'active'])).map((j) => ({ data: j.data, attempts: j.opts.attempts }));
+  };
+
+  it('a real undo queues one notify job naming the removed library files, with the pass\'s retries', async () => {
+    const drive = await withQueue();
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    const { started_at } = await pass();
+    await undone(1);
+    const lib = join(drive, 'Movies/Heat (1995)');
+    expect(await notices()).toEqual([
+      {
+        data: { pass: started_at, undone: 1, imports: [{ source: heat, destination: join(lib, 'Heat (1995).mkv') }, { source: srt, destination: join(lib, 'Heat (1995).en.srt') }] },
+        attempts: 5,
+      },
+    ]);
+  });
+
+  it('dry_run on, or no target enabled: no notice', async () => {
+    await withQueue();
+    put('Heat.1995.mkv');
+    put('Ronin.1998.mkv');
+    await pass();
+    await t.config.updateSettings({ app: { dry_run: true } });
+    await undone(1);
+    expect(await notices()).toEqual([]);
+    await t.config.updateSettings({ app: { dry_run: false }, notifications: { targets: [{ name: 'hook', kind: 'webhook', url: 'http://127.0.0.1:9/hook', enabled: false }] } });
+    await undone(2);
+    expect(await notices()).toEqual([]);
+  });
+
+  it('a queue that cannot be reached does not fail the undo', async () => {
+    await install('move', { jobs: { submit: () => new Promise(() => {}) } as unknown as JobClient });
+    await t.config.updateSettings({ notifications: { targets: [{ name: 'hook', kind: 'webhook', url: 'http://127.0.0.1:9/hook', enabled: true }] } });
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    expect(await undone(1)).toMatchObject({ dry_run: false, id: 1 });
+    expect(existsSync(heat)).toBe(true);
+  }, 15_000);
+
+  it('GET /api/history shows what the targets were told, for each import of the pass', async () => {
+    await install('copy');
+    const heat = put('Heat.1995.mkv');
+    const ronin = put('Ronin.1998.mkv');
+    const { started_at, moves } = await pass();
+    const imports = moves.map((m) => ({ source: m.source, destination: m.destination }));
+    expect(await recordNotice(t.install.paths.data, { pass: '4', imports }, { at: '2026-01-01T00:00:00.000Z', told: ['jf'], failed: { plex: 'answered HTTP 401' } })).toBe(2);
+    const items = (await history()).items;
+    expect(items.map((i) => [i.source, i.pass, i.notified])).toEqual([
+      [ronin, started_at, { event: 'imported', at: '2026-01-01T00:00:00.000Z', told: ['jf'], failed: { plex: 'answered HTTP 401' } }],
+      [heat, started_at, { event: 'imported', at: '2026-01-01T00:00:00.000Z', told: ['jf'], failed: { plex: 'answered HTTP 401' } }],
+    ]);
   });
 });

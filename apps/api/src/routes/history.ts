@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError } from '@mo/core';
+import { AppError, withDeadline, type JobClient, type Logger } from '@mo/core';
 import { readHistory } from '@mo/core/history/history-log.ts';
 import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, historyPage } from '@mo/core/history/history-page.ts';
 import { undoImport } from '@mo/core/history/undo-import.ts';
-import { historyResponse, undoResponse } from '@mo/shared';
+import { historyResponse, undoResponse, type JobPayload } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { errors, json, limitValue, queryValue, router, segment } from '../openapi/route.ts';
 
@@ -48,7 +48,9 @@ const undo = createRoute({
     'A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import ' +
     'made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, ' +
     'identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import ' +
-    'was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`.',
+    'was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. ' +
+    'Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record\'s `notified`); ' +
+    'queueing it never fails the undo.',
   request: { params: z.object({ id: segment.meta({ description: 'Import id (GET /api/history)' }) }) },
   responses: {
     200: json(undoResponse),
@@ -60,7 +62,19 @@ const undo = createRoute({
   },
 });
 
-export function historyRoutes({ config }: AppDeps) {
+const NOTICE_DEADLINE_MS = 5000;
+
+/** Queues the undo's notice to the media servers; never throws: the files are back whatever happens here. */
+async function queueNotice(jobs: JobClient, log: Logger, payload: JobPayload<'notify'>): Promise<void> {
+  try {
+    const { job } = await withDeadline(jobs.submit('notify', payload, { waitSeconds: 0 }), NOTICE_DEADLINE_MS, () => new Error('Redis did not answer'));
+    log.info({ job_id: job.id, import: payload.undone, files: payload.imports.length }, 'media servers to be told of the undo');
+  } catch (err) {
+    log.warn({ import: payload.undone, err: (err as Error).message }, 'could not queue the media server notice of the undo');
+  }
+}
+
+export function historyRoutes({ config, jobs }: AppDeps) {
   return router()
     .openapi(listHistory, async (c) => {
       const query = c.req.valid('query');
@@ -70,6 +84,10 @@ export function historyRoutes({ config }: AppDeps) {
       const raw = c.req.valid('param').id;
       if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError('bad_request', 'id: must be an import id (a whole number from 1)', { key: 'id' });
       const cfg = config.current();
-      return c.json(await undoImport({ dataDir: cfg.paths.data, id: Number(raw), dryRun: cfg.app.dry_run }), 200);
+      const { pass, ...result } = await undoImport({ dataDir: cfg.paths.data, id: Number(raw), dryRun: cfg.app.dry_run });
+      if (!result.dry_run && result.restored.length > 0 && config.current().notifications.targets.some((t) => t.enabled)) {
+        await queueNotice(jobs, c.var.log, { pass, undone: result.id, imports: result.restored.map((r) => ({ source: r.to, destination: r.from })) });
+      }
+      return c.json(result, 200);
     });
 }

@@ -5,6 +5,7 @@ import { createJobClient, createLogger, createRuntimeConfig, createWorkerHost, r
 import type { NotifyTarget } from '@mo/shared';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { tempInstall, waitFor, type TempInstall } from '../../../../test/support/service.ts';
+import { openHistoryLog, readHistory } from '@mo/core/history/history-log.ts';
 import type { WorkerDeps } from '../deps.ts';
 import { notifyHandler } from './notify.ts';
 
@@ -56,9 +57,9 @@ async function deps(targets: NotifyTarget[]): Promise<WorkerDeps> {
   return { config, logger: log, env: readProcessEnv({ MEDIA_ORGANIZER_CONFIG: install.configFile }) };
 }
 
-function context(progressSoFar: unknown = 0) {
+function context(progressSoFar: unknown = 0, attempt = 1) {
   const progress: unknown[] = [];
-  const ctx: JobContext = { jobId: '9', attempt: 1, signal: new AbortController().signal, progress: async (v) => void progress.push(v), progressSoFar, log };
+  const ctx: JobContext = { jobId: '9', attempt, signal: new AbortController().signal, progress: async (v) => void progress.push(v), progressSoFar, log };
   return { ctx, progress };
 }
 
@@ -71,6 +72,17 @@ const notice = {
 };
 
 const plexSections = JSON.stringify({ MediaContainer: { Directory: [{ key: '3', Location: [{ path: '/media/Movies' }] }, { key: '5', Location: [{ path: '/media/TV' }] }] } });
+
+/** The history of a pass that imported the notice's files (ids 1 and 2), after an unrelated import (id 3). */
+async function importedNotice(d: WorkerDeps) {
+  const history = await openHistoryLog(d.config.current().paths.data);
+  const identity = { dev: 1, ino: 1, size: 1, mtime_ms: 1 };
+  const entry = (i: { source: string; destination: string }) => ({
+    ...i, from: identity, to: identity, at: 'x', mode: 'move' as const, method: 'rename' as const, sidecars: [], created_dirs: [], pass: 'started',
+  });
+  for (const i of [...notice.imports, { source: '/dl/other.mkv', destination: '/media/Movies/Other.mkv' }]) await history.recordImport(entry(i));
+  return async () => (await readHistory(d.config.current().paths.data)).map((r) => [r.id, r.notified && { ...r.notified, at: 'at' }]);
+}
 
 describe('notify handler', () => {
   it('tells each kind of target, as it expects, and skips a disabled one', async () => {
@@ -209,4 +221,42 @@ describe('notify queue', () => {
       await dropPrefix(testRedisUrl(), prefix);
     }
   }, 30_000);
+
+  it('records the outcome in the history once every target is told, or on the last attempt, not on an attempt to be retried', async () => {
+    let hookCalls = 0;
+    const { base } = await fakeServer((req) => (req.url === '/hook' && ++hookCalls <= 2 ? { status: 503 } : { status: 204 }));
+    const d = await deps([
+      { name: 'jf', kind: 'jellyfin', url: `${base}/jf`, api_key: 'k', enabled: true },
+      { name: 'wh', kind: 'webhook', url: `${base}/hook`, enabled: true },
+    ]);
+    const notified = await importedNotice(d);
+    const handler = notifyHandler(d);
+
+    const first = context();
+    await expect(handler(notice, first.ctx)).rejects.toThrow('not told: wh');
+    expect(await notified()).toEqual([[1, null], [2, null], [3, null]]);
+
+    const last = context(first.progress[0], 5);
+    await expect(handler(notice, last.ctx)).rejects.toThrow('not told: wh');
+    const gaveUp = { event: 'imported', at: 'at', told: ['jf'], failed: { wh: 'POST /hook: answered HTTP 503' } };
+    expect(await notified()).toEqual([[1, gaveUp], [2, gaveUp], [3, null]]);
+
+    await handler(notice, context().ctx);
+    const allTold = { event: 'imported', at: 'at', told: ['jf', 'wh'], failed: {} };
+    expect(await notified()).toEqual([[1, allTold], [2, allTold], [3, null]]);
+  });
+
+  it('an undo\'s notice: tells Jellyfin the files are Deleted, the webhook "undone", and records it for that import alone', async () => {
+    const { base, seen } = await fakeServer(() => ({ status: 204 }));
+    const d = await deps([
+      { name: 'jf', kind: 'jellyfin', url: `${base}/jf`, api_key: 'k', enabled: true },
+      { name: 'wh', kind: 'webhook', url: `${base}/hook`, enabled: true },
+    ]);
+    const notified = await importedNotice(d);
+    const undo = { pass: 'started', undone: 2, imports: notice.imports.slice(1) };
+    expect(await notifyHandler(d)(undo, context().ctx)).toEqual({ told: ['jf', 'wh'] });
+    expect(JSON.parse(seen[0]!.body)).toEqual({ Updates: [{ Path: notice.imports[1]!.destination, UpdateType: 'Deleted' }] });
+    expect(JSON.parse(seen[1]!.body)).toEqual({ event: 'undone', pass: 'started', import: 2, imports: undo.imports });
+    expect(await notified()).toEqual([[1, null], [2, { event: 'undone', at: 'at', told: ['jf', 'wh'], failed: {} }], [3, null]]);
+  });
 });

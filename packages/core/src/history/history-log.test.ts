@@ -40,6 +40,30 @@ describe('the import history log', () => {
     expect((await readHistory(dir)).map((r) => [r.id, r.source])).toEqual([[1, 'a'], [2, 'c']]);
   });
 
+  it('folds a notice into every import it names, the latest one winning', async () => {
+    const dir = dataDir();
+    const log = await openHistoryLog(dir);
+    for (const s of ['a', 'b', 'c']) await log.recordImport(entry(s));
+    const told = { event: 'imported' as const, at: 'n1', told: ['jf'], failed: { plex: 'answered HTTP 401' } };
+    await log.recordNotified([1, 2], told);
+    const undone = { event: 'undone' as const, at: 'n2', told: ['jf', 'plex'], failed: {} };
+    await log.recordNotified([2], undone);
+    await log.recordNotified([99], undone);
+    expect((await readHistory(dir)).map((r) => [r.id, r.notified])).toEqual([[1, told], [2, undone], [3, null]]);
+  });
+
+  it('ignores a torn notice line, and the next line is not glued to it', async () => {
+    const dir = dataDir();
+    const log = await openHistoryLog(dir);
+    await log.recordImport(entry('a'));
+    const whole = JSON.stringify({ t: 'notified', ids: [1], event: 'imported', at: 'n1', told: ['jf'], failed: {} });
+    appendFileSync(historyFile(dir), whole.slice(0, whole.length - 3));
+    expect((await readHistory(dir)).map((r) => r.notified)).toEqual([null]);
+    const after = await openHistoryLog(dir);
+    await after.recordUndo(1, 'u');
+    expect((await readHistory(dir)).map((r) => [r.notified, r.undone_at])).toEqual([[null, 'u']]);
+  });
+
   it('compacts once it holds twice the kept imports: the newest kept, undos folded in', async () => {
     const dir = dataDir();
     const log = await openHistoryLog(dir, { kept: 3 });
@@ -51,5 +75,19 @@ describe('the import history log', () => {
     expect(lines).toHaveLength(4);
     expect((await readHistory(dir)).map((r) => [r.id, r.undone_at])).toEqual([[4, 'u'], [5, null], [6, null]]);
     expect((await (await openHistoryLog(dir, { kept: 3 })).recordImport(entry('g'))).id).toBe(7);
+  });
+
+  it('keeps each kept import\'s notice through compaction, and drops the notices of imports dropped', async () => {
+    const dir = dataDir();
+    const log = await openHistoryLog(dir, { kept: 2 });
+    const told = { event: 'imported' as const, at: 'n1', told: ['jf'], failed: { kodi: 'no answer within 10 s' } };
+    await log.recordImport(entry('a'));
+    await log.recordImport(entry('b'));
+    await log.recordNotified([1, 2], told);
+    await log.recordImport(entry('c'));
+    await log.recordNotified([3], { ...told, at: 'n2' });
+    const lines = readFileSync(historyFile(dir), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.t, l.ids ?? l.id])).toEqual([['import', 2], ['notified', [2]], ['import', 3], ['notified', [3]]]);
+    expect((await readHistory(dir)).map((r) => [r.id, r.notified?.at])).toEqual([[2, 'n1'], [3, 'n2']]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
-import { foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord } from './history-record.ts';
+import { foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord, type Notified } from './history-record.ts';
 
 /** Imports kept when the log is compacted; it is compacted once it holds twice as many lines. */
 export const HISTORY_KEPT = 10_000;
@@ -52,6 +52,17 @@ export interface HistoryLog {
   /** Records an import under the next id, durably, before it returns. */
   recordImport(entry: Omit<ImportLine, 't' | 'id'>): Promise<ImportRecord>;
   recordUndo(id: number, at: string): Promise<void>;
+  /** Records what the media servers were told of these imports. */
+  recordNotified(ids: number[], notified: Notified): Promise<void>;
+}
+
+/** The lines that say the same as `records`: compaction writes these. */
+function recordLines(records: readonly ImportRecord[]): HistoryLine[] {
+  return records.flatMap(({ undone_at, notified, ...r }): HistoryLine[] => [
+    r,
+    ...(undone_at === null ? [] : [{ t: 'undo' as const, id: r.id, at: undone_at }]),
+    ...(notified === null ? [] : [{ t: 'notified' as const, ids: [r.id], ...notified }]),
+  ]);
 }
 
 /**
@@ -80,9 +91,8 @@ export async function openHistoryLog(dataDir: string, opts: { kept?: number } = 
     needsNewline = false;
     lines.push(line);
     if (lines.length > 2 * kept) {
-      // Compaction: undos folded into their imports, only the newest `kept` imports kept.
-      const keep = foldLines(lines).slice(-kept);
-      lines = keep.flatMap(({ undone_at, ...r }) => (undone_at === null ? [r] : [r, { t: 'undo' as const, id: r.id, at: undone_at }]));
+      // Compaction: undos and notices folded into their imports, only the newest `kept` imports kept.
+      lines = recordLines(foldLines(lines).slice(-kept));
       await writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     } else if (lines.length === 1) {
       await fsyncPath(dirname(file));
@@ -99,5 +109,6 @@ export async function openHistoryLog(dataDir: string, opts: { kept?: number } = 
       return records.find((r) => r.id === line.id)!;
     },
     recordUndo: (id, at) => append({ t: 'undo', id, at }),
+    recordNotified: (ids, notified) => append({ t: 'notified', ids, ...notified }),
   };
 }

@@ -29,25 +29,43 @@ export const importLineSchema = placedSchema.extend({
 
 export const undoLineSchema = z.object({ t: z.literal('undo'), id: z.number().int().positive(), at: z.string() });
 
-export const historyLineSchema = z.discriminatedUnion('t', [importLineSchema, undoLineSchema]);
+/** What the media servers were told of imports, once their notify job ended (told all, or gave up). */
+export const notifiedSchema = z.object({
+  event: z.enum(['imported', 'undone']),
+  at: z.string(),
+  told: z.array(z.string()),
+  /** Target name → why it could not be told. */
+  failed: z.record(z.string(), z.string()),
+});
+export type Notified = z.infer<typeof notifiedSchema>;
+
+export const notifiedLineSchema = notifiedSchema.extend({ t: z.literal('notified'), ids: z.array(z.number().int().positive()) });
+
+export const historyLineSchema = z.discriminatedUnion('t', [importLineSchema, undoLineSchema, notifiedLineSchema]);
 
 export type ImportLine = z.infer<typeof importLineSchema>;
 export type HistoryLine = z.infer<typeof historyLineSchema>;
-/** An import with its undo, if any, folded in. */
-export type ImportRecord = ImportLine & { undone_at: string | null };
+/** An import with its undo and its latest notice, if any, folded in. */
+export type ImportRecord = ImportLine & { undone_at: string | null; notified: Notified | null };
 
-/** The lines folded into imports, oldest first: an undo marks its import. */
+/** The lines folded into imports, oldest first: an undo marks its import, a notice each import it names (the latest wins). */
 export function foldLines(lines: readonly HistoryLine[]): ImportRecord[] {
   const out: ImportRecord[] = [];
   const byId = new Map<number, ImportRecord>();
   for (const line of lines) {
     if (line.t === 'import') {
-      const r = { ...line, undone_at: null };
+      const r = { ...line, undone_at: null, notified: null };
       out.push(r);
       byId.set(r.id, r);
-    } else {
+    } else if (line.t === 'undo') {
       const r = byId.get(line.id);
       if (r) r.undone_at = line.at;
+    } else {
+      const { t: _t, ids, ...notified } = line;
+      for (const id of ids) {
+        const r = byId.get(id);
+        if (r) r.notified = notified;
+      }
     }
   }
   return out;
@@ -66,5 +84,6 @@ export function historyItem(r: ImportRecord) {
     sidecars: r.sidecars.map((s) => ({ source: s.source, destination: s.destination })),
     pass: r.pass,
     undone_at: r.undone_at,
+    notified: r.notified,
   };
 }

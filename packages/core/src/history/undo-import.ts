@@ -25,6 +25,8 @@ export interface UndoResult {
   id: number;
   /** `from` the library path `to` the download path: moved back, or (a link or copy) removed while the download stays. */
   restored: { from: string; to: string; action: 'moved_back' | 'removed' }[];
+  /** The pass that made the import, for the notice to the media servers. */
+  pass: string;
 }
 
 async function seen(path: string): Promise<SeenPath | null> {
@@ -82,13 +84,13 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
       const plan = planUndo(record, await Promise.all(files.map(async (f) => ({ destination: await seen(f.destination), source: await seen(f.source) }))));
       if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
       const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
-      if (opts.dryRun) return { dry_run: true, id: record.id, restored };
+      if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
       const journalDir = transferJournalDir(opts.dataDir);
       // Sidecars first: a video back in the downloads without them would be planned alone.
       for (const step of [...plan.steps].reverse()) await carryOut(step, opts, journalDir);
       await removeEmptyDirs(record.created_dirs);
       await history.recordUndo(record.id, new Date(now()).toISOString());
-      return { dry_run: false, id: record.id, restored };
+      return { dry_run: false, id: record.id, restored, pass: record.pass };
     },
     { waitMs: opts.lockWaitMs ?? 5000 },
   ).catch((err: unknown) => {

@@ -9,7 +9,7 @@ const placed = (to: FileIdentity, name = 'a.mkv'): PlacedFile => ({ source: `/dl
 
 function record(mode: ImportRecord['mode'], to: FileIdentity, over: Partial<ImportRecord> = {}): ImportRecord {
   const method = mode === 'move' ? 'rename' : to.ino === DL.ino ? 'link' : 'copy';
-  return { t: 'import', id: 7, at: 'x', mode, method, ...placed(to), sidecars: [], created_dirs: [], pass: 'p', undone_at: null, ...over };
+  return { t: 'import', id: 7, at: 'x', mode, method, ...placed(to), sidecars: [], created_dirs: [], pass: 'p', undone_at: null, notified: null, ...over };
 }
 const one = (destination: SeenPath | null, source: SeenPath | null): Seen[] => [{ destination, source }];
 const reason = (r: ReturnType<typeof planUndo>) => (r.ok ? r.steps.map((s) => s.action) : r.reason);

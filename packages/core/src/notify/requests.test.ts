@@ -37,7 +37,7 @@ describe('importFolders and commonFolder', () => {
 
 describe('mediaUpdatedRequest', () => {
   it('Jellyfin: POST /Library/Media/Updated with every path, the key in the MediaBrowser Authorization scheme', () => {
-    expect(mediaUpdatedRequest(target({ kind: 'jellyfin', url: 'http://10.0.0.2:8096/jf/', api_key: 'k1' }), imports.slice(0, 2))).toEqual({
+    expect(mediaUpdatedRequest(target({ kind: 'jellyfin', url: 'http://10.0.0.2:8096/jf/', api_key: 'k1' }), { pass: '1', imports: imports.slice(0, 2) })).toEqual({
       method: 'POST',
       url: 'http://10.0.0.2:8096/jf/Library/Media/Updated',
       headers: { 'Content-Type': 'application/json', Authorization: 'MediaBrowser Token="k1"' },
@@ -51,10 +51,20 @@ describe('mediaUpdatedRequest', () => {
   });
 
   it('Emby: the same call with X-Emby-Token', () => {
-    const req = mediaUpdatedRequest(target({ kind: 'emby', url: 'https://emby.lan/emby', api_key: 'k2' }), imports.slice(2));
+    const req = mediaUpdatedRequest(target({ kind: 'emby', url: 'https://emby.lan/emby', api_key: 'k2' }), { pass: '1', imports: imports.slice(2) });
     expect(req.url).toBe('https://emby.lan/emby/Library/Media/Updated');
     expect(req.headers).toEqual({ 'Content-Type': 'application/json', 'X-Emby-Token': 'k2' });
     expect(JSON.parse(req.body!)).toEqual({ Updates: [{ Path: '/media/Movies/Heat (1995)/Heat (1995).mkv', UpdateType: 'Created' }] });
+  });
+
+  it.each(['jellyfin', 'emby'] as const)('%s, after an undo: the removed library paths as Deleted', (kind) => {
+    const req = mediaUpdatedRequest(target({ kind, api_key: 'k' }), { pass: '1', imports: imports.slice(0, 2), undone: 7 });
+    expect(JSON.parse(req.body!)).toEqual({
+      Updates: [
+        { Path: '/media/TV/Show/Season 01/Show - S01E01.mkv', UpdateType: 'Deleted' },
+        { Path: '/media/TV/Show/Season 01/Show - S01E02.mkv', UpdateType: 'Deleted' },
+      ],
+    });
   });
 });
 
@@ -133,6 +143,11 @@ describe('webhookRequest', () => {
       headers: { 'Content-Type': 'application/json', 'X-MO-Secret': 's3' },
       body: JSON.stringify({ event: 'imported', pass: '42', imports: notice.imports }),
     });
+  });
+
+  it('after an undo: event "undone" with the import id and the paths it took back', () => {
+    const req = webhookRequest(target({ kind: 'webhook', url: 'https://hooks.example.org/mo' }), { ...notice, undone: 7 });
+    expect(req.body).toBe(JSON.stringify({ event: 'undone', pass: '42', import: 7, imports: notice.imports }));
   });
 
   it('sends no secret header without a secret', () => {

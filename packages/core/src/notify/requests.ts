@@ -9,10 +9,14 @@ export interface NotifyImport {
   destination: string;
 }
 
-/** What a notify job carries: the pass that imported the files, and where they went. */
+/**
+ * What a notify job carries: the pass that imported the files, and where they went; with `undone`,
+ * the import an undo took back, whose `destination`s are gone from the library.
+ */
 export interface Notice {
   pass: string;
   imports: NotifyImport[];
+  undone?: number;
 }
 
 export interface NotifyRequest {
@@ -55,10 +59,11 @@ export function commonFolder(folders: readonly string[]): string {
  * Authorization scheme, the one form every version reads (X-Emby-Token is legacy authorization,
  * off by default since Jellyfin 12.0, jellyfin/jellyfin#15559); Emby reads X-Emby-Token.
  */
-export function mediaUpdatedRequest(target: NotifyTarget, imports: readonly NotifyImport[]): NotifyRequest {
+export function mediaUpdatedRequest(target: NotifyTarget, notice: Notice): NotifyRequest {
   const auth: Record<string, string> =
     target.kind === 'jellyfin' ? { Authorization: `MediaBrowser Token="${target.api_key ?? ''}"` } : { 'X-Emby-Token': target.api_key ?? '' };
-  return jsonPost(endpoint(target.url, '/Library/Media/Updated'), { Updates: imports.map((i) => ({ Path: i.destination, UpdateType: 'Created' })) }, auth);
+  const UpdateType = notice.undone === undefined ? 'Created' : 'Deleted';
+  return jsonPost(endpoint(target.url, '/Library/Media/Updated'), { Updates: notice.imports.map((i) => ({ Path: i.destination, UpdateType })) }, auth);
 }
 
 const plexHeaders = (target: NotifyTarget) => ({ 'X-Plex-Token': target.token ?? '', Accept: 'application/json' });
@@ -121,7 +126,11 @@ export function webhookRequest(target: NotifyTarget, notice: Notice): NotifyRequ
   const url = new URL(target.url);
   url.username = '';
   url.password = '';
-  return jsonPost(url.toString(), { event: 'imported', pass: notice.pass, imports: notice.imports }, target.secret ? { [WEBHOOK_SECRET_HEADER]: target.secret } : {});
+  const body =
+    notice.undone === undefined
+      ? { event: 'imported', pass: notice.pass, imports: notice.imports }
+      : { event: 'undone', pass: notice.pass, import: notice.undone, imports: notice.imports };
+  return jsonPost(url.toString(), body, target.secret ? { [WEBHOOK_SECRET_HEADER]: target.secret } : {});
 }
 
 /**

@@ -44,7 +44,7 @@ export async function notifyTarget(target: NotifyTarget, notice: Notice, timeout
   switch (target.kind) {
     case 'jellyfin':
     case 'emby':
-      await perform(target.kind, mediaUpdatedRequest(target, notice.imports), timeoutMs);
+      await perform(target.kind, mediaUpdatedRequest(target, notice), timeoutMs);
       return;
     case 'kodi':
       await perform(target.kind, kodiScanRequest(target, notice.imports), timeoutMs);

@@ -196,6 +196,20 @@ export const historyItemSchema = z.object({
   /** The scanner pass (its `started_at`). */
   pass: z.string(),
   undone_at: nullableIso,
+  /**
+   * What the media servers were told, once the notify job of its pass (`imported`) or of its undo
+   * (`undone`) ended; the latest wins. null: not yet, or none was sent.
+   */
+  notified: z
+    .object({
+      event: z.enum(['imported', 'undone']),
+      at: iso,
+      /** The targets told, by name. */
+      told: z.array(z.string()),
+      /** Target name → why it could not be told, after the job's last attempt. */
+      failed: z.record(z.string(), z.string()),
+    })
+    .nullable(),
 });
 
 export const historyResponse = z.object({

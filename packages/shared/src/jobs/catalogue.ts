@@ -172,10 +172,14 @@ function define<P extends z.ZodType, R extends z.ZodType>(def: JobDefinition<P, 
 
 export const notifyImportSchema = z.strictObject({ source: z.string().min(1), destination: z.string().min(1) });
 
-/** What a notify job tells every enabled target: the pass that imported files, and where they went. */
+/**
+ * What a notify job tells every enabled target: the pass that imported files, and where they went;
+ * with `undone`, the id of the import an undo took back, whose library files are gone.
+ */
 export const notifyPayloadSchema = z.strictObject({
   pass: z.string().min(1).max(256),
   imports: z.array(notifyImportSchema).min(1).max(100_000),
+  undone: z.number().int().positive().optional(),
 });
 
 /** A notify job's progress, kept across its attempts: a retry tells only the targets not yet told. */
