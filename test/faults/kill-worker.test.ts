@@ -110,18 +110,25 @@ cleanups.push(() => {
   if (disk) rmSync(disk, { recursive: true, force: true });
 });
 
-describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (downloads on tmpfs, drive on disk)', () => {
-  it(`${TRIALS - 1} kills of scanner passes moving ${MOVE_MB} MiB files: nothing lost, each file once at its destination, no temp left`, async () => {
-    const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
+// In hardlink mode a link cannot cross filesystems: like copy mode, a verified copy that keeps the download.
+describe.skipIf(moveSkip !== null).each(['move', 'hardlink', 'copy'] as const)('SIGKILL during a cross-filesystem %s (downloads on tmpfs, drive on disk)', (transfer) => {
+  const keeps = transfer !== 'move';
+  const kind = transfer === 'move' ? 'move' : `${transfer} (copy across)`;
+  // Half as many for the modes that share move's copy path (its journal, its recovery): enough to
+  // land kills in each window while keeping the suite's run time in bounds.
+  const trials = transfer === 'move' ? TRIALS : Math.ceil(TRIALS / 2);
+  it(`${trials - 1} kills of scanner passes importing ${MOVE_MB} MiB files: nothing lost, each file once at its destination${keeps ? ', the download kept' : ''}, imported once, no temp left`, async () => {
+    const root = { shm: join(shm, transfer), disk: join(disk, transfer) };
+    const paths = { downloads: join(root.shm, 'downloads'), data: join(root.disk, 'data'), config: join(root.disk, 'config'), drive: join(root.disk, 'media', 'disk1') };
     for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
     await writeTestKey(paths.data);
     const configFile = join(paths.config, 'config.toml');
     await writeFile(
       configFile,
       `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
-        `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\n`,
+        `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\ntransfer = "${transfer}"\n`,
     );
-    const prefix = uniquePrefix('kmove');
+    const prefix = uniquePrefix(`k${transfer}`);
     prefixes.push(prefix);
     const { port } = await startApi(configFile, prefix);
     const NATO = 'Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey Xray Yankee Zulu'.split(' ');
@@ -130,7 +137,7 @@ describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (down
     const originals = new Map<number, Original[]>();
 
     const spec: KindSpec = {
-      name: 'move',
+      name: kind,
       queue: 'scan',
       port,
       redisUrl,
@@ -165,12 +172,22 @@ describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (down
           const [src, dst] = await Promise.all([sha256OrNull(o.source), sha256OrNull(o.dest)]);
           if (src !== o.hash && dst !== o.hash) c.lost.push(o.source);
           if ((src !== null && src !== o.hash) || (dst !== null && dst !== o.hash)) c.changed.push(o.source);
+          if (keeps && src !== o.hash) c.lost.push(`${o.source} (the download ${transfer} mode keeps)`);
           if (settled === null && o.source.endsWith('.mkv')) {
             const partial = (await readdir(dirname(o.dest)).catch(() => [] as string[])).some((n) => n.startsWith('.mo-partial-'));
-            c.phases!.push(src !== null && dst !== null ? 'both names' : dst !== null ? 'moved' : partial ? 'copying' : 'not started');
+            c.phases!.push(dst !== null ? (keeps ? 'placed' : src !== null ? 'both names' : 'moved') : partial ? 'copying' : 'not started');
           }
-          // A pass that completed moved everything, exactly once.
-          if ((settled === 'completed' || settled === 'final') && !(dst === o.hash && src === null)) c.unsettled!.push(`${o.source}: after a completed pass source=${src ? 'present' : 'gone'} destination=${dst ? 'present' : 'absent'}`);
+          // A pass that completed imported everything, exactly once.
+          if ((settled === 'completed' || settled === 'final') && !(dst === o.hash && (keeps ? src === o.hash : src === null)))
+            c.unsettled!.push(`${o.source}: after a completed pass source=${src ? 'present' : 'gone'} destination=${dst ? 'present' : 'absent'}`);
+          if (settled === 'final' && o.source.endsWith('.mkv')) {
+            const h = await send(port, 'GET', `/api/history?limit=10&source=${encodeURIComponent(o.source)}`);
+            const items = (json(h)?.items ?? []) as { destination: string; method: string; sidecars: unknown[] }[];
+            // Across filesystems every mode copies.
+            const want = 'copy';
+            if (h.status !== 200 || items.length !== 1 || items[0]!.destination !== o.dest || items[0]!.method !== want || items[0]!.sidecars.length !== 1)
+              c.unsettled!.push(`${o.source}: the history holds ${h.status === 200 ? JSON.stringify(items).slice(0, 300) : `${h.status} ${h.text.slice(0, 200)}`}, not one ${want} with its sidecar`);
+          }
         }
         return c;
       },
@@ -186,20 +203,21 @@ describe.skipIf(moveSkip !== null)('SIGKILL during a cross-filesystem move (down
         if (r.status !== 200) throw new Error(`the last pass: ${r.status} ${r.text.slice(0, 300)}`);
         const again = json(await send(port, 'POST', '/api/scan?wait=60', { timeoutMs: 70_000 }));
         if (again?.moves?.length !== 0 || again?.plans?.length !== 0) throw new Error(`a pass after the last one still had work: ${JSON.stringify(again).slice(0, 300)}`);
-        // Nothing is left in the downloads but empty folders, and no lock is held.
+        // The downloads hold nothing but empty folders (move) or exactly the originals (hardlink, copy), and no lock is held.
         const left: string[] = [];
         const walk = async (d: string) => {
           for (const e of await readdir(d, { withFileTypes: true })) (e.isDirectory() ? await walk(join(d, e.name)) : left.push(join(d, e.name)));
         };
         await walk(paths.downloads);
-        if (left.length) throw new Error(`files left in the downloads: ${left.join(', ')}`);
+        const kept = keeps ? [...originals.values()].flat().map((o) => o.source) : [];
+        if (left.sort().join('\n') !== kept.sort().join('\n')) throw new Error(`the downloads hold ${left.length} files, expected ${kept.length}: ${left.filter((f) => !kept.includes(f)).join(', ')}`);
         for (const lock of ['scanner.lock', 'state.json.lock']) if (existsSync(join(paths.data, lock))) throw new Error(`${lock} is still held`);
         const state = stateSchema.safeParse(JSON.parse(await readFile(join(paths.data, 'state.json'), 'utf8')));
         if (!state.success) throw new Error(`state.json: ${state.error.message}`);
       },
     };
-    const stats = await runKillTrials(spec, { trials: TRIALS, rng: rng(seed).fork('move'), natural: true });
-    report('move', stats);
+    const stats = await runKillTrials(spec, { trials, rng: rng(seed).fork(transfer), natural: transfer === 'move' });
+    report(kind, stats);
     expectClean(stats);
   }, 600_000);
 });

@@ -69,14 +69,19 @@ async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
 /**
  * Takes one import back (see planUndo), under the scanner's lock so that no pass moves files
  * meanwhile. Refused (409, 404) before anything changes. Cut short by a kill, it is completed by
- * asking again: what was taken back already counts as done, and a copy back in flight is settled
- * by the next pass's transfer journal. Recorded in the history once every file is back.
+ * asking again: a copy back in flight is settled from the transfer journal, and what was taken back
+ * already counts as done. Recorded in the history once every file is back.
  */
 export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
   const now = opts.now ?? Date.now;
   return withPassLock(
     opts.dataDir,
     async () => {
+      const journalDir = transferJournalDir(opts.dataDir);
+      // A copy an earlier undo (or pass) was killed in the middle of is settled first, as the next
+      // pass would: its temp goes, and a copy already in place has the library file removed, so
+      // that asking again finds that file taken back rather than its download path taken.
+      if (!opts.dryRun) await createTransferJournal(journalDir).recover();
       const history = await openHistoryLog(opts.dataDir);
       const record = history.records().find((r) => r.id === opts.id);
       if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
@@ -85,7 +90,6 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
       if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
       const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
       if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
-      const journalDir = transferJournalDir(opts.dataDir);
       // Sidecars first: a video back in the downloads without them would be planned alone.
       for (const step of [...plan.steps].reverse()) await carryOut(step, opts, journalDir);
       await removeEmptyDirs(record.created_dirs);

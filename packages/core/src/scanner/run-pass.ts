@@ -109,10 +109,11 @@ interface CarryOut {
 
 async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
   const noted =
-    p.sidecars.length === 0 || c.mode !== 'move'
+    p.sidecars.length === 0
       ? null
       : await c.sidecarJournal.begin({
           video: { source: p.plan.source, destination: p.plan.destination },
+          ...(c.mode === 'move' ? {} : { keep_source: true as const }),
           sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
         });
   const created_dirs = await missingDirs(dirname(p.plan.destination));
@@ -186,7 +187,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         const st = await lstat(s.source).catch(() => null);
         if (st && !isSettled(st.mtimeMs, now(), cfg.app.settle_seconds)) return 'keep';
         try {
-          const r = await moveFile(s.source, s.destination, moveOpts);
+          const r = mode === 'move' ? await moveFile(s.source, s.destination, moveOpts) : await keepAndPlace(s.source, s.destination, mode, moveOpts);
           const error = r.status === 'exists' ? `${s.destination} already exists` : null;
           opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
           if (r.status !== 'gone') record(s.source, s.destination, error);

@@ -43,6 +43,20 @@ describe('sidecar journal', () => {
     expect(readdirSync(f.notes)).toEqual([]);
   });
 
+  it('in hardlink and copy mode (the video kept in the downloads) hands over the sidecars once the video is placed', async () => {
+    const f = fixture({ videoAt: 'both', sidecarsLeft: 2 });
+    await f.journal.begin({ ...f.note, keep_source: true });
+    expect(await recovered(f)).toEqual(f.note.sidecars);
+    expect(readdirSync(f.notes)).toEqual([]);
+  });
+
+  it('in hardlink and copy mode hands over nothing while the video is not placed', async () => {
+    const f = fixture({ videoAt: 'source', sidecarsLeft: 2 });
+    await f.journal.begin({ ...f.note, keep_source: true });
+    expect(await recovered(f)).toEqual([]);
+    expect(readdirSync(f.notes)).toEqual([]);
+  });
+
   it.each([
     ['the video never moved', 'source'],
     ['the video is under both names (a move cut between link and unlink)', 'both'],

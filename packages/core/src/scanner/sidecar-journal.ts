@@ -4,7 +4,9 @@ import { createNoteFolder } from '../fs/note-folder.ts';
 
 const fileMoveSchema = z.object({ source: z.string(), destination: z.string() });
 const sidecarSchema = fileMoveSchema.extend({ size: z.number(), mtime_ms: z.number() });
-const noteSchema = z.object({ video: fileMoveSchema, sidecars: z.array(sidecarSchema) });
+// `keep_source` (hardlink and copy modes): the video stays in the downloads once placed, and so
+// does each sidecar. Without it (move, and notes older than the modes) the video left.
+const noteSchema = z.object({ video: fileMoveSchema, sidecars: z.array(sidecarSchema), keep_source: z.literal(true).optional() });
 
 export type SidecarNote = z.infer<typeof noteSchema>;
 export type PendingSidecar = z.infer<typeof sidecarSchema>;
@@ -13,8 +15,9 @@ export interface SidecarJournal {
   /** Notes a video's sidecars before the video moves; returns the function that drops the note. */
   begin(note: SidecarNote): Promise<() => Promise<void>>;
   /**
-   * Hands `move` each sidecar a killed pass left behind after moving its video. Without this they
-   * would stay in the downloads for good: with their video gone nothing claims them. `move`
+   * Hands `move` each sidecar a killed pass left behind after placing its video. Without this they
+   * would stay in the downloads for good: with their video gone, or (kept) already imported,
+   * nothing claims them. `move`
    * answers `keep` when it should be tried again by the next pass (a drive not mounted, a file
    * still being written); the note then stays. A note whose video did not get away is only
    * dropped, since the next plan takes the whole group again. Call it under the pass lock, after
@@ -35,7 +38,7 @@ export function createSidecarJournal(dir: string): SidecarJournal {
       for (const note of await notes.list()) {
         const n = note.value;
         let keep = false;
-        if (n && !(await exists(n.video.source)) && (await exists(n.video.destination))) {
+        if (n && (await exists(n.video.destination)) && (n.keep_source || !(await exists(n.video.source)))) {
           for (const s of n.sidecars) if ((await exists(s.source)) && (await move(s)) === 'keep') keep = true;
         }
         if (!keep) await note.drop();
