@@ -6,11 +6,9 @@
 // After each kill the bytes must exist whole at the library path or the download path; a new API
 // must then complete the undo when asked again (or say it was done), leaving the file once at its
 // download path, no temp or transfer note, and a history that parses with the import undone.
-import { watch } from 'node:fs';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyResponse, undoResponse } from '../../packages/shared/src/index.ts';
@@ -21,6 +19,7 @@ import { json, send } from './support/http.ts';
 import { sleep, startWorker } from './support/jobs.ts';
 import { rng, suiteSeed } from './support/prng.ts';
 import { Figures } from './support/report.ts';
+import { crossFilesystem } from './support/cross-fs.ts';
 
 const TRIALS = Number(process.env.FAULTS_KILL_TRIALS ?? 26);
 const MOVE_MB = Number(process.env.FAULTS_MOVE_MB ?? 48);
@@ -32,21 +31,8 @@ const running: RunningProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 const OLD = new Date('2024-05-01T12:00:00.000Z');
 
-let skip: string | null = null;
-let shm = '';
-let disk = '';
-try {
-  shm = mkdtempSync('/dev/shm/mo-faults-undo-');
-  disk = mkdtempSync(join(tmpdir(), 'mo-faults-undo-'));
-  if (statSync(shm).dev === statSync(disk).dev) skip = `undo kill trials skipped: /dev/shm and ${tmpdir()} are one filesystem here, so no undo would copy`;
-} catch (err) {
-  skip = `undo kill trials skipped: /dev/shm is not usable (${(err as Error).message})`;
-}
-if (skip) console.warn(skip);
-cleanups.push(() => {
-  if (shm) rmSync(shm, { recursive: true, force: true });
-  if (disk) rmSync(disk, { recursive: true, force: true });
-});
+const { shm, disk, skip, cleanup } = crossFilesystem('undo', 'undo kill trials');
+cleanups.push(cleanup);
 
 beforeAll(() => buildApps(), 120_000);
 

@@ -9,9 +9,8 @@
 // itself is the service's own code. The last kill of the move kind is left to BullMQ's own timers.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +26,7 @@ import { buildApps, REPO_ROOT, startProcess, tempInstall, waitFor, type RunningP
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobRecord, sleep } from './support/jobs.ts';
+import { crossFilesystem } from './support/cross-fs.ts';
 import { jobCounts, runKillTrials, type Check, type KindSpec, type Settled, type TrialStats } from './support/kill-trials.ts';
 import { rng, suiteSeed } from './support/prng.ts';
 import { Figures, percentile } from './support/report.ts';
@@ -94,21 +94,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // (a) a cross-filesystem move
 
-let moveSkip: string | null = null;
-let shm = '';
-let disk = '';
-try {
-  shm = mkdtempSync('/dev/shm/mo-faults-move-');
-  disk = mkdtempSync(join(tmpdir(), 'mo-faults-move-'));
-  if (statSync(shm).dev === statSync(disk).dev) moveSkip = `move kill trials skipped: /dev/shm and ${tmpdir()} are one filesystem here, so no move would copy`;
-} catch (err) {
-  moveSkip = `move kill trials skipped: /dev/shm is not usable (${(err as Error).message})`;
-}
-if (moveSkip) console.warn(moveSkip);
-cleanups.push(() => {
-  if (shm) rmSync(shm, { recursive: true, force: true });
-  if (disk) rmSync(disk, { recursive: true, force: true });
-});
+const { shm, disk, skip: moveSkip, cleanup } = crossFilesystem('move', 'move kill trials');
+cleanups.push(cleanup);
 
 // In hardlink mode a link cannot cross filesystems: like copy mode, a verified copy that keeps the download.
 describe.skipIf(moveSkip !== null).each(['move', 'hardlink', 'copy'] as const)('SIGKILL during a cross-filesystem %s (downloads on tmpfs, drive on disk)', (transfer) => {
