@@ -79,7 +79,8 @@ function expectClean(s: TrialStats) {
     details: [],
   });
   expect(j.lost).toBe(0);
-  expect(s.firstAttemptKills).toBeGreaterThanOrEqual(20);
+  // Most kills must land in a first attempt, the rest in a retry: 20 of the 25 kills by default.
+  expect(s.firstAttemptKills).toBeGreaterThanOrEqual(Math.floor(s.trials * 0.8));
 }
 
 beforeAll(() => buildApps(), 120_000);

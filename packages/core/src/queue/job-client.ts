@@ -95,8 +95,9 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
 
   function ready(): Promise<void> {
     if (client.status === 'ready') return Promise.resolve();
-    // Just started: give the first connection a moment. Reconnecting after a loss: answer now.
-    if (client.status !== 'wait' && client.status !== 'connecting') {
+    // Just started, or connected and about to be ready (`connect`: the socket is open, the
+    // handshake not done): give it a moment, within the deadline. Reconnecting after a loss: answer now.
+    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
       return Promise.reject(unavailable(new Error(`redis is ${client.status}`)));
     }
     return new Promise((resolve) => client.once('ready', () => resolve()));
