@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, symlinkSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, type RuntimeConfig } from '@mo/core';
@@ -57,6 +57,19 @@ describe('watchDownloads', () => {
     writeFileSync(join(install.paths.downloads, 'Heat.1995.mkv'), 'video');
     await expect.poll(() => requests.length, { timeout: 6000 }).toBe(2);
     expect(requests[1]! - wrote).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('does not follow a symlink out of the downloads folder: changes out there wake nothing', async () => {
+    const { requests } = await start();
+    const outside = join(install.root, 'outside');
+    mkdirSync(outside);
+    symlinkSync(outside, join(install.paths.downloads, 'link'));
+    // The link itself is a change in the downloads folder.
+    await expect.poll(() => requests.length, { timeout: 5000 }).toBe(2);
+    await sleep(500);
+    writeFileSync(join(outside, 'Heat.1995.mkv'), 'video');
+    await sleep(2500);
+    expect(requests).toHaveLength(2);
   });
 
   it('does not wake for removals: every import removes files', async () => {

@@ -92,7 +92,9 @@ export function watchDownloads(opts: {
       return fail(gen, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
     }
     if (gen !== generation || closed) return;
-    const w = watch(folder, { ignoreInitial: true, alwaysStat: true });
+    // A symlink in the downloads folder is a name, not a way in: followed, one pointing at / would
+    // have chokidar walk and watch the whole filesystem (the scanner does not follow them either).
+    const w = watch(folder, { ignoreInitial: true, alwaysStat: true, followSymlinks: false });
     watcher = w;
     const seen = () => gen === generation && noteChange();
     w.on('add', seen).on('addDir', seen);
