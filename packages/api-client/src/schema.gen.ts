@@ -535,7 +535,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Transcode queue: indexed video that is not .mp4 */
+        /**
+         * Transcode queue: indexed video that is not .mp4
+         * @description Each entry with its place in line, priority and, while running, progress; `paused` while the queue is paused.
+         */
         get: operations["getTranscoder"];
         put?: never;
         post?: never;
@@ -565,6 +568,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/transcoder/run-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue every queued transcode at once
+         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. Dry run: the first 100 entries with their commands, and `total`.
+         */
+        post: operations["postTranscoderRunAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/transcoder/retry": {
         parameters: {
             query?: never;
@@ -576,9 +599,86 @@ export interface paths {
         put?: never;
         /**
          * Queue a failed transcode again
-         * @description A failed entry goes back to `queued`, for `run-next` to take in its turn; a queued one stays queued.
+         * @description A failed entry goes back to `queued`, in its place by priority; a queued one stays queued.
          */
         post: operations["postTranscoderRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/transcoder/priority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a queued entry a priority, or move it to the top
+         * @description Higher runs first; `top` puts the entry before every other one. A job already waiting for the entry moves too.
+         */
+        post: operations["postTranscoderPriority"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/transcoder/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause the transcode queue
+         * @description Running transcodes finish; nothing new starts, also after a restart, until resumed.
+         */
+        post: operations["postTranscoderPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/transcoder/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the transcode queue */
+        post: operations["postTranscoderResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/transcoder/discard-original": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove the original a transcode kept (keep_original)
+         * @description Only once the MP4 still matches what the transcode verified (container, streams, duration). Dry run: says what it would remove.
+         */
+        post: operations["postTranscoderDiscardOriginal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -805,6 +905,14 @@ export interface components {
                 };
             };
         };
+        DiscardOriginalRequest: {
+            path: string;
+        };
+        DiscardOriginalResult: {
+            dry_run: boolean;
+            item: components["schemas"]["TranscodeEntry"];
+            removed: string | null;
+        };
         DownloadFile: {
             path: string;
             bytes: number;
@@ -1029,6 +1137,16 @@ export interface components {
             truncated: boolean;
             timed_out: boolean;
         };
+        MediaSnapshot: {
+            bytes: number;
+            streams: {
+                index: number;
+                type: string;
+                codec: string | null;
+                language: string | null;
+                default: boolean;
+            }[];
+        };
         Move: {
             source: string;
             destination: string;
@@ -1219,6 +1337,25 @@ export interface components {
             scanned_at: string | null;
             releases: components["schemas"]["Release"][];
             providers: components["schemas"]["ProviderStatus"][];
+        };
+        RunAllAnswer: components["schemas"]["RunAllDryRun"] | components["schemas"]["RunAllStarted"];
+        RunAllDryRun: {
+            /** @enum {boolean} */
+            dry_run: true;
+            items: {
+                item: components["schemas"]["TranscodeItem"];
+                command: string[] | null;
+                error: string | null;
+            }[];
+            total: number;
+        };
+        RunAllStarted: {
+            queued: number;
+            jobs: {
+                path: string;
+                job: components["schemas"]["JobRef"];
+                status_url: string;
+            }[];
         };
         RunNextAnswer: components["schemas"]["RunNextNothing"] | components["schemas"]["RunNextDryRun"];
         RunNextDryRun: {
@@ -1470,6 +1607,29 @@ export interface components {
             job: components["schemas"]["JobRef"];
             status_url: string;
         };
+        TranscodeEntry: {
+            path: string;
+            ext: string;
+            bytes: number;
+            /** @enum {string|null} */
+            kind: "movie" | "episode" | null;
+            title: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            position: number | null;
+            priority: number;
+            job_id: string | null;
+            progress: components["schemas"]["TranscodeProgress"];
+            error: string | null;
+            output: string | null;
+            /** @enum {string|null} */
+            original: "kept" | "removed" | null;
+            result: {
+                before: components["schemas"]["MediaSnapshot"];
+                after: components["schemas"]["MediaSnapshot"];
+                seconds: number | null;
+            } | null;
+        };
         TranscodeItem: {
             path: string;
             ext: string;
@@ -1480,16 +1640,38 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "done" | "failed";
         };
+        TranscodePriorityRequest: {
+            path: string;
+            priority: number;
+        } | {
+            path: string;
+            /** @enum {boolean} */
+            top: true;
+        };
+        TranscodePriorityResult: {
+            item: components["schemas"]["TranscodeEntry"];
+        };
+        TranscodeProgress: {
+            percent: number | null;
+            speed: number | null;
+            out_time_seconds: number;
+            eta_seconds: number | null;
+            encoder: string | null;
+        } | null;
         Transcoder: {
             /** @description ISO-8601 UTC time */
             scanned_at: string | null;
-            queue: components["schemas"]["TranscodeItem"][];
+            paused: boolean;
+            queue: components["schemas"]["TranscodeEntry"][];
         };
         TranscodeRetryRequest: {
             path: string;
         };
         TranscodeRetryResult: {
             item: components["schemas"]["TranscodeItem"];
+        };
+        TranscoderPaused: {
+            paused: boolean;
         };
         UndoResult: {
             dry_run: boolean;
@@ -3760,6 +3942,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the transcode queue is paused; resume it first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description the body is larger than 1 MiB */
             413: {
                 headers: {
@@ -3788,6 +3979,107 @@ export interface operations {
                 };
             };
             /** @description Redis or the queue cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTranscoderRunAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dry run, or nothing was queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAllAnswer"];
+                };
+            };
+            /** @description Accepted: the jobs run on */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAllStarted"];
+                };
+            };
+            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the transcode queue is paused; resume it first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached; nothing was queued */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,6 +4186,355 @@ export interface operations {
             };
             /** @description Redis or the queue cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTranscoderPriority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranscodePriorityRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscodePriorityResult"];
+                };
+            };
+            /** @description the body is not {"path", "priority"} or {"path", "top": true}, or the priority is out of range; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the path is not in the transcode queue */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the entry is running or done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis cannot be reached to move the waiting job; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTranscoderPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscoderPaused"];
+                };
+            };
+            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTranscoderResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscoderPaused"];
+                };
+            };
+            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTranscoderDiscardOriginal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscardOriginalRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscardOriginalResult"];
+                };
+            };
+            /** @description the body is not {"path"}; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the original or the MP4 resolves outside the drives; the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the path is not in the transcode queue, or the MP4 has gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the entry is not done, its original was not kept or is gone, or the MP4 no longer matches */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,7 +28,7 @@ export function statusUrl(queue: string, id: string): string {
  * Every job-backed POST answers through here: the job's result when it finishes within `?wait=`
  * (`opts.wait`, as the route's declared query read it), otherwise 202 with where to follow it.
  */
-export async function runJob<N extends JobName>(
+export async function runJob<N extends Exclude<JobName, 'transcode-run'>>(
   c: Context,
   jobs: JobClient,
   name: N,

@@ -255,6 +255,12 @@ describe('real answers: each status is documented and each body validates agains
     expect(await next.json()).toMatchObject({ dry_run: true, dropped: expect.any(Array) });
     expect((await call('post', '/api/tools/transcoder/retry', '/api/tools/transcoder/retry', json({ path: '/nowhere.avi' }))).status).toBe(404);
     expect((await call('post', '/api/tools/transcoder/retry', '/api/tools/transcoder/retry', json({}))).status).toBe(400);
+    const all = await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all');
+    expect(all.status).toBe(200);
+    expect(await all.json()).toMatchObject({ dry_run: true, total: expect.any(Number) });
+    expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: '/nowhere.avi' }))).status).toBe(404);
+    expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({}))).status).toBe(400);
+    expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: '/nowhere.avi', priority: 1 }))).status).toBe(404);
     expect((await call('post', '/api/jobs/transcode/{id}/cancel', '/api/jobs/transcode/no-such-job/cancel')).status).toBe(404);
     expect((await call('post', '/api/scan', '/api/scan?wait=x')).status).toBe(400);
     expect((await call('post', '/api/settings', '/api/settings', json({ app: { nope: 1 } }))).status).toBe(400);
@@ -274,8 +280,15 @@ describe('real answers: each status is documented and each body validates agains
     const started = await call('post', '/api/tools/transcoder/run-next', '/api/tools/transcoder/run-next');
     expect(started.status).toBe(202);
     const { item, job } = (await started.json()) as { item: { path: string }; job: { id: string } };
-    // Its job has not finished: running entries are not re-queued.
-    expect((await call('post', '/api/tools/transcoder/retry', '/api/tools/transcoder/retry', json({ path: item.path }))).status).toBe(409);
+    // Its job waits: the entry is queued already, and may move up.
+    expect((await call('post', '/api/tools/transcoder/retry', '/api/tools/transcoder/retry', json({ path: item.path }))).status).toBe(200);
+    expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: item.path, top: true }))).status).toBe(200);
+    expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: item.path, priority: 1.5 }))).status).toBe(400);
+    expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: item.path }))).status).toBe(409);
+    expect((await call('post', '/api/tools/transcoder/pause', '/api/tools/transcoder/pause')).status).toBe(200);
+    expect((await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all')).status).toBe(409);
+    expect((await call('post', '/api/tools/transcoder/resume', '/api/tools/transcoder/resume')).status).toBe(200);
+    expect((await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all')).status).toBe(202);
     expect((await call('post', '/api/jobs/transcode/{id}/cancel', `/api/jobs/transcode/${job.id}/cancel`)).status).toBe(202);
     // The jobs just added, as the list describes them.
     const recent = await call('get', '/api/jobs', '/api/jobs?limit=10');

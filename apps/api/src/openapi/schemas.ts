@@ -59,8 +59,18 @@ import {
   trackActionSchema,
   tracksDryRunResponse,
   tracksResultResponse,
+  discardOriginalBody,
+  discardOriginalResponse,
+  mediaSnapshotSchema,
+  runAllDryRunResponse,
+  runAllStartedResponse,
   transcodeCancelResponse,
   transcodeItemSchema,
+  transcodeListingSchema,
+  transcodePausedResponse,
+  transcodePriorityBody,
+  transcodePriorityResponse,
+  transcodeProgressSchema,
   transcoderResponse,
   transcodeRetryBody,
   transcodeRetryResponse,
@@ -85,6 +95,7 @@ export const openApiDocumentSchema = z.looseObject({
 
 export const tracksAnswer = z.union([tracksDryRunResponse, tracksResultResponse]);
 export const runNextAnswer = z.union([runNextNothingResponse, runNextDryRunResponse]);
+export const runAllAnswer = z.union([runAllDryRunResponse, runAllStartedResponse]);
 
 const NAMED: Record<string, z.ZodType> = {
   OpenApiDocument: openApiDocumentSchema,
@@ -132,7 +143,16 @@ const NAMED: Record<string, z.ZodType> = {
   TracksAnswer: tracksAnswer,
   Subtitles: subtitlesResponse,
   TranscodeItem: transcodeItemSchema,
+  TranscodeEntry: transcodeListingSchema,
+  TranscodeProgress: transcodeProgressSchema,
+  MediaSnapshot: mediaSnapshotSchema,
   Transcoder: transcoderResponse,
+  RunAllDryRun: runAllDryRunResponse,
+  RunAllStarted: runAllStartedResponse,
+  RunAllAnswer: runAllAnswer,
+  TranscodePriorityResult: transcodePriorityResponse,
+  TranscoderPaused: transcodePausedResponse,
+  DiscardOriginalResult: discardOriginalResponse,
   DroppedStream: droppedStreamSchema,
   RunNextNothing: runNextNothingResponse,
   RunNextDryRun: runNextDryRunResponse,
@@ -146,6 +166,8 @@ const NAMED: Record<string, z.ZodType> = {
   SettingsPatch: settingsBody,
   TrackAction: trackActionSchema,
   TranscodeRetryRequest: transcodeRetryBody,
+  TranscodePriorityRequest: transcodePriorityBody,
+  DiscardOriginalRequest: discardOriginalBody,
   AuthSetupRequest: authSetupBody,
   AuthLoginRequest: authLoginBody,
   AuthPasswordRequest: authPasswordBody,

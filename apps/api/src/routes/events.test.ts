@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobEvents, createLogger, writeLibraryIndex, type JobEvents } from '@mo/core';
 import { jobEventSchema, libraryEventSchema, QUEUE_NAMES, settingsEventSchema, snapshotEventSchema, transcodeEventSchema, type JobEvent } from '@mo/shared';
+import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { sseReader, type SseMessage } from '../test-support/sse.ts';
 import { listen } from '../test-support/serve.ts';
@@ -122,7 +123,7 @@ describe('GET /api/events', () => {
     expect(settings.sections).toEqual(['app']);
     expect(settings.version).not.toBe(snapshot.settings.version);
 
-    const entry = { status: 'failed' as const, job_id: '3', updated_at: '2024-01-01T00:00:00.000Z', output: null, error: 'boom' };
+    const entry = { ...queuedEntry('2024-01-01T00:00:00.000Z'), status: 'failed' as const, job_id: '3', error: 'boom' };
     await t.config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, '/m/a.avi': entry } }));
     await t.config.refresh();
     expect(transcodeEventSchema.parse((await stream.next((m) => m.event === 'transcode')).data)).toEqual({ changed: [{ path: '/m/a.avi', entry }] });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { AppError, createJobClient, createLogger, createWorkerHost, jobFailureReason, type JobClient, type WorkerHost } from '@mo/core';
+import { newTranscodeJobId } from '@mo/core/tools/transcode-store.ts';
 import { writePassFile } from '@mo/core/scanner/pass-file.ts';
 import { jobListResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
@@ -59,8 +60,9 @@ beforeAll(async () => {
   });
   expect((await jobs.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 })).kind).toBe('completed');
   expect((await jobs.submit('library-scan', { trigger: 'api' }, { waitSeconds: 10 })).kind).toBe('failed');
-  await jobs.submit('transcode-run', { item }, { waitSeconds: 0 });
-  await waitFor(async () => (await jobs.get('transcode', '1'))?.state === 'active' && (await jobs.get('transcode', '1'))?.progress !== 0, 10_000, 'the transcode to run');
+  const [transcode] = await jobs.queueTranscodes([{ payload: { item }, jobId: newTranscodeJobId(), priority: 1 }]);
+  const running = async () => jobs.get('transcode', transcode!.id);
+  await waitFor(async () => (await running())?.state === 'active' && (await running())?.progress !== 0, 10_000, 'the transcode to run');
   const before = { path: '/m/a.mkv', action: 'remove' as const, stream: 1, before: [] };
   expect((await jobs.submit('media-tracks', before, { waitSeconds: 0 })).kind).toBe('pending');
 });

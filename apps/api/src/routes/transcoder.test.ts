@@ -12,8 +12,12 @@ import {
   type JobClient,
 } from '@mo/core';
 import { makeClip } from '@mo/core/media/test-fixtures/clips.ts';
+import { probeFile } from '@mo/core/media/run.ts';
+import { snapshot } from '@mo/core/media/transcode.ts';
 import { isCancelRequested } from '@mo/core/queue/job-cancel.ts';
-import { runNextResponse, transcoderResponse, transcodeRetryResponse } from '@mo/shared';
+import { newTranscodeJobId } from '@mo/core/tools/transcode-store.ts';
+import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
+import { runNextResponse, TRANSCODE_JOB_ID, transcoderResponse, transcodeRetryResponse, type TranscodeStatus } from '@mo/shared';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
 
@@ -31,17 +35,25 @@ afterEach(async () => {
   await t?.close();
 });
 
-function recordingJobs(calls: unknown[], fail?: Error): JobClient {
-  let id = 40;
+function recordingJobs(calls: any[], fail?: Error): JobClient {
   return {
     ...stubJobs(),
-    submit: async (name, payload) => {
+    queueTranscodes: async (jobs) => {
       if (fail) throw fail;
-      calls.push({ name, payload });
-      return { kind: 'pending', job: { id: String(++id), queue: 'transcode', state: 'waiting' } };
+      calls.push(...jobs.map((j) => ({ name: 'transcode-run', ...j })));
+      return jobs.map((j) => ({ id: j.jobId, queue: 'transcode' as const, state: 'waiting' as const }));
     },
+    reprioritize: async (queue, id, priority) => {
+      calls.push({ reprioritize: { queue, id, priority } });
+      return true;
+    },
+    setPaused: async (queue, paused) => void calls.push({ setPaused: { queue, paused } }),
+    progressOf: async () => new Map(),
   };
 }
+
+/** A record as the transitions write them. */
+const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry(new Date().toISOString()), status, job_id: '3', ...extra });
 
 /** Real clips on the drive, indexed the way a library scan indexes them. */
 async function library(opts: { jobs?: JobClient } = {}) {
@@ -70,32 +82,33 @@ async function get(path: string) {
   const res = await t.app.request(path);
   return { status: res.status, body: (await res.json()) as any };
 }
-async function post(path: string) {
-  const res = await t.app.request(path, { method: 'POST' });
+async function post(path: string, body?: unknown) {
+  const init = body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+  const res = await t.app.request(path, { method: 'POST', ...init });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('GET /api/tools/transcoder', () => {
   it('is empty before the first library scan', async () => {
     t = await testApp();
-    expect(await get('/api/tools/transcoder')).toEqual({ status: 200, body: { scanned_at: null, queue: [] } });
+    expect(await get('/api/tools/transcoder')).toEqual({ status: 200, body: { scanned_at: null, paused: false, queue: [] } });
   });
 
   it('lists indexed video that is not MP4, by path, with each entry’s status from the state', async () => {
     const { a, b, e1 } = await library();
     await t.config.state.update((s) => ({
       ...s,
-      transcodes: { [b]: { status: 'failed', job_id: '3', updated_at: new Date().toISOString(), output: null, error: 'boom' } },
+      transcodes: { [b]: rec('failed', { error: 'boom' }) },
     }));
     await t.config.refresh();
     const { status, body } = await get('/api/tools/transcoder');
     expect(status).toBe(200);
     expect(transcoderResponse.safeParse(body).success).toBe(true);
     expect(body.scanned_at).toBe(t.library.header()!.scanned_at);
-    expect(body.queue.map((e: any) => [e.path, e.ext, e.kind, e.status])).toEqual([
-      [a, '.avi', 'movie', 'queued'],
-      [b, '.avi', 'movie', 'failed'],
-      [e1, '.avi', 'episode', 'queued'],
+    expect(body.queue.map((e: any) => [e.path, e.ext, e.kind, e.status, e.position, e.error])).toEqual([
+      [a, '.avi', 'movie', 'queued', 1, null],
+      [b, '.avi', 'movie', 'failed', null, 'boom'],
+      [e1, '.avi', 'episode', 'queued', 2, null],
     ]);
   });
 });
@@ -117,7 +130,7 @@ describe('POST /api/tools/transcoder/run-next', () => {
     expect(t.config.currentState().transcodes).toEqual({});
   });
 
-  it('with dry_run off, queues the next entry, answers 202 at once, and marks it running', async () => {
+  it('with dry_run off, queues the next entry with a job named from the start, and answers 202 at once', async () => {
     const calls: any[] = [];
     const { a, b, e1 } = await library({ jobs: recordingJobs(calls) });
     await t.config.updateSettings({ app: { dry_run: false } });
@@ -126,14 +139,18 @@ describe('POST /api/tools/transcoder/run-next', () => {
     const first = await post('/api/tools/transcoder/run-next');
     expect(first.status).toBe(202);
     expect(runNextResponse.safeParse(first.body).success).toBe(true);
-    expect(first.body).toMatchObject({ item: { path: a, status: 'running' }, job: { id: '41', queue: 'transcode' }, status_url: '/api/jobs/transcode/41' });
-    expect(calls[0]).toMatchObject({ name: 'transcode-run', payload: { item: { path: a, status: 'queued' } } });
-    expect(t.config.currentState().transcodes[a]).toMatchObject({ status: 'running', job_id: '41' });
+    const id = first.body.job.id as string;
+    expect(id).toMatch(TRANSCODE_JOB_ID);
+    expect(first.body).toMatchObject({ item: { path: a, status: 'queued' }, job: { queue: 'transcode' }, status_url: `/api/jobs/transcode/${id}` });
+    expect(calls[0]).toMatchObject({ name: 'transcode-run', jobId: id, payload: { item: { path: a, status: 'queued' } } });
+    expect(t.config.currentState().transcodes[a]).toMatchObject({ status: 'queued', job_id: id });
     // Two at once take two different entries.
     const [second, third] = await Promise.all([post('/api/tools/transcoder/run-next'), post('/api/tools/transcoder/run-next')]);
     expect([second.body.item.path, third.body.item.path].sort()).toEqual([b, e1].sort());
     expect(await post('/api/tools/transcoder/run-next')).toEqual({ status: 200, body: { item: null } });
-    expect((await get('/api/tools/transcoder')).body.queue.map((e: any) => e.status)).toEqual(['running', 'running', 'running']);
+    const listed = (await get('/api/tools/transcoder')).body.queue;
+    expect(listed.map((e: any) => [e.status, e.position])).toEqual([['queued', 1], ['queued', 2], ['queued', 3]]);
+    expect(new Set(listed.map((e: any) => e.job_id)).size).toBe(3);
   });
 
   it('gives the entry back when the job cannot be queued', async () => {
@@ -155,7 +172,7 @@ describe('POST /api/tools/transcoder/retry', () => {
     const res = await t.app.request('/api/tools/transcoder/retry', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': type } });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const entry = (status: 'running' | 'done' | 'failed') => ({ status, job_id: '3', updated_at: new Date().toISOString(), output: null, error: status === 'failed' ? 'boom' : null });
+  const entry = (status: 'running' | 'done' | 'failed') => rec(status, { error: status === 'failed' ? 'boom' : null });
   /** Job 3 in the given state (null: the queue no longer has it). */
   const jobsWithJob3 = (state: 'waiting' | 'active' | 'delayed' | 'completed' | 'failed' | null, calls: unknown[] = []): JobClient => ({
     ...recordingJobs(calls),
@@ -250,19 +267,169 @@ describe('POST /api/jobs/transcode/:id/cancel', () => {
     t = await testApp({ jobs });
     expect((await post('/api/jobs/transcode/999/cancel')).status).toBe(404);
     const item = { path: '/x.avi', ext: '.avi', bytes: 1, kind: null, title: null, status: 'queued' as const };
-    const host = createWorkerHost({
-      redisUrl: testRedisUrl(), prefix, queues: ['transcode'], logger,
-      handlers: { 'transcode-run': async () => ({ item, output: '/x.mp4', command: [], encoder: null, dropped: [], original_removed: false }) },
-    });
+    const result = { item, output: '/x.mp4', command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null };
+    const host = createWorkerHost({ redisUrl: testRedisUrl(), prefix, queues: ['transcode'], logger, handlers: { 'transcode-run': async () => result } });
     closers.push(() => host.close());
-    const done = await jobs.submit('transcode-run', { item }, { waitSeconds: 10 });
-    expect(done.kind).toBe('completed');
-    expect(await post(`/api/jobs/transcode/${done.job.id}/cancel`)).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
+    const [job] = await jobs.queueTranscodes([{ payload: { item }, jobId: newTranscodeJobId(), priority: 1 }]);
+    await expect.poll(async () => (await jobs.get('transcode', job!.id))?.state, { timeout: 10_000 }).toBe('completed');
+    expect(await post(`/api/jobs/transcode/${job!.id}/cancel`)).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
   });
 
   it('answers 503 without Redis', async () => {
     t = await testApp({ jobs: { ...stubJobs(), get: () => Promise.reject(new AppError('unavailable', 'the job queue cannot be reached')) } });
     expect((await post('/api/jobs/transcode/1/cancel')).status).toBe(503);
     expect(await readdir(t.install.paths.data)).not.toContain('state.json');
+  });
+});
+
+describe('POST /api/tools/transcoder/run-all', () => {
+  it('with dry_run on, lists every queued entry in run order with its command, and queues nothing', async () => {
+    const calls: any[] = [];
+    const { a, b, e1 } = await library({ jobs: recordingJobs(calls) });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [e1]: { ...queuedEntry('t'), priority: 2 } } }));
+    await t.config.refresh();
+    const { status, body } = await post('/api/tools/transcoder/run-all');
+    expect(status).toBe(200);
+    expect(body.dry_run).toBe(true);
+    expect(body.total).toBe(3);
+    expect(body.items.map((i: any) => i.item.path)).toEqual([e1, a, b]);
+    expect(body.items.every((i: any) => i.command[0] === 'ffmpeg' && i.error === null)).toBe(true);
+    expect(calls).toEqual([]);
+  });
+
+  it('with dry_run off, queues one job per queued entry in one go, each with its priority, and skips the rest', async () => {
+    const calls: any[] = [];
+    const { a, b, e1 } = await library({ jobs: recordingJobs(calls) });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [b]: rec('failed', { error: 'boom' }), [e1]: { ...queuedEntry('t'), priority: 4 } } }));
+    const { status, body } = await post('/api/tools/transcoder/run-all');
+    expect(status).toBe(202);
+    expect(body.queued).toBe(2);
+    expect(body.jobs.map((j: any) => j.path)).toEqual([e1, a]);
+    expect(calls.map((c) => [c.payload.item.path, c.priority])).toEqual([[e1, 999_997], [a, 1_000_001]]);
+    const state = t.config.currentState().transcodes;
+    expect(state[e1]).toMatchObject({ status: 'queued', job_id: body.jobs[0].job.id, priority: 4 });
+    expect(state[b]).toMatchObject({ status: 'failed' });
+    expect(await post('/api/tools/transcoder/run-all')).toEqual({ status: 200, body: { queued: 0, jobs: [] } });
+  });
+
+  it('gives every entry back when the jobs cannot be queued', async () => {
+    await library({ jobs: recordingJobs([], new AppError('unavailable', 'the job queue cannot be reached')) });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    expect((await post('/api/tools/transcoder/run-all')).status).toBe(503);
+    expect(t.config.currentState().transcodes).toEqual({});
+  });
+});
+
+describe('POST /api/tools/transcoder/priority', () => {
+  it('gives an entry a priority or moves it to the top, and a waiting job moves with it', async () => {
+    const calls: any[] = [];
+    const { a, b, e1 } = await library({ jobs: recordingJobs(calls) });
+    const set = await post('/api/tools/transcoder/priority', { path: b, priority: 5 });
+    expect(set.status).toBe(200);
+    expect(set.body.item).toMatchObject({ path: b, priority: 5, position: 1 });
+    const top = await post('/api/tools/transcoder/priority', { path: e1, top: true });
+    expect(top.body.item).toMatchObject({ path: e1, priority: 6, position: 1 });
+    expect((await get('/api/tools/transcoder')).body.queue.map((e: any) => [e.path, e.position])).toEqual([[a, 3], [b, 2], [e1, 1]]);
+    expect(calls).toEqual([]);
+
+    await t.config.updateSettings({ app: { dry_run: false } });
+    const queued = await post('/api/tools/transcoder/run-next');
+    expect(queued.body.item.path).toBe(e1);
+    await post('/api/tools/transcoder/priority', { path: e1, priority: -3 });
+    expect(calls.at(-1)).toEqual({ reprioritize: { queue: 'transcode', id: queued.body.job.id, priority: 1_000_004 } });
+    expect(t.config.currentState().transcodes[e1]).toMatchObject({ priority: -3, job_id: queued.body.job.id });
+  });
+
+  it('400 for a bad body or a priority out of range, 404 for a path not queued, 409 for one running or done; nothing changes', async () => {
+    const { a, b } = await library({ jobs: recordingJobs([]) });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [a]: rec('running'), [b]: rec('done', { output: '/x.mp4' }) } }));
+    const before = (await t.config.state.read()).transcodes;
+    for (const body of [{}, { path: b }, { path: b, priority: 1.5 }, { path: b, priority: '1' }, { path: b, priority: 2_000_000 }, { path: b, top: false }, { path: b, top: true, priority: 1 }, { path: b, priority: 1, x: 1 }]) {
+      expect((await post('/api/tools/transcoder/priority', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await post('/api/tools/transcoder/priority', { path: `${a}x`, priority: 1 })).status).toBe(404);
+    expect((await post('/api/tools/transcoder/priority', { path: a, priority: 1 })).status).toBe(409);
+    expect((await post('/api/tools/transcoder/priority', { path: b, top: true })).status).toBe(409);
+    expect((await t.config.state.read()).transcodes).toEqual(before);
+  });
+});
+
+describe('POST /api/tools/transcoder/pause and /resume', () => {
+  it('keeps the pause in state.json, tells BullMQ, and refuses to start transcodes until resumed', async () => {
+    const calls: any[] = [];
+    await library({ jobs: recordingJobs(calls) });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    expect(await post('/api/tools/transcoder/pause')).toEqual({ status: 200, body: { paused: true } });
+    expect((await t.config.state.read()).transcoder_paused).toBe(true);
+    expect((await get('/api/tools/transcoder')).body.paused).toBe(true);
+    for (const route of ['run-next', 'run-all']) {
+      const res = await post(`/api/tools/transcoder/${route}`);
+      expect(res.status, route).toBe(409);
+      expect(res.body.error.message).toMatch(/paused/);
+    }
+    expect(t.config.currentState().transcodes).toEqual({});
+    expect(await post('/api/tools/transcoder/resume')).toEqual({ status: 200, body: { paused: false } });
+    expect((await post('/api/tools/transcoder/run-next')).status).toBe(202);
+    expect(calls.filter((c) => c.setPaused)).toEqual([{ setPaused: { queue: 'transcode', paused: true } }, { setPaused: { queue: 'transcode', paused: false } }]);
+  });
+
+  it('pauses even while Redis is away: state.json is what the workers read', async () => {
+    await library({ jobs: { ...recordingJobs([]), setPaused: () => Promise.reject(new AppError('unavailable', 'the job queue cannot be reached')) } });
+    expect(await post('/api/tools/transcoder/pause')).toEqual({ status: 200, body: { paused: true } });
+    expect((await t.config.state.read()).transcoder_paused).toBe(true);
+  });
+});
+
+describe('POST /api/tools/transcoder/discard-original', () => {
+  /** `a` transcoded with keep_original: its MP4 beside it, and the record the worker leaves. */
+  async function keptOriginal() {
+    const files = await library({ jobs: recordingJobs([]) });
+    const mp4 = files.a.replace(/\.avi$/, '.mp4');
+    await makeClip(mp4, { video: 'h264', audio: 'mp3', seconds: 1 });
+    const made = snapshot(await probeFile(mp4));
+    const record = rec('done', { output: mp4, original: 'kept', before: made, after: made, seconds: 1 });
+    await t.config.state.update((s) => ({ ...s, transcodes: { [files.a]: record } }));
+    await t.config.refresh();
+    return { ...files, mp4 };
+  }
+  const discard = (path: string) => post('/api/tools/transcoder/discard-original', { path });
+
+  it('with dry_run on, checks the MP4 and says what it would remove, removing nothing', async () => {
+    const { a } = await keptOriginal();
+    const res = await discard(a);
+    expect(res).toMatchObject({ status: 200, body: { dry_run: true, removed: a, item: { path: a, original: 'kept' } } });
+    expect(await readdir(join(a, '..'))).toContain('A (2001).avi');
+  });
+
+  it('removes the original once the MP4 still matches, and records it', async () => {
+    const { a, mp4 } = await keptOriginal();
+    await t.config.updateSettings({ app: { dry_run: false } });
+    const res = await discard(a);
+    expect(res).toMatchObject({ status: 200, body: { dry_run: false, removed: a, item: { path: a, status: 'done', original: 'removed', output: mp4 } } });
+    expect(await readdir(join(a, '..'))).toEqual(['A (2001).mp4']);
+    expect((await discard(a)).status).toBe(409);
+  });
+
+  it('409 and the original stays when the MP4 no longer matches what was verified', async () => {
+    const { a, mp4 } = await keptOriginal();
+    await t.config.updateSettings({ app: { dry_run: false } });
+    await makeClip(mp4, { video: 'h264', audio: 'aac', seconds: 1 });
+    const res = await discard(a);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/no longer matches/);
+    expect((await readdir(join(a, '..'))).sort()).toEqual(['A (2001).avi', 'A (2001).mp4']);
+    expect(t.config.currentState().transcodes[a]).toMatchObject({ original: 'kept' });
+  });
+
+  it('409 for an entry not done or whose original went with the transcode, 404 when not queued, 400 for a bad body', async () => {
+    const { a, b, e1 } = await keptOriginal();
+    await t.config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [b]: rec('failed'), [e1]: rec('done', { output: '/x.mp4', original: 'removed' }) } }));
+    await t.config.updateSettings({ app: { dry_run: false } });
+    expect((await discard(b)).status).toBe(409);
+    expect((await discard(e1)).status).toBe(409);
+    expect((await discard(`${a}.nope`)).status).toBe(404);
+    for (const body of [{}, { path: '' }, { path: a, x: 1 }, [a]]) expect((await post('/api/tools/transcoder/discard-original', body)).status).toBe(400);
+    expect(await readdir(join(a, '..'))).toContain('A (2001).avi');
   });
 });

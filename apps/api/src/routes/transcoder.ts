@@ -1,38 +1,50 @@
 import { randomBytes } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError, REDIS_DEADLINE_MS, withDeadline } from '@mo/core';
+import { AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient } from '@mo/core';
 import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
 import { probeFile } from '@mo/core/media/run.ts';
+import { removeSource } from '@mo/core/media/safe-replace.ts';
 import { transcodePlan } from '@mo/core/media/transcode-command.ts';
 import { mp4PathFor } from '@mo/core/media/transcode.ts';
+import { verifyOutput } from '@mo/core/media/verify.ts';
 import { workTempPath } from '@mo/core/media/work-journal.ts';
-import { CANCELLED, requestCancel } from '@mo/core/queue/job-cancel.ts';
-import { firstQueued, transcodeQueue, withStatus, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
+import { requestCancel } from '@mo/core/queue/job-cancel.ts';
+import { bullPriority, nextEntry, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
+import { transcodeStore, type Claimed, type TranscodeStore } from '@mo/core/tools/transcode-store.ts';
+import { claimable, listing, transcodeQueue, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
 import {
+  discardOriginalBody,
+  discardOriginalResponse,
+  runAllStartedResponse,
   runNextStartedResponse,
   transcodeCancelResponse,
+  transcodePausedResponse,
+  transcodePriorityBody,
+  transcodePriorityResponse,
+  transcodeProgressSchema,
   transcoderResponse,
   transcodeRetryBody,
   transcodeRetryResponse,
-  type State,
+  type Config,
+  type TranscodeProgress,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { body, errors, json, router, segment } from '../openapi/route.ts';
-import { runNextAnswer } from '../openapi/schemas.ts';
+import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
 
-type Transcodes = State['transcodes'];
-
-function withoutEntry(transcodes: Transcodes, path: string): Transcodes {
-  const { [path]: _, ...rest } = transcodes;
-  return rest;
-}
+/** How many entries a run-all dry run probes and lists: each costs an ffprobe. */
+export const RUN_ALL_DRY_RUN_LIMIT = 100;
 
 const getTranscoder = createRoute({
   method: 'get', path: '/tools/transcoder', operationId: 'getTranscoder', summary: 'Transcode queue: indexed video that is not .mp4', tags: ['tools'],
+  description: 'Each entry with its place in line, priority and, while running, progress; `paused` while the queue is paused.',
   responses: { 200: json(transcoderResponse) },
 });
+
+const PAUSED = 'the transcode queue is paused; resume it first';
 
 const runNext = createRoute({
   method: 'post', path: '/tools/transcoder/run-next', operationId: 'postTranscoderRunNext', summary: 'Run the next queued transcode', tags: ['tools'],
@@ -44,14 +56,25 @@ const runNext = createRoute({
       400: 'dry run: the next file is not a media file',
       403: 'dry run: the next file resolves outside the downloads folder and the drives',
       404: 'dry run: the next file has gone',
+      409: PAUSED,
       503: 'Redis or the queue cannot be reached',
     }),
   },
 });
 
+const runAll = createRoute({
+  method: 'post', path: '/tools/transcoder/run-all', operationId: 'postTranscoderRunAll', summary: 'Queue every queued transcode at once', tags: ['tools'],
+  description: `One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. Dry run: the first ${RUN_ALL_DRY_RUN_LIMIT} entries with their commands, and \`total\`.`,
+  responses: {
+    200: json(runAllAnswer, 'Dry run, or nothing was queued'),
+    202: json(runAllStartedResponse, 'Accepted: the jobs run on'),
+    ...errors({ 409: PAUSED, 503: 'Redis or the queue cannot be reached; nothing was queued' }),
+  },
+});
+
 const retry = createRoute({
   method: 'post', path: '/tools/transcoder/retry', operationId: 'postTranscoderRetry', summary: 'Queue a failed transcode again', tags: ['tools'],
-  description: 'A failed entry goes back to `queued`, for `run-next` to take in its turn; a queued one stays queued.',
+  description: 'A failed entry goes back to `queued`, in its place by priority; a queued one stays queued.',
   request: { body: body(transcodeRetryBody) },
   responses: {
     200: json(transcodeRetryResponse),
@@ -60,6 +83,48 @@ const retry = createRoute({
       404: 'the path is not in the transcode queue',
       409: 'the entry is running or done, or its failed job may still run again',
       503: 'Redis or the queue cannot be reached',
+    }),
+  },
+});
+
+const priority = createRoute({
+  method: 'post', path: '/tools/transcoder/priority', operationId: 'postTranscoderPriority', summary: 'Give a queued entry a priority, or move it to the top', tags: ['tools'],
+  description: 'Higher runs first; `top` puts the entry before every other one. A job already waiting for the entry moves too.',
+  request: { body: body(transcodePriorityBody) },
+  responses: {
+    200: json(transcodePriorityResponse),
+    ...errors({
+      400: 'the body is not {"path", "priority"} or {"path", "top": true}, or the priority is out of range',
+      404: 'the path is not in the transcode queue',
+      409: 'the entry is running or done',
+      503: 'Redis cannot be reached to move the waiting job; nothing changed',
+    }),
+  },
+});
+
+const pause = createRoute({
+  method: 'post', path: '/tools/transcoder/pause', operationId: 'postTranscoderPause', summary: 'Pause the transcode queue', tags: ['tools'],
+  description: 'Running transcodes finish; nothing new starts, also after a restart, until resumed.',
+  responses: { 200: json(transcodePausedResponse) },
+});
+
+const resume = createRoute({
+  method: 'post', path: '/tools/transcoder/resume', operationId: 'postTranscoderResume', summary: 'Resume the transcode queue', tags: ['tools'],
+  responses: { 200: json(transcodePausedResponse) },
+});
+
+const discardOriginal = createRoute({
+  method: 'post', path: '/tools/transcoder/discard-original', operationId: 'postTranscoderDiscardOriginal',
+  summary: 'Remove the original a transcode kept (keep_original)', tags: ['tools'],
+  description: 'Only once the MP4 still matches what the transcode verified (container, streams, duration). Dry run: says what it would remove.',
+  request: { body: body(discardOriginalBody) },
+  responses: {
+    200: json(discardOriginalResponse),
+    ...errors({
+      400: 'the body is not {"path"}',
+      403: 'the original or the MP4 resolves outside the drives',
+      404: 'the path is not in the transcode queue, or the MP4 has gone',
+      409: 'the entry is not done, its original was not kept or is gone, or the MP4 no longer matches',
     }),
   },
 });
@@ -73,48 +138,86 @@ const cancel = createRoute({
   },
 });
 
-export function transcoderRoutes({ config, jobs, library }: AppDeps) {
+function jobItem(entry: TranscodeEntry) {
+  return { ...entry, status: 'queued' as const };
+}
+
+/** Progress as the worker reports it; what Redis holds is read like any other input. */
+async function runningProgress(jobs: JobClient, ids: string[]): Promise<Map<string, TranscodeProgress>> {
+  if (ids.length === 0) return new Map();
+  const raw = await jobs.progressOf('transcode', ids).catch(() => new Map<string, unknown>());
+  const out = new Map<string, TranscodeProgress>();
+  for (const [id, value] of raw) {
+    const parsed = transcodeProgressSchema.safeParse(value);
+    if (parsed.success) out.set(id, parsed.data);
+  }
+  return out;
+}
+
+async function dryRunCommand(cfg: Config, entry: TranscodeEntry) {
+  const file = await guardMediaPath(entry.path, { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions });
+  const temp = workTempPath(mp4PathFor(file.real), 'transcode', randomBytes(6).toString('hex'));
+  return transcodePlan(await probeFile(file.real), { encoder: cfg.transcoder.video_encoder, src: file.real, tmp: temp });
+}
+
+export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
   const queue = () => library.derive('transcoder.queue', (index) => transcodeQueue(index?.items ?? []));
+  // Made on first use: the OpenAPI document is built from these routes without a config.
+  let store: TranscodeStore | undefined;
+  const entries = () => (store ??= transcodeStore(config.state));
+
+  async function inQueue(path: string): Promise<TranscodeEntry> {
+    const entry = (await queue()).find((e) => e.path === path);
+    if (!entry) throw new AppError('not_found', `${path} is not in the transcode queue`);
+    return entry;
+  }
+
+  // Progress changes every second while something runs: read at most once a second.
+  let progress: { at: number; ids: string; map: Map<string, TranscodeProgress> } = { at: 0, ids: '', map: new Map() };
+  async function progressOfRunning() {
+    const ids = Object.values(config.currentState().transcodes).flatMap((e) => (e.status === 'running' && e.job_id !== null ? [e.job_id] : []));
+    const key = ids.join();
+    if (key !== progress.ids || Date.now() - progress.at > 1000) progress = { at: Date.now(), ids: key, map: await runningProgress(jobs, ids) };
+    return progress.map;
+  }
 
   // The answer is tens of thousands of entries at 100,000 files: built once per index and per
-  // content of the (small) status map, not per request.
-  let answer: { version: number; statuses: string; cached: CachedJson<z.output<typeof transcoderResponse>> } | undefined;
+  // content of the (small) status map and progress, not per request.
+  let answer: { key: string; cached: CachedJson<z.output<typeof transcoderResponse>> } | undefined;
   async function queueAnswer() {
-    const entries = await queue();
-    const transcodes = config.currentState().transcodes;
-    const statuses = JSON.stringify(transcodes);
-    const version = library.version();
-    if (!answer || answer.version !== version || answer.statuses !== statuses) {
+    const all = await queue();
+    const running = await progressOfRunning();
+    const state = config.currentState();
+    const key = `${library.version()}\n${state.transcoder_paused}\n${JSON.stringify(state.transcodes)}\n${JSON.stringify([...running])}`;
+    if (answer?.key !== key) {
       const scanned_at = library.header()?.scanned_at ?? null;
-      answer = { version, statuses, cached: cacheJson({ scanned_at, queue: withStatus(entries, transcodes) }) };
+      answer = { key, cached: cacheJson({ scanned_at, paused: state.transcoder_paused, queue: listing(all, state.transcodes, running) }) };
     }
     return answer.cached;
   }
 
-  /**
-   * Takes the first queued entry and marks it running in one locked state update, so two
-   * run-next calls at once start two different files.
-   */
-  async function claimNext(): Promise<TranscodeEntry | null> {
-    let claimed: TranscodeEntry | null = null;
-    const entries = await queue();
-    await config.state.update((s) => {
-      claimed = firstQueued(entries, s.transcodes);
-      if (!claimed) return s;
-      const entry = { status: 'running' as const, job_id: null, updated_at: new Date().toISOString(), output: null, error: null };
-      return { ...s, transcodes: { ...s.transcodes, [claimed.path]: entry } };
-    });
-    return claimed;
+  /** Queues the claimed entries' jobs; gives the entries back when they cannot be queued. */
+  async function queueClaimed(claimed: Claimed[]) {
+    try {
+      return await jobs.queueTranscodes(claimed.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })));
+    } catch (err) {
+      for (const c of claimed) await entries().apply(c.entry.path, { type: 'unclaim', job_id: c.job_id });
+      await config.refresh();
+      throw err;
+    }
   }
 
-  async function updateEntry(path: string, change: (e: Transcodes[string]) => Transcodes[string] | null) {
-    await config.state.update((s) => {
-      const e = s.transcodes[path];
-      if (!e) return s;
-      const next = change(e);
-      return { ...s, transcodes: next ? { ...s.transcodes, [path]: next } : withoutEntry(s.transcodes, path) };
-    });
+  async function refusePaused() {
+    if ((await config.state.read()).transcoder_paused) throw new AppError('conflict', PAUSED);
+  }
+
+  async function setPaused(paused: boolean) {
+    await entries().setPaused(paused);
     await config.refresh();
+    // state.json is what counts (a worker defers a job it takes while paused); BullMQ's own pause
+    // only spares the workers taking jobs they would put back.
+    await jobs.setPaused('transcode', paused).catch((err: Error) => logger.warn({ err: err.message, paused }, 'could not pause or resume the transcode queue in Redis'));
+    return { paused };
   }
 
   return router()
@@ -122,56 +225,92 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
     .openapi(runNext, async (c) => {
       const cfg = config.current();
       if (cfg.app.dry_run) {
-        const next = firstQueued(await queue(), config.currentState().transcodes);
+        const next = claimable(await queue(), config.currentState().transcodes)[0];
         if (!next) return c.json({ item: null });
-        const file = await guardMediaPath(next.path, { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions });
-        const temp = workTempPath(mp4PathFor(file.real), 'transcode', randomBytes(6).toString('hex'));
-        const plan = transcodePlan(await probeFile(file.real), { encoder: cfg.transcoder.video_encoder, src: file.real, tmp: temp });
-        return c.json({ dry_run: true, item: { ...next, status: 'queued' as const }, command: plan.argv, dropped: plan.dropped });
+        const plan = await dryRunCommand(cfg, next);
+        return c.json({ dry_run: true, item: jobItem(next), command: plan.argv, dropped: plan.dropped });
       }
-      const next = await claimNext();
-      if (!next) return c.json({ item: null });
-      const item = { ...next, status: 'queued' as const };
-      try {
-        const outcome = await jobs.submit('transcode-run', { item }, { waitSeconds: 0 });
-        // Unless the worker has already written its own record of the job.
-        await updateEntry(next.path, (e) => (e.job_id === null ? { ...e, job_id: outcome.job.id } : e));
-        return c.json({ item: { ...next, status: 'running' as const }, job: outcome.job, status_url: statusUrl(outcome.job.queue, outcome.job.id) }, 202);
-      } catch (err) {
-        // Never queued: give the entry back.
-        await updateEntry(next.path, (e) => (e.job_id === null ? null : e));
-        throw err;
+      await refusePaused();
+      const [claimed] = await entries().claim(await queue(), 1);
+      if (!claimed) return c.json({ item: null });
+      const [job] = await queueClaimed([claimed]);
+      await config.refresh();
+      return c.json({ item: { ...claimed.entry, status: 'queued' as const }, job: job!, status_url: statusUrl('transcode', job!.id) }, 202);
+    })
+    .openapi(runAll, async (c) => {
+      const cfg = config.current();
+      if (cfg.app.dry_run) {
+        const next = claimable(await queue(), config.currentState().transcodes);
+        const items = [];
+        for (const entry of next.slice(0, RUN_ALL_DRY_RUN_LIMIT)) {
+          const planned = await dryRunCommand(cfg, entry).then(
+            (plan) => ({ command: plan.argv, error: null }),
+            (err: Error) => ({ command: null, error: err.message }),
+          );
+          items.push({ item: jobItem(entry), ...planned });
+        }
+        return c.json({ dry_run: true as const, items, total: next.length }, 200);
       }
+      await refusePaused();
+      const claimed = await entries().claim(await queue(), Number.POSITIVE_INFINITY);
+      if (claimed.length === 0) return c.json({ queued: 0, jobs: [] }, 200);
+      const queued = await queueClaimed(claimed);
+      await config.refresh();
+      const list = queued.map((job, i) => ({ path: claimed[i]!.entry.path, job, status_url: statusUrl('transcode', job.id) }));
+      return c.json({ queued: list.length, jobs: list }, 202);
     })
     .openapi(retry, async (c) => {
       const { path } = c.req.valid('json');
-      const entry = (await queue()).find((e) => e.path === path);
-      if (!entry) throw new AppError('not_found', `${path} is not in the transcode queue`);
-      // A failed attempt is recorded before BullMQ decides on a retry, and a cancelled job is
-      // marked failed while ffmpeg stops: only once its job has ended may another take the file.
+      const entry = await inQueue(path);
       const before = (await config.state.read()).transcodes[path];
-      if (before?.status === 'failed' && before.job_id !== null) {
-        const job = await jobs.get('transcode', before.job_id);
-        if (job && job.state !== 'completed' && job.state !== 'failed') {
-          throw new AppError('conflict', `${path}: its job transcode/${before.job_id} is still ${job.state}; the queue may run it again`);
-        }
-      }
-      let was = 'queued' as Transcodes[string]['status'] | 'queued' | 'changed';
-      await config.state.update((s) => {
-        const e = s.transcodes[path];
-        was = e?.status ?? 'queued';
-        if (was !== 'failed') return s;
-        if (e!.job_id !== (before?.job_id ?? null)) {
-          was = 'changed';
-          return s;
-        }
-        return { ...s, transcodes: withoutEntry(s.transcodes, path) };
-      });
+      const job_state = before?.status === 'failed' && before.job_id !== null ? ((await jobs.get('transcode', before.job_id))?.state ?? null) : null;
+      await entries().apply(path, { type: 'retry', job_state });
       await config.refresh();
-      if (was === 'running') throw new AppError('conflict', `${path} is being transcoded; cancel its job first`);
-      if (was === 'done') throw new AppError('conflict', `${path} has been transcoded already`);
-      if (was === 'changed') throw new AppError('conflict', `${path} changed hands while it was being re-queued; ask again`);
-      return c.json({ item: { ...entry, status: 'queued' as const } });
+      return c.json({ item: jobItem(entry) });
+    })
+    .openapi(priority, async (c) => {
+      const req = c.req.valid('json');
+      await inQueue(req.path);
+      const state = await config.state.read();
+      const event: EntryEvent = { type: 'prioritize', priority: 'top' in req ? topPriority(state.transcodes) : req.priority };
+      const current = state.transcodes[req.path];
+      // The waiting job moves first: should Redis be out of reach, nothing has changed.
+      if (current?.status === 'queued' && current.job_id !== null && event.type === 'prioritize') {
+        await jobs.reprioritize('transcode', current.job_id, bullPriority(event.priority));
+      }
+      await entries().apply(req.path, event);
+      await config.refresh();
+      const s = config.currentState();
+      const item = listing(await queue(), s.transcodes, new Map()).find((e) => e.path === req.path)!;
+      return c.json({ item });
+    })
+    .openapi(pause, async (c) => c.json(await setPaused(true)))
+    .openapi(resume, async (c) => c.json(await setPaused(false)))
+    .openapi(discardOriginal, async (c) => {
+      const { path } = c.req.valid('json');
+      await inQueue(path);
+      const cfg = config.current();
+      const entry = (await config.state.read()).transcodes[path];
+      const allowed = nextEntry(path, entry, { type: 'discard_original' }, new Date().toISOString());
+      if (!allowed.ok) throw new AppError(allowed.refusal.code, allowed.refusal.message);
+      if (!entry?.output || !entry.after) throw new AppError('conflict', `${path}: its record holds no verified output to check; the original stays`);
+      const roots = { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions };
+      const original = await guardMediaPath(path, roots).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') throw new AppError('conflict', `${path}: the original is gone already`);
+        throw err;
+      });
+      const output = await guardMediaPath(entry.output, { ...roots, extensions: ['.mp4'] });
+      const stamp = await lstat(original.real);
+      const [source, made] = await Promise.all([probeFile(original.real), probeFile(output.real)]);
+      const expected = { streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })), duration_seconds: source.duration_seconds, container: 'mp4' };
+      const problems = verifyOutput(expected, made);
+      if (problems.length > 0) throw new AppError('conflict', `${entry.output} no longer matches what the transcode verified (${problems.join('; ')}); the original stays`);
+      const listed = () => queue().then((all) => listing(all, config.currentState().transcodes, new Map()).find((e) => e.path === path)!);
+      if (cfg.app.dry_run) return c.json({ dry_run: true, item: await listed(), removed: original.real });
+      if (!(await removeSource(original.real, stamp.ino))) throw new AppError('conflict', `${path} changed since it was checked; it stays`);
+      await entries().apply(path, { type: 'discard_original' });
+      await config.refresh();
+      return c.json({ dry_run: false, item: await listed(), removed: original.real });
     })
     .openapi(cancel, async (c) => {
       const { id } = c.req.valid('param');
@@ -186,15 +325,7 @@ export function transcoderRoutes({ config, jobs, library }: AppDeps) {
         throw new AppError('unavailable', `the job queue cannot be reached (${(err as Error).message})`);
       }
       // A waiting job never reaches the handler that would record this; a running one records it again.
-      await config.state.update((s) => {
-        const at = new Date().toISOString();
-        const transcodes = Object.fromEntries(
-          Object.entries(s.transcodes).map(([path, e]) =>
-            [path, e.job_id === id && e.status === 'running' ? { ...e, status: 'failed' as const, error: CANCELLED, updated_at: at } : e],
-          ),
-        );
-        return { ...s, transcodes };
-      });
+      await entries().applyToJob(id, { type: 'cancel', job_id: id });
       await config.refresh();
       return c.json({ cancelled: true, job: { id, queue: 'transcode', state: job.state }, status_url: statusUrl('transcode', id) }, 202);
     });

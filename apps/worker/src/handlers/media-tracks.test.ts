@@ -36,7 +36,7 @@ async function setup(toml = '') {
 }
 
 function ctx(jobId = '1'): JobContext {
-  return { jobId, attempt: 1, signal: new AbortController().signal, progress: async () => {}, log: logger };
+  return { jobId, attempt: 1, signal: new AbortController().signal, progress: async () => {}, defer: () => Promise.reject(new Error('not deferred')), log: logger };
 }
 
 describe('media-tracks handler', () => {

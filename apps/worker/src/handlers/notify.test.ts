@@ -59,7 +59,7 @@ async function deps(targets: NotifyTarget[]): Promise<WorkerDeps> {
 
 function context(progressSoFar: unknown = 0, attempt = 1) {
   const progress: unknown[] = [];
-  const ctx: JobContext = { jobId: '9', attempt, signal: new AbortController().signal, progress: async (v) => void progress.push(v), progressSoFar, log };
+  const ctx: JobContext = { jobId: '9', attempt, signal: new AbortController().signal, progress: async (v) => void progress.push(v), progressSoFar, defer: () => Promise.reject(new Error('not deferred')), log };
   return { ctx, progress };
 }
 

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const log = createLogger({ name: 'test', level: 'silent' });
 const progress: unknown[] = [];
-const ctx: JobContext = { jobId: '1', attempt: 1, signal: new AbortController().signal, progress: async (v) => void progress.push(v), log };
+const ctx: JobContext = { jobId: '1', attempt: 1, signal: new AbortController().signal, progress: async (v) => void progress.push(v), defer: () => Promise.reject(new Error('not deferred')), log };
 
 async function deps(): Promise<WorkerDeps> {
   install = await tempInstall('[app]\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n');

@@ -8,7 +8,8 @@ import { probeFile } from '@mo/core/media/run.ts';
 import { makeClip } from '@mo/core/media/test-fixtures/clips.ts';
 import { ffmpegWrapper, slowStart } from '@mo/core/media/test-fixtures/ffmpeg-wrapper.ts';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
-import type { JobPayload } from '@mo/shared';
+import type { JobPayload, TranscodeStatus } from '@mo/shared';
+import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './transcode-run.ts';
 
@@ -41,18 +42,24 @@ async function setup(toml = '') {
   return { movies, file, item, handler: transcodeRunHandler({ config, logger, env: readProcessEnv({}) }) };
 }
 
-/** What run-next does before it queues the job: the entry marked running, its job id not yet known. */
-async function claim(path: string) {
-  const entry = { status: 'running' as const, job_id: null, updated_at: new Date().toISOString(), output: null, error: null };
-  await config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: entry } }));
+/** A record as the transitions write them. */
+const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry(new Date().toISOString()), status, ...extra });
+
+/** What run-next does before it queues the job: the entry claimed with the job's id. */
+async function claim(path: string, jobId = '5') {
+  await config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: rec('queued', { job_id: jobId }) } }));
 }
 
-function ctx(opts: { jobId?: string; signal?: AbortSignal; progress?: unknown[] } = {}): JobContext {
+function ctx(opts: { jobId?: string; signal?: AbortSignal; progress?: unknown[]; deferred?: number[] } = {}): JobContext {
   return {
     jobId: opts.jobId ?? '5',
     attempt: 1,
     signal: opts.signal ?? new AbortController().signal,
     progress: async (v) => void opts.progress?.push(v),
+    defer: async (ms) => {
+      opts.deferred?.push(ms);
+      throw new Error('deferred');
+    },
     log: logger,
   };
 }
@@ -68,14 +75,39 @@ describe('transcode-run handler', () => {
     expect(out).toMatchObject({ item: { ...item, status: 'done' }, output: mp4, encoder: 'libx264', dropped: [], original_removed: true });
     expect(out.command[0]).toBe('ffmpeg');
     expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
-    expect(await status(file)).toMatchObject({ status: 'done', job_id: '5', output: mp4, error: null });
-    expect(progress.at(-1)).toMatchObject({ percent: 100, encoder: 'libx264' });
+    expect(await status(file)).toMatchObject({ status: 'done', job_id: '5', output: mp4, error: null, original: 'removed' });
+    expect(progress.at(-1)).toMatchObject({ percent: 100, encoder: 'libx264', eta_seconds: 0 });
+  });
+
+  it('records the streams and sizes before and after, and the time taken, in its result and its entry', async () => {
+    const { file, item, handler } = await setup();
+    const out = await handler({ item }, ctx());
+    const codecs = (snap: typeof out.before) => snap!.streams.map((s) => `${s.type}:${s.codec}`);
+    expect(codecs(out.before)[0]).toBe('video:mpeg4');
+    expect(codecs(out.after)).toEqual(codecs(out.before).map((c) => (c === 'video:mpeg4' ? 'video:h264' : c)));
+    expect(out.before!.bytes).toBeGreaterThan(0);
+    expect(out.after!.bytes).toBeGreaterThan(0);
+    expect(out.seconds).toBeGreaterThan(0);
+    expect(await status(file)).toMatchObject({ before: out.before, after: out.after, seconds: out.seconds });
+  });
+
+  it('while the queue is paused, puts the job back to wait and touches nothing', async () => {
+    const { movies, file, item } = await setup();
+    const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) }, { pausedRetryMs: 1234 });
+    await config.state.update((s) => ({ ...s, transcoder_paused: true }));
+    const entry = await status(file);
+    const deferred: number[] = [];
+    await expect(handler({ item }, ctx({ deferred }))).rejects.toThrow('deferred');
+    expect(deferred).toEqual([1234]);
+    expect(await status(file)).toEqual(entry);
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
   });
 
   it('keeps the original with keep_original', async () => {
     const { movies, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
     expect((await handler({ item }, ctx())).original_removed).toBe(false);
     expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
+    expect(await status(join(movies, 'Movie (2001).avi'))).toMatchObject({ status: 'done', original: 'kept' });
   });
 
   it('records a failure and does not retry bad input', async () => {
@@ -108,7 +140,7 @@ describe('transcode-run handler', () => {
 
   it('leaves alone a file another job is transcoding: the file, the entry and no temp', async () => {
     const { movies, file, item, handler } = await setup();
-    const theirs = { status: 'running' as const, job_id: '99', updated_at: new Date().toISOString(), output: null, error: null };
+    const theirs = rec('running', { job_id: '99' });
     await config.state.update((s) => ({ ...s, transcodes: { [file]: theirs } }));
     const err = await handler({ item }, ctx()).catch((e: Error) => e);
     expect(err).toBeInstanceOf(UnrecoverableError);
@@ -120,7 +152,7 @@ describe('transcode-run handler', () => {
   it('an old attempt that ends after another job took the file over does not overwrite that job’s entry', async () => {
     const { file, item, handler } = await setup();
     await writeFile(file, 'not a video at all');
-    const theirs = { status: 'done' as const, job_id: '99', updated_at: new Date().toISOString(), output: file.replace(/\.avi$/, '.mp4'), error: null };
+    const theirs = rec('done', { job_id: '99', output: file.replace(/\.avi$/, '.mp4') });
     await config.state.update((s) => ({ ...s, transcodes: { [file]: theirs } }));
     await expect(handler({ item }, ctx())).rejects.toBeInstanceOf(UnrecoverableError);
     expect(await status(file)).toEqual(theirs);
@@ -154,7 +186,7 @@ describe('transcode-run handler, checking the job against the config of the mome
     const entry = await status(file);
     await refusedWith(handler, item, /^\[conflict\] dry_run is on: the transcode of .* was not run; nothing changed$/);
     expect(await status(file)).toEqual(entry);
-    const done = { status: 'done' as const, job_id: '5', updated_at: new Date().toISOString(), output: join(movies, 'Movie (2001).mp4'), error: null };
+    const done = rec('done', { job_id: '5', output: join(movies, 'Movie (2001).mp4') });
     await config.state.update((s) => ({ ...s, transcodes: { [file]: done } }));
     await refusedWith(handler, item, /dry_run is on/);
     expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
@@ -167,7 +199,7 @@ describe('transcode-run handler, checking the job against the config of the mome
     await refusedWith(handler, item, /^\[forbidden\] .*run-next did not claim it/);
     expect((await config.state.read()).transcodes).toEqual({});
     expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
-    const theirs = { status: 'failed' as const, job_id: '99', updated_at: new Date().toISOString(), output: null, error: 'x' };
+    const theirs = rec('failed', { job_id: '99', error: 'x' });
     await config.state.update((s) => ({ ...s, transcodes: { [file]: theirs } }));
     await refusedWith(handler, item, /^\[forbidden\] .*belongs to job transcode\/99/);
     expect(await status(file)).toEqual(theirs);
@@ -189,16 +221,16 @@ describe('transcode-run handler, checking the job against the config of the mome
 });
 
 describe('settleStrandedTranscodes', () => {
-  it('marks failed the running entries whose job failed unseen or is gone, and leaves the others alone', async () => {
+  it('marks failed the running entries whose job failed unseen or is gone, puts back in line the waiting ones whose job was lost, and leaves the others alone', async () => {
     await setup();
-    const running = (jobId: string | null, at = new Date()) => ({ status: 'running' as const, job_id: jobId, updated_at: at.toISOString(), output: null, error: null });
+    const running = (jobId: string) => rec('running', { job_id: jobId });
     const transcodes = {
       '/m/stalled.avi': running('7'),
       '/m/gone.avi': running('8'),
       '/m/active.avi': running('9'),
-      '/m/claimed-now.avi': running(null),
-      '/m/claimed-long-ago.avi': running(null, new Date(Date.now() - 3600_000)),
-      '/m/done.avi': { ...running('10'), status: 'done' as const, output: '/m/done.mp4' },
+      '/m/claimed-now.avi': rec('queued', { job_id: '11' }),
+      '/m/lost-long-ago.avi': rec('queued', { job_id: '12', priority: 2, updated_at: new Date(Date.now() - 3600_000).toISOString() }),
+      '/m/done.avi': rec('done', { job_id: '10', output: '/m/done.mp4' }),
     };
     await config.state.update((s) => ({ ...s, transcodes }));
     const asked: string[][] = [];
@@ -208,23 +240,26 @@ describe('settleStrandedTranscodes', () => {
         ['7', { state: 'failed', reason: 'job stalled more than allowable limit' }],
         ['8', null],
         ['9', { state: 'active', reason: null }],
+        ['11', null],
+        ['12', null],
       ]);
     });
     await settle();
-    expect(asked).toEqual([['7', '8', '9']]);
+    expect(asked).toEqual([['7', '8', '9', '11', '12']]);
     const after = (await config.state.read()).transcodes;
-    expect(Object.fromEntries(Object.entries(after).map(([p, e]) => [p, [e.status, e.error]]))).toEqual({
-      '/m/stalled.avi': ['failed', 'job stalled more than allowable limit'],
-      '/m/gone.avi': ['failed', 'job transcode/8 is no longer in the queue'],
-      '/m/active.avi': ['running', null],
-      '/m/claimed-now.avi': ['running', null],
-      '/m/claimed-long-ago.avi': ['failed', expect.stringMatching(/^never queued/)],
-      '/m/done.avi': ['done', null],
+    expect(Object.fromEntries(Object.entries(after).map(([p, e]) => [p, [e.status, e.job_id, e.error]]))).toEqual({
+      '/m/stalled.avi': ['failed', '7', 'job stalled more than allowable limit'],
+      '/m/gone.avi': ['failed', '8', 'job transcode/8 is no longer in the queue'],
+      '/m/active.avi': ['running', '9', null],
+      '/m/claimed-now.avi': ['queued', '11', null],
+      '/m/lost-long-ago.avi': ['queued', null, null],
+      '/m/done.avi': ['done', '10', null],
     });
   });
 
-  it('asks the queue nothing when no entry is running', async () => {
+  it('asks the queue nothing when no entry holds a job', async () => {
     await setup();
+    await config.state.update((s) => ({ ...s, transcodes: { '/m/prioritized.avi': rec('queued', { priority: 3 }) } }));
     let asked = 0;
     await settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async () => {
       asked++;

@@ -2,29 +2,25 @@ import { rm } from 'node:fs/promises';
 import { AppError, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import { unmapPath } from '@mo/core/media/path-map.ts';
+import { etaSeconds } from '@mo/core/media/progress.ts';
 import { removeSource } from '@mo/core/media/safe-replace.ts';
 import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
+import { jobAttempt } from '@mo/core/tools/transcode-entries.ts';
+import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
 import { strandedTranscodes, type JobOutcome } from '@mo/core/tools/stranded-transcodes.ts';
 import { workJournal } from '@mo/core/media/work-journal.ts';
-import type { TranscodeStatus } from '@mo/shared';
+import type { TranscodeProgress } from '@mo/shared';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
 import { sweepAtStart } from './media-tracks.ts';
 
-export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<'transcode-run'> {
-  const journal = () => workJournal(config.current().paths.data);
-  sweepAtStart(journal(), logger);
+/** How long a job waits before it looks again while the transcode queue is paused. */
+export const PAUSED_RETRY_MS = 15_000;
 
-  /**
-   * The queue entry's status in state.json, keyed by the path the API knows. An entry another job
-   * holds now (re-queued after this one was given up on) is that job's to write.
-   */
-  const record = (path: string, status: Omit<TranscodeStatus, 'updated_at'>) =>
-    config.state.update((s) => {
-      const held = s.transcodes[path]?.job_id;
-      if (held != null && held !== status.job_id) return s;
-      return { ...s, transcodes: { ...s.transcodes, [path]: { ...status, updated_at: new Date().toISOString() } } };
-    });
+export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { pausedRetryMs?: number } = {}): JobHandler<'transcode-run'> {
+  const journal = () => workJournal(config.current().paths.data);
+  const entries = transcodeStore(config.state);
+  sweepAtStart(journal(), logger);
 
   return async ({ item }, ctx) => {
     const cfg = config.current();
@@ -35,21 +31,13 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
     } catch (err) {
       throw retryable(err);
     }
-    const prior = (await config.state.read()).transcodes[item.path];
-    const ours = prior?.job_id === ctx.jobId;
-    if (prior?.status === 'running' && prior.job_id !== null && !ours) {
-      throw retryable(new AppError('conflict', `${item.path} is being transcoded by job transcode/${prior.job_id}`));
-    }
-    // run-next claims the entry before it queues the job, then hands it the job's id: a job for a
-    // file nobody claimed, or one another job holds, did not come from run-next.
-    if (!prior || (prior.job_id !== null && !ours)) {
-      const why = prior ? `its transcode belongs to job transcode/${prior.job_id}` : 'run-next did not claim it from the transcoder queue';
-      throw retryable(new AppError('forbidden', `${item.path}: ${why}; nothing was done`));
-    }
-
-    // Delivered again after it finished (the worker died before telling the queue): only the
-    // original's removal may be left to do.
-    if (ours && prior?.status === 'done' && prior.output) {
+    const state = await config.state.read();
+    const attempt = jobAttempt(item.path, Object.hasOwn(state.transcodes, item.path) ? state.transcodes[item.path] : undefined, ctx.jobId, state.transcoder_paused);
+    if (attempt.kind === 'refuse') throw retryable(new AppError(attempt.refusal.code, attempt.refusal.message));
+    // BullMQ's own pause keeps workers from taking jobs; this catches a job taken as the pause
+    // came, or after a Redis that lost the pause (state.json keeps it).
+    if (attempt.kind === 'wait') return ctx.defer(opts.pausedRetryMs ?? PAUSED_RETRY_MS);
+    if (attempt.kind === 'finished') {
       if (!keep) {
         await libraryMediaFile(item.path, cfg).then(
           (f) => rm(f.real, { force: true }),
@@ -58,17 +46,18 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
           },
         );
       }
-      return { item: { ...item, status: 'done' }, output: prior.output, command: [], encoder: null, dropped: [], original_removed: !keep };
+      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: !keep };
+      return { ...result, before: null, after: null, seconds: null };
     }
 
+    const started = Date.now();
     try {
       await journal().sweep();
       const file = await libraryMediaFile(item.path, cfg);
       // The output is named while running only once a worker has begun: a later attempt that
       // finds it named knows an MP4 in its place may be its own earlier work.
       const planned = unmapPath(mp4PathFor(file.real), map);
-      const begun = ours && prior?.status === 'running' && prior.output === planned;
-      await record(item.path, { status: 'running', job_id: ctx.jobId, output: planned, error: null });
+      await entries.apply(item.path, { type: 'start', job_id: ctx.jobId, output: planned });
       let reported = 0;
       const outcome = await transcodeToMp4({
         file: file.real,
@@ -76,24 +65,29 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
         journal: journal(),
         jobId: ctx.jobId,
         signal: ctx.signal,
-        adoptExisting: begun,
+        adoptExisting: attempt.resumedOutput === planned,
         onProgress: (p) => {
           // ffmpeg reports twice a second; once a second is plenty for a progress bar.
           if (!p.done && Date.now() - reported < 1000) return;
           reported = Date.now();
-          ctx.progress({ percent: p.percent, speed: p.speed, out_time_seconds: p.out_time_seconds, encoder: p.encoder }).catch(() => {});
+          const progress: TranscodeProgress = { percent: p.percent, speed: p.speed, out_time_seconds: p.out_time_seconds, eta_seconds: etaSeconds(p), encoder: p.encoder };
+          ctx.progress(progress).catch(() => {});
         },
         onFallback: (from, err) => ctx.log.warn({ encoder: from, err: err.message }, 'hardware encoder failed; encoding with libx264'),
       });
       const output = unmapPath(outcome.output, map);
+      const seconds = Math.round((Date.now() - started) / 100) / 10;
+      const { before, after } = outcome;
       // Recorded before the original goes, so a retry after a crash here finds the work done.
-      await record(item.path, { status: 'done', job_id: ctx.jobId, output, error: null });
+      await entries.apply(item.path, { type: 'finish', job_id: ctx.jobId, output, before, after, seconds, original: keep ? 'kept' : 'removed' });
       if (!keep) await removeSource(file.real, outcome.source.ino);
-      return { item: { ...item, status: 'done' }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: !keep };
+      const done = { item: { ...item, status: 'done' as const }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: !keep };
+      return { ...done, before, after, seconds };
     } catch (err) {
       const error = ctx.signal.aborted && ctx.signal.reason === CANCELLED ? CANCELLED : (err as Error).message;
-      await record(item.path, { status: 'failed', job_id: ctx.jobId, output: null, error }).catch((e: Error) =>
-        ctx.log.error({ err: e.message }, 'could not record the failed transcode'),
+      // Refused when another job has taken the entry over since: that one's record stands.
+      await entries.apply(item.path, { type: 'fail', job_id: ctx.jobId, error }).catch((e: Error) =>
+        ctx.log.warn({ err: e.message }, 'the failed transcode was not recorded'),
       );
       throw retryable(err);
     }
@@ -101,26 +95,18 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps): JobHandler<
 }
 
 /**
- * Marks failed the queue entries left `running` that no job will finish (see strandedTranscodes).
- * Run at start, whenever a transcode fails for good, and every few minutes: the worker that sees
- * a stalled job fail may itself be killed before it can record it.
+ * Marks failed the queue entries whose job nothing will finish (see strandedTranscodes). Run at
+ * start, whenever a transcode fails for good, and every few minutes: the worker that sees a
+ * stalled job fail may itself be killed before it can record it.
  */
 export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutcomes: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
+  const entries = transcodeStore(config.state);
   return async () => {
     const { transcodes } = await config.state.read();
-    const ids = [...new Set(Object.values(transcodes).flatMap((e) => (e.status === 'running' && e.job_id !== null ? [e.job_id] : [])))];
+    const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && e.job_id !== null ? [e.job_id] : [])))];
     const stranded = strandedTranscodes(transcodes, ids.length > 0 ? await jobOutcomes(ids) : new Map(), Date.now());
     if (stranded.length === 0) return;
-    await config.state.update((s) => {
-      const next = { ...s.transcodes };
-      for (const t of stranded) {
-        const e = next[t.path];
-        // Changed since it was read: a worker or the API has the entry in hand.
-        if (!e || e.status !== 'running' || e.job_id !== t.job_id) continue;
-        next[t.path] = { ...e, status: 'failed', output: null, error: t.error, updated_at: new Date().toISOString() };
-      }
-      return { ...s, transcodes: next };
-    });
+    for (const t of stranded) await entries.applyToJob(t.job_id, { type: 'settle', job_id: t.job_id, error: t.error });
     logger.warn({ stranded }, 'marked failed the transcodes no job will finish');
   };
 }

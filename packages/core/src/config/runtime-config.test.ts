@@ -212,7 +212,8 @@ describe('createRuntimeConfig', () => {
     await rt.refresh();
     expect(onState).toHaveBeenCalledTimes(1);
     const [next, prev] = onState.mock.calls[0]!;
-    expect(next.transcodes).toEqual({ '/m/a.avi': entry });
+    // A record written before priorities and results existed reads with their defaults.
+    expect(next.transcodes).toEqual({ '/m/a.avi': { ...entry, priority: 0, before: null, after: null, seconds: null, original: null } });
     expect(prev.transcodes).toEqual({});
     expect(onConfig).not.toHaveBeenCalled();
     // The same content written again is no change.

@@ -34,3 +34,13 @@ export function progressReader(durationSeconds: number | null, onProgress: (p: F
     }
   };
 }
+
+/**
+ * Seconds left at the current speed: the media still to encode over how many seconds of it are
+ * encoded per second. Unknown until ffmpeg has reported both.
+ */
+export function etaSeconds(p: Pick<FfmpegProgress, 'percent' | 'speed' | 'out_time_seconds'>): number | null {
+  if (p.percent === null || p.speed === null || p.percent <= 0 || p.speed <= 0) return null;
+  const total = p.out_time_seconds / (p.percent / 100);
+  return Math.max(0, Math.round((total - p.out_time_seconds) / p.speed));
+}

@@ -1,5 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import type { MediaSnapshot } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import { withMediaInFolder, type OpenedMedia, type PinnedFolder } from './open-media.ts';
 import { progressReader, type FfmpegProgress } from './progress.ts';
@@ -10,6 +11,14 @@ import { placeVerified, statStamp, type FileStamp } from './safe-replace.ts';
 import { transcodePlan, type DroppedStream, type TranscodePlan, type VideoEncoder } from './transcode-command.ts';
 import { verifyOutput, type OutputExpectation } from './verify.ts';
 import type { WorkJournal } from './work-journal.ts';
+
+/** A file's size and streams as a transcode's record keeps them, before and after. */
+export function snapshot(probe: MediaProbe): MediaSnapshot {
+  return {
+    bytes: probe.size_bytes,
+    streams: probe.streams.map((s) => ({ index: s.index, type: s.type, codec: s.codec, language: s.language, default: s.default })),
+  };
+}
 
 export function mp4PathFor(file: string): string {
   return file.slice(0, file.length - extname(file).length) + '.mp4';
@@ -51,6 +60,8 @@ export interface TranscodeOutcome {
   dropped: DroppedStream[];
   /** The source as it was read, for removeSource. */
   source: FileStamp;
+  before: MediaSnapshot;
+  after: MediaSnapshot;
 }
 
 /**
@@ -76,7 +87,7 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
     const plan = transcodePlan(probe, { encoder: job.encoder, src: job.file, tmp: dest });
     const existing = await probeFile(dest, { folder, ...signal }).catch(() => null);
     if (!existing || verifyOutput(expectation(probe, plan), existing).length > 0) throw taken;
-    return { output: dest, command: [], encoder: plan.encoder, dropped: plan.dropped, source: stamp };
+    return { output: dest, command: [], encoder: plan.encoder, dropped: plan.dropped, source: stamp, before: snapshot(probe), after: snapshot(existing) };
   }
 
   const ticket = await job.journal.begin(dest, 'transcode', job.jobId);
@@ -99,11 +110,12 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
       await rm(folder.at(temp), { force: true });
       plan = await run(transcodePlan(probe, { encoder: 'libx264', src: job.file, tmp: ticket.temp }));
     }
-    const problems = verifyOutput(expectation(probe, plan), await probeFile(ticket.temp, { folder, as: dest, ...signal }));
+    const made = await probeFile(ticket.temp, { folder, as: dest, ...signal });
+    const problems = verifyOutput(expectation(probe, plan), made);
     if (problems.length > 0) throw new Error(`the transcoded file failed verification: ${problems.join('; ')}`);
     job.signal?.throwIfAborted();
     await placeVerified(folder.at(temp), folder.at(destName));
-    return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped, source: stamp };
+    return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped, source: stamp, before: snapshot(probe), after: snapshot(made) };
   } finally {
     await rm(folder.at(temp), { force: true });
     await ticket.end();

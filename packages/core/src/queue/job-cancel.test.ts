@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import type { JobPayload } from '@mo/shared';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { createLogger } from '../logging/logger.ts';
-import { createJobClient, type JobClient } from './job-client.ts';
+import { createJobClient, type JobClient, type JobRef } from './job-client.ts';
+import { newTranscodeJobId } from '../tools/transcode-store.ts';
 import { CANCELLED, cancelChannel, listenForCancels, requestCancel, type CancelRequest } from './job-cancel.ts';
 import { createWorkerHost, type JobContext, type WorkerHost } from './worker-host.ts';
 
@@ -51,7 +52,7 @@ describe('job cancellation through Redis', () => {
     const jobs = setup(prefix);
     const seen: JobContext[] = [];
     worker(prefix, seen);
-    const { job } = await jobs.submit('transcode-run', { item }, { waitSeconds: 0 });
+    const [job] = (await jobs.queueTranscodes([{ payload: { item }, jobId: newTranscodeJobId(), priority: 1 }])) as [JobRef];
     await waitState(jobs, job.id, 'active');
     await requestCancel(transcodeQueue(jobs), job.id);
     await waitState(jobs, job.id, 'failed');
@@ -66,7 +67,7 @@ describe('job cancellation through Redis', () => {
   it('fails a job cancelled while it waited, without running its handler', async () => {
     const prefix = uniquePrefix('cancel');
     const jobs = setup(prefix);
-    const { job } = await jobs.submit('transcode-run', { item }, { waitSeconds: 0 });
+    const [job] = (await jobs.queueTranscodes([{ payload: { item }, jobId: newTranscodeJobId(), priority: 1 }])) as [JobRef];
     await requestCancel(transcodeQueue(jobs), job.id);
     const seen: JobContext[] = [];
     worker(prefix, seen);

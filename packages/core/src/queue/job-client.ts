@@ -1,6 +1,6 @@
 import { Queue, type Job, type JobType } from 'bullmq';
 import { Redis } from 'ioredis';
-import { apiJobOptions, JOB_STATES, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName, type WorkersReport } from '@mo/shared';
+import { apiJobOptions, transcodeJobOptions, JOB_STATES, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName, type WorkersReport } from '@mo/shared';
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
@@ -35,8 +35,19 @@ export interface QueueStats {
 }
 
 export interface JobClient {
-  /** Adds a job (or joins the running one, for jobs that allow it) and waits up to `waitSeconds`. */
-  submit<N extends JobName>(name: N, payload: JobPayload<N>, opts: { waitSeconds: number }): Promise<SubmitOutcome>;
+  /**
+   * Adds a job (or joins the running one, for jobs that allow it) and waits up to `waitSeconds`.
+   * Transcodes go through queueTranscodes: each needs the id its queue entry was claimed with.
+   */
+  submit<N extends Exclude<JobName, 'transcode-run'>>(name: N, payload: JobPayload<N>, opts: { waitSeconds: number }): Promise<SubmitOutcome>;
+  /** Queues transcode jobs with the ids and priorities their entries were claimed with, in one round trip. */
+  queueTranscodes(jobs: readonly { payload: JobPayload<'transcode-run'>; jobId: string; priority: number }[]): Promise<JobRef[]>;
+  /** Gives a waiting job another priority (BullMQ's: lower runs first); false when it no longer waits. */
+  reprioritize(queue: QueueName, id: string, priority: number): Promise<boolean>;
+  /** BullMQ's own pause of a queue: workers take none of its jobs while paused. */
+  setPaused(queue: QueueName, paused: boolean): Promise<void>;
+  /** The progress each named job last reported; a job the queue no longer has is left out. */
+  progressOf(queue: QueueName, ids: readonly string[]): Promise<Map<string, unknown>>;
   get(queue: QueueName, id: string): Promise<JobView | null>;
   /** The newest `limit` jobs of one queue or all, in one state or any, without their results. */
   list(filter: { queue?: QueueName; state?: JobState; limit: number }): Promise<JobListItem[]>;
@@ -159,6 +170,35 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         return { kind: 'failed', job: r, error: failure.message, code: failure.code };
       }
       return { kind: 'pending', job: r };
+    },
+
+    async queueTranscodes(items) {
+      if (items.length === 0) return [];
+      const def = JOBS['transcode-run'];
+      const bulk = items.map((i) => ({ name: 'transcode-run', data: def.payload.parse(i.payload), opts: transcodeJobOptions(i.jobId, i.priority) }));
+      const added = await guarded(() => queue(def.queue).addBulk(bulk));
+      return added.map((job) => ({ id: job.id!, queue: def.queue, state: 'waiting' as const }));
+    },
+
+    async reprioritize(name, id, priority) {
+      return guarded(async () => {
+        const job = await queue(name).getJob(id);
+        const state = job ? await job.getState() : null;
+        if (!job || (state !== 'waiting' && state !== 'prioritized')) return false;
+        await job.changePriority({ priority });
+        return true;
+      });
+    },
+
+    async setPaused(name, paused) {
+      await guarded(() => (paused ? queue(name).pause() : queue(name).resume()));
+    },
+
+    async progressOf(name, ids) {
+      return guarded(async () => {
+        const jobs = await Promise.all(ids.map((id) => queue(name).getJob(id)));
+        return new Map(jobs.flatMap((job) => (job ? [[job.id!, job.progress] as const] : [])));
+      });
     },
 
     async get(name, id) {

@@ -1,5 +1,6 @@
 import { Queue, UnrecoverableError } from 'bullmq';
-import { apiJobOptions, SCAN_SCHEDULER_ID } from '@mo/shared';
+import { apiJobOptions, SCAN_SCHEDULER_ID, transcodeJobOptions } from '@mo/shared';
+import { newTranscodeJobId } from '../tools/transcode-store.ts';
 import { AppError, jobFailureReason } from '../errors.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
@@ -194,7 +195,7 @@ describe('a job that fails for good', () => {
 
 describe('jobs this service did not queue (Bull Board’s add job, a hand-made job)', () => {
   const ITEM = { path: '/m/Movies/A.avi', ext: '.avi', bytes: 1, kind: 'movie' as const, title: 'A', status: 'queued' as const };
-  const transcodeResult = { item: { ...ITEM, status: 'done' as const }, output: '/m/A.mp4', command: [], encoder: null, dropped: [], original_removed: false };
+  const transcodeResult = { item: { ...ITEM, status: 'done' as const }, output: '/m/A.mp4', command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null };
 
   /** A worker on scan and transcode whose handlers count their runs, and a plain BullMQ queue to add jobs with. */
   function hostAndQueues(runs: string[]) {
@@ -240,17 +241,17 @@ describe('jobs this service did not queue (Bull Board’s add job, a hand-made j
     }
   });
 
-  it('refuses and removes a job with a delay, a priority, its own id or kept forever', async () => {
+  it('refuses and removes a job with a delay, lifo, an id the API does not give or kept forever', async () => {
     const runs: string[] = [];
     const q = hostAndQueues(runs);
     try {
-      const base = apiJobOptions('transcode-run');
+      const base = transcodeJobOptions(newTranscodeJobId(), 1);
       const added = [
-        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, delay: 50 }),
-        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, priority: 1 }),
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, jobId: newTranscodeJobId(), delay: 50 }),
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, jobId: newTranscodeJobId(), lifo: true }),
         await q.transcode.add('transcode-run', { item: ITEM }, { ...base, jobId: 'mine' }),
-        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, removeOnFail: false }),
-        await q.transcode.add('evil', { item: ITEM }, base),
+        await q.transcode.add('transcode-run', { item: ITEM }, { ...base, jobId: newTranscodeJobId(), removeOnFail: false }),
+        await q.transcode.add('evil', { item: ITEM }, { ...base, jobId: newTranscodeJobId() }),
       ];
       for (const job of added) await expect.poll(() => client!.get('transcode', job.id!), { timeout: 10_000 }).toBeNull();
       expect(runs).toEqual([]);
@@ -263,7 +264,7 @@ describe('jobs this service did not queue (Bull Board’s add job, a hand-made j
     const runs: string[] = [];
     const q = hostAndQueues(runs);
     try {
-      const job = await q.transcode.add('transcode-run', { item: { ...ITEM, keep_original: false } }, apiJobOptions('transcode-run'));
+      const job = await q.transcode.add('transcode-run', { item: { ...ITEM, keep_original: false } }, transcodeJobOptions(newTranscodeJobId(), 1));
       await expect.poll(async () => (await client!.get('transcode', job.id!))?.state, { timeout: 10_000 }).toBe('failed');
       expect(await client!.get('transcode', job.id!)).toMatchObject({ error_code: 'bad_request', error: expect.stringMatching(/^bad payload for transcode-run: item\.keep_original: unknown key; nothing was done$/) });
       expect(runs).toEqual([]);
@@ -278,8 +279,8 @@ describe('jobs this service did not queue (Bull Board’s add job, a hand-made j
     try {
       const { deduplication: _, ...opts } = apiJobOptions('scan-pass');
       await q.scan.upsertJobScheduler(SCAN_SCHEDULER_ID, { every: 60_000 }, { name: 'scan-pass', data: { trigger: 'schedule' }, opts });
-      const out = await client!.submit('transcode-run', { item: ITEM }, { waitSeconds: 10 });
-      expect(out.kind).toBe('completed');
+      const [job] = await client!.queueTranscodes([{ payload: { item: ITEM }, jobId: newTranscodeJobId(), priority: 1 }]);
+      await expect.poll(async () => (await client!.get('transcode', job!.id))?.state, { timeout: 10_000 }).toBe('completed');
       await expect.poll(() => runs.sort(), { timeout: 10_000 }).toEqual(['scan-pass', 'transcode-run']);
     } finally {
       await q.close();

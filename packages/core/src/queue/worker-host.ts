@@ -1,4 +1,4 @@
-import { Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
 import { JOBS, jobOptionsProblem, jobsOfQueue, SCAN_SCHEDULER_ID, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
 import { AppError, jobFailureReason, keyIssues } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -14,6 +14,8 @@ export interface JobContext {
   progress(value: number | object): Promise<void>;
   /** The progress the job's earlier attempts left (0 before any), so that a retry can skip work already done. */
   progressSoFar?: unknown;
+  /** Puts the job back to wait `ms` without counting an attempt (the transcode queue's pause). */
+  defer(ms: number): Promise<never>;
   log: Logger;
 }
 
@@ -75,7 +77,7 @@ export function createWorkerHost(opts: {
   const workers = opts.queues.map((queue) => {
     const worker = new Worker(
       queue,
-      async (job: Job, _token?: string, signal?: AbortSignal) => {
+      async (job: Job, token?: string, signal?: AbortSignal) => {
         const name = job.name as JobName;
         const def = Object.hasOwn(JOBS, name) ? JOBS[name] : undefined;
         if (!def || def.queue !== queue) return refuse(queue, job, `no job named ${JSON.stringify(job.name)} runs on the ${queue} queue`);
@@ -99,6 +101,10 @@ export function createWorkerHost(opts: {
             signal: signal ?? new AbortController().signal,
             progress: (v) => job.updateProgress(v),
             progressSoFar: job.progress,
+            defer: async (ms) => {
+              await job.moveToDelayed(Date.now() + ms, token);
+              throw new DelayedError();
+            },
             log,
           });
         } catch (err) {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscodeStatus } from '@mo/shared';
 import { CLAIM_GRACE_MS, strandedTranscodes, type JobOutcome } from './stranded-transcodes.ts';
+import { queuedEntry } from './transcode-entries.ts';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
 const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();
-const entry = (over: Partial<TranscodeStatus>): TranscodeStatus => ({ status: 'running', job_id: '7', updated_at: at(1000), output: null, error: null, ...over });
+const entry = (over: Partial<TranscodeStatus>): TranscodeStatus => ({ ...queuedEntry(at(1000)), status: 'running', job_id: '7', ...over });
 
 describe('strandedTranscodes', () => {
   it('names a running entry whose job failed outside its handler, with the queue’s reason', () => {
@@ -26,12 +27,16 @@ describe('strandedTranscodes', () => {
     expect(strandedTranscodes({ '/m/a.avi': entry({}) }, new Map(), NOW)).toEqual([]);
   });
 
-  it('names a claimed entry without a job only once the claim is older than the grace', () => {
-    const young = entry({ job_id: null, updated_at: at(CLAIM_GRACE_MS - 1000) });
-    const old = entry({ job_id: null, updated_at: at(CLAIM_GRACE_MS + 1000) });
-    expect(strandedTranscodes({ '/m/young.avi': young, '/m/old.avi': old }, new Map(), NOW)).toEqual([
-      { path: '/m/old.avi', job_id: null, error: expect.stringMatching(/^never queued/) },
+  it('names a waiting entry whose job the queue lacks only once its claim is older than the grace', () => {
+    const young = entry({ status: 'queued', job_id: '7', updated_at: at(CLAIM_GRACE_MS - 1000) });
+    const old = entry({ status: 'queued', job_id: '8', updated_at: at(CLAIM_GRACE_MS + 1000) });
+    expect(strandedTranscodes({ '/m/young.avi': young, '/m/old.avi': old }, new Map([['7', null], ['8', null]]), NOW)).toEqual([
+      { path: '/m/old.avi', job_id: '8', error: 'job transcode/8 is no longer in the queue' },
     ]);
+  });
+
+  it('leaves entries that hold no job: nothing can strand them', () => {
+    expect(strandedTranscodes({ '/m/a.avi': entry({ status: 'queued', job_id: null, priority: 4, updated_at: at(CLAIM_GRACE_MS * 9) }) }, new Map(), NOW)).toEqual([]);
   });
 
   it('leaves done and failed entries alone whatever the queue says', () => {

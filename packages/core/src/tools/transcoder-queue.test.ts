@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexItem, TranscodeStatus } from '@mo/shared';
-import { firstQueued, transcodeQueue, withStatus } from './transcoder-queue.ts';
+import { queuedEntry } from './transcode-entries.ts';
+import { claimable, listing, runOrder, transcodeQueue, withStatus } from './transcoder-queue.ts';
 
 function item(path: string, extra: Partial<IndexItem> = {}): IndexItem {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
@@ -10,7 +11,7 @@ function item(path: string, extra: Partial<IndexItem> = {}): IndexItem {
   };
 }
 
-const status = (s: TranscodeStatus['status']): TranscodeStatus => ({ status: s, job_id: '1', updated_at: '2026-01-01T00:00:00.000Z', output: null, error: null });
+const status = (s: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry('2026-01-01T00:00:00.000Z'), status: s, job_id: '1', ...extra });
 
 const items = [
   item('/m/TV/Lost/S01E02.avi', { section: 'tv', title: 'Lost', bytes: 7 }),
@@ -36,7 +37,7 @@ describe('transcodeQueue', () => {
   });
 });
 
-describe('withStatus and firstQueued', () => {
+describe('withStatus and claimable', () => {
   const queue = transcodeQueue(items);
   const transcodes = { '/m/Movies/A/A.mkv': status('done'), '/m/Movies/C/C.MKV': status('failed'), '/elsewhere.mkv': status('running') };
 
@@ -45,8 +46,49 @@ describe('withStatus and firstQueued', () => {
   });
 
   it('takes the first entry nobody started; failed ones are not retried by themselves', () => {
-    expect(firstQueued(queue, transcodes)?.path).toBe('/m/TV/Lost/S01E01.m4v');
-    expect(firstQueued(queue, {})?.path).toBe('/m/Movies/A/A.mkv');
-    expect(firstQueued([], {})).toBeNull();
+    expect(claimable(queue, transcodes)[0]?.path).toBe('/m/TV/Lost/S01E01.m4v');
+    expect(claimable(queue, {})[0]?.path).toBe('/m/Movies/A/A.mkv');
+    expect(claimable([], {})).toEqual([]);
+  });
+
+  it('skips entries whose job already waits', () => {
+    expect(claimable(queue, { '/m/Movies/A/A.mkv': status('queued') }).map((e) => e.path)).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E01.m4v', '/m/TV/Lost/S01E02.avi']);
+  });
+});
+
+describe('run order and listing', () => {
+  const queue = transcodeQueue(items);
+  const records = {
+    '/m/TV/Lost/S01E02.avi': { ...queuedEntry('t'), priority: 5 },
+    '/m/Movies/C/C.MKV': status('queued', { job_id: 'tr-c', priority: 5 }),
+    '/m/Movies/A/A.mkv': status('running', { job_id: 'tr-a' }),
+    '/m/TV/Lost/S01E01.m4v': { ...queuedEntry('t'), priority: -1 },
+  };
+
+  it('runs higher priorities first, ties by path, whether or not their job already waits', () => {
+    expect(runOrder(queue, records).map((e) => e.path)).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E02.avi', '/m/TV/Lost/S01E01.m4v']);
+  });
+
+  it('lists every entry in path order with its place in line, priority, and the progress of a running one', () => {
+    const progress = new Map([['tr-a', { percent: 50, speed: 2, out_time_seconds: 30, eta_seconds: 15, encoder: 'libx264' }]]);
+    const listed = listing(queue, records, progress);
+    expect(listed.map((e) => [e.path, e.status, e.position, e.priority, e.job_id])).toEqual([
+      ['/m/Movies/A/A.mkv', 'running', null, 0, 'tr-a'],
+      ['/m/Movies/C/C.MKV', 'queued', 1, 5, 'tr-c'],
+      ['/m/TV/Lost/S01E01.m4v', 'queued', 3, -1, null],
+      ['/m/TV/Lost/S01E02.avi', 'queued', 2, 5, null],
+    ]);
+    expect(listed[0]!.progress).toEqual(progress.get('tr-a'));
+    expect(listed.slice(1).every((e) => e.progress === null)).toBe(true);
+  });
+
+  it('shows the result, output and kept original of a done entry, and the reason of a failed one', () => {
+    const snap = { bytes: 5, streams: [] };
+    const listed = listing(queue, {
+      '/m/Movies/A/A.mkv': status('done', { output: '/m/Movies/A/A.mp4', original: 'kept', before: snap, after: snap, seconds: 4 }),
+      '/m/Movies/C/C.MKV': status('failed', { error: 'boom' }),
+    }, new Map());
+    expect(listed[0]).toMatchObject({ status: 'done', output: '/m/Movies/A/A.mp4', original: 'kept', result: { before: snap, after: snap, seconds: 4 }, position: null });
+    expect(listed[1]).toMatchObject({ status: 'failed', error: 'boom', result: null, output: null });
   });
 });

@@ -1,9 +1,11 @@
-import type { IndexItem, State, transcodeItemSchema } from '@mo/shared';
+import type { IndexItem, State, transcodeItemSchema, transcodeListingSchema, TranscodeProgress } from '@mo/shared';
 import type { z } from 'zod';
 
 export type TranscodeItem = z.infer<typeof transcodeItemSchema>;
+export type TranscodeListing = z.infer<typeof transcodeListingSchema>;
 /** A queue entry before its status is known; what the index alone decides. */
 export type TranscodeEntry = Omit<TranscodeItem, 'status'>;
+type Records = State['transcodes'];
 
 /**
  * Indexed video not yet in MP4, ordered by path: the order does not depend on the walk, so "the
@@ -22,11 +24,44 @@ export function transcodeQueue(items: readonly IndexItem[]): TranscodeEntry[] {
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The queue with what became of each entry; entries nobody has started are `queued`. */
-export function withStatus(queue: readonly TranscodeEntry[], transcodes: State['transcodes']): TranscodeItem[] {
-  return queue.map((e) => ({ ...e, status: Object.hasOwn(transcodes, e.path) ? transcodes[e.path]!.status : 'queued' }));
+const record = (records: Records, path: string) => (Object.hasOwn(records, path) ? records[path] : undefined);
+
+/**
+ * The entries still to run (`queued`, with or without a job waiting), in the order they run:
+ * higher priority first, then by path. Jobs carry the same order to BullMQ as their priority.
+ */
+export function runOrder(queue: readonly TranscodeEntry[], records: Records): TranscodeEntry[] {
+  const waiting = queue.filter((e) => (record(records, e.path)?.status ?? 'queued') === 'queued');
+  // Array.prototype.sort is stable: equal priorities keep the queue's path order.
+  return waiting.sort((a, b) => (record(records, b.path)?.priority ?? 0) - (record(records, a.path)?.priority ?? 0));
 }
 
-export function firstQueued(queue: readonly TranscodeEntry[], transcodes: State['transcodes']): TranscodeEntry | null {
-  return queue.find((e) => !Object.hasOwn(transcodes, e.path)) ?? null;
+/** The next entries to claim, in run order: queued ones without a job. */
+export function claimable(queue: readonly TranscodeEntry[], records: Records): TranscodeEntry[] {
+  return runOrder(queue, records).filter((e) => (record(records, e.path)?.job_id ?? null) === null);
+}
+
+export function withStatus(queue: readonly TranscodeEntry[], records: Records): TranscodeItem[] {
+  return queue.map((e) => ({ ...e, status: record(records, e.path)?.status ?? 'queued' }));
+}
+
+/** The queue as GET /api/tools/transcoder lists it: each entry's record, place in line and progress. */
+export function listing(queue: readonly TranscodeEntry[], records: Records, progress: ReadonlyMap<string, TranscodeProgress>): TranscodeListing[] {
+  const position = new Map(runOrder(queue, records).map((e, i) => [e.path, i + 1]));
+  return queue.map((e) => {
+    const r = record(records, e.path);
+    const running = r?.status === 'running' && r.job_id !== null ? progress.get(r.job_id) : undefined;
+    return {
+      ...e,
+      status: r?.status ?? 'queued',
+      position: position.get(e.path) ?? null,
+      priority: r?.priority ?? 0,
+      job_id: r?.job_id ?? null,
+      progress: running ?? null,
+      error: r?.status === 'failed' ? r.error : null,
+      output: r?.status === 'done' ? r.output : null,
+      original: r?.status === 'done' ? r.original : null,
+      result: r?.status === 'done' && r.before && r.after ? { before: r.before, after: r.after, seconds: r.seconds } : null,
+    };
+  });
 }

@@ -23,7 +23,9 @@ import {
   sidecarMoveSchema,
   skippedSchema,
   streamSchema,
+  mediaSnapshotSchema,
   transcodeItemSchema,
+  transcodeProgressSchema,
 } from '../jobs/catalogue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import { ERROR_CODES } from './errors.ts';
@@ -298,7 +300,27 @@ export const subtitlesResponse = z.object({
   ),
 });
 
-export const transcoderResponse = z.object({ scanned_at: nullableIso, queue: z.array(transcodeItemSchema) });
+export const transcodeListingSchema = transcodeItemSchema.extend({
+  /** Place in line among the entries still to run (1 runs next); null once running, done or failed. */
+  position: z.number().int().nullable(),
+  /** Higher runs first. */
+  priority: z.number().int(),
+  /** The job that holds the entry: waiting, running, or the last one that ran it. */
+  job_id: z.string().nullable(),
+  progress: transcodeProgressSchema.nullable(),
+  error: z.string().nullable(),
+  output: z.string().nullable(),
+  /** Once done: whether the original still lies beside the output (`keep_original`). */
+  original: z.enum(['kept', 'removed']).nullable(),
+  result: z.object({ before: mediaSnapshotSchema, after: mediaSnapshotSchema, seconds: z.number().nullable() }).nullable(),
+});
+
+export const transcoderResponse = z.object({
+  scanned_at: nullableIso,
+  /** While true no transcode starts; running ones finish. */
+  paused: z.boolean(),
+  queue: z.array(transcodeListingSchema),
+});
 
 /** Nothing queued: `{"item": null}`, whether dry run is on or off. */
 export const runNextNothingResponse = z.object({ item: z.null() });
@@ -315,6 +337,27 @@ export const runNextResponse = z.union([runNextNothingResponse, runNextDryRunRes
 /** POST /api/tools/transcoder/retry: the path exactly as GET /api/tools/transcoder lists it. */
 export const transcodeRetryBody = z.strictObject({ path: z.string().min(1) });
 export const transcodeRetryResponse = z.object({ item: transcodeItemSchema });
+
+/** POST /api/tools/transcoder/priority: a priority (higher runs first), or `top` for before every other entry. */
+export const transcodePriorityBody = z.union([
+  z.strictObject({ path: z.string().min(1), priority: z.number().int().min(-1_000_000).max(1_000_000) }),
+  z.strictObject({ path: z.string().min(1), top: z.literal(true) }),
+]);
+export const transcodePriorityResponse = z.object({ item: transcodeListingSchema });
+export const transcodePausedResponse = z.object({ paused: z.boolean() });
+export const runAllDryRunResponse = z.object({
+  dry_run: z.literal(true),
+  items: z.array(z.object({ item: transcodeItemSchema, command: z.array(z.string()).nullable(), error: z.string().nullable() })),
+  /** Entries that would be queued; only the first ones are listed with their command. */
+  total: z.number().int(),
+});
+export const runAllStartedResponse = z.object({
+  queued: z.number().int(),
+  jobs: z.array(z.object({ path: z.string(), job: jobRefSchema, status_url: z.string() })),
+});
+/** POST /api/tools/transcoder/discard-original: the path as the queue lists it. */
+export const discardOriginalBody = z.strictObject({ path: z.string().min(1) });
+export const discardOriginalResponse = z.object({ dry_run: z.boolean(), item: transcodeListingSchema, removed: z.string().nullable() });
 
 export const duplicatesResponse = z.object({
   scanned_at: nullableIso,

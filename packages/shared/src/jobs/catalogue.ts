@@ -95,6 +95,31 @@ export const trackActionSchema = z.strictObject({
   stream: z.number().int().min(0),
 });
 
+/** One stream of a file as a transcode's before/after record keeps it. */
+export const streamBriefSchema = z.object({
+  index: z.number().int(),
+  type: z.string(),
+  codec: z.string().nullable(),
+  language: z.string().nullable(),
+  default: z.boolean(),
+});
+/** A file's size and streams, before or after a transcode. */
+export const mediaSnapshotSchema = z.object({ bytes: z.number(), streams: z.array(streamBriefSchema) });
+export type MediaSnapshot = z.infer<typeof mediaSnapshotSchema>;
+
+/** A running transcode's progress, as its job reports it. */
+export const transcodeProgressSchema = z.object({
+  /** 0-100 of the source's duration; null when the duration is unknown. */
+  percent: z.number().nullable(),
+  /** Times real time. */
+  speed: z.number().nullable(),
+  out_time_seconds: z.number(),
+  /** Seconds left at the current speed; null until both are known. */
+  eta_seconds: z.number().nullable(),
+  encoder: nullableString,
+});
+export type TranscodeProgress = z.infer<typeof transcodeProgressSchema>;
+
 const transcodeItemShape = {
   path: z.string(),
   ext: z.string(),
@@ -228,6 +253,11 @@ export const JOBS = {
       /** Streams MP4 cannot carry (image subtitles, attachments, data), with why. */
       dropped: z.array(droppedStreamSchema),
       original_removed: z.boolean(),
+      /** The source and the MP4 as ffprobe read them; null for a job delivered again after it finished. */
+      before: mediaSnapshotSchema.nullable(),
+      after: mediaSnapshotSchema.nullable(),
+      /** How long the transcode took. */
+      seconds: z.number().nullable(),
     }),
     defaults: { attempts: 2, backoff: { type: 'fixed', delay: 10_000 }, ...keep },
     joinRunning: false,

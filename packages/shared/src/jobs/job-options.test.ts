@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_NAMES, JOBS, SCAN_SCHEDULER_ID, transcodeJobItemSchema, trackJobPayloadSchema, type JobName } from './catalogue.ts';
-import { apiJobOptions, jobOptionsProblem, KEEP_CEILING } from './job-options.ts';
+import { apiJobOptions, jobOptionsProblem, KEEP_CEILING, transcodeJobOptions, TRANSCODE_PRIORITY_MAX } from './job-options.ts';
+
+/** What the API gives a job: a transcode also carries the id and priority its entry was claimed with. */
+const given = (name: JobName): Record<string, unknown> => (name === 'transcode-run' ? transcodeJobOptions('tr-0123456789abcdef', 7) : apiJobOptions(name));
 
 const DAY = 86_400;
 
@@ -16,9 +19,9 @@ function scheduled(extra: Record<string, unknown> = {}) {
 
 describe('jobOptionsProblem', () => {
   it.each(JOB_NAMES)('accepts what the API gives %s', (name) => {
-    expect(jobOptionsProblem(name, { name, opts: apiJobOptions(name) })).toBeNull();
+    expect(jobOptionsProblem(name, { name, opts: given(name) })).toBeNull();
     // BullMQ leaves out what it was not given.
-    const { deduplication: _, ...without } = apiJobOptions(name);
+    const { deduplication: _, ...without } = given(name);
     expect(jobOptionsProblem(name, { name, opts: without })).toBeNull();
   });
 
@@ -39,11 +42,16 @@ describe('jobOptionsProblem', () => {
     ['a cron repeat', 'media-tracks', { repeat: { pattern: '* * * * *' } }, /only the periodic scanner pass repeats/],
     ['a repeat on a scan pass', 'scan-pass', { repeat: { every: 1000 } }, /only the periodic scanner pass repeats/],
     ['a delay', 'transcode-run', { delay: 60_000 }, /^delay: not an option/],
-    ['a priority', 'transcode-run', { priority: 1 }, /^priority: not an option/],
+    ['a priority', 'media-tracks', { priority: 1 }, /^priority: not an option/],
+    ['a transcode without its job id', 'transcode-run', { jobId: undefined }, /^jobId is not one the API gives/],
+    ['a transcode with a job id of another form', 'transcode-run', { jobId: '12' }, /^jobId is not one the API gives/],
+    ['a transcode without a priority', 'transcode-run', { priority: undefined }, /^priority must be a whole number/],
+    ['a transcode with priority 0 (BullMQ: none, before every other)', 'transcode-run', { priority: 0 }, /^priority must be a whole number/],
+    ['a transcode with a priority beyond the range', 'transcode-run', { priority: TRANSCODE_PRIORITY_MAX + 1 }, /^priority must be a whole number/],
     ['lifo', 'media-tracks', { lifo: true }, /^lifo: not an option/],
     ['a custom job id', 'scan-pass', { jobId: 'mine' }, /^jobId: not an option/],
     ['a parent', 'library-scan', { parent: { id: '1', queue: 'x' } }, /^parent: not an option/],
-    ['several at once, named in order', 'transcode-run', { priority: 1, delay: 5 }, /^delay, priority: not an option/],
+    ['several at once, named in order', 'transcode-run', { lifo: true, delay: 5 }, /^delay, lifo: not an option/],
     ['more attempts', 'transcode-run', { attempts: 100 }, /^attempts must be 2/],
     ['no attempts', 'transcode-run', { attempts: undefined }, /^attempts must be 2/],
     ['another backoff', 'scan-pass', { backoff: { type: 'fixed', delay: 1 } }, /^backoff must be/],
@@ -58,7 +66,7 @@ describe('jobOptionsProblem', () => {
     ['deduplication on a job that never joins', 'transcode-run', { deduplication: { id: 'transcode-run' } }, /^deduplication: not an option/],
   ];
   it.each(refused)('refuses %s', (_what, name, change, message) => {
-    const opts: Record<string, unknown> = { ...apiJobOptions(name), ...change };
+    const opts: Record<string, unknown> = { ...given(name), ...change };
     for (const k of Object.keys(change)) if (change[k] === undefined) delete opts[k];
     expect(jobOptionsProblem(name, { name, opts })).toMatch(message);
   });

@@ -10,10 +10,22 @@ export const KEEP_CEILING = { age: 30 * DAY, count: 1000 } as const;
 
 export type ApiJobOptions = JobDefaults & { deduplication?: { id: string } };
 
+/**
+ * A transcode job's id is chosen by the API before it queues the job (its queue entry names the
+ * job from the moment it is claimed), and its priority carries the entry's place in line.
+ */
+export const TRANSCODE_JOB_ID = /^tr-[0-9a-f]{16}$/;
+/** BullMQ's priorities: 1 runs first; the transcode queue uses 1 to 2,000,001 (see transcode-entries.ts). */
+export const TRANSCODE_PRIORITY_MAX = 2_000_001;
+
 /** The options the API gives a job it adds; the worker runs no job that asks for more. */
 export function apiJobOptions(name: JobName): ApiJobOptions {
   const def = JOBS[name];
   return { ...def.defaults, ...(def.joinRunning ? { deduplication: { id: name } } : {}) };
+}
+
+export function transcodeJobOptions(jobId: string, priority: number): ApiJobOptions & { jobId: string; priority: number } {
+  return { ...apiJobOptions('transcode-run'), jobId, priority };
 }
 
 /** What a queued job says of itself: its name, its stored options and the scheduler that made it. */
@@ -78,6 +90,7 @@ export function jobOptionsProblem(name: JobName, job: QueuedJob): string | null 
   }
   const allowed = new Set<string>(['attempts', 'backoff', 'removeOnComplete', 'removeOnFail']);
   if (expected.deduplication && !scheduled) allowed.add('deduplication');
+  if (name === 'transcode-run') allowed.add('jobId').add('priority');
   if (scheduled) for (const k of ['repeat', 'jobId', 'timestamp', 'delay']) allowed.add(k);
   const unknown = Object.keys(opts).filter((k) => !allowed.has(k));
   if (unknown.length > 0) return `${unknown.sort().join(', ')}: not an option this service sets`;
@@ -89,6 +102,12 @@ export function jobOptionsProblem(name: JobName, job: QueuedJob): string | null 
   }
   if (opts.deduplication !== undefined && !sameJson(opts.deduplication, expected.deduplication)) {
     return `deduplication must be ${JSON.stringify(expected.deduplication)}`;
+  }
+  if (name === 'transcode-run') {
+    if (typeof opts.jobId !== 'string' || !TRANSCODE_JOB_ID.test(opts.jobId)) return 'jobId is not one the API gives a transcode';
+    if (!Number.isInteger(opts.priority) || (opts.priority as number) < 1 || (opts.priority as number) > TRANSCODE_PRIORITY_MAX) {
+      return `priority must be a whole number from 1 to ${TRANSCODE_PRIORITY_MAX}`;
+    }
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { settingsPatchSchema } from '../config/schema.ts';
+import { mediaSnapshotSchema } from '../jobs/catalogue.ts';
 
 /** A scanner plan or move whose source was under the downloads folder (GET /api/downloads `recent`). */
 export const recentEntrySchema = z.object({
@@ -13,13 +14,24 @@ export const recentEntrySchema = z.object({
 });
 export type RecentEntry = z.infer<typeof recentEntrySchema>;
 
-/** What became of a transcode queue entry, by source path. */
+/**
+ * What became of a transcode queue entry, by source path. An entry without a record is `queued`
+ * with priority 0; a `queued` record holds a priority, a job that waits, or both.
+ */
 export const transcodeStatusSchema = z.object({
-  status: z.enum(['running', 'done', 'failed']),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
   job_id: z.string().nullable(),
   updated_at: z.string(),
   output: z.string().nullable(),
   error: z.string().nullable(),
+  /** Higher runs first; ties in path order. */
+  priority: z.number().int().default(0),
+  before: mediaSnapshotSchema.nullable().default(null),
+  after: mediaSnapshotSchema.nullable().default(null),
+  /** How long the finished transcode took. */
+  seconds: z.number().nullable().default(null),
+  /** Once done: whether the original is still beside the output (`keep_original`). */
+  original: z.enum(['kept', 'removed']).nullable().default(null),
 });
 export type TranscodeStatus = z.infer<typeof transcodeStatusSchema>;
 
@@ -31,6 +43,8 @@ export const stateSchema = z.looseObject({
   last_library_scan_at: z.string().nullable(),
   recent: z.array(recentEntrySchema).default([]),
   transcodes: z.record(z.string(), transcodeStatusSchema).default({}),
+  /** Set by POST /api/tools/transcoder/pause: no transcode starts until resumed, across restarts. */
+  transcoder_paused: z.boolean().default(false),
 });
 export type State = z.infer<typeof stateSchema>;
 
@@ -38,5 +52,5 @@ export type State = z.infer<typeof stateSchema>;
 export const RECENT_LIMIT = 500;
 
 export function initialState(): State {
-  return { version: 1, settings: {}, last_scan_at: null, last_library_scan_at: null, recent: [], transcodes: {} };
+  return { version: 1, settings: {}, last_scan_at: null, last_library_scan_at: null, recent: [], transcodes: {}, transcoder_paused: false };
 }

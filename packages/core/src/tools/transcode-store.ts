@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { State } from '@mo/shared';
+import { AppError } from '../errors.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { nextEntry, type EntryEvent, type TranscodeRecord } from './transcode-entries.ts';
+import { claimable, type TranscodeEntry } from './transcoder-queue.ts';
+
+export interface Claimed {
+  entry: TranscodeEntry;
+  job_id: string;
+  priority: number;
+}
+
+/** The thin store around transcode-entries.ts: each change is one locked update of state.json. */
+export interface TranscodeStore {
+  /** Applies one event to one entry; throws the refusal as an AppError and then changes nothing. */
+  apply(path: string, event: EntryEvent): Promise<TranscodeRecord | null>;
+  /** Applies an event of one job (cancel, settle) to every entry that job holds; returns their paths. */
+  applyToJob(jobId: string, event: Extract<EntryEvent, { type: 'cancel' | 'settle' }>): Promise<string[]>;
+  /** Claims up to `limit` entries in run order for new jobs, each with a new job id. */
+  claim(queue: readonly TranscodeEntry[], limit: number): Promise<Claimed[]>;
+  setPaused(paused: boolean): Promise<void>;
+}
+
+/** Job ids are chosen before the job is queued, so an entry names its job from the moment it is claimed. */
+export function newTranscodeJobId(): string {
+  return `tr-${randomBytes(8).toString('hex')}`;
+}
+
+const record = (s: State, path: string) => (Object.hasOwn(s.transcodes, path) ? s.transcodes[path] : undefined);
+
+function withRecord(s: State, path: string, next: TranscodeRecord | null): State {
+  const { [path]: _, ...rest } = s.transcodes;
+  return { ...s, transcodes: next ? { ...rest, [path]: next } : rest };
+}
+
+export function transcodeStore(state: StateStore<State>, now: () => string = () => new Date().toISOString()): TranscodeStore {
+  return {
+    async apply(path, event) {
+      let after: TranscodeRecord | null = null;
+      await state.update((s) => {
+        const t = nextEntry(path, record(s, path), event, now());
+        if (!t.ok) throw new AppError(t.refusal.code, t.refusal.message);
+        after = t.entry;
+        return withRecord(s, path, t.entry);
+      });
+      return after;
+    },
+
+    async applyToJob(jobId, event) {
+      const changed: string[] = [];
+      await state.update((s) => {
+        let next = s;
+        for (const [path, e] of Object.entries(s.transcodes)) {
+          if (e.job_id !== jobId) continue;
+          const t = nextEntry(path, e, event, now());
+          if (t.ok && t.entry !== e) {
+            next = withRecord(next, path, t.entry);
+            changed.push(path);
+          }
+        }
+        return next;
+      });
+      return changed;
+    },
+
+    async claim(queue, limit) {
+      const claimed: Claimed[] = [];
+      await state.update((s) => {
+        claimed.length = 0;
+        let next = s;
+        for (const entry of claimable(queue, s.transcodes).slice(0, limit)) {
+          const job_id = newTranscodeJobId();
+          const t = nextEntry(entry.path, record(s, entry.path), { type: 'claim', job_id }, now());
+          if (!t.ok || !t.entry) continue;
+          next = withRecord(next, entry.path, t.entry);
+          claimed.push({ entry, job_id, priority: t.entry.priority });
+        }
+        return next;
+      });
+      return claimed;
+    },
+
+    async setPaused(paused) {
+      await state.update((s) => (s.transcoder_paused === paused ? s : { ...s, transcoder_paused: paused }));
+    },
+  };
+}
