@@ -39,10 +39,15 @@ async function main() {
     redisUrl: env.redisUrl,
     prefix: env.queuePrefix,
     queues: env.workerQueues,
+    concurrency: env.workerConcurrency,
     handlers,
     logger,
     onFailed: { 'transcode-run': settleTranscodes },
   });
+  // The transcode queue's pause lives in state.json, so that it outlasts restarts (and a Redis
+  // that keeps nothing): this box takes no transcode while it is set.
+  host.setPaused('transcode', config.currentState().transcoder_paused);
+  config.onStateChange((next) => host.setPaused('transcode', next.transcoder_paused));
   const settling = env.workerQueues.includes('transcode') ? setInterval(settleTranscodes, SETTLE_TRANSCODES_EVERY_MS) : undefined;
   if (settling) void settleTranscodes();
   const schedule = env.workerQueues.includes('scan')

@@ -11,6 +11,7 @@ describe('readProcessEnv', () => {
       port: 8080,
       host: '0.0.0.0',
       workerQueues: ['scan', 'library', 'media', 'transcode', 'notify'],
+      workerConcurrency: {},
       urlBase: '',
     });
   });
@@ -24,6 +25,7 @@ describe('readProcessEnv', () => {
         PORT: '',
         HOST: '',
         WORKER_QUEUES: '',
+        WORKER_CONCURRENCY: '',
         URL_BASE: '',
       }),
     ).toEqual(readProcessEnv({}));
@@ -38,6 +40,7 @@ describe('readProcessEnv', () => {
         PORT: '3000',
         HOST: '127.0.0.1',
         WORKER_QUEUES: 'media,transcode',
+        WORKER_CONCURRENCY: 'transcode=2, media = 3',
         URL_BASE: '/media-organizer',
       }),
     ).toEqual({
@@ -47,6 +50,7 @@ describe('readProcessEnv', () => {
       port: 3000,
       host: '127.0.0.1',
       workerQueues: ['media', 'transcode'],
+      workerConcurrency: { transcode: 2, media: 3 },
       urlBase: '/media-organizer',
     });
   });
@@ -68,6 +72,25 @@ describe('readProcessEnv', () => {
 
   it('refuses an unknown queue in WORKER_QUEUES, naming it', () => {
     expect(() => readProcessEnv({ WORKER_QUEUES: 'scan,thumbnails' })).toThrow(/thumbnails/);
+  });
+
+  it.each([
+    ['transcode', /queue=number pairs/],
+    ['transcode=two', /queue=number pairs/],
+    ['transcode=2;media=2', /queue=number pairs/],
+    ['thumbnails=2', /unknown queue: thumbnails/],
+    ['transcode=0', /1 to 32/],
+    ['transcode=33', /1 to 32/],
+    ['scan=2', /scan queue runs one job at a time/],
+    ['library=4', /library queue runs one job at a time/],
+    ['transcode=1,transcode=2', /twice/],
+  ])('refuses WORKER_CONCURRENCY=%j, naming the problem', (value, message) => {
+    expect(() => readProcessEnv({ WORKER_CONCURRENCY: value })).toThrow(message);
+    expect(() => readProcessEnv({ WORKER_CONCURRENCY: value })).toThrow(/WORKER_CONCURRENCY/);
+  });
+
+  it('lets scan and library say 1 out loud', () => {
+    expect(readProcessEnv({ WORKER_CONCURRENCY: 'scan=1,library=1,notify=4' }).workerConcurrency).toEqual({ scan: 1, library: 1, notify: 4 });
   });
 
   it('lists the queues in the order QUEUE_NAMES has by default', () => {

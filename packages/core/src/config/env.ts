@@ -1,7 +1,7 @@
 import { QUEUE_NAMES, type QueueName } from '@mo/shared';
 import { DEFAULT_CONFIG_FILE } from './load.ts';
 import { DEFAULT_REDIS_URL } from '../queue/redis-options.ts';
-import { parseWorkerQueues } from '../queue/worker-host.ts';
+import { parseWorkerConcurrency, parseWorkerQueues } from '../queue/worker-host.ts';
 
 export interface ProcessEnv {
   configFile: string;
@@ -10,6 +10,8 @@ export interface ProcessEnv {
   port: number;
   host: string;
   workerQueues: QueueName[];
+  /** Jobs run at a time per queue on this box (WORKER_CONCURRENCY); a queue left out runs one at a time. */
+  workerConcurrency: Partial<Record<QueueName, number>>;
   /** The path prefix a reverse proxy publishes the service under (`/media-organizer`), or ''. */
   urlBase: string;
 }
@@ -35,6 +37,7 @@ export function readProcessEnv(env: NodeJS.ProcessEnv): ProcessEnv {
     port,
     host: env.HOST || '0.0.0.0',
     workerQueues: parseWorkerQueues(env.WORKER_QUEUES, QUEUE_NAMES),
+    workerConcurrency: parseWorkerConcurrency(env.WORKER_CONCURRENCY, QUEUE_NAMES),
     urlBase: parseUrlBase(env.URL_BASE),
   };
 }

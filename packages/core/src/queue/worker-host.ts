@@ -36,6 +36,8 @@ export interface WorkerHost {
   readonly concurrency: Readonly<Partial<Record<QueueName, number>>>;
   /** What one of its queues says of each job: null for a job it no longer has. Throws when Redis cannot be read. */
   jobOutcomes(queue: QueueName, ids: readonly string[]): Promise<Map<string, JobOutcome | null>>;
+  /** Stops or starts taking jobs of one queue on this box; running jobs go on either way. */
+  setPaused(queue: QueueName, paused: boolean): void;
   /** Stops taking jobs and waits for the active ones to finish. */
   close(): Promise<void>;
 }
@@ -187,6 +189,12 @@ export function createWorkerHost(opts: {
       }
       return out;
     },
+    setPaused(queue, paused) {
+      const worker = byQueue.get(queue);
+      if (!worker || worker.isPaused() === paused) return;
+      if (paused) void worker.pause(true);
+      else worker.resume();
+    },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all(failureEvents.map((e) => e.close()));
@@ -210,4 +218,29 @@ export function parseWorkerQueues(value: string | undefined, all: readonly Queue
   const unknown = names.filter((n) => !(all as readonly string[]).includes(n));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queue(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
   return [...new Set(names)] as QueueName[];
+}
+
+/** Queues whose jobs must run one at a time: two scanner passes or two library scans would fight. */
+const SERIAL_QUEUES: readonly QueueName[] = ['scan', 'library'];
+export const MAX_CONCURRENCY = 32;
+
+/**
+ * `WORKER_CONCURRENCY`: how many jobs of each queue this box runs at a time, as `queue=n` pairs
+ * (`transcode=2,media=2`); a queue left out runs one at a time.
+ */
+export function parseWorkerConcurrency(value: string | undefined, all: readonly QueueName[]): Partial<Record<QueueName, number>> {
+  const out: Partial<Record<QueueName, number>> = {};
+  if (value === undefined || value.trim() === '') return out;
+  for (const pair of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z]+)\s*=\s*(\d{1,3})$/.exec(pair);
+    if (!m) throw new Error(`WORKER_CONCURRENCY takes queue=number pairs such as transcode=2, got "${pair}"`);
+    const [, queue, n] = m as unknown as [string, string, string];
+    if (!(all as readonly string[]).includes(queue)) throw new Error(`WORKER_CONCURRENCY names an unknown queue: ${queue}; known: ${all.join(', ')}`);
+    const count = Number(n);
+    if (count < 1 || count > MAX_CONCURRENCY) throw new Error(`WORKER_CONCURRENCY for ${queue} must be 1 to ${MAX_CONCURRENCY}, got ${n}`);
+    if (count > 1 && SERIAL_QUEUES.includes(queue as QueueName)) throw new Error(`WORKER_CONCURRENCY: the ${queue} queue runs one job at a time`);
+    if (Object.hasOwn(out, queue)) throw new Error(`WORKER_CONCURRENCY names ${queue} twice`);
+    out[queue as QueueName] = count;
+  }
+  return out;
 }
