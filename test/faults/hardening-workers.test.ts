@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntimeConfig, libraryScanOptions, scanLibrary, writeLibraryIndex, type RuntimeConfig } from '../../packages/core/src/index.ts';
 import { probeFile } from '../../packages/core/src/media/run.ts';
 import { fullClip, makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { apiJobOptions } from '../../packages/shared/src/index.ts';
+import { queuedEntry } from '../../packages/core/src/tools/transcode-entries.ts';
+import { newTranscodeJobId } from '../../packages/core/src/tools/transcode-store.ts';
+import { apiJobOptions, transcodeJobOptions } from '../../packages/shared/src/index.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
 import { sha256 } from './support/files.ts';
@@ -79,10 +81,14 @@ function addRaw(name: string, data: unknown, opts: JobsOptions = {}) {
   return queue.add(name, data, opts);
 }
 
-async function claim(path: string) {
-  const entry = { status: 'running' as const, job_id: null, updated_at: new Date().toISOString(), output: null, error: null };
+/** What run-next does before it queues a job: the entry claimed with the job's id. */
+async function claim(path: string, jobId: string) {
+  const entry = { ...queuedEntry(new Date().toISOString()), job_id: jobId };
   await config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: entry } }));
 }
+
+/** The options the API gives a transcode, each with a new id (BullMQ keeps one job per id). */
+const transcodeOpts = (jobId = newTranscodeJobId()) => transcodeJobOptions(jobId, 1);
 
 async function unchanged(): Promise<string[]> {
   const changed: string[] = [];
@@ -189,7 +195,7 @@ describe('the job queue, attacked', () => {
     const streams = (await probeFile(remuxable)).streams;
     const jobs = [
       await addRaw('media-tracks', { path: remuxable, action: 'remove', stream: 1, before: streams }, apiJobOptions('media-tracks')),
-      await addRaw('transcode-run', { item: item(films[1]!) }, apiJobOptions('transcode-run')),
+      await addRaw('transcode-run', { item: item(films[1]!) }, transcodeOpts()),
     ];
     for (const job of jobs) {
       expect(await finished(job.queueName, job.id!)).toMatchObject({ state: 'failed', error_code: 'conflict', error: expect.stringContaining('dry_run is on') });
@@ -209,18 +215,20 @@ describe('the job queue, attacked', () => {
 
   it('with dry_run off, a transcode or remux the API did not make is refused and no file changes', async () => {
     await setDryRun(false);
-    await claim(outside);
-    await claim(inDownloads);
-    const opts = apiJobOptions('transcode-run');
+    // Claimed as run-next would, so that only the worker's own path check stands in the way.
+    const [outsideId, downloadsId] = [newTranscodeJobId(), newTranscodeJobId()];
+    await claim(outside, outsideId);
+    await claim(inDownloads, downloadsId);
     const cases: [string, Awaited<ReturnType<typeof addRaw>>, RegExp][] = [
-      ['not claimed by run-next', await addRaw('transcode-run', { item: item(films[2]!) }, opts), /run-next did not claim it/],
-      ['outside the roots', await addRaw('transcode-run', { item: item(outside) }, opts), /^path: outside/],
-      ['in the downloads', await addRaw('transcode-run', { item: item(inDownloads) }, opts), /^path: outside/],
-      ['keep_original forced off', await addRaw('transcode-run', { item: { ...item(films[2]!), keep_original: false } }, opts), /item\.keep_original: unknown key/],
-      ['an output of its own', await addRaw('transcode-run', { item: item(films[2]!), output: join(install.root, 'x.mp4') }, opts), /output: unknown key/],
-      ['an MP4 written over itself', await addRaw('transcode-run', { item: { ...item(films[2]!.replace(/avi$/, 'mp4'), '.mp4') } }, opts), /never transcoded/],
+      ['not claimed by run-next', await addRaw('transcode-run', { item: item(films[2]!) }, transcodeOpts()), /run-next did not claim it/],
+      ['outside the roots', await addRaw('transcode-run', { item: item(outside) }, transcodeOpts(outsideId)), /^path: outside/],
+      ['in the downloads', await addRaw('transcode-run', { item: item(inDownloads) }, transcodeOpts(downloadsId)), /^path: outside/],
+      ['keep_original forced off', await addRaw('transcode-run', { item: { ...item(films[2]!), keep_original: false } }, transcodeOpts()), /item\.keep_original: unknown key/],
+      ['an output of its own', await addRaw('transcode-run', { item: item(films[2]!), output: join(install.root, 'x.mp4') }, transcodeOpts()), /output: unknown key/],
+      ['an MP4 written over itself', await addRaw('transcode-run', { item: { ...item(films[2]!.replace(/avi$/, 'mp4'), '.mp4') } }, transcodeOpts()), /never transcoded/],
       ['a remux outside the roots', await addRaw('media-tracks', { path: outside, action: 'remove', stream: 1, before: (await probeFile(outside)).streams }, apiJobOptions('media-tracks')), /^path: outside/],
-      ['with a priority', await addRaw('transcode-run', { item: item(films[2]!) }, { ...opts, priority: 1 }), /removed/],
+      ['with a job id of its own', await addRaw('transcode-run', { item: item(films[2]!) }, { ...transcodeOpts(), jobId: 'mine' }), /removed/],
+      ['with priority 0 (before every other job)', await addRaw('transcode-run', { item: item(films[2]!) }, { ...transcodeOpts(), priority: 0 }), /removed/],
     ];
     for (const [what, job, why] of cases) {
       const record = await finished(job.queueName, job.id!);
