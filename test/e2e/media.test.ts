@@ -145,13 +145,20 @@ describe('transcodes on a transcode-only worker box', () => {
   it('runs the next queued file there, with progress, falling back from NVENC, and marks it done', async () => {
     const run = await post('/api/tools/transcoder/run-next');
     expect(run.status).toBe(202);
-    expect(run.body.item).toMatchObject({ path: first, status: 'running' });
+    expect(run.body.item).toMatchObject({ path: first, status: 'queued' });
     const job = await jobDone('transcode', run.body.job.id);
     expect(job.state).toBe('completed');
     const mp4 = join(install.paths.drive, 'Movies', 'A (2001)', 'A (2001).mp4');
     // Paths are the API's, not the GPU box's mount.
     expect(job.result).toMatchObject({ output: mp4, encoder: 'libx264', original_removed: true });
-    expect(job.progress).toMatchObject({ percent: 100 });
+    expect(job.progress).toMatchObject({ percent: 100, eta_seconds: 0 });
+    // What a person checks: the streams before and after, the sizes and the time it took.
+    expect(job.result.before.streams.map((x: any) => x.codec)[0]).toBe('mpeg4');
+    expect(job.result.after.streams.map((x: any) => x.codec)[0]).toBe('h264');
+    expect(job.result.after.bytes).toBe((await stat(mp4)).size);
+    expect(job.result.seconds).toBeGreaterThan(0);
+    const entry = (await http('/api/tools/transcoder')).body.queue[0];
+    expect(entry).toMatchObject({ status: 'done', output: mp4, original: 'removed', result: { before: job.result.before, after: job.result.after } });
     expect(gpuWorker.output()).toContain('hardware encoder failed');
     expect((await stat(mp4)).size).toBeGreaterThan(0);
     await expect(stat(first)).rejects.toThrow();
@@ -167,6 +174,9 @@ describe('transcodes on a transcode-only worker box', () => {
     const active = await http(`/api/jobs/transcode/${id}`);
     expect(active.body.state).toBe('active');
     expect(active.body.progress).toMatchObject({ encoder: 'libx264' });
+    // The queue shows the running entry's progress, read from its job.
+    await waitFor(async () => (await http('/api/tools/transcoder')).body.queue[1].progress?.encoder === 'libx264', 10_000, 'the progress in the queue');
+    expect((await http('/api/tools/transcoder')).body.queue[1]).toMatchObject({ status: 'running', position: null, job_id: id });
 
     const cancel = await post(`/api/jobs/transcode/${id}/cancel`);
     expect(cancel.status).toBe(202);
