@@ -183,15 +183,17 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
 
   // The answer is tens of thousands of entries at 100,000 files: built once per index and per
   // content of the (small) status map and progress, not per request.
-  let answer: { key: string; cached: CachedJson<z.output<typeof transcoderResponse>> } | undefined;
+  let answer: { version: number; transcodes: object; paused: boolean; progress: string; cached: CachedJson<z.output<typeof transcoderResponse>> } | undefined;
   async function queueAnswer() {
     const all = await queue();
     const running = await progressOfRunning();
-    const state = config.currentState();
-    const key = `${library.version()}\n${state.transcoder_paused}\n${JSON.stringify(state.transcodes)}\n${JSON.stringify([...running])}`;
-    if (answer?.key !== key) {
+    const { transcodes, transcoder_paused: paused } = config.currentState();
+    const version = library.version();
+    const progressKey = JSON.stringify([...running]);
+    // state.json is read into a new object whenever it changes: the records' identity says enough.
+    if (!answer || answer.version !== version || answer.transcodes !== transcodes || answer.paused !== paused || answer.progress !== progressKey) {
       const scanned_at = library.header()?.scanned_at ?? null;
-      answer = { key, cached: cacheJson({ scanned_at, paused: state.transcoder_paused, queue: listing(all, state.transcodes, running) }) };
+      answer = { version, transcodes, paused, progress: progressKey, cached: cacheJson({ scanned_at, paused, queue: listing(all, transcodes, running) }) };
     }
     return answer.cached;
   }

@@ -50,16 +50,17 @@ export function transcodeStore(state: StateStore<State>, now: () => string = () 
     async applyToJob(jobId, event) {
       const changed: string[] = [];
       await state.update((s) => {
-        let next = s;
+        changed.length = 0;
+        const transcodes = { ...s.transcodes };
         for (const [path, e] of Object.entries(s.transcodes)) {
           if (e.job_id !== jobId) continue;
           const t = nextEntry(path, e, event, now());
-          if (t.ok && t.entry !== e) {
-            next = withRecord(next, path, t.entry);
-            changed.push(path);
-          }
+          if (!t.ok || t.entry === e) continue;
+          if (t.entry) transcodes[path] = t.entry;
+          else delete transcodes[path];
+          changed.push(path);
         }
-        return next;
+        return changed.length > 0 ? { ...s, transcodes } : s;
       });
       return changed;
     },
@@ -68,15 +69,16 @@ export function transcodeStore(state: StateStore<State>, now: () => string = () 
       const claimed: Claimed[] = [];
       await state.update((s) => {
         claimed.length = 0;
-        let next = s;
+        // One copy for the whole batch: run-all may claim tens of thousands of entries.
+        const transcodes = { ...s.transcodes };
         for (const entry of claimable(queue, s.transcodes).slice(0, limit)) {
           const job_id = newTranscodeJobId();
           const t = nextEntry(entry.path, record(s, entry.path), { type: 'claim', job_id }, now());
           if (!t.ok || !t.entry) continue;
-          next = withRecord(next, entry.path, t.entry);
+          transcodes[entry.path] = t.entry;
           claimed.push({ entry, job_id, priority: t.entry.priority });
         }
-        return next;
+        return claimed.length > 0 ? { ...s, transcodes } : s;
       });
       return claimed;
     },
