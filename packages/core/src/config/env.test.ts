@@ -40,7 +40,7 @@ describe('readProcessEnv', () => {
         PORT: '3000',
         HOST: '127.0.0.1',
         WORKER_QUEUES: 'media,transcode',
-        WORKER_CONCURRENCY: 'transcode=2, media = 3',
+        WORKER_CONCURRENCY: 'transcode=2, notify = 3',
         URL_BASE: '/media-organizer',
       }),
     ).toEqual({
@@ -50,7 +50,7 @@ describe('readProcessEnv', () => {
       port: 3000,
       host: '127.0.0.1',
       workerQueues: ['media', 'transcode'],
-      workerConcurrency: { transcode: 2, media: 3 },
+      workerConcurrency: { transcode: 2, notify: 3 },
       urlBase: '/media-organizer',
     });
   });
@@ -83,14 +83,15 @@ describe('readProcessEnv', () => {
     ['transcode=33', /1 to 32/],
     ['scan=2', /scan queue runs one job at a time/],
     ['library=4', /library queue runs one job at a time/],
+    ['media=2', /media queue runs one job at a time/],
     ['transcode=1,transcode=2', /twice/],
   ])('refuses WORKER_CONCURRENCY=%j, naming the problem', (value, message) => {
     expect(() => readProcessEnv({ WORKER_CONCURRENCY: value })).toThrow(message);
     expect(() => readProcessEnv({ WORKER_CONCURRENCY: value })).toThrow(/WORKER_CONCURRENCY/);
   });
 
-  it('lets scan and library say 1 out loud', () => {
-    expect(readProcessEnv({ WORKER_CONCURRENCY: 'scan=1,library=1,notify=4' }).workerConcurrency).toEqual({ scan: 1, library: 1, notify: 4 });
+  it('lets the serial queues say 1 out loud', () => {
+    expect(readProcessEnv({ WORKER_CONCURRENCY: 'scan=1,library=1,media=1,notify=4' }).workerConcurrency).toEqual({ scan: 1, library: 1, media: 1, notify: 4 });
   });
 
   it('lists the queues in the order QUEUE_NAMES has by default', () => {

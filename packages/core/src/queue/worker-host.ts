@@ -220,13 +220,16 @@ export function parseWorkerQueues(value: string | undefined, all: readonly Queue
   return [...new Set(names)] as QueueName[];
 }
 
-/** Queues whose jobs must run one at a time: two scanner passes or two library scans would fight. */
-const SERIAL_QUEUES: readonly QueueName[] = ['scan', 'library'];
+/**
+ * Queues whose jobs must run one at a time: two scanner passes or two library scans would fight,
+ * and two track edits of one file would each replace it with a copy lacking the other's change.
+ */
+const SERIAL_QUEUES: readonly QueueName[] = ['scan', 'library', 'media'];
 export const MAX_CONCURRENCY = 32;
 
 /**
  * `WORKER_CONCURRENCY`: how many jobs of each queue this box runs at a time, as `queue=n` pairs
- * (`transcode=2,media=2`); a queue left out runs one at a time.
+ * (`transcode=2,notify=4`); a queue left out runs one at a time.
  */
 export function parseWorkerConcurrency(value: string | undefined, all: readonly QueueName[]): Partial<Record<QueueName, number>> {
   const out: Partial<Record<QueueName, number>> = {};
