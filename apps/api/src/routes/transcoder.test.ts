@@ -313,6 +313,36 @@ describe('POST /api/tools/transcoder/run-all', () => {
     expect(await post('/api/tools/transcoder/run-all')).toEqual({ status: 200, body: { queued: 0, jobs: [] } });
   });
 
+  it('queues a long line in batches; a batch Redis refuses, and every one after it, goes back in line', async () => {
+    let calls = 0;
+    const sizes: number[] = [];
+    const jobs: JobClient = {
+      ...recordingJobs([]),
+      queueTranscodes: async (batch) => {
+        sizes.push(batch.length);
+        if (++calls === 2) throw new AppError('unavailable', 'the job queue cannot be reached');
+        return batch.map((j) => ({ id: j.jobId, queue: 'transcode' as const, state: 'waiting' as const }));
+      },
+    };
+    t = await testApp({ jobs });
+    const items = Array.from({ length: 450 }, (_, i) => {
+      const path = `${t.install.paths.drive}/Movies/M${String(i).padStart(3, '0')} (2000)/M.avi`;
+      return { path, drive: 'disk1', section: 'movies' as const, root: `${t.install.paths.drive}/Movies`, folder: path.slice(0, path.lastIndexOf('/')), bytes: 1, mtime_ms: 0, ext: '.avi',
+        type: 'video' as const, title: 'M', year: 2000, season: null, episodes: [], air_date: null, extra: false, nfo: null };
+    });
+    await writeLibraryIndex(t.config.current().paths.data, { version: 1, scanned_at: new Date().toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items });
+    await t.library.refresh();
+    await t.config.updateSettings({ app: { dry_run: false } });
+    const res = await post('/api/tools/transcoder/run-all');
+    expect(res.status).toBe(202);
+    expect(sizes).toEqual([200, 200]);
+    expect(res.body.queued).toBe(200);
+    const records = Object.values(t.config.currentState().transcodes);
+    expect(records).toHaveLength(200);
+    expect(records.every((r) => r.status === 'queued' && r.job_id !== null)).toBe(true);
+    expect((await get('/api/tools/transcoder')).body.queue.filter((e: any) => e.job_id === null)).toHaveLength(250);
+  });
+
   it('gives every entry back when the jobs cannot be queued', async () => {
     await library({ jobs: recordingJobs([], new AppError('unavailable', 'the job queue cannot be reached')) });
     await t.config.updateSettings({ app: { dry_run: false } });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient } from '@mo/core';
+import { AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient, type JobRef } from '@mo/core';
 import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
 import { probeFile } from '@mo/core/media/run.ts';
 import { removeSource } from '@mo/core/media/safe-replace.ts';
@@ -34,6 +34,9 @@ import { statusUrl } from '../http/jobs.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { body, errors, json, router, segment } from '../openapi/route.ts';
 import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
+
+/** Jobs added to Redis in one round trip. */
+const QUEUE_BATCH = 200;
 
 /** How many entries a run-all dry run probes and lists: each costs an ffprobe. */
 export const RUN_ALL_DRY_RUN_LIMIT = 100;
@@ -198,15 +201,26 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     return answer.cached;
   }
 
-  /** Queues the claimed entries' jobs; gives the entries back when they cannot be queued. */
+  /**
+   * Queues the claimed entries' jobs, a batch at a time so that each round trip fits Redis's
+   * deadline however long the queue. The entries of a batch that cannot be queued, and of every
+   * batch after it, are given back; none queued at all is the caller's error.
+   */
   async function queueClaimed(claimed: Claimed[]) {
-    try {
-      return await jobs.queueTranscodes(claimed.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })));
-    } catch (err) {
-      for (const c of claimed) await entries().apply(c.entry.path, { type: 'unclaim', job_id: c.job_id });
-      await config.refresh();
-      throw err;
+    const queued: JobRef[] = [];
+    for (let i = 0; i < claimed.length; i += QUEUE_BATCH) {
+      const batch = claimed.slice(i, i + QUEUE_BATCH);
+      try {
+        queued.push(...(await jobs.queueTranscodes(batch.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })))));
+      } catch (err) {
+        for (const c of claimed.slice(i)) await entries().apply(c.entry.path, { type: 'unclaim', job_id: c.job_id });
+        await config.refresh();
+        if (queued.length === 0) throw err;
+        logger.warn({ err: (err as Error).message, queued: queued.length, given_back: claimed.length - i }, 'run-all queued only part of the queue');
+        break;
+      }
     }
+    return queued;
   }
 
   async function refusePaused() {
