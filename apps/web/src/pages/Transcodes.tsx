@@ -12,6 +12,9 @@ type Snapshot = NonNullable<Entry['result']>['before'];
 
 const fetchQueue = () => unwrap(api.GET('/api/tools/transcoder'));
 
+/** The file's name, which tells a row's buttons apart; the whole path would make them read as the path's cell. */
+const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
 const itemText = (i: Entry) => `${i.title ?? ''} ${i.path} ${i.status}`;
 
 // Running first, then the line in the order it will run, then what has ended.
@@ -69,7 +72,7 @@ function PriorityField({ entry, disabled, onSet }: { entry: Entry; disabled: boo
         step={1}
         min={-1_000_000}
         max={1_000_000}
-        aria-label={`Priority of ${entry.path}`}
+        aria-label={`Priority of ${fileName(entry.path)}`}
         value={value}
         disabled={disabled}
         onChange={(e) => setValue(e.target.value)}
@@ -264,17 +267,17 @@ export function TranscodesPage() {
                         <span className="row-actions">
                           {i.status === 'queued' ? (
                             <button type="button" onClick={() => priority.mutate({ path: i.path, top: true })} disabled={priority.isPending || i.position === 1}>
-                              Move to top <span className="sr-only">{i.path}</span>
+                              Move to top <span className="sr-only">{fileName(i.path)}</span>
                             </button>
                           ) : null}
                           {(i.status === 'running' || i.status === 'queued') && i.job_id !== null ? (
                             <button type="button" onClick={() => cancel.mutate(i.job_id!)} disabled={cancel.isPending}>
-                              Cancel <span className="sr-only">transcode of {i.path}</span>
+                              Cancel <span className="sr-only">transcode of {fileName(i.path)}</span>
                             </button>
                           ) : null}
                           {i.status === 'failed' ? (
                             <button type="button" onClick={() => retry.mutate(i.path)} disabled={retry.isPending}>
-                              Retry <span className="sr-only">{i.path}</span>
+                              Retry <span className="sr-only">{fileName(i.path)}</span>
                             </button>
                           ) : null}
                           {i.status === 'done' && i.original === 'kept' ? (
@@ -286,7 +289,7 @@ export function TranscodesPage() {
                                 if (dryRun || confirm(`Remove the original ${i.path}? The MP4 stays.`)) discard.mutate(i.path);
                               }}
                             >
-                              Discard original <span className="sr-only">{i.path}</span>
+                              Discard original <span className="sr-only">{fileName(i.path)}</span>
                             </button>
                           ) : null}
                         </span>
