@@ -6,6 +6,10 @@ describe('readProgress', () => {
     // 30 s of a 120 s file done at 2× real time: 90 s of media left, 45 s of wall time.
     expect(readProgress({ percent: 25, speed: 2, out_time_seconds: 30, done: false })).toEqual({ percent: 25, speed: 2, eta_seconds: 45 });
   });
+  it("takes the ETA a transcode's worker reports over one worked out here", () => {
+    expect(readProgress({ percent: 25, speed: 2, out_time_seconds: 30, eta_seconds: 50 })?.eta_seconds).toBe(50);
+    expect(readProgress({ percent: 25, speed: 2, out_time_seconds: 30, eta_seconds: null })?.eta_seconds).toBe(45);
+  });
   it('has no ETA before the first second or without a speed, and takes a bare number as a percent', () => {
     expect(readProgress({ percent: 0, speed: 1.5, out_time_seconds: 0 })?.eta_seconds).toBeNull();
     expect(readProgress({ percent: 40, speed: null, out_time_seconds: 10 })).toEqual({ percent: 40, speed: null, eta_seconds: null });
@@ -21,7 +25,7 @@ describe('formats', () => {
     expect(formatBytes(null)).toBe('–');
   });
   it('writes durations and episode codes', () => {
-    expect([5, 65, 3725].map(formatDuration)).toEqual(['5s', '1m 5s', '1h 2m']);
+    expect([5, 65, 200, 3725].map(formatDuration)).toEqual(['5s', '1m 05s', '3m 20s', '1h 02m']);
     expect(formatDuration(-1)).toBe('–');
     expect(episodeCode(1, [2, 3])).toBe('S01E02E03');
     expect(episodeCode(12, 5)).toBe('S12E05');

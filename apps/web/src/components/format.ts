@@ -22,7 +22,8 @@ export function formatDuration(seconds: number | null | undefined): string {
   const s = Math.round(seconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}h ${two(m)}m` : m > 0 ? `${m}m ${two(s % 60)}s` : `${s}s`;
 }
 
 export function episodeCode(season: number | null, episodes: readonly number[] | number | null): string {
@@ -45,8 +46,9 @@ export function readProgress(p: unknown): Progress | null {
   const percent = typeof o.percent === 'number' ? o.percent : null;
   const speed = typeof o.speed === 'number' && o.speed > 0 ? o.speed : null;
   const done = typeof o.out_time_seconds === 'number' ? o.out_time_seconds : null;
-  let eta: number | null = null;
-  if (percent !== null && percent > 0 && speed !== null && done !== null) {
+  // A transcode's worker reports its own ETA; other jobs' is worked out from percent and speed.
+  let eta: number | null = typeof o.eta_seconds === 'number' && o.eta_seconds >= 0 ? o.eta_seconds : null;
+  if (eta === null && percent !== null && percent > 0 && speed !== null && done !== null) {
     const total = done / (percent / 100);
     eta = (total - done) / speed;
   }

@@ -1,49 +1,143 @@
+import { useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { useLiveJobs } from '../api/live.ts';
-import { formatBytes } from '../components/format.ts';
+import { formatBytes, formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
-import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useRowWindow, When } from '../components/ui.tsx';
+import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, useRowWindow, When } from '../components/ui.tsx';
 
-const itemText = (i: { path: string; title: string | null; status: string }) => `${i.title ?? ''} ${i.path} ${i.status}`;
+type Answer = Awaited<ReturnType<typeof fetchQueue>>;
+type Entry = Answer['queue'][number];
+type Snapshot = NonNullable<Entry['result']>['before'];
 
-function RunningTranscodes() {
-  const jobs = useLiveJobs().filter((j) => j.queue === 'transcode' && j.state === 'active');
-  const cancel = useMutation({
-    mutationFn: (id: string) => unwrap(api.POST('/api/jobs/transcode/{id}/cancel', { params: { path: { id } } })),
-  });
-  if (jobs.length === 0) return null;
+const fetchQueue = () => unwrap(api.GET('/api/tools/transcoder'));
+
+/** The file's name, which tells a row's buttons apart; the whole path would make them read as the path's cell. */
+const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+const itemText = (i: Entry) => `${i.title ?? ''} ${i.path} ${i.status}`;
+
+// Running first, then the line in the order it will run, then what has ended.
+const STATUS_ORDER: Record<Entry['status'], number> = { running: 0, queued: 1, failed: 2, done: 3 };
+
+function inLineOrder(entries: readonly Entry[]): Entry[] {
+  return [...entries].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || (a.position ?? 0) - (b.position ?? 0));
+}
+
+/** Polled only while something moves: a running entry, or a job waiting for a worker that is free to take it. */
+function moving(data: Answer | undefined): boolean {
+  return !!data?.queue.some((e) => e.status === 'running' || (!data.paused && e.status === 'queued' && e.job_id !== null));
+}
+
+function codecs(s: Snapshot): string {
+  return s.streams.map((x) => `${x.codec ?? x.type}${x.language ? ` ${x.language}` : ''}`).join(', ') || 'no streams';
+}
+
+function ResultSummary({ result }: { result: NonNullable<Entry['result']> }) {
   return (
-    <section aria-labelledby="running-h">
-      <h2 id="running-h">Running</h2>
-      <ul className="running">
-        {jobs.map((j) => {
-          return (
-            <li key={j.id} data-job={j.id}>
-              Job #{j.id} <JobProgress progress={j.progress} label={`transcode ${j.id} progress`} />{' '}
-              <button type="button" onClick={() => cancel.mutate(j.id)} disabled={cancel.isPending}>
-                Cancel
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-      <ErrorNote error={cancel.error} />
+    <span className="result" data-testid="result">
+      <span>
+        {formatBytes(result.before.bytes)} → {formatBytes(result.after.bytes)}
+      </span>
+      <span className="muted">
+        {codecs(result.before)} → {codecs(result.after)}
+      </span>
+      <span className="muted">in {formatDuration(result.seconds)}</span>
+    </span>
+  );
+}
+
+/** A queued entry's priority: sent on Enter or when the field loses focus, once per value. */
+function PriorityField({ entry, disabled, onSet }: { entry: Entry; disabled: boolean; onSet: (priority: number) => void }) {
+  const [value, setValue] = useState(String(entry.priority));
+  const sent = useRef(String(entry.priority));
+  const submit = () => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) return setValue(String(entry.priority));
+    if (value === sent.current) return;
+    sent.current = value;
+    onSet(n);
+  };
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <input
+        type="number"
+        className="priority-input"
+        step={1}
+        min={-1_000_000}
+        max={1_000_000}
+        aria-label={`Priority of ${fileName(entry.path)}`}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={submit}
+      />
+    </form>
+  );
+}
+
+function RunAllPlan({ plan }: { plan: { items: { item: { path: string }; command: string[] | null; error: string | null }[]; total: number } }) {
+  return (
+    <section className="command" aria-labelledby="all-h">
+      <h2 id="all-h">Dry run: Run all would start {plan.total.toLocaleString()} transcodes</h2>
+      {plan.items.length < plan.total ? <p className="muted">The first {plan.items.length.toLocaleString()} with their commands:</p> : null}
+      <ol className="plan">
+        {plan.items.map((p) => (
+          <li key={p.item.path}>
+            <p className="path">{p.item.path}</p>
+            {p.command ? (
+              <pre>
+                <code>{p.command.join(' ')}</code>
+              </pre>
+            ) : (
+              <p className="error">{p.error}</p>
+            )}
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }
 
 export function TranscodesPage() {
   const queries = useQueryClient();
-  const queue = useQuery({ queryKey: ['transcoder'], queryFn: () => unwrap(api.GET('/api/tools/transcoder')) });
-  const rows = useRowWindow(queue.data?.queue ?? [], itemText);
+  const config = useConfig();
+  const queue = useQuery({ queryKey: ['transcoder'], queryFn: fetchQueue, refetchInterval: (q) => (moving(q.state.data) ? 2000 : false) });
+  const ordered = useMemo(() => inLineOrder(queue.data?.queue ?? []), [queue.data]);
+  const rows = useRowWindow(ordered, itemText);
+  // The event stream's progress is newer than the last poll's.
+  const live = new Map(useLiveJobs().flatMap((j) => (j.queue === 'transcode' && j.state === 'active' ? [[j.id, j.progress] as const] : [])));
   const refresh = () => queries.invalidateQueries({ queryKey: ['transcoder'] });
-  const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), onSettled: refresh });
-  const retry = useMutation({
-    mutationFn: (path: string) => unwrap(api.POST('/api/tools/transcoder/retry', { body: { path } })),
-    onSettled: refresh,
+  const after = { onSettled: refresh };
+  const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), ...after });
+  const runAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-all')), ...after });
+  const pause = useMutation({
+    mutationFn: (paused: boolean) => unwrap(paused ? api.POST('/api/tools/transcoder/pause') : api.POST('/api/tools/transcoder/resume')),
+    ...after,
+  });
+  const retry = useMutation({ mutationFn: (path: string) => unwrap(api.POST('/api/tools/transcoder/retry', { body: { path } })), ...after });
+  const priority = useMutation({
+    mutationFn: (body: { path: string; priority: number } | { path: string; top: true }) => unwrap(api.POST('/api/tools/transcoder/priority', { body })),
+    ...after,
+  });
+  const cancel = useMutation({
+    mutationFn: (id: string) => unwrap(api.POST('/api/jobs/transcode/{id}/cancel', { params: { path: { id } } })),
+    ...after,
+  });
+  const discard = useMutation({
+    mutationFn: (path: string) => unwrap(api.POST('/api/tools/transcoder/discard-original', { body: { path } })),
+    ...after,
   });
   const next = runNext.data;
+  const all = runAll.data;
+  const paused = queue.data?.paused ?? false;
+  const dryRun = config.data?.app.dry_run ?? true;
   return (
     <Page
       id="transcodes"
@@ -51,13 +145,25 @@ export function TranscodesPage() {
       actions={
         <>
           <DryRunBadge />
+          <span role="status">{paused ? <span className="badge badge-paused">Paused</span> : null}</span>
+          {queue.data ? (
+            <button type="button" onClick={() => pause.mutate(!paused)} disabled={pause.isPending}>
+              {paused ? 'Resume queue' : 'Pause queue'}
+            </button>
+          ) : null}
           <button type="button" onClick={() => runNext.mutate()} disabled={runNext.isPending}>
             Run next
+          </button>
+          <button type="button" onClick={() => runAll.mutate()} disabled={runAll.isPending}>
+            Run all
           </button>
         </>
       }
     >
+      {paused ? <p className="muted">The queue is paused: running transcodes finish, nothing new starts until it is resumed.</p> : null}
+      <ErrorNote error={pause.error} />
       <ErrorNote error={runNext.error} />
+      <ErrorNote error={runAll.error} />
       {next && 'item' in next ? (
         next.item === null ? (
           <p role="status">Nothing is queued.</p>
@@ -75,10 +181,25 @@ export function TranscodesPage() {
           </p>
         ) : null
       ) : null}
-      <RunningTranscodes />
+      {all ? (
+        'dry_run' in all ? (
+          <RunAllPlan plan={all} />
+        ) : (
+          <p role="status">{all.queued === 0 ? 'Nothing is queued.' : `Queued ${all.queued.toLocaleString()} transcodes.`}</p>
+        )
+      ) : null}
       {queue.isPending ? <Loading what="the transcode queue" /> : null}
       <ErrorNote error={queue.error} />
       <ErrorNote error={retry.error} />
+      <ErrorNote error={priority.error} />
+      <ErrorNote error={cancel.error} />
+      <ErrorNote error={discard.error} />
+      {discard.data ? (
+        <p role="status">
+          {discard.data.dry_run ? 'Dry run: would remove ' : 'Removed '}
+          <span className="path">{discard.data.removed}</span>.
+        </p>
+      ) : null}
       {queue.data ? (
         <section aria-labelledby="queue-h">
           <h2 id="queue-h">Queue</h2>
@@ -89,40 +210,95 @@ export function TranscodesPage() {
             <Empty>Every video is already MP4.</Empty>
           ) : (
             <>
-            {rows.controls}
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.shown.map((i) => (
-                  <tr key={i.path} data-status={i.status}>
-                    <td className="path">{i.path}</td>
-                    <td>{i.title ?? '–'}</td>
-                    <td className="num">{formatBytes(i.bytes)}</td>
-                    <td>
-                      <Status status={i.status} />
-                    </td>
-                    <td>
-                      {i.status === 'failed' ? (
-                        <button type="button" onClick={() => retry.mutate(i.path)} disabled={retry.isPending}>
-                          Retry
-                        </button>
-                      ) : null}
-                    </td>
+              {rows.controls}
+              <table className="grid">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      Position
+                    </th>
+                    <th scope="col">File</th>
+                    <th scope="col">Title</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Priority</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Details</th>
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-            {rows.more}
+                </thead>
+                <tbody>
+                  {rows.shown.map((i) => (
+                    <tr key={i.path} data-status={i.status} className={i.status === 'running' ? 'running' : undefined}>
+                      <td className="num" data-testid="position">
+                        {i.position ?? '–'}
+                      </td>
+                      <td className="path">{i.path}</td>
+                      <td>{i.title ?? '–'}</td>
+                      <td className="num">{formatBytes(i.bytes)}</td>
+                      <td className="num">
+                        {i.status === 'queued' ? (
+                          <PriorityField
+                            key={`${i.path}\n${i.priority}`}
+                            entry={i}
+                            disabled={priority.isPending}
+                            onSet={(p) => priority.mutate({ path: i.path, priority: p })}
+                          />
+                        ) : (
+                          i.priority
+                        )}
+                      </td>
+                      <td>
+                        <Status status={i.status} />
+                      </td>
+                      <td>
+                        {i.status === 'running' ? (
+                          <JobProgress progress={(i.job_id !== null ? live.get(i.job_id) : undefined) ?? i.progress} label={`transcode of ${i.path} progress`} />
+                        ) : i.status === 'failed' && i.error ? (
+                          <span className="error">{i.error}</span>
+                        ) : i.result ? (
+                          <ResultSummary result={i.result} />
+                        ) : i.status === 'queued' && i.job_id !== null ? (
+                          <span className="muted">job #{i.job_id} waiting</span>
+                        ) : null}
+                      </td>
+                      <td>
+                        <span className="row-actions">
+                          {i.status === 'queued' ? (
+                            <button type="button" onClick={() => priority.mutate({ path: i.path, top: true })} disabled={priority.isPending || i.position === 1}>
+                              Move to top <span className="sr-only">{fileName(i.path)}</span>
+                            </button>
+                          ) : null}
+                          {(i.status === 'running' || i.status === 'queued') && i.job_id !== null ? (
+                            <button type="button" onClick={() => cancel.mutate(i.job_id!)} disabled={cancel.isPending}>
+                              Cancel <span className="sr-only">transcode of {fileName(i.path)}</span>
+                            </button>
+                          ) : null}
+                          {i.status === 'failed' ? (
+                            <button type="button" onClick={() => retry.mutate(i.path)} disabled={retry.isPending}>
+                              Retry <span className="sr-only">{fileName(i.path)}</span>
+                            </button>
+                          ) : null}
+                          {i.status === 'done' && i.original === 'kept' ? (
+                            <button
+                              type="button"
+                              className="danger"
+                              disabled={discard.isPending}
+                              onClick={() => {
+                                if (dryRun || confirm(`Remove the original ${i.path}? The MP4 stays.`)) discard.mutate(i.path);
+                              }}
+                            >
+                              Discard original <span className="sr-only">{fileName(i.path)}</span>
+                            </button>
+                          ) : null}
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {rows.more}
             </>
           )}
         </section>
