@@ -1,8 +1,7 @@
 import type { LibraryIndex } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
-import { indexStamp, readLibraryIndex } from './index-store.ts';
+import { indexStamp, readLibraryIndex, type IndexHeader } from './index-store.ts';
 
-export type IndexHeader = Omit<LibraryIndex, 'items'>;
 export type IndexListener = (header: IndexHeader | null, version: number) => void;
 
 /**

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
+import type { IndexHeader } from './index-store.ts';
 import { parseNfo } from './nfo.ts';
 
 export interface LibraryScanOptions {
@@ -54,19 +55,30 @@ function readHead(path: string): string | null {
   }
 }
 
-/**
- * Walks the library folders of every drive (only the direct children named in the config) into a
- * fresh index. Synchronous fs calls in batches: for many small metadata reads they are several
- * times faster than promises, and the batches keep the event loop free often enough. Every
- * directory is entered once by device and inode, so symlink loops end.
- */
+/** A scan's outcome without its items, and how many it found. */
+export type LibraryScanResult = IndexHeader & { files: number };
+
+/** `scanLibraryInto` with every item kept: a whole index in memory (tests, small libraries). */
 export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryIndex> {
+  const items: IndexItem[] = [];
+  const { files: _, ...header } = await scanLibraryInto(opts, (item) => items.push(item));
+  return { ...header, items };
+}
+
+/**
+ * Walks the library folders of every drive (only the direct children named in the config), handing
+ * each file's item to `onItem` as it is found (in path order) rather than holding them: a scan's
+ * memory does not grow with the library. Synchronous fs calls in batches: for many small metadata
+ * reads they are several times faster than promises, and the batches keep the event loop free
+ * often enough. Every directory is entered once by device and inode, so symlink loops end.
+ */
+export async function scanLibraryInto(opts: LibraryScanOptions, onItem: (item: IndexItem) => void): Promise<LibraryScanResult> {
   const now = opts.now ?? Date.now;
   const started = now();
   const videoExtensions = new Set(opts.videoExtensions);
   const subtitleExtensions = new Set(opts.subtitleExtensions);
   const classifyOpts = { videoExtensions, subtitleExtensions };
-  const items: IndexItem[] = [];
+  let files = 0;
   const skipped: { path: string; error: string }[] = [];
   const visited = new Set<string>();
   let truncated = false;
@@ -79,7 +91,7 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
     opts.onSkip?.(path, error);
   };
 
-  const enter = (path: string, st: Stats): boolean => {
+  const enter = (st: Stats): boolean => {
     const key = `${st.dev}:${st.ino}`;
     if (visited.has(key)) return false;
     visited.add(key);
@@ -93,9 +105,9 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
       if (!info) folders.set(name, (info = titleYearOfFolder(name)));
       return info;
     };
-    const stack: { dir: string; parts: string[] }[] = [{ dir: root, parts: [] }];
+    const stack: { dir: string; parts: string[]; folder: string }[] = [{ dir: root, parts: [], folder: root }];
     while (stack.length > 0) {
-      const { dir, parts } = stack.pop()!;
+      const { dir, parts, folder } = stack.pop()!;
       let entries: Dirent[];
       try {
         entries = readdirSync(dir, { withFileTypes: true });
@@ -104,34 +116,36 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
         continue;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: { dir: string; parts: string[] }[] = [];
+      const subdirs: { dir: string; parts: string[]; folder: string }[] = [];
       for (const e of entries) {
         const path = `${dir}/${e.name}`;
-        let st: Stats;
+        let st: Stats | undefined;
         try {
-          st = statSync(path);
-        } catch (err) {
           // A dangling symlink or a file gone since readdir: nothing to index.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') skip(path, err);
+          st = statSync(path, { throwIfNoEntry: false });
+        } catch (err) {
+          skip(path, err);
           continue;
         }
+        if (!st) continue;
         if (st.isDirectory()) {
-          if (enter(path, st)) subdirs.push({ dir: path, parts: [...parts, e.name] });
+          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, e.name], folder: parts.length === 0 ? path : folder });
           continue;
         }
         if (!st.isFile()) continue;
-        if (items.length >= opts.maxFiles) {
+        if (files >= opts.maxFiles) {
           truncated = true;
           return;
         }
         const rel = [...parts, e.name];
         const c = classify(section, rel, classifyOpts, folderInfo);
-        items.push({
+        files++;
+        onItem({
           path,
           drive: drive.name,
           section,
           root,
-          folder: rel.length > 1 ? `${root}/${rel[0]}` : root,
+          folder,
           bytes: st.size,
           mtime_ms: Math.round(st.mtimeMs),
           ...c,
@@ -139,7 +153,7 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
         });
         if (++sinceYield >= YIELD_EVERY) {
           sinceYield = 0;
-          opts.onProgress?.(items.length);
+          opts.onProgress?.(files);
           await new Promise((r) => setImmediate(r));
           if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('library scan aborted');
           if (now() - started > opts.timeoutMs) {
@@ -177,12 +191,12 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
         skip(root, err);
         continue;
       }
-      if (!st.isDirectory() || !enter(root, st)) continue;
+      if (!st.isDirectory() || !enter(st)) continue;
       await walkRoot(drive, root, section);
       if (truncated || timedOut) break outer;
     }
   }
-  opts.onProgress?.(items.length);
+  opts.onProgress?.(files);
   return {
     version: 1,
     scanned_at: new Date(started).toISOString(),
@@ -191,6 +205,6 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
     timed_out: timedOut,
     skipped,
     drives: opts.drives.map((d) => ({ name: d.name, path: d.path })),
-    items,
+    files,
   };
 }
