@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { libraryIndexHeaderSchema, type IndexItem, type LibraryIndex } from '@mo/shared';
@@ -145,6 +145,33 @@ export async function readLibraryIndex(dataDir: string): Promise<LibraryIndex | 
   }
   if (!header) throw new Error(`${file}: empty index file`);
   return { ...header, items };
+}
+
+/** The index's header line alone, without reading its items; null before the first library scan. */
+export async function readLibraryIndexHeader(dataDir: string): Promise<IndexHeader | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(indexPath(dataDir), 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    for (let pos = 0; ; ) {
+      const buf = Buffer.allocUnsafe(1 << 16);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      const nl = buf.subarray(0, bytesRead).indexOf(10);
+      chunks.push(buf.subarray(0, nl === -1 ? bytesRead : nl));
+      if (nl !== -1 || bytesRead === 0) break;
+      pos += bytesRead;
+    }
+    const line = Buffer.concat(chunks).toString('utf8');
+    if (line === '') throw new Error(`${indexPath(dataDir)}: empty index file`);
+    return libraryIndexHeaderSchema.parse(JSON.parse(line));
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function indexStamp(dataDir: string): Promise<string> {

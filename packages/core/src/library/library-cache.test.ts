@@ -92,6 +92,25 @@ describe('LibraryCache', () => {
     expect(new Set(values).size).toBe(1);
   });
 
+  it('takes a new index nobody asked about yet by its header, and serves its own items when asked', async () => {
+    const item = (path: string) => ({
+      path, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies', bytes: 1, mtime_ms: 2,
+      ext: '.mkv', type: 'video' as const, title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+    });
+    const withItems = (scanned_at: string, n: number): LibraryIndex => ({ ...index(scanned_at), items: Array.from({ length: n }, (_, i) => item(`/m/Movies/${i}.mkv`)) });
+    await writeLibraryIndex(dir, withItems('2026-01-01T00:00:00.000Z', 1));
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    expect(await cache.derive('n', (i) => i?.items.length)).toBe(1);
+    await writeLibraryIndex(dir, withItems('2026-02-01T00:00:00.000Z', 2));
+    await cache.refresh();
+    expect(await cache.derive('n', (i) => i?.items.length)).toBe(2);
+    // Nothing asked since: the third index comes in by its header; the second's items, still held, are not its items.
+    await writeLibraryIndex(dir, withItems('2026-03-01T00:00:00.000Z', 3));
+    await cache.refresh();
+    expect(cache.header()?.scanned_at).toBe('2026-03-01T00:00:00.000Z');
+    expect(await cache.derive('m', (i) => i?.items.length)).toBe(3);
+  });
+
   it('keeps the last good index when the file turns unreadable', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
