@@ -19,8 +19,12 @@ const WRITE_CHUNK_CHARS = 1 << 20;
 
 export interface IndexWriter {
   add(item: IndexItem): void;
-  /** Puts the index in place: the header, then every item added, atomically. */
-  finish(header: IndexHeader): Promise<void>;
+  /** Index lines as a previous index held them, each ending in a newline. */
+  addLines(lines: string): void;
+  /** Bytes of items written so far: where the next item's line will start after the header. */
+  position(): number;
+  /** Puts the index in place: the header, then every item added, atomically; says where the items start. */
+  finish(header: IndexHeader): Promise<{ itemsAt: number }>;
   /** Drops what was written; the previous index stays. */
   abort(): Promise<void>;
 }
@@ -41,6 +45,7 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
   const itemsTmp = tempPathFor(file);
   let fd: number | undefined = openSync(itemsTmp, 'wx', 0o600);
   let pending = '';
+  let written = 0;
   const flush = () => {
     if (pending.length > 0) writeSync(fd!, pending);
     pending = '';
@@ -51,9 +56,17 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
   };
   return {
     add(item) {
-      pending += `${JSON.stringify(item)}\n`;
+      const line = `${JSON.stringify(item)}\n`;
+      written += Buffer.byteLength(line);
+      pending += line;
       if (pending.length >= WRITE_CHUNK_CHARS) flush();
     },
+    addLines(lines) {
+      written += Buffer.byteLength(lines);
+      pending += lines;
+      if (pending.length >= WRITE_CHUNK_CHARS) flush();
+    },
+    position: () => written,
     async finish(header) {
       try {
         flush();
@@ -61,8 +74,9 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
         const mode = await stat(file).then((s) => s.mode & 0o7777, () => 0o666);
         const tmp = tempPathFor(file);
         const out = openSync(tmp, 'wx', mode);
+        const headerLine = `${JSON.stringify(header)}\n`;
         try {
-          writeSync(out, `${JSON.stringify(header)}\n`);
+          writeSync(out, headerLine);
           const from = openSync(itemsTmp, 'r');
           try {
             const buf = Buffer.allocUnsafe(WRITE_CHUNK_CHARS);
@@ -80,6 +94,7 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
         closeSync(out);
         await rename(tmp, file);
         await fsyncPath(dataDir);
+        return { itemsAt: Buffer.byteLength(headerLine) };
       } finally {
         close();
         await rm(itemsTmp, { force: true });
