@@ -135,7 +135,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
     };
     while (stack.length > 0) {
       const { dir, parts, folder, st: dirStats } = stack.pop()!;
-      const record = sink.known?.(dir);
+      const record = sink.reuse && sink.known?.(dir);
       if (record && unchanged(record, dirStats) && files + record.files <= opts.maxFiles) {
         sink.reuse!(record);
         files += record.files;
