@@ -10,7 +10,11 @@ const all = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.slice(0, -'.bench.ts'.length))
   .sort();
-const wanted = process.argv.slice(2);
+// `pnpm bench library --files 1000000`: names first, then flags, which go to every benchmark run.
+const args = process.argv.slice(2);
+const firstFlag = args.findIndex((a) => a.startsWith('--'));
+const wanted = firstFlag === -1 ? args : args.slice(0, firstFlag);
+const flags = firstFlag === -1 ? [] : args.slice(firstFlag);
 const unknown = wanted.filter((w) => !all.includes(w));
 if (unknown.length > 0) {
   console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
@@ -19,7 +23,7 @@ if (unknown.length > 0) {
 let failed = 0;
 for (const name of wanted.length > 0 ? wanted : all) {
   console.log(`\n== ${name} ==`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', join(here, `${name}.bench.ts`)], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', join(here, `${name}.bench.ts`), ...flags], {
     stdio: 'inherit',
   });
   if (r.status !== 0) failed++;

@@ -20,6 +20,7 @@ export * from './state/state-store.ts';
 export * from './fs/atomic-write.ts';
 export * from './config/env.ts';
 export * from './library/index-store.ts';
+export * from './library/index-scan.ts';
 export * from './library/library-cache.ts';
 export * from './library/classify.ts';
 export * from './library/scan-library.ts';

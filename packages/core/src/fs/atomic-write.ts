@@ -11,6 +11,11 @@ function tempPattern(file: string): RegExp {
   return new RegExp(`^\\.${base}\\.(\\d+)\\.[0-9a-z]+\\.tmp$`);
 }
 
+/** A temp file's name beside `file`, one that `removeStaleTemps(file)` sweeps once its process is gone. */
+export function tempPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
 /**
  * Replaces `file` so that a reader (or a crash) only ever sees the old or the new content.
  * Without `mode`, an existing file keeps its permissions (state.json may hold an api key).
@@ -21,7 +26,7 @@ export async function writeFileAtomic(
   opts: { mode?: number } = {},
 ): Promise<void> {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPathFor(file);
   const mode = opts.mode ?? (await stat(file).then((s) => s.mode & 0o7777, () => 0o666));
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {

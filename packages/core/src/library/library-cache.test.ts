@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '@mo/shared';
 import { createLibraryCache, type LibraryCache } from './library-cache.ts';
-import { writeLibraryIndex } from './index-store.ts';
+import { INDEX_FILE, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
 
 let dir: string;
 let cache: LibraryCache | undefined;
@@ -92,6 +92,25 @@ describe('LibraryCache', () => {
     expect(new Set(values).size).toBe(1);
   });
 
+  it('takes a new index nobody asked about yet by its header, and serves its own items when asked', async () => {
+    const item = (path: string) => ({
+      path, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies', bytes: 1, mtime_ms: 2,
+      ext: '.mkv', type: 'video' as const, title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+    });
+    const withItems = (scanned_at: string, n: number): LibraryIndex => ({ ...index(scanned_at), items: Array.from({ length: n }, (_, i) => item(`/m/Movies/${i}.mkv`)) });
+    await writeLibraryIndex(dir, withItems('2026-01-01T00:00:00.000Z', 1));
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    expect(await cache.derive('n', (i) => i?.items.length)).toBe(1);
+    await writeLibraryIndex(dir, withItems('2026-02-01T00:00:00.000Z', 2));
+    await cache.refresh();
+    expect(await cache.derive('n', (i) => i?.items.length)).toBe(2);
+    // Nothing asked since: the third index comes in by its header; the second's items, still held, are not its items.
+    await writeLibraryIndex(dir, withItems('2026-03-01T00:00:00.000Z', 3));
+    await cache.refresh();
+    expect(cache.header()?.scanned_at).toBe('2026-03-01T00:00:00.000Z');
+    expect(await cache.derive('m', (i) => i?.items.length)).toBe(3);
+  });
+
   it('keeps the last good index when the file turns unreadable', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
@@ -117,5 +136,33 @@ describe('index file', () => {
     // A fresh install may not have its data folder yet.
     await writeLibraryIndex(join(dir, 'new', 'data'), written);
     expect(await readLibraryIndex(join(dir, 'new', 'data'))).toEqual(written);
+  });
+
+  it('streams items to disk as they come: many chunks read back in order, and no temp file is left', async () => {
+    const item = (i: number) => ({
+      path: `/m/Movies/Film ${i} (2001)/Film ${i} (2001).mkv`, drive: 'd1', section: 'movies' as const, root: '/m/Movies',
+      folder: `/m/Movies/Film ${i} (2001)`, bytes: i, mtime_ms: 2, ext: '.mkv', type: 'video' as const, title: `Film ${i}`,
+      year: 2001, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+    });
+    // Past the writer's 1 MiB chunk several times over.
+    const items = Array.from({ length: 20_000 }, (_, i) => item(i));
+    const writer = await openIndexWriter(dir);
+    for (const it of items) writer.add(it);
+    const { items: _, ...header } = index('2026-04-01T00:00:00.000Z');
+    await writer.finish(header);
+    expect(await readLibraryIndex(dir)).toEqual({ ...header, items });
+    expect(await readdir(dir)).toEqual([INDEX_FILE]);
+  });
+
+  it('keeps the previous index when a streamed write is abandoned', async () => {
+    await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
+    const writer = await openIndexWriter(dir);
+    writer.add({
+      path: '/m/Movies/a.mkv', drive: 'd1', section: 'movies', root: '/m/Movies', folder: '/m/Movies', bytes: 1, mtime_ms: 2,
+      ext: '.mkv', type: 'video', title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+    });
+    await writer.abort();
+    expect(await readLibraryIndex(dir)).toEqual(index('2026-01-01T00:00:00.000Z'));
+    expect(await readdir(dir)).toEqual([INDEX_FILE]);
   });
 });

@@ -1,8 +1,7 @@
 import type { LibraryIndex } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
-import { indexStamp, readLibraryIndex } from './index-store.ts';
+import { indexStamp, readLibraryIndex, readLibraryIndexHeader, type IndexHeader } from './index-store.ts';
 
-export type IndexHeader = Omit<LibraryIndex, 'items'>;
 export type IndexListener = (header: IndexHeader | null, version: number) => void;
 
 /**
@@ -34,6 +33,8 @@ function collect(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+const headerOf = ({ items: _, ...head }: LibraryIndex): IndexHeader => head;
+
 export async function createLibraryCache(opts: {
   dataDir: () => string;
   logger?: Logger;
@@ -50,7 +51,7 @@ export async function createLibraryCache(opts: {
   let asked = new Set<string>();
   const computing = new Map<string, Promise<unknown>>();
   let items: LibraryIndex | null | undefined;
-  let loading: Promise<LibraryIndex | null> | undefined;
+  let loading: Promise<LibraryIndex | null | undefined> | undefined;
   let checking: Promise<void> | undefined;
   let dropTimer: NodeJS.Timeout | undefined;
   const listeners = new Set<IndexListener>();
@@ -72,42 +73,26 @@ export async function createLibraryCache(opts: {
     }
   }
 
-  /** Reads the whole index; a changed file becomes the new version, with every wanted view rebuilt. */
-  function loadItems(): Promise<LibraryIndex | null> {
+  /**
+   * Reads the index; a changed file becomes the new version, with every wanted view rebuilt. With
+   * nothing to rebuild and no request waiting for items, the header alone (answering undefined):
+   * the answer to a library scan does not wait for items nobody asked for.
+   */
+  function loadItems(needItems = true): Promise<LibraryIndex | null | undefined> {
     loading ??= (async () => {
       const dir = opts.dataDir();
       const now = `${dir}|${await indexStamp(dir)}`;
-      const index = await readLibraryIndex(dir);
-      if (now !== stamp) {
-        stamp = now;
-        version++;
-        if (index) {
-          const { items: _, ...rest } = index;
-          header = rest;
-        } else header = null;
-        // What was asked for under the previous index is rebuilt now, so requests keep finding it
-        // ready; what nobody asked for since is forgotten, which bounds the memos.
-        const next = new Map<string, unknown>();
-        const keep = new Map<string, (index: LibraryIndex | null) => unknown>();
-        for (const key of asked) {
-          const compute = wanted.get(key);
-          if (!compute) continue;
-          keep.set(key, compute);
-          computeInto(next, key, compute, index);
-          collect();
-        }
-        wanted = keep;
-        asked = new Set();
-        memo = next;
-        opts.logger?.info({ files: index?.items.length ?? 0, version, views: next.size }, 'library index loaded');
-        for (const l of listeners) {
-          try {
-            l(header, version);
-          } catch (err) {
-            opts.logger?.error({ err }, 'library index listener failed');
-          }
+      if (!needItems && now !== stamp) {
+        const head = await readLibraryIndexHeader(dir);
+        if (asked.size === 0) {
+          // The first request that needs items reads them; the old ones are stale now.
+          items = undefined;
+          changed(now, head, null);
+          return undefined;
         }
       }
+      const index = await readLibraryIndex(dir);
+      if (now !== stamp) changed(now, index && headerOf(index), index);
       items = index;
       dropItemsLater();
       return index;
@@ -115,11 +100,40 @@ export async function createLibraryCache(opts: {
     return loading;
   }
 
+  /** A new index (`index` holds its items when some view asked for is to be rebuilt from them). */
+  function changed(now: string, head: IndexHeader | null, index: LibraryIndex | null) {
+    stamp = now;
+    version++;
+    header = head;
+    // What was asked for under the previous index is rebuilt now, so requests keep finding it
+    // ready; what nobody asked for since is forgotten, which bounds the memos.
+    const next = new Map<string, unknown>();
+    const keep = new Map<string, (index: LibraryIndex | null) => unknown>();
+    for (const key of asked) {
+      const compute = wanted.get(key);
+      if (!compute) continue;
+      keep.set(key, compute);
+      computeInto(next, key, compute, index);
+      collect();
+    }
+    wanted = keep;
+    asked = new Set();
+    memo = next;
+    opts.logger?.info({ files: index?.items.length ?? null, version, views: next.size }, 'library index loaded');
+    for (const l of listeners) {
+      try {
+        l(header, version);
+      } catch (err) {
+        opts.logger?.error({ err }, 'library index listener failed');
+      }
+    }
+  }
+
   async function check() {
     const dir = opts.dataDir();
     if (`${dir}|${await indexStamp(dir)}` === stamp) return;
     try {
-      await loadItems();
+      await loadItems(asked.size > 0);
     } catch (err) {
       // Keep serving the last good answers; the file may be mid-replace on a filesystem without atomic rename.
       opts.logger?.error({ err }, 'library index could not be read; keeping the previous one');
@@ -147,7 +161,9 @@ export async function createLibraryCache(opts: {
       if (!pending) {
         pending = (async () => {
           const seen = version;
-          const index = items !== undefined ? items : await loadItems();
+          let index = items;
+          // A header-only load under way gives no items; the next load reads them.
+          while (index === undefined) index = await loadItems();
           // A newer index may have arrived meanwhile; its load computed this key already.
           if (version !== seen && memo.has(key)) return memo.get(key) as T;
           const value = compute(index);

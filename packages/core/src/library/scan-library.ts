@@ -1,6 +1,8 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
+import type { FolderRecord } from './folder-state.ts';
+import type { IndexHeader } from './index-store.ts';
 import { parseNfo } from './nfo.ts';
 
 export interface LibraryScanOptions {
@@ -54,19 +56,48 @@ function readHead(path: string): string | null {
   }
 }
 
-/**
- * Walks the library folders of every drive (only the direct children named in the config) into a
- * fresh index. Synchronous fs calls in batches: for many small metadata reads they are several
- * times faster than promises, and the batches keep the event loop free often enough. Every
- * directory is entered once by device and inode, so symlink loops end.
- */
+/** A scan's outcome without its items, and how many it found. */
+export type LibraryScanResult = IndexHeader & { files: number };
+
+/** Where a scan's findings go. */
+export interface LibraryScanSink {
+  item(item: IndexItem): void;
+  /** The previous scan's record of a folder: when its stat figures are unchanged, the folder is not read again. */
+  known?(dir: string): FolderRecord | undefined;
+  /** Takes the previous scan's files of an unchanged folder in place of reading it. */
+  reuse?(record: FolderRecord): void;
+  /** After each folder whose own files were all handed on (read or reused), with its subfolders' names. */
+  folder?(dir: string, st: Stats, subdirs: string[]): void;
+}
+
+/** `scanLibraryInto` with every item kept: a whole index in memory (tests, small libraries). */
 export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryIndex> {
+  const items: IndexItem[] = [];
+  const { files: _, ...header } = await scanLibraryInto(opts, { item: (item) => items.push(item) });
+  return { ...header, items };
+}
+
+/** Whether a folder's entries can have changed since a scan recorded it. */
+function unchanged(record: FolderRecord, st: Stats): boolean {
+  return record.mtime_ms === st.mtimeMs && record.ctime_ms === st.ctimeMs && record.ino === st.ino;
+}
+
+/**
+ * Walks the library folders of every drive (only the direct children named in the config), handing
+ * each file's item to the sink as it is found (in path order) rather than holding them: a scan's
+ * memory does not grow with the library. A folder the sink knows from the previous scan, with the
+ * same mtime, ctime and inode, is not read again: its files are the ones that scan found (a file
+ * changed in place, which leaves its folder's times alone, keeps its old size and .nfo contents). Synchronous fs calls in batches: for many small metadata
+ * reads they are several times faster than promises, and the batches keep the event loop free
+ * often enough. Every directory is entered once by device and inode, so symlink loops end.
+ */
+export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibraryScanSink): Promise<LibraryScanResult> {
   const now = opts.now ?? Date.now;
   const started = now();
   const videoExtensions = new Set(opts.videoExtensions);
   const subtitleExtensions = new Set(opts.subtitleExtensions);
   const classifyOpts = { videoExtensions, subtitleExtensions };
-  const items: IndexItem[] = [];
+  let files = 0;
   const skipped: { path: string; error: string }[] = [];
   const visited = new Set<string>();
   let truncated = false;
@@ -79,23 +110,59 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
     opts.onSkip?.(path, error);
   };
 
-  const enter = (path: string, st: Stats): boolean => {
+  const enter = (st: Stats): boolean => {
     const key = `${st.dev}:${st.ino}`;
     if (visited.has(key)) return false;
     visited.add(key);
     return true;
   };
 
-  async function walkRoot(drive: Drive, root: string, section: Section) {
+  async function walkRoot(drive: Drive, root: string, section: Section, rootStats: Stats) {
     const folders = new Map<string, FolderInfo>();
     const folderInfo = (name: string) => {
       let info = folders.get(name);
       if (!info) folders.set(name, (info = titleYearOfFolder(name)));
       return info;
     };
-    const stack: { dir: string; parts: string[] }[] = [{ dir: root, parts: [] }];
+    type Pending = { dir: string; parts: string[]; folder: string; st: Stats };
+    const stack: Pending[] = [{ dir: root, parts: [], folder: root, st: rootStats }];
+    const yieldNow = async () => {
+      sinceYield = 0;
+      opts.onProgress?.(files);
+      await new Promise((r) => setImmediate(r));
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('library scan aborted');
+      return now() - started > opts.timeoutMs;
+    };
     while (stack.length > 0) {
-      const { dir, parts } = stack.pop()!;
+      const { dir, parts, folder, st: dirStats } = stack.pop()!;
+      const record = sink.reuse && sink.known?.(dir);
+      if (record && unchanged(record, dirStats) && files + record.files <= opts.maxFiles) {
+        sink.reuse!(record);
+        files += record.files;
+        sinceYield += record.files;
+        const subdirs: Pending[] = [];
+        const names: string[] = [];
+        for (const name of record.subdirs) {
+          const path = `${dir}/${name}`;
+          let st: Stats | undefined;
+          try {
+            st = statSync(path, { throwIfNoEntry: false });
+          } catch (err) {
+            skip(path, err);
+            continue;
+          }
+          if (!st?.isDirectory()) continue;
+          names.push(name);
+          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st });
+        }
+        sink.folder?.(dir, dirStats, names);
+        for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+        if (sinceYield >= YIELD_EVERY && (await yieldNow())) {
+          timedOut = true;
+          return;
+        }
+        continue;
+      }
       let entries: Dirent[];
       try {
         entries = readdirSync(dir, { withFileTypes: true });
@@ -104,50 +171,49 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
         continue;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: { dir: string; parts: string[] }[] = [];
+      const subdirs: Pending[] = [];
+      const names: string[] = [];
       for (const e of entries) {
         const path = `${dir}/${e.name}`;
-        let st: Stats;
+        let st: Stats | undefined;
         try {
-          st = statSync(path);
-        } catch (err) {
           // A dangling symlink or a file gone since readdir: nothing to index.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') skip(path, err);
+          st = statSync(path, { throwIfNoEntry: false });
+        } catch (err) {
+          skip(path, err);
           continue;
         }
+        if (!st) continue;
         if (st.isDirectory()) {
-          if (enter(path, st)) subdirs.push({ dir: path, parts: [...parts, e.name] });
+          names.push(e.name);
+          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, e.name], folder: parts.length === 0 ? path : folder, st });
           continue;
         }
         if (!st.isFile()) continue;
-        if (items.length >= opts.maxFiles) {
+        if (files >= opts.maxFiles) {
           truncated = true;
           return;
         }
         const rel = [...parts, e.name];
         const c = classify(section, rel, classifyOpts, folderInfo);
-        items.push({
+        files++;
+        sink.item({
           path,
           drive: drive.name,
           section,
           root,
-          folder: rel.length > 1 ? `${root}/${rel[0]}` : root,
+          folder,
           bytes: st.size,
           mtime_ms: Math.round(st.mtimeMs),
           ...c,
           nfo: c.type === 'nfo' && opts.readNfo ? parseNfo(readHead(path) ?? '') : null,
         });
-        if (++sinceYield >= YIELD_EVERY) {
-          sinceYield = 0;
-          opts.onProgress?.(items.length);
-          await new Promise((r) => setImmediate(r));
-          if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('library scan aborted');
-          if (now() - started > opts.timeoutMs) {
-            timedOut = true;
-            return;
-          }
+        if (++sinceYield >= YIELD_EVERY && (await yieldNow())) {
+          timedOut = true;
+          return;
         }
       }
+      sink.folder?.(dir, dirStats, names);
       // Reversed so that the stack pops them in name order: the index comes out sorted.
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     }
@@ -177,12 +243,12 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
         skip(root, err);
         continue;
       }
-      if (!st.isDirectory() || !enter(root, st)) continue;
-      await walkRoot(drive, root, section);
+      if (!st.isDirectory() || !enter(st)) continue;
+      await walkRoot(drive, root, section, st);
       if (truncated || timedOut) break outer;
     }
   }
-  opts.onProgress?.(items.length);
+  opts.onProgress?.(files);
   return {
     version: 1,
     scanned_at: new Date(started).toISOString(),
@@ -191,6 +257,6 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
     timed_out: timedOut,
     skipped,
     drives: opts.drives.map((d) => ({ name: d.name, path: d.path })),
-    items,
+    files,
   };
 }

@@ -1,4 +1,5 @@
 import type { IndexItem, LibraryIndex } from '@mo/shared';
+import type { IndexHeader } from './index-store.ts';
 import { moviePart } from './multi-part.ts';
 import { seriesUnitId, seriesUnitKey } from './series-unit.ts';
 import { sameTitleGroups, type TitleKey } from './title-match.ts';
@@ -81,85 +82,107 @@ function byTitle<T extends { title: string; folder: string }>(a: T, b: T): numbe
   return a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
 }
 
+const EMPTY_SUMMARY: LibrarySummary = { files: 0, bytes: 0, movies: 0, series: 0, episodes: 0, scanned_at: null, duration_ms: null, truncated: false, timed_out: false };
+
+export interface LibraryAccumulator {
+  add(item: IndexItem): void;
+  /** The summary alone: no sorted lists are built. */
+  summary(header: IndexHeader): LibrarySummary;
+  view(header: IndexHeader): LibraryView;
+}
+
 /**
- * Movies and series grouped by folder, with the counts the summary shows. A movie is a folder (or
- * loose file) with a video that is not an extra; a series is a folder under a TV library folder
+ * Movies and series grouped by folder, with the counts the summary shows, fed one item at a time:
+ * a scan streaming its items to disk gets the summary without holding them. A movie is a folder
+ * (or loose file) with a video that is not an extra; a series is a folder under a TV library folder
  * with at least one episode video (loose episodes in the TV folder group by the show their name
  * says); the summary counts a show once however many folders hold it, and an episode once per
  * show, season and number.
  */
-export function libraryView(index: LibraryIndex | null): LibraryView {
-  if (!index) {
-    return {
-      summary: { files: 0, bytes: 0, movies: 0, series: 0, episodes: 0, scanned_at: null, duration_ms: null, truncated: false, timed_out: false },
-      movies: [],
-      series: [],
-    };
-  }
+export function libraryAccumulator(): LibraryAccumulator {
   const movies = new Map<string, MovieView & { hasVideo: boolean }>();
   const series = new Map<string, SeriesUnit>();
   let bytes = 0;
-  for (const item of index.items) {
-    bytes += item.bytes;
-    const key = unitKey(item);
-    if (item.section === 'movies') {
-      let m = movies.get(key);
-      if (!m) {
-        m = { title: item.title ?? key, year: item.year, folder: key, drive: item.drive, files: 0, bytes: 0, hasVideo: false };
-        movies.set(key, m);
-      }
-      m.files++;
-      m.bytes += item.bytes;
-      if (item.type === 'video' && !item.extra) m.hasVideo = true;
-    } else {
-      const skey = seriesUnitId(item);
-      let s = series.get(skey);
-      if (!s) {
-        s = {
-          view: { title: item.title ?? item.folder, folder: item.folder, drive: item.drive, seasons: [], episode_count: 0, files: 0, bytes: 0 },
-          key: seriesUnitKey(item),
-          seasons: new Map(),
-        };
-        series.set(skey, s);
-      }
-      s.view.files++;
-      s.view.bytes += item.bytes;
-      if (item.type === 'video' && !item.extra && item.season !== null && item.episodes.length > 0) {
-        let eps = s.seasons.get(item.season);
-        if (!eps) s.seasons.set(item.season, (eps = new Set()));
-        for (const e of item.episodes) eps.add(e);
-      }
-    }
-  }
-  const movieList: MovieView[] = [];
-  for (const { hasVideo, ...m } of movies.values()) if (hasVideo) movieList.push(m);
-  movieList.sort(byTitle);
-  const withEpisodes = [...series.values()].filter((u) => u.seasons.size > 0);
-  const seriesList: SeriesView[] = [];
-  for (const { view, seasons } of withEpisodes) {
-    view.seasons = [...seasons.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([season, eps]) => ({ season, episodes: [...eps].sort((a, b) => a - b) }));
-    view.episode_count = view.seasons.reduce((n, s) => n + s.episodes.length, 0);
-    seriesList.push(view);
-  }
-  seriesList.sort(byTitle);
-  const shows = countShows(withEpisodes);
-  return {
-    summary: {
-      files: index.items.length,
+  let files = 0;
+  const summaryOf = (header: IndexHeader, movieCount: number, withEpisodes: readonly SeriesUnit[]): LibrarySummary => {
+    const shows = countShows(withEpisodes);
+    return {
+      files,
       bytes,
-      movies: movieList.length,
+      movies: movieCount,
       series: shows.series,
       episodes: shows.episodes,
-      scanned_at: index.scanned_at,
-      duration_ms: index.duration_ms,
-      truncated: index.truncated,
-      timed_out: index.timed_out,
-    },
-    movies: movieList,
-    series: seriesList,
+      scanned_at: header.scanned_at,
+      duration_ms: header.duration_ms,
+      truncated: header.truncated,
+      timed_out: header.timed_out,
+    };
   };
+  const withEpisodes = () => [...series.values()].filter((u) => u.seasons.size > 0);
+  return {
+    add(item) {
+      files++;
+      bytes += item.bytes;
+      if (item.section === 'movies') {
+        const key = unitKey(item);
+        let m = movies.get(key);
+        if (!m) {
+          m = { title: item.title ?? key, year: item.year, folder: key, drive: item.drive, files: 0, bytes: 0, hasVideo: false };
+          movies.set(key, m);
+        }
+        m.files++;
+        m.bytes += item.bytes;
+        if (item.type === 'video' && !item.extra) m.hasVideo = true;
+      } else {
+        const skey = seriesUnitId(item);
+        let s = series.get(skey);
+        if (!s) {
+          s = {
+            view: { title: item.title ?? item.folder, folder: item.folder, drive: item.drive, seasons: [], episode_count: 0, files: 0, bytes: 0 },
+            key: seriesUnitKey(item),
+            seasons: new Map(),
+          };
+          series.set(skey, s);
+        }
+        s.view.files++;
+        s.view.bytes += item.bytes;
+        if (item.type === 'video' && !item.extra && item.season !== null && item.episodes.length > 0) {
+          let eps = s.seasons.get(item.season);
+          if (!eps) s.seasons.set(item.season, (eps = new Set()));
+          for (const e of item.episodes) eps.add(e);
+        }
+      }
+    },
+    summary(header) {
+      let movieCount = 0;
+      for (const m of movies.values()) if (m.hasVideo) movieCount++;
+      return summaryOf(header, movieCount, withEpisodes());
+    },
+    view(header) {
+      const movieList: MovieView[] = [];
+      for (const { hasVideo, ...m } of movies.values()) if (hasVideo) movieList.push(m);
+      movieList.sort(byTitle);
+      const units = withEpisodes();
+      const seriesList: SeriesView[] = [];
+      for (const { view, seasons } of units) {
+        view.seasons = [...seasons.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([season, eps]) => ({ season, episodes: [...eps].sort((a, b) => a - b) }));
+        view.episode_count = view.seasons.reduce((n, s) => n + s.episodes.length, 0);
+        seriesList.push(view);
+      }
+      seriesList.sort(byTitle);
+      return { summary: summaryOf(header, movieList.length, units), movies: movieList, series: seriesList };
+    },
+  };
+}
+
+/** `libraryAccumulator` over a whole index. */
+export function libraryView(index: LibraryIndex | null): LibraryView {
+  if (!index) return { summary: { ...EMPTY_SUMMARY }, movies: [], series: [] };
+  const acc = libraryAccumulator();
+  for (const item of index.items) acc.add(item);
+  return acc.view(index);
 }
 
 export function extensionBreakdown(index: LibraryIndex | null): Record<string, { count: number; bytes: number }> {

@@ -1,0 +1,160 @@
+import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
+import { indexPath, readLibraryIndexHeader } from './index-store.ts';
+
+/**
+ * Beside the index: every folder a library scan read, with the stat figures that say whether it
+ * changed since and where its own files' lines lie in the index. A rescan copies the lines of a
+ * folder whose figures are the same instead of reading the folder again. One header line (which
+ * index and which scan options it belongs to), then one line per folder.
+ */
+export const FOLDERS_FILE = 'library-folders.ndjson';
+
+export interface FolderRecord {
+  dir: string;
+  /** mtime and ctime change when an entry is added, removed or renamed, or the mtime is set back; ino when the folder is replaced. */
+  mtime_ms: number;
+  ctime_ms: number;
+  ino: number;
+  /** Where this folder's own files' lines start in the index's items, and how many bytes and files they are. */
+  at: number;
+  bytes: number;
+  files: number;
+  /** Names of the entries that were folders, in name order. */
+  subdirs: string[];
+}
+
+interface FoldersHeader {
+  version: 1;
+  index_scanned_at: string;
+  /** The scan options the items were classified with; any change means a full scan. */
+  options: string;
+  /** Byte offset of the index's first item line. */
+  items_at: number;
+}
+
+export function foldersPath(dataDir: string): string {
+  return join(dataDir, FOLDERS_FILE);
+}
+
+export interface FolderStateWriter {
+  add(record: FolderRecord): void;
+  finish(header: FoldersHeader): Promise<void>;
+  abort(): Promise<void>;
+}
+
+const CHUNK_CHARS = 1 << 20;
+
+/** Streams folder records to a temp file; `finish` writes the header and puts it in place. */
+export async function openFolderStateWriter(dataDir: string): Promise<FolderStateWriter> {
+  const file = foldersPath(dataDir);
+  await removeStaleTemps(file);
+  const bodyTmp = tempPathFor(file);
+  let fd: number | undefined = openSync(bodyTmp, 'wx', 0o600);
+  let pending = '';
+  const flush = () => {
+    if (pending.length > 0) writeSync(fd!, pending);
+    pending = '';
+  };
+  const close = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  return {
+    add(record) {
+      pending += `${JSON.stringify(record)}\n`;
+      if (pending.length >= CHUNK_CHARS) flush();
+    },
+    async finish(header) {
+      try {
+        flush();
+        close();
+        const tmp = tempPathFor(file);
+        const out = openSync(tmp, 'wx', 0o600);
+        try {
+          writeSync(out, `${JSON.stringify(header)}\n`);
+          const from = openSync(bodyTmp, 'r');
+          try {
+            const buf = Buffer.allocUnsafe(CHUNK_CHARS);
+            for (let n = readSync(from, buf); n > 0; n = readSync(from, buf)) writeSync(out, buf, 0, n);
+          } finally {
+            closeSync(from);
+          }
+        } finally {
+          closeSync(out);
+        }
+        // No fsync: a folder file lost or torn by a crash only costs the next scan its shortcut.
+        await rename(tmp, file);
+      } finally {
+        close();
+        await rm(bodyTmp, { force: true });
+      }
+    },
+    async abort() {
+      close();
+      await rm(bodyTmp, { force: true });
+    },
+  };
+}
+
+export interface PreviousScan {
+  get(dir: string): FolderRecord | undefined;
+  /** The folder's own index lines as the previous index holds them, each ending in a newline. */
+  lines(record: FolderRecord): string;
+  close(): void;
+}
+
+/**
+ * The previous scan's folders and an open handle on its index, or null when there is none to
+ * trust: no folder file, one written for another index (a scan killed between the two renames) or
+ * with other scan options, or one that does not parse.
+ */
+export async function openPreviousScan(dataDir: string, options: string): Promise<PreviousScan | null> {
+  let index;
+  try {
+    index = await readLibraryIndexHeader(dataDir);
+  } catch {
+    return null;
+  }
+  if (!index) return null;
+  const folders = new Map<string, FolderRecord>();
+  let header: FoldersHeader | undefined;
+  const stream = createReadStream(foldersPath(dataDir), { encoding: 'utf8', highWaterMark: 1 << 20 });
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+      if (line === '') continue;
+      if (!header) {
+        header = JSON.parse(line) as FoldersHeader;
+        if (header.version !== 1 || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
+        continue;
+      }
+      const r = JSON.parse(line) as FolderRecord;
+      folders.set(r.dir, r);
+    }
+  } catch {
+    return null;
+  } finally {
+    stream.destroy();
+  }
+  if (!header) return null;
+  // The handle keeps the old index readable after the new one replaces it.
+  const fd = openSync(indexPath(dataDir), 'r');
+  const itemsAt = header.items_at;
+  return {
+    get: (dir) => folders.get(dir),
+    lines(record) {
+      const buf = Buffer.allocUnsafe(record.bytes);
+      let got = 0;
+      while (got < record.bytes) {
+        const n = readSync(fd, buf, got, record.bytes - got, itemsAt + record.at + got);
+        if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
+        got += n;
+      }
+      return buf.toString('utf8');
+    },
+    close: () => closeSync(fd),
+  };
+}

@@ -1,0 +1,79 @@
+import type { IndexItem } from '@mo/shared';
+import { openFolderStateWriter, openPreviousScan } from './folder-state.ts';
+import { openIndexWriter, type IndexHeader } from './index-store.ts';
+import { scanLibraryInto, type LibraryScanOptions } from './scan-library.ts';
+import { libraryAccumulator, type LibrarySummary } from './views.ts';
+
+export interface IndexScanResult {
+  header: IndexHeader;
+  summary: LibrarySummary;
+  /** Folders read from disk, and folders whose files were taken from the previous index unread. */
+  folders: { read: number; reused: number };
+}
+
+/** What the items were classified with: a previous scan under other options cannot lend its items. */
+function optionsKey(opts: LibraryScanOptions): string {
+  return JSON.stringify([
+    opts.drives.map((d) => [d.name, d.path]),
+    opts.movieFolders,
+    opts.tvFolders,
+    opts.videoExtensions,
+    opts.subtitleExtensions,
+    opts.readNfo,
+  ]);
+}
+
+/**
+ * A library scan into the index in `dataDir`, streamed: each item goes to the index file and into
+ * the summary as it is found, none is held. Folders unchanged since the previous scan (same mtime,
+ * ctime and inode) are not read again; their lines are copied from the previous index.
+ */
+export async function scanLibraryToIndex(dataDir: string, opts: LibraryScanOptions): Promise<IndexScanResult> {
+  const options = optionsKey(opts);
+  const previous = await openPreviousScan(dataDir, options);
+  const writer = await openIndexWriter(dataDir);
+  const folderState = await openFolderStateWriter(dataDir);
+  const view = libraryAccumulator();
+  const folders = { read: 0, reused: 0 };
+  let mark = 0;
+  let count = 0;
+  let reusing = false;
+  try {
+    const { files: _, ...header } = await scanLibraryInto(opts, {
+      item(item) {
+        writer.add(item);
+        view.add(item);
+        count++;
+      },
+      known: previous ? (dir) => previous.get(dir) : undefined,
+      reuse(record) {
+        const lines = previous!.lines(record);
+        writer.addLines(lines);
+        for (let start = 0, end = lines.indexOf('\n'); end !== -1; start = end + 1, end = lines.indexOf('\n', start)) {
+          view.add(JSON.parse(lines.slice(start, end)) as IndexItem);
+        }
+        count += record.files;
+        reusing = true;
+      },
+      folder(dir, st, subdirs) {
+        const at = mark;
+        mark = writer.position();
+        if (reusing) folders.reused++;
+        else folders.read++;
+        reusing = false;
+        folderState.add({ dir, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, ino: st.ino, at, bytes: mark - at, files: count, subdirs });
+        count = 0;
+      },
+    });
+    const { itemsAt } = await writer.finish(header);
+    // Without it the next scan reads every folder; the index itself is in place.
+    await folderState.finish({ version: 1, index_scanned_at: header.scanned_at, options, items_at: itemsAt }).catch(() => folderState.abort());
+    return { header, summary: view.summary(header), folders };
+  } catch (err) {
+    await writer.abort();
+    await folderState.abort();
+    throw err;
+  } finally {
+    previous?.close();
+  }
+}
