@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -448,6 +448,17 @@ describe('POST /api/tools/transcoder/discard-original', () => {
     const res = await discard(a);
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/no longer matches/);
+    expect((await readdir(join(a, '..'))).sort()).toEqual(['A (2001).avi', 'A (2001).mp4']);
+    expect(t.config.currentState().transcodes[a]).toMatchObject({ original: 'kept' });
+  });
+
+  it('409 and the MP4 stays when the original’s name now leads to the MP4 itself', async () => {
+    const { a, mp4 } = await keptOriginal();
+    await t.config.updateSettings({ app: { dry_run: false } });
+    await rm(a);
+    await symlink(mp4, a);
+    const res = await discard(a);
+    expect(res.status).toBe(409);
     expect((await readdir(join(a, '..'))).sort()).toEqual(['A (2001).avi', 'A (2001).mp4']);
     expect(t.config.currentState().transcodes[a]).toMatchObject({ original: 'kept' });
   });

@@ -316,7 +316,9 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
         throw err;
       });
       const output = await guardMediaPath(entry.output, { ...roots, extensions: ['.mp4'] });
-      const stamp = await lstat(original.real);
+      const [stamp, placed] = await Promise.all([lstat(original.real), lstat(output.real)]);
+      // Removing the original must never remove the MP4: its name may now lead to the MP4 itself.
+      if (stamp.dev === placed.dev && stamp.ino === placed.ino) throw new AppError('conflict', `${path} is the MP4 ${entry.output} itself now; nothing was removed`);
       const [source, made] = await Promise.all([probeFile(original.real), probeFile(output.real)]);
       const expected = { streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })), duration_seconds: source.duration_seconds, container: 'mp4' };
       const problems = verifyOutput(expected, made);
