@@ -138,6 +138,29 @@ describe('transcode-run handler', () => {
     expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
   });
 
+  it('delivered again after it finished, removes the original only as its entry recorded, and only beside its MP4', async () => {
+    const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    const first = await handler({ item }, ctx());
+    // keep_original turned off since: the finished transcode recorded its original as kept.
+    await writeFile(install.configFile, (await readFile(install.configFile, 'utf8')).replace('keep_original = true', 'keep_original = false'));
+    config.close();
+    config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
+    const later = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
+    expect((await later({ item }, ctx())).original_removed).toBe(false);
+    expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'kept' });
+    // Recorded as to be removed, but the MP4 has gone since: the original is the only copy left.
+    const mp4 = await readFile(first.output);
+    await rm(first.output);
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: { ...s.transcodes[file]!, original: 'removed' } } }));
+    await expect(later({ item }, ctx())).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
+    // Its worker died between recording the MP4 and removing the original: that removal is left.
+    await writeFile(first.output, mp4);
+    expect((await later({ item }, ctx())).original_removed).toBe(true);
+    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+  });
+
   it('leaves alone a file another job is transcoding: the file, the entry and no temp', async () => {
     const { movies, file, item, handler } = await setup();
     const theirs = rec('running', { job_id: '99' });

@@ -1,7 +1,7 @@
-import { rm } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { AppError, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
-import { unmapPath } from '@mo/core/media/path-map.ts';
+import { mapPath, unmapPath } from '@mo/core/media/path-map.ts';
 import { etaSeconds } from '@mo/core/media/progress.ts';
 import { removeSource } from '@mo/core/media/safe-replace.ts';
 import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
@@ -38,15 +38,21 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
     // came, or after a Redis that lost the pause (state.json keeps it).
     if (attempt.kind === 'wait') return ctx.defer(opts.pausedRetryMs ?? PAUSED_RETRY_MS);
     if (attempt.kind === 'finished') {
-      if (!keep) {
-        await libraryMediaFile(item.path, cfg).then(
-          (f) => rm(f.real, { force: true }),
-          (err: unknown) => {
-            if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
-          },
-        );
+      if (attempt.removeOriginal) {
+        const original = await libraryMediaFile(item.path, cfg).catch((err: unknown) => {
+          if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
+          return null;
+        });
+        if (original) {
+          const [source, mp4] = await Promise.all([stat(original.real), stat(mapPath(attempt.output, map)).catch(() => null)]);
+          // Without its MP4 the original is the only copy; and its name may now lead to the MP4 itself.
+          if (!mp4?.isFile() || (mp4.dev === source.dev && mp4.ino === source.ino)) {
+            throw retryable(new AppError('conflict', `${item.path} stays: its MP4 ${attempt.output} is not beside it`));
+          }
+          await removeSource(original.real, source.ino);
+        }
       }
-      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: !keep };
+      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: attempt.removeOriginal };
       return { ...result, before: null, after: null, seconds: null };
     }
 

@@ -135,7 +135,7 @@ export function topPriority(records: Readonly<Record<string, TranscodeRecord>>):
 export type Attempt =
   | { kind: 'run'; resumedOutput: string | null }
   /** Delivered again after it finished (its worker died before telling the queue): only the original's removal may be left. */
-  | { kind: 'finished'; output: string }
+  | { kind: 'finished'; output: string; removeOriginal: boolean }
   | { kind: 'wait' }
   | { kind: 'refuse'; refusal: Refusal };
 
@@ -150,7 +150,8 @@ export function jobAttempt(path: string, entry: TranscodeRecord | undefined, job
     if (entry.status === 'running') return { kind: 'refuse', refusal: { code: 'conflict', message: `${path} is being transcoded by job transcode/${entry.job_id}` } };
     return { kind: 'refuse', refusal: { code: 'forbidden', message: `${path}: its transcode belongs to job transcode/${entry.job_id}; nothing was done` } };
   }
-  if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output };
+  // The original's fate was decided when the work finished, whatever keep_original says now.
+  if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output, removeOriginal: entry.original === 'removed' };
   if (paused) return { kind: 'wait' };
   return { kind: 'run', resumedOutput: entry.status === 'running' ? entry.output : null };
 }
