@@ -409,6 +409,19 @@ describe('POST /api/tools/transcoder/pause and /resume', () => {
     expect(await post('/api/tools/transcoder/pause')).toEqual({ status: 200, body: { paused: true } });
     expect((await t.config.state.read()).transcoder_paused).toBe(true);
   });
+
+  it('does not resume while Redis is away: its own pause would hold every job back, and nothing would lift it', async () => {
+    const calls: any[] = [];
+    await library({ jobs: { ...recordingJobs(calls), setPaused: async (queue, paused) => {
+      if (!paused) throw new AppError('unavailable', 'the job queue cannot be reached');
+      calls.push({ setPaused: { queue, paused } });
+    } } });
+    expect((await post('/api/tools/transcoder/pause')).status).toBe(200);
+    const res = await post('/api/tools/transcoder/resume');
+    expect(res.status).toBe(503);
+    expect((await t.config.state.read()).transcoder_paused).toBe(true);
+    expect((await get('/api/tools/transcoder')).body.paused).toBe(true);
+  });
 });
 
 describe('POST /api/tools/transcoder/discard-original', () => {

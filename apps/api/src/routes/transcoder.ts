@@ -113,7 +113,7 @@ const pause = createRoute({
 
 const resume = createRoute({
   method: 'post', path: '/tools/transcoder/resume', operationId: 'postTranscoderResume', summary: 'Resume the transcode queue', tags: ['tools'],
-  responses: { 200: json(transcodePausedResponse) },
+  responses: { 200: json(transcodePausedResponse), ...errors({ 503: 'Redis cannot be reached to lift the queue’s pause; it stays paused' }) },
 });
 
 const discardOriginal = createRoute({
@@ -228,11 +228,14 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
   }
 
   async function setPaused(paused: boolean) {
+    // BullMQ's pause, once set, holds every job back until lifted, and nothing else lifts it: a
+    // resume that cannot reach Redis changes nothing.
+    if (!paused) await jobs.setPaused('transcode', false);
     await entries().setPaused(paused);
     await config.refresh();
     // state.json is what counts (a worker defers a job it takes while paused); BullMQ's own pause
     // only spares the workers taking jobs they would put back.
-    await jobs.setPaused('transcode', paused).catch((err: Error) => logger.warn({ err: err.message, paused }, 'could not pause or resume the transcode queue in Redis'));
+    if (paused) await jobs.setPaused('transcode', true).catch((err: Error) => logger.warn({ err: err.message }, 'could not pause the transcode queue in Redis'));
     return { paused };
   }
 
