@@ -4253,7 +4253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the entry is running or done */
+            /** @description the entry is running or done, or `top` while another entry holds the highest priority */
             409: {
                 headers: {
                     [name: string]: unknown;

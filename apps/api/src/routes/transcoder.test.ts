@@ -371,6 +371,17 @@ describe('POST /api/tools/transcoder/priority', () => {
     expect(t.config.currentState().transcodes[e1]).toMatchObject({ priority: -3, job_id: queued.body.job.id });
   });
 
+  it('409 for top when another entry holds the highest priority already: a tie would not put it first', async () => {
+    const { b, e1 } = await library({ jobs: recordingJobs([]) });
+    expect((await post('/api/tools/transcoder/priority', { path: b, priority: 1_000_000 })).status).toBe(200);
+    const before = (await t.config.state.read()).transcodes;
+    const res = await post('/api/tools/transcoder/priority', { path: e1, top: true });
+    expect(res.status).toBe(409);
+    expect((await t.config.state.read()).transcodes).toEqual(before);
+    // The entry that holds it may still be moved to the top: it is there already.
+    expect((await post('/api/tools/transcoder/priority', { path: b, top: true })).body.item).toMatchObject({ path: b, position: 1 });
+  });
+
   it('400 for a bad body or a priority out of range, 404 for a path not queued, 409 for one running or done; nothing changes', async () => {
     const { a, b } = await library({ jobs: recordingJobs([]) });
     await t.config.state.update((s) => ({ ...s, transcodes: { [a]: rec('running'), [b]: rec('done', { output: '/x.mp4' }) } }));

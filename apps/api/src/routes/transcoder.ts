@@ -10,7 +10,7 @@ import { mp4PathFor } from '@mo/core/media/transcode.ts';
 import { verifyOutput } from '@mo/core/media/verify.ts';
 import { workTempPath } from '@mo/core/media/work-journal.ts';
 import { requestCancel } from '@mo/core/queue/job-cancel.ts';
-import { bullPriority, nextEntry, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
+import { bullPriority, nextEntry, PRIORITY_LIMIT, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
 import { transcodeStore, type Claimed, type TranscodeStore } from '@mo/core/tools/transcode-store.ts';
 import { claimable, listing, transcodeQueue, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
 import {
@@ -99,7 +99,7 @@ const priority = createRoute({
     ...errors({
       400: 'the body is not {"path", "priority"} or {"path", "top": true}, or the priority is out of range',
       404: 'the path is not in the transcode queue',
-      409: 'the entry is running or done',
+      409: 'the entry is running or done, or `top` while another entry holds the highest priority',
       503: 'Redis cannot be reached to move the waiting job; nothing changed',
     }),
   },
@@ -291,7 +291,9 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       const req = c.req.valid('json');
       await inQueue(req.path);
       const state = await config.state.read();
-      const event: EntryEvent = { type: 'prioritize', priority: 'top' in req ? topPriority(state.transcodes) : req.priority };
+      const wanted = 'top' in req ? topPriority(state.transcodes, req.path) : req.priority;
+      if (wanted === null) throw new AppError('conflict', `another entry holds the highest priority (${PRIORITY_LIMIT}) already; lower it first`);
+      const event: EntryEvent = { type: 'prioritize', priority: wanted };
       const current = state.transcodes[req.path];
       // The waiting job moves first: should Redis be out of reach, nothing has changed.
       if (current?.status === 'queued' && current.job_id !== null && event.type === 'prioritize') {

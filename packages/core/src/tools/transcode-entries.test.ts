@@ -124,10 +124,15 @@ describe('jobAttempt', () => {
 });
 
 describe('priorities', () => {
-  it('top is above every queued or failed entry, whatever runs or is done', () => {
-    expect(topPriority({})).toBe(1);
-    expect(topPriority({ a: { ...prioritized, priority: 9 }, b: { ...failed, priority: 12 }, c: { ...running, priority: 50 } })).toBe(13);
-    expect(topPriority({ a: { ...prioritized, priority: PRIORITY_LIMIT } })).toBe(PRIORITY_LIMIT);
+  it('top is above every other queued or failed entry, whatever runs or is done', () => {
+    expect(topPriority({}, 'x')).toBe(1);
+    expect(topPriority({ a: { ...prioritized, priority: 9 }, b: { ...failed, priority: 12 }, c: { ...running, priority: 50 } }, 'x')).toBe(13);
+    expect(topPriority({ a: { ...prioritized, priority: 9 }, x: { ...prioritized, priority: 20 } }, 'x')).toBe(10);
+    expect(topPriority({ a: { ...prioritized, priority: PRIORITY_LIMIT } }, 'a')).toBe(1);
+  });
+
+  it('has no top to give while another entry holds the highest priority', () => {
+    expect(topPriority({ a: { ...prioritized, priority: PRIORITY_LIMIT } }, 'x')).toBeNull();
   });
 
   it('maps onto BullMQ’s range, higher first, within 1 to 2^21', () => {

@@ -125,11 +125,14 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
   }
 }
 
-/** A priority above every entry's, for "move to the top". */
-export function topPriority(records: Readonly<Record<string, TranscodeRecord>>): number {
+/**
+ * A priority above every other entry's, for moving `path` to the top; null when another entry
+ * holds the highest priority already (a tie would leave `path` behind it in path order).
+ */
+export function topPriority(records: Readonly<Record<string, TranscodeRecord>>, path: string): number | null {
   let top = 0;
-  for (const e of Object.values(records)) if (e.status === 'queued' || e.status === 'failed') top = Math.max(top, e.priority);
-  return Math.min(PRIORITY_LIMIT, top + 1);
+  for (const [p, e] of Object.entries(records)) if (p !== path && (e.status === 'queued' || e.status === 'failed')) top = Math.max(top, e.priority);
+  return top >= PRIORITY_LIMIT ? null : top + 1;
 }
 
 export type Attempt =
