@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AppError,
   createJobClient,
@@ -333,9 +333,12 @@ describe('POST /api/tools/transcoder/run-all', () => {
     await writeLibraryIndex(t.config.current().paths.data, { version: 1, scanned_at: new Date().toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items });
     await t.library.refresh();
     await t.config.updateSettings({ app: { dry_run: false } });
+    const writes = vi.spyOn(t.config.state, 'update');
     const res = await post('/api/tools/transcoder/run-all');
     expect(res.status).toBe(202);
     expect(sizes).toEqual([200, 200]);
+    // One write claims the whole line and one gives back what was not queued, however long the line.
+    expect(writes).toHaveBeenCalledTimes(2);
     expect(res.body.queued).toBe(200);
     const records = Object.values(t.config.currentState().transcodes);
     expect(records).toHaveLength(200);

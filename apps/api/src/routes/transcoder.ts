@@ -213,7 +213,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       try {
         queued.push(...(await jobs.queueTranscodes(batch.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })))));
       } catch (err) {
-        for (const c of claimed.slice(i)) await entries().apply(c.entry.path, { type: 'unclaim', job_id: c.job_id });
+        await entries().unclaim(claimed.slice(i));
         await config.refresh();
         if (queued.length === 0) throw err;
         logger.warn({ err: (err as Error).message, queued: queued.length, given_back: claimed.length - i }, 'run-all queued only part of the queue');

@@ -58,6 +58,20 @@ describe('transcodeStore on a real state.json', () => {
     expect(transcodes['/m/b.avi']).toMatchObject({ status: 'queued', job_id: b!.job_id });
   });
 
+  it('gives back claimed entries in one write, leaving one its job has moved on with and keeping priorities', async () => {
+    const store = transcodeStore(state);
+    await store.apply('/m/c.avi', { type: 'prioritize', priority: 3 });
+    const claimed = await store.claim(queue, Infinity);
+    const a = claimed.find((c) => c.entry.path === '/m/a.avi')!;
+    await store.apply('/m/a.avi', { type: 'start', job_id: a.job_id, output: '/m/a.mp4' });
+    await store.unclaim(claimed);
+    const { transcodes } = await state.read();
+    expect(transcodes).toEqual({
+      '/m/a.avi': expect.objectContaining({ status: 'running', job_id: a.job_id }),
+      '/m/c.avi': expect.objectContaining({ status: 'queued', job_id: null, priority: 3 }),
+    });
+  });
+
   it('the pause is kept in state.json', async () => {
     await transcodeStore(state).setPaused(true);
     expect((await state.read()).transcoder_paused).toBe(true);

@@ -19,6 +19,8 @@ export interface TranscodeStore {
   applyToJob(jobId: string, event: Extract<EntryEvent, { type: 'cancel' | 'settle' }>): Promise<string[]>;
   /** Claims up to `limit` entries in run order for new jobs, each with a new job id. */
   claim(queue: readonly TranscodeEntry[], limit: number): Promise<Claimed[]>;
+  /** Gives back claimed entries whose jobs could not be queued, in one write however many. */
+  unclaim(claimed: readonly Claimed[]): Promise<void>;
   setPaused(paused: boolean): Promise<void>;
 }
 
@@ -81,6 +83,20 @@ export function transcodeStore(state: StateStore<State>, now: () => string = () 
         return claimed.length > 0 ? { ...s, transcodes } : s;
       });
       return claimed;
+    },
+
+    async unclaim(claimed) {
+      if (claimed.length === 0) return;
+      await state.update((s) => {
+        const transcodes = { ...s.transcodes };
+        for (const c of claimed) {
+          const t = nextEntry(c.entry.path, record(s, c.entry.path), { type: 'unclaim', job_id: c.job_id }, now());
+          if (!t.ok) continue;
+          if (t.entry) transcodes[c.entry.path] = t.entry;
+          else delete transcodes[c.entry.path];
+        }
+        return { ...s, transcodes };
+      });
     },
 
     async setPaused(paused) {
