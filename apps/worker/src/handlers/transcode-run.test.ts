@@ -280,6 +280,20 @@ describe('settleStrandedTranscodes', () => {
     });
   });
 
+  it('told of one failed job, asks the queue of that job only: a run-all of 50,000 fails one job at a time', async () => {
+    await setup();
+    await config.state.update((s) => ({ ...s, transcodes: { '/m/stalled.avi': rec('running', { job_id: '7' }), '/m/waiting.avi': rec('queued', { job_id: '8' }) } }));
+    const asked: string[][] = [];
+    const settle = settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async (ids) => {
+      asked.push(ids);
+      return new Map(ids.map((id) => [id, { state: 'failed', reason: 'stalled' }]));
+    });
+    await settle(['7']);
+    expect(asked).toEqual([['7']]);
+    expect((await config.state.read()).transcodes['/m/waiting.avi']).toMatchObject({ status: 'queued', job_id: '8' });
+    expect((await config.state.read()).transcodes['/m/stalled.avi']).toMatchObject({ status: 'failed', error: 'stalled' });
+  });
+
   it('asks the queue nothing when no entry holds a job', async () => {
     await setup();
     await config.state.update((s) => ({ ...s, transcodes: { '/m/prioritized.avi': rec('queued', { priority: 3 }) } }));

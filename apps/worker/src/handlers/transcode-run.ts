@@ -103,13 +103,15 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
 /**
  * Marks failed the queue entries whose job nothing will finish (see strandedTranscodes). Run at
  * start, whenever a transcode fails for good, and every few minutes: the worker that sees a
- * stalled job fail may itself be killed before it can record it.
+ * stalled job fail may itself be killed before it can record it. `only`: the jobs to check (the
+ * one that failed); every job an entry holds otherwise.
  */
 export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutcomes: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
   const entries = transcodeStore(config.state);
-  return async () => {
+  return async (only?: readonly string[]) => {
     const { transcodes } = await config.state.read();
-    const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && e.job_id !== null ? [e.job_id] : [])))];
+    const held = (id: string | null): id is string => id !== null && (only === undefined || only.includes(id));
+    const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && held(e.job_id) ? [e.job_id] : [])))];
     const stranded = strandedTranscodes(transcodes, ids.length > 0 ? await jobOutcomes(ids) : new Map(), Date.now());
     if (stranded.length === 0) return;
     for (const t of stranded) await entries.applyToJob(t.job_id, { type: 'settle', job_id: t.job_id, error: t.error });
