@@ -282,8 +282,9 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       const { path } = c.req.valid('json');
       const entry = await inQueue(path);
       const before = (await config.state.read()).transcodes[path];
-      const job_state = before?.status === 'failed' && before.job_id !== null ? ((await jobs.get('transcode', before.job_id))?.state ?? null) : null;
-      await entries().apply(path, { type: 'retry', job_state });
+      const job_id = before?.status === 'failed' ? before.job_id : null;
+      const job_state = job_id !== null ? ((await jobs.get('transcode', job_id))?.state ?? null) : null;
+      await entries().apply(path, { type: 'retry', job_id, job_state });
       await config.refresh();
       return c.json({ item: jobItem(entry) });
     })

@@ -56,13 +56,14 @@ const table: Row[] = [
   ['settle: a lost waiting job puts the entry back in line', waiting, { type: 'settle', job_id: 'tr-a', error: 'gone' }, null],
   ['settle: done stays done', done, { type: 'settle', job_id: 'tr-a', error: 'x' }, 'unchanged'],
   ['settle: another job’s entry', running, { type: 'settle', job_id: 'tr-b', error: 'x' }, 'unchanged'],
-  ['retry: failed, its job ended', failed, { type: 'retry', job_state: 'failed' }, null],
-  ['retry: failed, its job gone', failed, { type: 'retry', job_state: null }, null],
-  ['retry: keeps a priority', { ...failed, priority: 3 }, { type: 'retry', job_state: null }, { status: 'queued', job_id: null, priority: 3, error: null }],
-  ['retry: failed, its job may still run again', failed, { type: 'retry', job_state: 'delayed' }, 'refused'],
-  ['retry: queued stays queued', unrecorded, { type: 'retry', job_state: null }, 'unchanged'],
-  ['retry: running', running, { type: 'retry', job_state: null }, 'refused'],
-  ['retry: done', done, { type: 'retry', job_state: null }, 'refused'],
+  ['retry: failed, its job ended', failed, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, null],
+  ['retry: failed, its job gone', failed, { type: 'retry', job_id: 'tr-a', job_state: null }, null],
+  ['retry: keeps a priority', { ...failed, priority: 3 }, { type: 'retry', job_id: 'tr-a', job_state: null }, { status: 'queued', job_id: null, priority: 3, error: null }],
+  ['retry: failed, its job may still run again', failed, { type: 'retry', job_id: 'tr-a', job_state: 'delayed' }, 'refused'],
+  ['retry: what the queue said is of a job the entry no longer holds', { ...failed, job_id: 'tr-b' }, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, 'refused'],
+  ['retry: queued stays queued', unrecorded, { type: 'retry', job_id: 'tr-a', job_state: null }, 'unchanged'],
+  ['retry: running', running, { type: 'retry', job_id: 'tr-a', job_state: null }, 'refused'],
+  ['retry: done', done, { type: 'retry', job_id: 'tr-a', job_state: null }, 'refused'],
   ['prioritize: a plain queued entry', unrecorded, { type: 'prioritize', priority: 7 }, { status: 'queued', job_id: null, priority: 7 }],
   ['prioritize: back to 0 needs no record', prioritized, { type: 'prioritize', priority: 0 }, null],
   ['prioritize: a waiting job', waiting, { type: 'prioritize', priority: -2 }, { job_id: 'tr-a', priority: -2 }],
@@ -98,7 +99,7 @@ describe('nextEntry', () => {
   });
 
   it('refuses a running entry with a hint to cancel, and a failed one with its reason', () => {
-    const r1 = nextEntry(P, running, { type: 'retry', job_state: null }, NOW);
+    const r1 = nextEntry(P, running, { type: 'retry', job_id: 'tr-a', job_state: null }, NOW);
     const r2 = nextEntry(P, failed, { type: 'claim', job_id: 'x' }, NOW);
     expect(!r1.ok && r1.refusal).toMatchObject({ code: 'conflict', message: expect.stringMatching(/cancel its job/) });
     expect(!r2.ok && r2.refusal.message).toMatch(/boom/);

@@ -28,8 +28,8 @@ export type EntryEvent =
   | { type: 'cancel'; job_id: string }
   /** Its job ended where no handler saw it (a dead worker), or vanished. */
   | { type: 'settle'; job_id: string; error: string }
-  /** `job_state`: what the queue says of the failed entry's job now; null when it has no such job. */
-  | { type: 'retry'; job_state: string | null }
+  /** `job_state`: what the queue says of job `job_id` (the failed entry's, when read) now; null when it has no such job. */
+  | { type: 'retry'; job_id: string | null; job_state: string | null }
   | { type: 'prioritize'; priority: number }
   | { type: 'discard_original' };
 
@@ -109,6 +109,8 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
     case 'retry':
       if (e.status === 'queued') return ok(current ?? null);
       if (e.status !== 'failed') return busy(path, e);
+      // Another job took the entry over and failed while its first job was looked up.
+      if (e.job_id !== event.job_id) return refuse('conflict', `${path} failed again in job transcode/${e.job_id} while it was checked; retry it again`);
       // A failed attempt is recorded before BullMQ decides on another, and a cancelled job is
       // marked failed while ffmpeg stops: only once the job has ended may another take the file.
       if (event.job_state !== null && event.job_state !== 'completed' && event.job_state !== 'failed') {
