@@ -436,6 +436,18 @@ describe('POST /api/tools/transcoder/pause and /resume', () => {
     expect((await t.config.state.read()).transcoder_paused).toBe(true);
     expect((await get('/api/tools/transcoder')).body.paused).toBe(true);
   });
+
+  it('a pause and a resume at once leave BullMQ’s pause as state.json says', async () => {
+    let redisPaused = false;
+    await library({ jobs: { ...recordingJobs([]), setPaused: async (_queue, paused) => {
+      if (paused) await new Promise((r) => setTimeout(r, 200));
+      redisPaused = paused;
+    } } });
+    const pausing = post('/api/tools/transcoder/pause');
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([pausing, post('/api/tools/transcoder/resume')]);
+    expect(redisPaused).toBe((await t.config.state.read()).transcoder_paused);
+  });
 });
 
 describe('POST /api/tools/transcoder/discard-original', () => {

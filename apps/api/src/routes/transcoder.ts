@@ -227,7 +227,15 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     if ((await config.state.read()).transcoder_paused) throw new AppError('conflict', PAUSED);
   }
 
-  async function setPaused(paused: boolean) {
+  // One pause or resume at a time: interleaved, BullMQ's pause could end the other way than state.json's.
+  let steering: Promise<unknown> = Promise.resolve();
+  function setPaused(paused: boolean) {
+    const next = steering.then(() => applyPause(paused));
+    steering = next.catch(() => {});
+    return next;
+  }
+
+  async function applyPause(paused: boolean) {
     // BullMQ's pause, once set, holds every job back until lifted, and nothing else lifts it: a
     // resume that cannot reach Redis changes nothing.
     if (!paused) await jobs.setPaused('transcode', false);
