@@ -357,7 +357,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
         throw new AppError('unavailable', `the job queue cannot be reached (${(err as Error).message})`);
       }
       // A waiting job never reaches the handler that would record this; a running one records it again.
-      await entries().applyToJob(id, { type: 'cancel', job_id: id });
+      await entries().applyToJobs([{ type: 'cancel', job_id: id }]);
       await config.refresh();
       return c.json({ cancelled: true, job: { id, queue: 'transcode', state: job.state }, status_url: statusUrl('transcode', id) }, 202);
     });

@@ -1,7 +1,7 @@
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
 import { probeFile } from '@mo/core/media/run.ts';
@@ -267,7 +267,10 @@ describe('settleStrandedTranscodes', () => {
         ['12', null],
       ]);
     });
+    const writes = vi.spyOn(config.state, 'update');
     await settle();
+    // One write however many: a Redis that kept nothing strands every job of a run-all at once.
+    expect(writes).toHaveBeenCalledTimes(1);
     expect(asked).toEqual([['7', '8', '9', '11', '12']]);
     const after = (await config.state.read()).transcodes;
     expect(Object.fromEntries(Object.entries(after).map(([p, e]) => [p, [e.status, e.job_id, e.error]]))).toEqual({

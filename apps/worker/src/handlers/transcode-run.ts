@@ -114,7 +114,7 @@ export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutc
     const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && held(e.job_id) ? [e.job_id] : [])))];
     const stranded = strandedTranscodes(transcodes, ids.length > 0 ? await jobOutcomes(ids) : new Map(), Date.now());
     if (stranded.length === 0) return;
-    for (const t of stranded) await entries.applyToJob(t.job_id, { type: 'settle', job_id: t.job_id, error: t.error });
+    await entries.applyToJobs(stranded.map((t) => ({ type: 'settle', job_id: t.job_id, error: t.error })));
     logger.warn({ stranded }, 'marked failed the transcodes no job will finish');
   };
 }

@@ -52,7 +52,7 @@ describe('transcodeStore on a real state.json', () => {
   it('a cancel reaches the entries its job holds, and only those', async () => {
     const store = transcodeStore(state);
     const [a, b] = await store.claim(queue, 2);
-    expect(await store.applyToJob(a!.job_id, { type: 'cancel', job_id: a!.job_id })).toEqual(['/m/a.avi']);
+    expect(await store.applyToJobs([{ type: 'cancel', job_id: a!.job_id }])).toEqual(['/m/a.avi']);
     const { transcodes } = await state.read();
     expect(transcodes['/m/a.avi']).toMatchObject({ status: 'failed', error: 'cancelled' });
     expect(transcodes['/m/b.avi']).toMatchObject({ status: 'queued', job_id: b!.job_id });
