@@ -34,7 +34,7 @@ async function main() {
     notify: notifyHandler(deps),
   };
   const settle = settleStrandedTranscodes(deps, (ids) => host.jobOutcomes('transcode', ids));
-  const settleTranscodes = () => settle().catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
+  const settleTranscodes = (only?: string[]) => settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
   const host = createWorkerHost({
     redisUrl: env.redisUrl,
     prefix: env.queuePrefix,
@@ -42,13 +42,13 @@ async function main() {
     concurrency: env.workerConcurrency,
     handlers,
     logger,
-    onFailed: { 'transcode-run': settleTranscodes },
+    onFailed: { 'transcode-run': (_payload, jobId) => settleTranscodes([jobId]) },
   });
   // The transcode queue's pause lives in state.json, so that it outlasts restarts (and a Redis
   // that keeps nothing): this box takes no transcode while it is set.
   host.setPaused('transcode', config.currentState().transcoder_paused);
   config.onStateChange((next) => host.setPaused('transcode', next.transcoder_paused));
-  const settling = env.workerQueues.includes('transcode') ? setInterval(settleTranscodes, SETTLE_TRANSCODES_EVERY_MS) : undefined;
+  const settling = env.workerQueues.includes('transcode') ? setInterval(() => void settleTranscodes(), SETTLE_TRANSCODES_EVERY_MS) : undefined;
   if (settling) void settleTranscodes();
   const schedule = env.workerQueues.includes('scan')
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })

@@ -4253,7 +4253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the entry is running or done */
+            /** @description the entry is running or done, or `top` while another entry holds the highest priority */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4439,6 +4439,15 @@ export interface operations {
             };
             /** @description internal error (never with a stack trace) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis cannot be reached to lift the queue’s pause; it stays paused */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

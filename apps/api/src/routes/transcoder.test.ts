@@ -1,7 +1,7 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AppError,
   createJobClient,
@@ -333,9 +333,12 @@ describe('POST /api/tools/transcoder/run-all', () => {
     await writeLibraryIndex(t.config.current().paths.data, { version: 1, scanned_at: new Date().toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items });
     await t.library.refresh();
     await t.config.updateSettings({ app: { dry_run: false } });
+    const writes = vi.spyOn(t.config.state, 'update');
     const res = await post('/api/tools/transcoder/run-all');
     expect(res.status).toBe(202);
     expect(sizes).toEqual([200, 200]);
+    // One write claims the whole line and one gives back what was not queued, however long the line.
+    expect(writes).toHaveBeenCalledTimes(2);
     expect(res.body.queued).toBe(200);
     const records = Object.values(t.config.currentState().transcodes);
     expect(records).toHaveLength(200);
@@ -369,6 +372,17 @@ describe('POST /api/tools/transcoder/priority', () => {
     await post('/api/tools/transcoder/priority', { path: e1, priority: -3 });
     expect(calls.at(-1)).toEqual({ reprioritize: { queue: 'transcode', id: queued.body.job.id, priority: 1_000_004 } });
     expect(t.config.currentState().transcodes[e1]).toMatchObject({ priority: -3, job_id: queued.body.job.id });
+  });
+
+  it('409 for top when another entry holds the highest priority already: a tie would not put it first', async () => {
+    const { b, e1 } = await library({ jobs: recordingJobs([]) });
+    expect((await post('/api/tools/transcoder/priority', { path: b, priority: 1_000_000 })).status).toBe(200);
+    const before = (await t.config.state.read()).transcodes;
+    const res = await post('/api/tools/transcoder/priority', { path: e1, top: true });
+    expect(res.status).toBe(409);
+    expect((await t.config.state.read()).transcodes).toEqual(before);
+    // The entry that holds it may still be moved to the top: it is there already.
+    expect((await post('/api/tools/transcoder/priority', { path: b, top: true })).body.item).toMatchObject({ path: b, position: 1 });
   });
 
   it('400 for a bad body or a priority out of range, 404 for a path not queued, 409 for one running or done; nothing changes', async () => {
@@ -409,6 +423,31 @@ describe('POST /api/tools/transcoder/pause and /resume', () => {
     expect(await post('/api/tools/transcoder/pause')).toEqual({ status: 200, body: { paused: true } });
     expect((await t.config.state.read()).transcoder_paused).toBe(true);
   });
+
+  it('does not resume while Redis is away: its own pause would hold every job back, and nothing would lift it', async () => {
+    const calls: any[] = [];
+    await library({ jobs: { ...recordingJobs(calls), setPaused: async (queue, paused) => {
+      if (!paused) throw new AppError('unavailable', 'the job queue cannot be reached');
+      calls.push({ setPaused: { queue, paused } });
+    } } });
+    expect((await post('/api/tools/transcoder/pause')).status).toBe(200);
+    const res = await post('/api/tools/transcoder/resume');
+    expect(res.status).toBe(503);
+    expect((await t.config.state.read()).transcoder_paused).toBe(true);
+    expect((await get('/api/tools/transcoder')).body.paused).toBe(true);
+  });
+
+  it('a pause and a resume at once leave BullMQ’s pause as state.json says', async () => {
+    let redisPaused = false;
+    await library({ jobs: { ...recordingJobs([]), setPaused: async (_queue, paused) => {
+      if (paused) await new Promise((r) => setTimeout(r, 200));
+      redisPaused = paused;
+    } } });
+    const pausing = post('/api/tools/transcoder/pause');
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([pausing, post('/api/tools/transcoder/resume')]);
+    expect(redisPaused).toBe((await t.config.state.read()).transcoder_paused);
+  });
 });
 
 describe('POST /api/tools/transcoder/discard-original', () => {
@@ -448,6 +487,17 @@ describe('POST /api/tools/transcoder/discard-original', () => {
     const res = await discard(a);
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/no longer matches/);
+    expect((await readdir(join(a, '..'))).sort()).toEqual(['A (2001).avi', 'A (2001).mp4']);
+    expect(t.config.currentState().transcodes[a]).toMatchObject({ original: 'kept' });
+  });
+
+  it('409 and the MP4 stays when the original’s name now leads to the MP4 itself', async () => {
+    const { a, mp4 } = await keptOriginal();
+    await t.config.updateSettings({ app: { dry_run: false } });
+    await rm(a);
+    await symlink(mp4, a);
+    const res = await discard(a);
+    expect(res.status).toBe(409);
     expect((await readdir(join(a, '..'))).sort()).toEqual(['A (2001).avi', 'A (2001).mp4']);
     expect(t.config.currentState().transcodes[a]).toMatchObject({ original: 'kept' });
   });

@@ -10,7 +10,7 @@ import { mp4PathFor } from '@mo/core/media/transcode.ts';
 import { verifyOutput } from '@mo/core/media/verify.ts';
 import { workTempPath } from '@mo/core/media/work-journal.ts';
 import { requestCancel } from '@mo/core/queue/job-cancel.ts';
-import { bullPriority, nextEntry, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
+import { bullPriority, nextEntry, PRIORITY_LIMIT, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
 import { transcodeStore, type Claimed, type TranscodeStore } from '@mo/core/tools/transcode-store.ts';
 import { claimable, listing, transcodeQueue, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
 import {
@@ -99,7 +99,7 @@ const priority = createRoute({
     ...errors({
       400: 'the body is not {"path", "priority"} or {"path", "top": true}, or the priority is out of range',
       404: 'the path is not in the transcode queue',
-      409: 'the entry is running or done',
+      409: 'the entry is running or done, or `top` while another entry holds the highest priority',
       503: 'Redis cannot be reached to move the waiting job; nothing changed',
     }),
   },
@@ -113,7 +113,7 @@ const pause = createRoute({
 
 const resume = createRoute({
   method: 'post', path: '/tools/transcoder/resume', operationId: 'postTranscoderResume', summary: 'Resume the transcode queue', tags: ['tools'],
-  responses: { 200: json(transcodePausedResponse) },
+  responses: { 200: json(transcodePausedResponse), ...errors({ 503: 'Redis cannot be reached to lift the queue’s pause; it stays paused' }) },
 });
 
 const discardOriginal = createRoute({
@@ -213,7 +213,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       try {
         queued.push(...(await jobs.queueTranscodes(batch.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })))));
       } catch (err) {
-        for (const c of claimed.slice(i)) await entries().apply(c.entry.path, { type: 'unclaim', job_id: c.job_id });
+        await entries().unclaim(claimed.slice(i));
         await config.refresh();
         if (queued.length === 0) throw err;
         logger.warn({ err: (err as Error).message, queued: queued.length, given_back: claimed.length - i }, 'run-all queued only part of the queue');
@@ -227,12 +227,23 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     if ((await config.state.read()).transcoder_paused) throw new AppError('conflict', PAUSED);
   }
 
-  async function setPaused(paused: boolean) {
+  // One pause or resume at a time: interleaved, BullMQ's pause could end the other way than state.json's.
+  let steering: Promise<unknown> = Promise.resolve();
+  function setPaused(paused: boolean) {
+    const next = steering.then(() => applyPause(paused));
+    steering = next.catch(() => {});
+    return next;
+  }
+
+  async function applyPause(paused: boolean) {
+    // BullMQ's pause, once set, holds every job back until lifted, and nothing else lifts it: a
+    // resume that cannot reach Redis changes nothing.
+    if (!paused) await jobs.setPaused('transcode', false);
     await entries().setPaused(paused);
     await config.refresh();
     // state.json is what counts (a worker defers a job it takes while paused); BullMQ's own pause
     // only spares the workers taking jobs they would put back.
-    await jobs.setPaused('transcode', paused).catch((err: Error) => logger.warn({ err: err.message, paused }, 'could not pause or resume the transcode queue in Redis'));
+    if (paused) await jobs.setPaused('transcode', true).catch((err: Error) => logger.warn({ err: err.message }, 'could not pause the transcode queue in Redis'));
     return { paused };
   }
 
@@ -279,8 +290,9 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       const { path } = c.req.valid('json');
       const entry = await inQueue(path);
       const before = (await config.state.read()).transcodes[path];
-      const job_state = before?.status === 'failed' && before.job_id !== null ? ((await jobs.get('transcode', before.job_id))?.state ?? null) : null;
-      await entries().apply(path, { type: 'retry', job_state });
+      const job_id = before?.status === 'failed' ? before.job_id : null;
+      const job_state = job_id !== null ? ((await jobs.get('transcode', job_id))?.state ?? null) : null;
+      await entries().apply(path, { type: 'retry', job_id, job_state });
       await config.refresh();
       return c.json({ item: jobItem(entry) });
     })
@@ -288,7 +300,9 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       const req = c.req.valid('json');
       await inQueue(req.path);
       const state = await config.state.read();
-      const event: EntryEvent = { type: 'prioritize', priority: 'top' in req ? topPriority(state.transcodes) : req.priority };
+      const wanted = 'top' in req ? topPriority(state.transcodes, req.path) : req.priority;
+      if (wanted === null) throw new AppError('conflict', `another entry holds the highest priority (${PRIORITY_LIMIT}) already; lower it first`);
+      const event: EntryEvent = { type: 'prioritize', priority: wanted };
       const current = state.transcodes[req.path];
       // The waiting job moves first: should Redis be out of reach, nothing has changed.
       if (current?.status === 'queued' && current.job_id !== null && event.type === 'prioritize') {
@@ -316,7 +330,9 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
         throw err;
       });
       const output = await guardMediaPath(entry.output, { ...roots, extensions: ['.mp4'] });
-      const stamp = await lstat(original.real);
+      const [stamp, placed] = await Promise.all([lstat(original.real), lstat(output.real)]);
+      // Removing the original must never remove the MP4: its name may now lead to the MP4 itself.
+      if (stamp.dev === placed.dev && stamp.ino === placed.ino) throw new AppError('conflict', `${path} is the MP4 ${entry.output} itself now; nothing was removed`);
       const [source, made] = await Promise.all([probeFile(original.real), probeFile(output.real)]);
       const expected = { streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })), duration_seconds: source.duration_seconds, container: 'mp4' };
       const problems = verifyOutput(expected, made);
@@ -341,7 +357,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
         throw new AppError('unavailable', `the job queue cannot be reached (${(err as Error).message})`);
       }
       // A waiting job never reaches the handler that would record this; a running one records it again.
-      await entries().applyToJob(id, { type: 'cancel', job_id: id });
+      await entries().applyToJobs([{ type: 'cancel', job_id: id }]);
       await config.refresh();
       return c.json({ cancelled: true, job: { id, queue: 'transcode', state: job.state }, status_url: statusUrl('transcode', id) }, 202);
     });

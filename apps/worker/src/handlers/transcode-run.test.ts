@@ -1,7 +1,7 @@
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
 import { probeFile } from '@mo/core/media/run.ts';
@@ -138,6 +138,29 @@ describe('transcode-run handler', () => {
     expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
   });
 
+  it('delivered again after it finished, removes the original only as its entry recorded, and only beside its MP4', async () => {
+    const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    const first = await handler({ item }, ctx());
+    // keep_original turned off since: the finished transcode recorded its original as kept.
+    await writeFile(install.configFile, (await readFile(install.configFile, 'utf8')).replace('keep_original = true', 'keep_original = false'));
+    config.close();
+    config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
+    const later = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
+    expect((await later({ item }, ctx())).original_removed).toBe(false);
+    expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'kept' });
+    // Recorded as to be removed, but the MP4 has gone since: the original is the only copy left.
+    const mp4 = await readFile(first.output);
+    await rm(first.output);
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: { ...s.transcodes[file]!, original: 'removed' } } }));
+    await expect(later({ item }, ctx())).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
+    // Its worker died between recording the MP4 and removing the original: that removal is left.
+    await writeFile(first.output, mp4);
+    expect((await later({ item }, ctx())).original_removed).toBe(true);
+    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+  });
+
   it('leaves alone a file another job is transcoding: the file, the entry and no temp', async () => {
     const { movies, file, item, handler } = await setup();
     const theirs = rec('running', { job_id: '99' });
@@ -244,7 +267,10 @@ describe('settleStrandedTranscodes', () => {
         ['12', null],
       ]);
     });
+    const writes = vi.spyOn(config.state, 'update');
     await settle();
+    // One write however many: a Redis that kept nothing strands every job of a run-all at once.
+    expect(writes).toHaveBeenCalledTimes(1);
     expect(asked).toEqual([['7', '8', '9', '11', '12']]);
     const after = (await config.state.read()).transcodes;
     expect(Object.fromEntries(Object.entries(after).map(([p, e]) => [p, [e.status, e.job_id, e.error]]))).toEqual({
@@ -255,6 +281,20 @@ describe('settleStrandedTranscodes', () => {
       '/m/lost-long-ago.avi': ['queued', null, null],
       '/m/done.avi': ['done', '10', null],
     });
+  });
+
+  it('told of one failed job, asks the queue of that job only: a run-all of 50,000 fails one job at a time', async () => {
+    await setup();
+    await config.state.update((s) => ({ ...s, transcodes: { '/m/stalled.avi': rec('running', { job_id: '7' }), '/m/waiting.avi': rec('queued', { job_id: '8' }) } }));
+    const asked: string[][] = [];
+    const settle = settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async (ids) => {
+      asked.push(ids);
+      return new Map(ids.map((id) => [id, { state: 'failed', reason: 'stalled' }]));
+    });
+    await settle(['7']);
+    expect(asked).toEqual([['7']]);
+    expect((await config.state.read()).transcodes['/m/waiting.avi']).toMatchObject({ status: 'queued', job_id: '8' });
+    expect((await config.state.read()).transcodes['/m/stalled.avi']).toMatchObject({ status: 'failed', error: 'stalled' });
   });
 
   it('asks the queue nothing when no entry holds a job', async () => {

@@ -1,7 +1,7 @@
-import { rm } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { AppError, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
-import { unmapPath } from '@mo/core/media/path-map.ts';
+import { mapPath, unmapPath } from '@mo/core/media/path-map.ts';
 import { etaSeconds } from '@mo/core/media/progress.ts';
 import { removeSource } from '@mo/core/media/safe-replace.ts';
 import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
@@ -38,15 +38,21 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
     // came, or after a Redis that lost the pause (state.json keeps it).
     if (attempt.kind === 'wait') return ctx.defer(opts.pausedRetryMs ?? PAUSED_RETRY_MS);
     if (attempt.kind === 'finished') {
-      if (!keep) {
-        await libraryMediaFile(item.path, cfg).then(
-          (f) => rm(f.real, { force: true }),
-          (err: unknown) => {
-            if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
-          },
-        );
+      if (attempt.removeOriginal) {
+        const original = await libraryMediaFile(item.path, cfg).catch((err: unknown) => {
+          if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
+          return null;
+        });
+        if (original) {
+          const [source, mp4] = await Promise.all([stat(original.real), stat(mapPath(attempt.output, map)).catch(() => null)]);
+          // Without its MP4 the original is the only copy; and its name may now lead to the MP4 itself.
+          if (!mp4?.isFile() || (mp4.dev === source.dev && mp4.ino === source.ino)) {
+            throw retryable(new AppError('conflict', `${item.path} stays: its MP4 ${attempt.output} is not beside it`));
+          }
+          await removeSource(original.real, source.ino);
+        }
       }
-      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: !keep };
+      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: attempt.removeOriginal };
       return { ...result, before: null, after: null, seconds: null };
     }
 
@@ -97,16 +103,18 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
 /**
  * Marks failed the queue entries whose job nothing will finish (see strandedTranscodes). Run at
  * start, whenever a transcode fails for good, and every few minutes: the worker that sees a
- * stalled job fail may itself be killed before it can record it.
+ * stalled job fail may itself be killed before it can record it. `only`: the jobs to check (the
+ * one that failed); every job an entry holds otherwise.
  */
 export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutcomes: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
   const entries = transcodeStore(config.state);
-  return async () => {
+  return async (only?: readonly string[]) => {
     const { transcodes } = await config.state.read();
-    const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && e.job_id !== null ? [e.job_id] : [])))];
+    const held = (id: string | null): id is string => id !== null && (only === undefined || only.includes(id));
+    const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && held(e.job_id) ? [e.job_id] : [])))];
     const stranded = strandedTranscodes(transcodes, ids.length > 0 ? await jobOutcomes(ids) : new Map(), Date.now());
     if (stranded.length === 0) return;
-    for (const t of stranded) await entries.applyToJob(t.job_id, { type: 'settle', job_id: t.job_id, error: t.error });
+    await entries.applyToJobs(stranded.map((t) => ({ type: 'settle', job_id: t.job_id, error: t.error })));
     logger.warn({ stranded }, 'marked failed the transcodes no job will finish');
   };
 }

@@ -98,6 +98,12 @@ describe('transcodeToMp4 on real media', () => {
     await expect(transcodeToMp4(job(file, { adoptExisting: true }))).rejects.toMatchObject({ code: 'conflict' });
   });
 
+  it('never takes the source itself for its earlier output (a source whose name led to an MP4)', async () => {
+    const file = await source('mkv');
+    const { output } = await transcodeToMp4(job(file));
+    await expect(transcodeToMp4(job(output, { adoptExisting: true }))).rejects.toMatchObject({ code: 'conflict' });
+  });
+
   it('leaves no MP4 and no temp when cancelled', async () => {
     const file = await source('avi');
     process.env.PATH = await ffmpegWrapper(join(dir, 'bin'), slowStart(10));

@@ -81,9 +81,11 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
   const dest = mp4PathFor(job.file);
   const destName = basename(dest);
 
-  if (await stat(folder.at(destName)).then(() => true, () => false)) {
+  const placed = await stat(folder.at(destName)).catch(() => null);
+  if (placed) {
     const taken = new AppError('conflict', `${dest} already exists; not overwritten`);
-    if (!job.adoptExisting) throw taken;
+    // The source itself is no earlier output: the caller would remove it as the original.
+    if (!job.adoptExisting || (placed.dev === source.stat.dev && placed.ino === source.stat.ino)) throw taken;
     const plan = transcodePlan(probe, { encoder: job.encoder, src: job.file, tmp: dest });
     const existing = await probeFile(dest, { folder, ...signal }).catch(() => null);
     if (!existing || verifyOutput(expectation(probe, plan), existing).length > 0) throw taken;

@@ -184,7 +184,9 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
       return guarded(async () => {
         const job = await queue(name).getJob(id);
         const state = job ? await job.getState() : null;
-        if (!job || (state !== 'waiting' && state !== 'prioritized')) return false;
+        // A delayed transcode is one a worker put back while paused: it keeps the priority it has
+        // when it comes back.
+        if (!job || (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed')) return false;
         await job.changePriority({ priority });
         return true;
       });

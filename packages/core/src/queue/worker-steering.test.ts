@@ -47,6 +47,30 @@ describe('steering the transcode queue through BullMQ', () => {
     expect(ran).toEqual(['/c.mkv', '/b.mkv', '/a.mkv', '/d.mkv']);
   });
 
+  it('moves a job put back to wait (a pause caught it) as well as one waiting', async () => {
+    const ran: string[] = [];
+    const deferred = new Set<string>();
+    const { jobs, host } = setup(async ({ item: i }, ctx) => {
+      if (!deferred.has(i.path)) {
+        deferred.add(i.path);
+        return ctx.defer(300);
+      }
+      ran.push(i.path);
+      return result(i.path);
+    });
+    const add = (path: string, priority: number) => ({ payload: { item: item(path) }, jobId: newTranscodeJobId(), priority: bullPriority(priority) });
+    const [a, b] = await jobs.queueTranscodes([add('/a.mkv', 5), add('/b.mkv', 0)]);
+    await expect.poll(() => deferred.size, { timeout: 10_000 }).toBe(2);
+    host.setPaused('transcode', true);
+    expect((await jobs.get('transcode', b!.id))?.state).toBe('delayed');
+    expect(await jobs.reprioritize('transcode', b!.id, bullPriority(9))).toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    host.setPaused('transcode', false);
+    await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(2);
+    expect(ran).toEqual(['/b.mkv', '/a.mkv']);
+    expect((await jobs.get('transcode', a!.id))?.state).toBe('completed');
+  });
+
   it('a paused box finishes what runs and starts nothing new until resumed', async () => {
     const ran: string[] = [];
     const { jobs, host } = setup(async ({ item: i }) => {

@@ -56,13 +56,14 @@ const table: Row[] = [
   ['settle: a lost waiting job puts the entry back in line', waiting, { type: 'settle', job_id: 'tr-a', error: 'gone' }, null],
   ['settle: done stays done', done, { type: 'settle', job_id: 'tr-a', error: 'x' }, 'unchanged'],
   ['settle: another job’s entry', running, { type: 'settle', job_id: 'tr-b', error: 'x' }, 'unchanged'],
-  ['retry: failed, its job ended', failed, { type: 'retry', job_state: 'failed' }, null],
-  ['retry: failed, its job gone', failed, { type: 'retry', job_state: null }, null],
-  ['retry: keeps a priority', { ...failed, priority: 3 }, { type: 'retry', job_state: null }, { status: 'queued', job_id: null, priority: 3, error: null }],
-  ['retry: failed, its job may still run again', failed, { type: 'retry', job_state: 'delayed' }, 'refused'],
-  ['retry: queued stays queued', unrecorded, { type: 'retry', job_state: null }, 'unchanged'],
-  ['retry: running', running, { type: 'retry', job_state: null }, 'refused'],
-  ['retry: done', done, { type: 'retry', job_state: null }, 'refused'],
+  ['retry: failed, its job ended', failed, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, null],
+  ['retry: failed, its job gone', failed, { type: 'retry', job_id: 'tr-a', job_state: null }, null],
+  ['retry: keeps a priority', { ...failed, priority: 3 }, { type: 'retry', job_id: 'tr-a', job_state: null }, { status: 'queued', job_id: null, priority: 3, error: null }],
+  ['retry: failed, its job may still run again', failed, { type: 'retry', job_id: 'tr-a', job_state: 'delayed' }, 'refused'],
+  ['retry: what the queue said is of a job the entry no longer holds', { ...failed, job_id: 'tr-b' }, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, 'refused'],
+  ['retry: queued stays queued', unrecorded, { type: 'retry', job_id: 'tr-a', job_state: null }, 'unchanged'],
+  ['retry: running', running, { type: 'retry', job_id: 'tr-a', job_state: null }, 'refused'],
+  ['retry: done', done, { type: 'retry', job_id: 'tr-a', job_state: null }, 'refused'],
   ['prioritize: a plain queued entry', unrecorded, { type: 'prioritize', priority: 7 }, { status: 'queued', job_id: null, priority: 7 }],
   ['prioritize: back to 0 needs no record', prioritized, { type: 'prioritize', priority: 0 }, null],
   ['prioritize: a waiting job', waiting, { type: 'prioritize', priority: -2 }, { job_id: 'tr-a', priority: -2 }],
@@ -98,7 +99,7 @@ describe('nextEntry', () => {
   });
 
   it('refuses a running entry with a hint to cancel, and a failed one with its reason', () => {
-    const r1 = nextEntry(P, running, { type: 'retry', job_state: null }, NOW);
+    const r1 = nextEntry(P, running, { type: 'retry', job_id: 'tr-a', job_state: null }, NOW);
     const r2 = nextEntry(P, failed, { type: 'claim', job_id: 'x' }, NOW);
     expect(!r1.ok && r1.refusal).toMatchObject({ code: 'conflict', message: expect.stringMatching(/cancel its job/) });
     expect(!r2.ok && r2.refusal.message).toMatch(/boom/);
@@ -110,9 +111,10 @@ describe('jobAttempt', () => {
     ['runs its claimed entry', waiting, 'tr-a', false, { kind: 'run', resumedOutput: null }],
     ['resumes its own running entry, naming the output it had planned', running, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
     ['runs again after its failed attempt', failed, 'tr-a', false, { kind: 'run', resumedOutput: null }],
-    ['finished already: only the original may be left', done, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4' }],
+    ['finished already: only the original’s removal may be left', { ...done, original: 'removed' }, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4', removeOriginal: true }],
+    ['finished keeping its original: nothing is left to do', done, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4', removeOriginal: false }],
     ['waits while paused', waiting, 'tr-a', true, { kind: 'wait' }],
-    ['a finished job is not held back by a pause', done, 'tr-a', true, { kind: 'finished', output: '/m/Movies/A/A.mp4' }],
+    ['a finished job is not held back by a pause', done, 'tr-a', true, { kind: 'finished', output: '/m/Movies/A/A.mp4', removeOriginal: false }],
     ['refuses an entry nobody claimed', unrecorded, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.stringMatching(/did not claim/) } }],
     ['refuses an entry claimed by no job', prioritized, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.any(String) } }],
     ['refuses one another job is transcoding', { ...running, job_id: 'tr-b' }, 'tr-a', false, { kind: 'refuse', refusal: { code: 'conflict', message: expect.stringMatching(/tr-b/) } }],
@@ -123,10 +125,15 @@ describe('jobAttempt', () => {
 });
 
 describe('priorities', () => {
-  it('top is above every queued or failed entry, whatever runs or is done', () => {
-    expect(topPriority({})).toBe(1);
-    expect(topPriority({ a: { ...prioritized, priority: 9 }, b: { ...failed, priority: 12 }, c: { ...running, priority: 50 } })).toBe(13);
-    expect(topPriority({ a: { ...prioritized, priority: PRIORITY_LIMIT } })).toBe(PRIORITY_LIMIT);
+  it('top is above every other queued or failed entry, whatever runs or is done', () => {
+    expect(topPriority({}, 'x')).toBe(1);
+    expect(topPriority({ a: { ...prioritized, priority: 9 }, b: { ...failed, priority: 12 }, c: { ...running, priority: 50 } }, 'x')).toBe(13);
+    expect(topPriority({ a: { ...prioritized, priority: 9 }, x: { ...prioritized, priority: 20 } }, 'x')).toBe(10);
+    expect(topPriority({ a: { ...prioritized, priority: PRIORITY_LIMIT } }, 'a')).toBe(1);
+  });
+
+  it('has no top to give while another entry holds the highest priority', () => {
+    expect(topPriority({ a: { ...prioritized, priority: PRIORITY_LIMIT } }, 'x')).toBeNull();
   });
 
   it('maps onto BullMQ’s range, higher first, within 1 to 2^21', () => {

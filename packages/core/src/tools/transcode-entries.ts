@@ -28,8 +28,8 @@ export type EntryEvent =
   | { type: 'cancel'; job_id: string }
   /** Its job ended where no handler saw it (a dead worker), or vanished. */
   | { type: 'settle'; job_id: string; error: string }
-  /** `job_state`: what the queue says of the failed entry's job now; null when it has no such job. */
-  | { type: 'retry'; job_state: string | null }
+  /** `job_state`: what the queue says of job `job_id` (the failed entry's, when read) now; null when it has no such job. */
+  | { type: 'retry'; job_id: string | null; job_state: string | null }
   | { type: 'prioritize'; priority: number }
   | { type: 'discard_original' };
 
@@ -109,6 +109,8 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
     case 'retry':
       if (e.status === 'queued') return ok(current ?? null);
       if (e.status !== 'failed') return busy(path, e);
+      // Another job took the entry over and failed while its first job was looked up.
+      if (e.job_id !== event.job_id) return refuse('conflict', `${path} failed again in job transcode/${e.job_id} while it was checked; retry it again`);
       // A failed attempt is recorded before BullMQ decides on another, and a cancelled job is
       // marked failed while ffmpeg stops: only once the job has ended may another take the file.
       if (event.job_state !== null && event.job_state !== 'completed' && event.job_state !== 'failed') {
@@ -125,17 +127,20 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
   }
 }
 
-/** A priority above every entry's, for "move to the top". */
-export function topPriority(records: Readonly<Record<string, TranscodeRecord>>): number {
+/**
+ * A priority above every other entry's, for moving `path` to the top; null when another entry
+ * holds the highest priority already (a tie would leave `path` behind it in path order).
+ */
+export function topPriority(records: Readonly<Record<string, TranscodeRecord>>, path: string): number | null {
   let top = 0;
-  for (const e of Object.values(records)) if (e.status === 'queued' || e.status === 'failed') top = Math.max(top, e.priority);
-  return Math.min(PRIORITY_LIMIT, top + 1);
+  for (const [p, e] of Object.entries(records)) if (p !== path && (e.status === 'queued' || e.status === 'failed')) top = Math.max(top, e.priority);
+  return top >= PRIORITY_LIMIT ? null : top + 1;
 }
 
 export type Attempt =
   | { kind: 'run'; resumedOutput: string | null }
   /** Delivered again after it finished (its worker died before telling the queue): only the original's removal may be left. */
-  | { kind: 'finished'; output: string }
+  | { kind: 'finished'; output: string; removeOriginal: boolean }
   | { kind: 'wait' }
   | { kind: 'refuse'; refusal: Refusal };
 
@@ -150,7 +155,8 @@ export function jobAttempt(path: string, entry: TranscodeRecord | undefined, job
     if (entry.status === 'running') return { kind: 'refuse', refusal: { code: 'conflict', message: `${path} is being transcoded by job transcode/${entry.job_id}` } };
     return { kind: 'refuse', refusal: { code: 'forbidden', message: `${path}: its transcode belongs to job transcode/${entry.job_id}; nothing was done` } };
   }
-  if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output };
+  // The original's fate was decided when the work finished, whatever keep_original says now.
+  if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output, removeOriginal: entry.original === 'removed' };
   if (paused) return { kind: 'wait' };
   return { kind: 'run', resumedOutput: entry.status === 'running' ? entry.output : null };
 }

@@ -52,10 +52,24 @@ describe('transcodeStore on a real state.json', () => {
   it('a cancel reaches the entries its job holds, and only those', async () => {
     const store = transcodeStore(state);
     const [a, b] = await store.claim(queue, 2);
-    expect(await store.applyToJob(a!.job_id, { type: 'cancel', job_id: a!.job_id })).toEqual(['/m/a.avi']);
+    expect(await store.applyToJobs([{ type: 'cancel', job_id: a!.job_id }])).toEqual(['/m/a.avi']);
     const { transcodes } = await state.read();
     expect(transcodes['/m/a.avi']).toMatchObject({ status: 'failed', error: 'cancelled' });
     expect(transcodes['/m/b.avi']).toMatchObject({ status: 'queued', job_id: b!.job_id });
+  });
+
+  it('gives back claimed entries in one write, leaving one its job has moved on with and keeping priorities', async () => {
+    const store = transcodeStore(state);
+    await store.apply('/m/c.avi', { type: 'prioritize', priority: 3 });
+    const claimed = await store.claim(queue, Infinity);
+    const a = claimed.find((c) => c.entry.path === '/m/a.avi')!;
+    await store.apply('/m/a.avi', { type: 'start', job_id: a.job_id, output: '/m/a.mp4' });
+    await store.unclaim(claimed);
+    const { transcodes } = await state.read();
+    expect(transcodes).toEqual({
+      '/m/a.avi': expect.objectContaining({ status: 'running', job_id: a.job_id }),
+      '/m/c.avi': expect.objectContaining({ status: 'queued', job_id: null, priority: 3 }),
+    });
   });
 
   it('the pause is kept in state.json', async () => {

@@ -15,10 +15,15 @@ export interface Claimed {
 export interface TranscodeStore {
   /** Applies one event to one entry; throws the refusal as an AppError and then changes nothing. */
   apply(path: string, event: EntryEvent): Promise<TranscodeRecord | null>;
-  /** Applies an event of one job (cancel, settle) to every entry that job holds; returns their paths. */
-  applyToJob(jobId: string, event: Extract<EntryEvent, { type: 'cancel' | 'settle' }>): Promise<string[]>;
+  /**
+   * Applies events of jobs (cancel, settle) to every entry each event's job holds, all in one
+   * write however many; returns the paths changed.
+   */
+  applyToJobs(events: readonly Extract<EntryEvent, { type: 'cancel' | 'settle' }>[]): Promise<string[]>;
   /** Claims up to `limit` entries in run order for new jobs, each with a new job id. */
   claim(queue: readonly TranscodeEntry[], limit: number): Promise<Claimed[]>;
+  /** Gives back claimed entries whose jobs could not be queued, in one write however many. */
+  unclaim(claimed: readonly Claimed[]): Promise<void>;
   setPaused(paused: boolean): Promise<void>;
 }
 
@@ -47,13 +52,15 @@ export function transcodeStore(state: StateStore<State>, now: () => string = () 
       return after;
     },
 
-    async applyToJob(jobId, event) {
+    async applyToJobs(events) {
       const changed: string[] = [];
+      const byJob = new Map(events.map((e) => [e.job_id, e]));
       await state.update((s) => {
         changed.length = 0;
         const transcodes = { ...s.transcodes };
         for (const [path, e] of Object.entries(s.transcodes)) {
-          if (e.job_id !== jobId) continue;
+          const event = e.job_id === null ? undefined : byJob.get(e.job_id);
+          if (!event) continue;
           const t = nextEntry(path, e, event, now());
           if (!t.ok || t.entry === e) continue;
           if (t.entry) transcodes[path] = t.entry;
@@ -81,6 +88,20 @@ export function transcodeStore(state: StateStore<State>, now: () => string = () 
         return claimed.length > 0 ? { ...s, transcodes } : s;
       });
       return claimed;
+    },
+
+    async unclaim(claimed) {
+      if (claimed.length === 0) return;
+      await state.update((s) => {
+        const transcodes = { ...s.transcodes };
+        for (const c of claimed) {
+          const t = nextEntry(c.entry.path, record(s, c.entry.path), { type: 'unclaim', job_id: c.job_id }, now());
+          if (!t.ok) continue;
+          if (t.entry) transcodes[c.entry.path] = t.entry;
+          else delete transcodes[c.entry.path];
+        }
+        return { ...s, transcodes };
+      });
     },
 
     async setPaused(paused) {
