@@ -75,7 +75,7 @@ export function nonVideoReason(s: string): string | null {
     const w = WEAK.get(lower);
     if (w) weak.set(w, (weak.get(w) ?? 0) + 1);
   }
-  const musicTail = RE_MUSIC_TAIL.test(s) && !/\s/.test(s);
+  const musicTail = !/\s/.test(s) && RE_MUSIC_TAIL.test(s);
   for (const k of ['book', 'game', 'software', 'music'] as const) if (strong.has(k)) return WHAT[k];
   if (musicTail || RE_VA.test(s) || RE_EP.test(s)) return WHAT.music;
   if (RE_VERSION.test(s)) return weak.has('game') ? WHAT.game : WHAT.software;

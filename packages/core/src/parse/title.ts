@@ -25,12 +25,17 @@ const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'der', 'die'
 const TAG_IN_PARENS = /^(?:tv|dvd|bd|digital|uncut|uncensored|web|hd|sd|hdtv|ova|oad|remastered|\d{3,4}p)$/i;
 
 /** Dot-separated names: dots become spaces, but runs of single letters stay acronyms (S.H.I.E.L.D.). */
+// A part of no or one character between dots, or at either end: an acronym's letter or a doubled dot.
+const RE_SHORT_PART = /(?:^|\.)[^.]?(?:\.|$)/;
+
 function dotsToSpaces(t: string): string {
+  if (!t.includes('.')) return t;
+  if (!RE_SHORT_PART.test(t)) return t.replaceAll('.', ' ');
   const words: string[] = [];
   let acro = '';
   for (const p of t.split('.')) {
     if (p === '') continue;
-    if (p.length === 1 && /\p{L}/u.test(p)) {
+    if (p.length === 1 && isLetter(p)) {
       acro += `${p}.`;
       continue;
     }
@@ -40,6 +45,12 @@ function dotsToSpaces(t: string): string {
   }
   if (acro !== '') words.push(acronym(acro));
   return words.join(' ');
+}
+
+const LETTER = /\p{L}/u;
+function isLetter(c: string): boolean {
+  const code = c.charCodeAt(0) | 32;
+  return code < 128 ? code >= 97 && code <= 122 : LETTER.test(c);
 }
 
 /** "S.H.I.E.L.D." stays; a lone "A." is the word "A". */
@@ -89,7 +100,12 @@ function lastWord(t: string): { word: string; index: number } | null {
   return { word: t.slice(start, end), index: sep };
 }
 
+/** No white space, so `trim` leaves it. */
+const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
+
 function isArticleOnly(t: string): boolean {
+  // No article is longer than three letters: most titles are told apart by their length alone.
+  if (t.length > 3 && isPrintableAscii(t.charCodeAt(0)) && isPrintableAscii(t.charCodeAt(t.length - 1))) return false;
   return ARTICLES.has(t.trim().toLowerCase());
 }
 

@@ -116,12 +116,13 @@ function joins(s: string, i: number, start: number): boolean {
 // offsets are kept.
 let lastText = '';
 let lastTokens: Token[] = [];
-const lastJunk = new Map<string, number>();
+// Keyed by `from * 2 + strongOnly`; cleared only when it holds something (a clear allocates).
+const lastJunk = new Map<number, number>();
 
 export function tokenize(s: string): Token[] {
   if (s === lastText) return lastTokens;
   lastText = s;
-  lastJunk.clear();
+  if (lastJunk.size > 0) lastJunk.clear();
   lastTokens = tokenizeAll(s);
   return lastTokens;
 }
@@ -201,7 +202,7 @@ function junkAt(tokens: readonly Token[], i: number): JunkKind {
  */
 export function firstJunk(s: string, from = 0, strongOnly = false): number {
   const tokens = tokenize(s);
-  const key = `${from}:${strongOnly}`;
+  const key = from * 2 + (strongOnly ? 1 : 0);
   const known = lastJunk.get(key);
   if (known !== undefined) return known;
   const found = scanJunk(tokens, from, strongOnly);

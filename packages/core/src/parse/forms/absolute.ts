@@ -99,6 +99,14 @@ function beforeRelease(s: string, i: number): boolean {
 // Where the dash forms can match: a dash before a space, a dot, a bracket or a digit.
 const RE_DASH_HINT = /-[\s.(\d]/;
 
+function hasDashDigit(s: string): boolean {
+  for (let i = s.indexOf('-'); i >= 0; i = s.indexOf('-', i + 1)) {
+    const c = s.charCodeAt(i + 1);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
 export const absolute: Form = {
   name: 'absolute number',
   hint: /\d/,
@@ -110,13 +118,15 @@ export const absolute: Form = {
       const start = s[m.index] === '-' ? m.index : m.index + 1;
       return build(s, m, start);
     }
-    m = dashed ? RE_GLUED.exec(s) : null;
+    // The glued and wide-range forms need a digit right after a dash.
+    const dashDigit = dashed && hasDashDigit(s);
+    m = dashDigit ? RE_GLUED.exec(s) : null;
     if (m && !yearLike(m) && beforeRelease(s, m.index)) {
       const end = m.index + m[0].length;
       const next = firstJunk(s, end);
       if (fansub || (next >= 0 && next <= end + 2)) return build(s, m, m.index);
     }
-    m = dashed ? RE_WIDE_RANGE.exec(s) : null;
+    m = dashDigit ? RE_WIDE_RANGE.exec(s) : null;
     if (m && beforeRelease(s, m.index)) return build(s, m, m.index);
     if (fansub) {
       m = RE_BARE.exec(s);
