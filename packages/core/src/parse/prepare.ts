@@ -20,23 +20,11 @@ const RE_ENTITY = /&(?:#0?39|apos|amp|quot);/g;
 // CRC32 checksums of fansub releases: [A3C9BD54], (a1fc58a7).
 const RE_CHECKSUM = /[[(][0-9a-f]{8}[\])]/gi;
 
-/** A bracket closing nine characters after one opens: what every checksum needs. */
-function mayHoldChecksum(s: string): boolean {
-  for (let i = s.indexOf('['); i >= 0; i = s.indexOf('[', i + 1)) if (s[i + 9] === ']' || s[i + 9] === ')') return true;
-  for (let i = s.indexOf('('); i >= 0; i = s.indexOf('(', i + 1)) if (s[i + 9] === ']' || s[i + 9] === ')') return true;
-  return false;
-}
 const RE_SITE =
   /[[{]\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*[\]}]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;
-const RE_SITE_HINT = /www\.|\.[a-z]{2,4}\s*[\]}]/i;
-
-/** `www.` in any case: the hint's first half, found without an expression (most names have neither half). */
-function hasWww(s: string): boolean {
-  for (let i = s.indexOf('.', 3); i >= 0; i = s.indexOf('.', i + 1)) {
-    if ((s.charCodeAt(i - 1) | 32) === 119 && (s.charCodeAt(i - 2) | 32) === 119 && (s.charCodeAt(i - 3) | 32) === 119) return true;
-  }
-  return false;
-}
+// What every site `RE_SITE` takes holds: `www.`, or a domain's end before a closing bracket (`.com]`).
+const RE_WWW = /www\./i;
+const RE_DOMAIN_HINT = /\.[a-z]{2,4}\s*[\]}]/i;
 // "www.1TamilMV.phd - Title", "Crazy4TV.com - Title": a site that posted the file, before a dash.
 const RE_SITE_PREFIX =
   /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
@@ -68,13 +56,12 @@ export function prepare(input: string): Prepared {
   if (s.includes('&')) s = s.replace(RE_ENTITY, (e) => ENTITIES[e] ?? e);
   s = uniformSeparators(s);
   let checksum = false;
-  if (mayHoldChecksum(s)) {
-    s = s.replace(RE_CHECKSUM, () => {
-      checksum = true;
-      return ' ';
-    });
+  if (s.includes('[') || s.includes('(')) {
+    const before = s.length;
+    s = s.replace(RE_CHECKSUM, ' ');
+    checksum = s.length !== before;
   }
-  if ((s.includes(']') || s.includes('}') || hasWww(s)) && RE_SITE_HINT.test(s)) s = s.replace(RE_SITE, ' ');
+  if (RE_WWW.test(s) || ((s.includes(']') || s.includes('}')) && RE_DOMAIN_HINT.test(s))) s = s.replace(RE_SITE, ' ');
   const site = s.includes(' - ') ? RE_SITE_PREFIX.exec(s) : null;
   if (site) s = s.slice(site[0].length);
   s = s.trim();

@@ -26,7 +26,7 @@ const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
 const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
 const RE_SCENE_NUMBER = /^(?:[1-9]\d\d|0[1-9]\d\d)$/;
-const RE_ANY_YEAR = /(?<![\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
+const RE_ANY_YEAR = /(?:^|[^\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
 // "One Piece Movie 9", "Tamayura Movie Part 1": a numbered film of a series, not an episode.
 const MOVIE_WORDS = new Set(['movie', 'film', 'gekijouban']);
 
@@ -98,14 +98,7 @@ function beforeRelease(s: string, i: number): boolean {
 
 // Where the dash forms can match: a dash before a space, a dot, a bracket or a digit.
 const RE_DASH_HINT = /-[\s.(\d]/;
-
-function hasDashDigit(s: string): boolean {
-  for (let i = s.indexOf('-'); i >= 0; i = s.indexOf('-', i + 1)) {
-    const c = s.charCodeAt(i + 1);
-    if (c >= 48 && c <= 57) return true;
-  }
-  return false;
-}
+const RE_DASH_DIGIT = /-\d/;
 
 export const absolute: Form = {
   name: 'absolute number',
@@ -119,7 +112,7 @@ export const absolute: Form = {
       return build(s, m, start);
     }
     // The glued and wide-range forms need a digit right after a dash.
-    const dashDigit = dashed && hasDashDigit(s);
+    const dashDigit = dashed && RE_DASH_DIGIT.test(s);
     m = dashDigit ? RE_GLUED.exec(s) : null;
     if (m && !yearLike(m) && beforeRelease(s, m.index)) {
       const end = m.index + m[0].length;
