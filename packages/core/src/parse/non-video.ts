@@ -44,7 +44,7 @@ const RE_EP = /[-(]EP[-)]/;
 // Only ever tested, never matched for where: the boundary before is a character, not a lookbehind,
 // which V8 tries at every position for a third more time.
 const RE_VIDEO =
-  /(?:^|[^\p{L}\p{N}])(?:\d{3,4}[pi]|[48]k|uhd|blu-?ray|bdrip|brrip|bdremux|web-?dl|webrip|hdtv|pdtv|dvd-?rip|dvdr|dvd[59]|hdrip|hdcam|camrip|telesync|x26[45]|h\.?26[45]|hevc|xvid|divx|av1|remux|s\d{1,2}e\d{1,3})(?![\p{L}\p{N}])/iu;
+  /(?:^|[^\p{L}\p{N}])(?:\d{3,4}[pi]|[48]k|uhd|blu-?ray|bdrip|brrip|bdremux|web-?dl|webrip|web-?dlrip|hdtv|hdtvrip|tvrip|satrip|dvbrip|vhsrip|pdtv|dvd-?rip|dvdr|dvd[59]|hdrip|hdcam|camrip|telesync|x26[45]|h\.?26[45]|hevc|xvid|divx|av1|remux|s\d{1,2}e\d{1,3})(?![\p{L}\p{N}])/iu;
 
 // Audio formats end many video release names too (`Show.S01E05.WEB-DL.x264.AAC`).
 const AUDIO_TOKENS = new Set(['aac', 'flac', 'mp3', 'ogg', 'opus', 'wav']);

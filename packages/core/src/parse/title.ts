@@ -244,12 +244,17 @@ function finish(raw: string): string {
 const TRAILING_YEAR = /^(.*?[^\s._(-])[\s._-]*[([]?((?:19|20)\d{2})[)\]]?$/;
 const TRAILING_COUNTRY = /^(.*?[^\s._(-])(?:[\s._]+-)?[\s._]*(?:\(([A-Za-z]{2})\)|\b([A-Z]{2}))$/;
 
+// "Cyborg 009 (1968) [TSHS] episode 06": a bracketed year ends the series title; brackets after it
+// are the group's or the release's, whatever they say.
+const RE_TAGS_AFTER_YEAR = /([([](?:19|20)\d{2}[)\]])(?:[\s._-]*\[[^\]]*\])+[\s._-]*$/;
+
 /**
  * A series title from the text before an episode marker: the year and country code at its end are
  * split off (`Doctor.Who.2005` → Doctor Who, 2005; `The.Office.US` → The Office, US).
  */
 export function seriesTitle(raw: string): Title {
-  let t = trimEnd(stripTrailingTags(cutAlternatives(raw), false, false), TRAILING_SEPARATORS_AND_DOTS);
+  const tagged = trimEnd(raw, WORD_SEPARATORS).endsWith(']') ? raw.replace(RE_TAGS_AFTER_YEAR, '$1') : raw;
+  let t = trimEnd(stripTrailingTags(cutAlternatives(tagged), false, false), TRAILING_SEPARATORS_AND_DOTS);
   let year: number | null = null;
   let country: string | null = null;
   for (let i = 0; i < 2; i++) {
