@@ -102,8 +102,8 @@ function joins(s: string, i: number, start: number): boolean {
   if (!isAlnum(s, i + 1)) return false;
   if (c === '-' || c === "'" || c === '’') return true;
   if (c !== '.') return false;
-  const h = (s[i - 1] ?? '').toLowerCase();
-  if ((h === 'h' || h === 'x') && i - 1 === start && s.startsWith('26', i + 1)) return true;
+  const h = s.charCodeAt(i - 1) | 32; // h or x, either case
+  if ((h === 104 || h === 120) && i - 1 === start && s.startsWith('26', i + 1)) return true;
   let digitsBefore = 0;
   while (digitsBefore < 3 && isDigit(s, i - 1 - digitsBefore)) digitsBefore++;
   let digitsAfter = 0;
