@@ -82,20 +82,26 @@ const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
 const isUpperCode = (c: number): boolean => c >= 65 && c <= 90;
 const RE_NON_ASCII = /[^\x00-\x7f]/;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-function isWordChar(c: string): boolean {
-  const code = c.charCodeAt(0);
-  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || c === '+' || c === "'" || c === '-';
-  return c === '’' || WORD_CHAR.test(c);
-}
+
+/** ` `, tab, `.`, `_` or `-`: the characters of WORD_SEPARATORS, by code. */
+const isSeparatorCode = (c: number): boolean => c === 32 || c === 9 || c === 46 || c === 95 || c === 45;
 
 /** The last word of `t` after a separator: its text and where the separator before it starts. */
 function lastWord(t: string): { word: string; index: number } | null {
+  // By character code: a one-character string and a lookup per character cost more than the rest.
   let end = t.length;
-  while (end > 0 && WORD_SEPARATORS.includes(t[end - 1]!)) end--;
+  while (end > 0 && isSeparatorCode(t.charCodeAt(end - 1))) end--;
   let start = end;
-  while (start > 0 && (isWordChar(t[start - 1]!) && !(t[start - 1] === '-' && start - 1 > 0 && WORD_SEPARATORS.includes(t[start - 2]!)))) start--;
+  while (start > 0) {
+    const c = t.charCodeAt(start - 1);
+    const l = c | 32;
+    const wordChar = c < 128 ? (c >= 48 && c <= 57) || (l >= 97 && l <= 122) || c === 43 || c === 39 || c === 45 : c === 0x2019 || WORD_CHAR.test(t[start - 1]!);
+    // A dash after a separator starts the next part ("Title -Word"), not this word.
+    if (!wordChar || (c === 45 && start - 1 > 0 && isSeparatorCode(t.charCodeAt(start - 2)))) break;
+    start--;
+  }
   let sep = start;
-  while (sep > 0 && WORD_SEPARATORS.includes(t[sep - 1]!)) sep--;
+  while (sep > 0 && isSeparatorCode(t.charCodeAt(sep - 1))) sep--;
   if (start === end || sep === start) return null;
   return { word: t.slice(start, end), index: sep };
 }
