@@ -47,9 +47,11 @@ export function findEdition(s: string): string | null {
 // Plex and Radarr tags inside names: {edition-Final Cut}, {imdb-tt…}, {tmdb-…}, [imdbid-…], [tvdbid-…].
 const RE_TAGS = /\{(?:edition-([^}]*)|[a-z]+(?:id)?-[^}]*)\}|\[(?:imdb|tmdb|tvdb)(?:id)?-[^\]]*\]/gi;
 
+const RE_DB_TAG = /db(?:id)?-/i;
+
 /** The name without its id and edition tags, and the edition such a tag named. */
 export function takeTags(s: string): { s: string; edition: string | null } {
-  if (!s.includes('{') && !/db(?:id)?-/i.test(s)) return { s, edition: null };
+  if (!s.includes('{') && !(s.includes('-') && RE_DB_TAG.test(s))) return { s, edition: null };
   let edition: string | null = null;
   const out = s.replace(RE_TAGS, (_m, ed: string | undefined) => {
     if (ed !== undefined && ed.trim() !== '') edition = ed.trim();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nonVideoExtension, nonVideoReason } from './non-video.ts';
-import { expectParsed, expectRefused, movie } from './test-fixtures/expect-parse.ts';
+import { episode, expectParsed, expectRefused, movie } from './test-fixtures/expect-parse.ts';
 
 describe('names of things that are no video', () => {
   it.each([
@@ -26,6 +26,14 @@ describe('names of things that are no video', () => {
   it('never outweighs a video codec, a resolution or an episode marker', () => {
     expect(nonVideoReason('Some.Show.S01E05.Official.Xbox.Magazine.720p.WEB.x264')).toBeNull();
     expect(nonVideoReason('[Grp] Some Anime - 05 [BD 1080p FLAC].mkv')).toBeNull();
+  });
+
+  it('takes the ripped TV and satellite sources for video, whatever reads as a version number', () => {
+    expect(nonVideoReason('Photo.Editor.4.2.1.HDTVRip-GRP')).toBeNull();
+    expect(nonVideoReason('Photo.Editor.4.2.1.SATRip-GRP')).toBeNull();
+    expect(nonVideoReason('Photo.Editor.4.2.1.WEB-DLRip-GRP')).toBeNull();
+    expect(nonVideoReason('Photo.Editor.4.2.1-GRP')).toMatch(/software/);
+    expectParsed('7.12.21.[S02].(2018).HDTVRip-GRP', episode('7 12 21', 2, []));
   });
 
   it('leaves film titles that merely contain such a word', () => {

@@ -19,9 +19,12 @@ const ENTITIES: Record<string, string> = { '&#039;': "'", '&#39;': "'", '&apos;'
 const RE_ENTITY = /&(?:#0?39|apos|amp|quot);/g;
 // CRC32 checksums of fansub releases: [A3C9BD54], (a1fc58a7).
 const RE_CHECKSUM = /[[(][0-9a-f]{8}[\])]/gi;
+
 const RE_SITE =
   /[[{]\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*[\]}]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;
-const RE_SITE_HINT = /www\.|\.[a-z]{2,4}\s*[\]}]/i;
+// What every site `RE_SITE` takes holds: `www.`, or a domain's end before a closing bracket (`.com]`).
+const RE_WWW = /www\./i;
+const RE_DOMAIN_HINT = /\.[a-z]{2,4}\s*[\]}]/i;
 // "www.1TamilMV.phd - Title", "Crazy4TV.com - Title": a site that posted the file, before a dash.
 const RE_SITE_PREFIX =
   /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
@@ -54,12 +57,11 @@ export function prepare(input: string): Prepared {
   s = uniformSeparators(s);
   let checksum = false;
   if (s.includes('[') || s.includes('(')) {
-    s = s.replace(RE_CHECKSUM, () => {
-      checksum = true;
-      return ' ';
-    });
+    const before = s.length;
+    s = s.replace(RE_CHECKSUM, ' ');
+    checksum = s.length !== before;
   }
-  if (RE_SITE_HINT.test(s)) s = s.replace(RE_SITE, ' ');
+  if (RE_WWW.test(s) || ((s.includes(']') || s.includes('}')) && RE_DOMAIN_HINT.test(s))) s = s.replace(RE_SITE, ' ');
   const site = s.includes(' - ') ? RE_SITE_PREFIX.exec(s) : null;
   if (site) s = s.slice(site[0].length);
   s = s.trim();

@@ -224,7 +224,7 @@ export function parseRelease(input: string): ParseResult {
   const name = date ? `${input.slice(0, date.index)}${date[1]}-${date[2]}-${date[3]}${input.slice(date.index + date[0].length)}` : input;
   // "Title / Original Title / Season: 1 [2017]" (tracker names) is one name, not a path.
   // (`split` with an expression runs it once per character: most names have no folder at all.)
-  const parts = name.includes(' / ') || !/[\\/]/.test(name) ? [name] : name.split(/[\\/]+/);
+  const parts = name.includes(' / ') || !(name.includes('/') || name.includes('\\')) ? [name] : name.split(/[\\/]+/);
   let last = parts.pop() ?? '';
   while (last.trim() === '' && parts.length > 0) last = parts.pop() ?? '';
   const base = stripExtension(last.trim());

@@ -70,7 +70,7 @@ function yearAfter(s: string, from: number): number | null {
   return null;
 }
 
-const RE_SEASON_INSIDE = /(?<![\p{L}\p{N}])(?:s\d{1,2}|season[\s._]*\d{1,2})(?![\p{L}\p{N}])/iu;
+const RE_SEASON_INSIDE = /(?:^|[^\p{L}\p{N}])(?:s\d{1,2}|season[\s._]*\d{1,2})(?![\p{L}\p{N}])/iu;
 
 function dashesIn(title: string): number {
   let n = 0;

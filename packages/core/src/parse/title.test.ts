@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { episode, expectParsed, expectRefused, movie } from './test-fixtures/expect-parse.ts';
+import { absolute, episode, expectParsed, expectRefused, movie } from './test-fixtures/expect-parse.ts';
 
 describe('titles: what is taken off and what stays', () => {
   it('takes release words, languages and editions off the end of a title', () => {
@@ -34,6 +34,13 @@ describe('titles: what is taken off and what stays', () => {
     expectParsed('Dark Harbour (US) (2005) - S01E02.mkv', episode('Dark Harbour', 1, [2], { country: 'US', year: 2005 }));
     // a title word that spells a code is not one
     expectParsed('Hold.Onto.Us.S01E02.720p.WEB', episode('Hold Onto Us', 1, [2], { country: null }));
+  });
+
+  it('ends a series title at its bracketed year: brackets after it are tags', () => {
+    expectParsed('Dark Harbour (1972) [GRP] episode 06 [1A2B3C4D].mkv', absolute('Dark Harbour', [6], { year: 1972 }));
+    expectParsed('Dark Harbour [1972] [Remux] [GRP] - S01E02.mkv', episode('Dark Harbour', 1, [2], { year: 1972 }));
+    // without a year before it, a bracket of words may be another title
+    expectRefused('Dark Harbour [Puerto Oscuro] episode 06.mkv', /title/);
   });
 
   it('takes a series year said among the release words after the marker', () => {

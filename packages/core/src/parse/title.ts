@@ -25,12 +25,17 @@ const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'der', 'die'
 const TAG_IN_PARENS = /^(?:tv|dvd|bd|digital|uncut|uncensored|web|hd|sd|hdtv|ova|oad|remastered|\d{3,4}p)$/i;
 
 /** Dot-separated names: dots become spaces, but runs of single letters stay acronyms (S.H.I.E.L.D.). */
+// A part of no or one character between dots, or at either end: an acronym's letter or a doubled dot.
+const RE_SHORT_PART = /(?:^|\.)[^.]?(?:\.|$)/;
+
 function dotsToSpaces(t: string): string {
+  if (!t.includes('.')) return t;
+  if (!RE_SHORT_PART.test(t)) return t.replaceAll('.', ' ');
   const words: string[] = [];
   let acro = '';
   for (const p of t.split('.')) {
     if (p === '') continue;
-    if (p.length === 1 && /\p{L}/u.test(p)) {
+    if (p.length === 1 && isLetter(p)) {
       acro += `${p}.`;
       continue;
     }
@@ -40,6 +45,12 @@ function dotsToSpaces(t: string): string {
   }
   if (acro !== '') words.push(acronym(acro));
   return words.join(' ');
+}
+
+const LETTER = /\p{L}/u;
+function isLetter(c: string): boolean {
+  const code = c.charCodeAt(0) | 32;
+  return code < 128 ? code >= 97 && code <= 122 : LETTER.test(c);
 }
 
 /** "S.H.I.E.L.D." stays; a lone "A." is the word "A". */
@@ -71,25 +82,36 @@ const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
 const isUpperCode = (c: number): boolean => c >= 65 && c <= 90;
 const RE_NON_ASCII = /[^\x00-\x7f]/;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-function isWordChar(c: string): boolean {
-  const code = c.charCodeAt(0);
-  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || c === '+' || c === "'" || c === '-';
-  return c === '’' || WORD_CHAR.test(c);
-}
+
+/** ` `, tab, `.`, `_` or `-`: the characters of WORD_SEPARATORS, by code. */
+const isSeparatorCode = (c: number): boolean => c === 32 || c === 9 || c === 46 || c === 95 || c === 45;
 
 /** The last word of `t` after a separator: its text and where the separator before it starts. */
 function lastWord(t: string): { word: string; index: number } | null {
+  // By character code: a one-character string and a lookup per character cost more than the rest.
   let end = t.length;
-  while (end > 0 && WORD_SEPARATORS.includes(t[end - 1]!)) end--;
+  while (end > 0 && isSeparatorCode(t.charCodeAt(end - 1))) end--;
   let start = end;
-  while (start > 0 && (isWordChar(t[start - 1]!) && !(t[start - 1] === '-' && start - 1 > 0 && WORD_SEPARATORS.includes(t[start - 2]!)))) start--;
+  while (start > 0) {
+    const c = t.charCodeAt(start - 1);
+    const l = c | 32;
+    const wordChar = c < 128 ? (c >= 48 && c <= 57) || (l >= 97 && l <= 122) || c === 43 || c === 39 || c === 45 : c === 0x2019 || WORD_CHAR.test(t[start - 1]!);
+    // A dash after a separator starts the next part ("Title -Word"), not this word.
+    if (!wordChar || (c === 45 && start - 1 > 0 && isSeparatorCode(t.charCodeAt(start - 2)))) break;
+    start--;
+  }
   let sep = start;
-  while (sep > 0 && WORD_SEPARATORS.includes(t[sep - 1]!)) sep--;
+  while (sep > 0 && isSeparatorCode(t.charCodeAt(sep - 1))) sep--;
   if (start === end || sep === start) return null;
   return { word: t.slice(start, end), index: sep };
 }
 
+/** No white space, so `trim` leaves it. */
+const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
+
 function isArticleOnly(t: string): boolean {
+  // No article is longer than three letters: most titles are told apart by their length alone.
+  if (t.length > 3 && isPrintableAscii(t.charCodeAt(0)) && isPrintableAscii(t.charCodeAt(t.length - 1))) return false;
   return ARTICLES.has(t.trim().toLowerCase());
 }
 
@@ -228,12 +250,17 @@ function finish(raw: string): string {
 const TRAILING_YEAR = /^(.*?[^\s._(-])[\s._-]*[([]?((?:19|20)\d{2})[)\]]?$/;
 const TRAILING_COUNTRY = /^(.*?[^\s._(-])(?:[\s._]+-)?[\s._]*(?:\(([A-Za-z]{2})\)|\b([A-Z]{2}))$/;
 
+// "Cyborg 009 (1968) [TSHS] episode 06": a bracketed year ends the series title; brackets after it
+// are the group's or the release's, whatever they say.
+const RE_TAGS_AFTER_YEAR = /([([](?:19|20)\d{2}[)\]])(?:[\s._-]*\[[^\]]*\])+[\s._-]*$/;
+
 /**
  * A series title from the text before an episode marker: the year and country code at its end are
  * split off (`Doctor.Who.2005` → Doctor Who, 2005; `The.Office.US` → The Office, US).
  */
 export function seriesTitle(raw: string): Title {
-  let t = trimEnd(stripTrailingTags(cutAlternatives(raw), false, false), TRAILING_SEPARATORS_AND_DOTS);
+  const tagged = trimEnd(raw, WORD_SEPARATORS).endsWith(']') ? raw.replace(RE_TAGS_AFTER_YEAR, '$1') : raw;
+  let t = trimEnd(stripTrailingTags(cutAlternatives(tagged), false, false), TRAILING_SEPARATORS_AND_DOTS);
   let year: number | null = null;
   let country: string | null = null;
   for (let i = 0; i < 2; i++) {

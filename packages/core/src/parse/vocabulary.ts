@@ -102,8 +102,8 @@ function joins(s: string, i: number, start: number): boolean {
   if (!isAlnum(s, i + 1)) return false;
   if (c === '-' || c === "'" || c === '’') return true;
   if (c !== '.') return false;
-  const h = (s[i - 1] ?? '').toLowerCase();
-  if ((h === 'h' || h === 'x') && i - 1 === start && s.startsWith('26', i + 1)) return true;
+  const h = s.charCodeAt(i - 1) | 32; // h or x, either case
+  if ((h === 104 || h === 120) && i - 1 === start && s.startsWith('26', i + 1)) return true;
   let digitsBefore = 0;
   while (digitsBefore < 3 && isDigit(s, i - 1 - digitsBefore)) digitsBefore++;
   let digitsAfter = 0;
@@ -116,14 +116,32 @@ function joins(s: string, i: number, start: number): boolean {
 // offsets are kept.
 let lastText = '';
 let lastTokens: Token[] = [];
-const lastJunk = new Map<string, number>();
+// Keyed by `from * 2 + strongOnly`; cleared only when it holds something (a clear allocates).
+const lastJunk = new Map<number, number>();
 
 export function tokenize(s: string): Token[] {
   if (s === lastText) return lastTokens;
   lastText = s;
-  lastJunk.clear();
+  if (lastJunk.size > 0) lastJunk.clear();
   lastTokens = tokenizeAll(s);
   return lastTokens;
+}
+
+/**
+ * Where the run of letters and digits from `i` ends. The loop that runs over every character of a
+ * name, written out: through `isAlnum` it cost V8 a call per character.
+ */
+function runEnd(s: string, i: number): number {
+  const n = s.length;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c < 128) {
+      const l = c | 32;
+      if (!((c >= 48 && c <= 57) || (l >= 97 && l <= 122))) return i;
+    } else if (!ALNUM.test(s[i]!)) return i;
+    i++;
+  }
+  return i;
 }
 
 // Word runs: letters and digits with the inner punctuation release tokens use (`WEB-DL`, `H.264`,
@@ -134,16 +152,17 @@ function tokenizeAll(s: string): Token[] {
   // Lower-cased once; a character whose lower case is longer (`İ`) would shift the offsets.
   const lower = s.toLowerCase();
   const aligned = lower.length === s.length;
+  const n = s.length;
   let i = 0;
-  while (i < s.length) {
+  while (i < n) {
     if (!isAlnum(s, i)) {
       i++;
       continue;
     }
     const start = i;
     for (;;) {
-      while (i < s.length && isAlnum(s, i)) i++;
-      if (i < s.length && joins(s, i, start)) i++;
+      i = runEnd(s, i);
+      if (i < n && joins(s, i, start)) i++;
       else break;
     }
     if (s.charCodeAt(i) === 43 /* + */) i++;
@@ -201,7 +220,7 @@ function junkAt(tokens: readonly Token[], i: number): JunkKind {
  */
 export function firstJunk(s: string, from = 0, strongOnly = false): number {
   const tokens = tokenize(s);
-  const key = `${from}:${strongOnly}`;
+  const key = from * 2 + (strongOnly ? 1 : 0);
   const known = lastJunk.get(key);
   if (known !== undefined) return known;
   const found = scanJunk(tokens, from, strongOnly);

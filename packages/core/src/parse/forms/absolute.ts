@@ -26,7 +26,7 @@ const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
 const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
 const RE_SCENE_NUMBER = /^(?:[1-9]\d\d|0[1-9]\d\d)$/;
-const RE_ANY_YEAR = /(?<![\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
+const RE_ANY_YEAR = /(?:^|[^\p{L}\p{N}])(?:19|20)\d{2}(?![\p{L}\p{N}])/u;
 // "One Piece Movie 9", "Tamayura Movie Part 1": a numbered film of a series, not an episode.
 const MOVIE_WORDS = new Set(['movie', 'film', 'gekijouban']);
 
@@ -98,6 +98,7 @@ function beforeRelease(s: string, i: number): boolean {
 
 // Where the dash forms can match: a dash before a space, a dot, a bracket or a digit.
 const RE_DASH_HINT = /-[\s.(\d]/;
+const RE_DASH_DIGIT = /-\d/;
 
 export const absolute: Form = {
   name: 'absolute number',
@@ -110,13 +111,15 @@ export const absolute: Form = {
       const start = s[m.index] === '-' ? m.index : m.index + 1;
       return build(s, m, start);
     }
-    m = dashed ? RE_GLUED.exec(s) : null;
+    // The glued and wide-range forms need a digit right after a dash.
+    const dashDigit = dashed && RE_DASH_DIGIT.test(s);
+    m = dashDigit ? RE_GLUED.exec(s) : null;
     if (m && !yearLike(m) && beforeRelease(s, m.index)) {
       const end = m.index + m[0].length;
       const next = firstJunk(s, end);
       if (fansub || (next >= 0 && next <= end + 2)) return build(s, m, m.index);
     }
-    m = dashed ? RE_WIDE_RANGE.exec(s) : null;
+    m = dashDigit ? RE_WIDE_RANGE.exec(s) : null;
     if (m && beforeRelease(s, m.index)) return build(s, m, m.index);
     if (fansub) {
       m = RE_BARE.exec(s);

@@ -16,7 +16,28 @@ const RE_SHORT_YEAR = /(?<![\p{N}.])(\d{1,2})-(\d{1,2})-(\d{2})(?![\p{N}])/u;
 const RE_DAY_MONTH = /(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th|er)?[ ._-]+(\p{L}{3,9})[ ._,-]+((?:19|20)\d{2}|\d{2})(?![\p{N}])\)?/gu;
 const RE_MONTH_DAY = /(?<![\p{L}\p{N}])(\p{L}{3,9})[ ._-]+(\d{1,2})(?:st|nd|rd|th)?,?[ ._-]+((?:19|20)\d{2})(?![\p{N}])\)?/gu;
 // The first three letters of every month name monthOf knows.
-const RE_MONTH_HINT = new RegExp(MONTH_PREFIXES.join('|'), 'i');
+const RE_MONTH_START = new RegExp(MONTH_PREFIXES.join('|'), 'gi');
+const RE_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const RE_WORD_AT = /\p{L}{3,9}(?!\p{L})/uy;
+
+/**
+ * Whether a whole word of `s` names a month: both expressions of `namedMonthDate` need one, and
+ * most names hold only words that begin like one ("Marvel", "Sunset"), which this tells apart
+ * before the expressions are tried at every position.
+ */
+function hasMonthWord(s: string): boolean {
+  // The Kelvin sign lower-cases to a "k" that a case-blind expression without the unicode flag
+  // (three times faster) does not see: such a name takes the long way.
+  if (s.includes('\u212a')) return true;
+  RE_MONTH_START.lastIndex = 0;
+  for (let m = RE_MONTH_START.exec(s); m !== null; m = RE_MONTH_START.exec(s)) {
+    if (m.index > 0 && RE_LETTER_OR_DIGIT.test(s[m.index - 1]!)) continue;
+    RE_WORD_AT.lastIndex = m.index;
+    const word = RE_WORD_AT.exec(s);
+    if (word !== null && monthOf(word[0]) !== null) return true;
+  }
+  return false;
+}
 // "Fri 24 Jan 2001", "(18th july 2013)": a weekday or bracket before the date is part of it.
 const RE_LEAD = /\(?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*[ ._,-]+)?\(?$/i;
 
@@ -93,7 +114,7 @@ function numericDate(s: string): Marker | null {
 }
 
 function namedMonthDate(s: string): Marker | null {
-  if (!RE_MONTH_HINT.test(s)) return null;
+  if (!hasMonthWord(s)) return null;
   for (const d of s.matchAll(RE_DAY_MONTH)) {
     const month = monthOf(d[2]!);
     if (month === null) continue;

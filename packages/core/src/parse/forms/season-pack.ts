@@ -2,7 +2,7 @@
 // season). Several seasons ("S01-S03", "Season 1-3") are not one season and are refused.
 import { firstJunk } from '../vocabulary.ts';
 import { marker, MAX_SPAN, range, type Form } from './marker.ts';
-import { SEASON_WORDS } from './spelled.ts';
+import { hasSeasonWord, SEASON_WORDS } from './spelled.ts';
 
 const RE_S = /(?<![\p{L}\p{N}])s(\d{1,2})(?:[ ._-]?(?:d|dvd|disc|disk|cd)\d{1,2})?(?![\p{L}\p{N}])/iu;
 // "Season 2", and the ordinal "1ª Temporada", "2nd Season".
@@ -26,7 +26,7 @@ const RE_RANGE_AFTER = /^[ ._]*\((\d{1,3})[ ._]*-[ ._]*(\d{1,3})\)/;
 
 export const seasonPack: Form = {
   name: 'season pack',
-  hint: /s\d|season|series|saison|staffel|temp|stagione|seizoen|sez|s[äæa]e?s[oe]n|sesong|kausi|vad|сезон/i,
+  hint: { test: (s: string) => hasSeasonWord(s) || /s\d/i.test(s) },
   find(s) {
     const several = RE_SEVERAL.exec(s);
     if (several) {

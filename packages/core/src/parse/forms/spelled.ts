@@ -39,6 +39,22 @@ const RE_KANJI = /第(\d{1,2})期[\s._]*第?(\d{1,4})[話话集]/u;
 const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
 const RE_SEASON_WORD = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
 
+const RE_SEASON_WORD_HINT = /season|series|saison|staffel|temp|stagione|seizoen|sez|s[äæa]e?s[oe]n|sesong|kausi|vad|сезон/i;
+let hintText = '';
+let hintFound = false;
+
+/**
+ * Whether `s` may hold a season word: the hint of this form and of the season pack form, asked
+ * once per name (the last answer is kept) rather than once per form.
+ */
+export function hasSeasonWord(s: string): boolean {
+  if (s !== hintText) {
+    hintText = s;
+    hintFound = RE_SEASON_WORD_HINT.test(s);
+  }
+  return hintFound;
+}
+
 function numbers(from: string, to: string | undefined): number[] | null {
   const a = Number(from);
   if (to === undefined) return [a];
@@ -68,7 +84,7 @@ const at = (m: RegExpExecArray, season: number, episodes: number[]): Marker =>
 
 export const spelled: Form = {
   name: 'spelled-out season and episode',
-  hint: /season|series|saison|staffel|temp|stagione|seizoen|sez|s[äæa]e?s[oe]n|sesong|kausi|vad|сезон|第|cap/i,
+  hint: { test: (s: string) => hasSeasonWord(s) || /第|cap/i.test(s) },
   find(s) {
     let m = RE_SEASON_EPISODE.exec(s);
     if (m) {

@@ -27,6 +27,9 @@ const RE_ABS_BEFORE = /[ ._]-[ ._](\d{3})(?:-(\d{3}))?[ ._]*-?[ ._]*$/;
 // lone number dotted to a dotted title stays the title's ("100.Code.S01E01").
 const RE_ABS_LEADING = /^(\d{3})(?:-(\d{3}))?\.(?=[\p{L}\p{N}])/u;
 
+const RE_HINT_S = /[st]n? ?\d/i;
+const RE_HINT_E = /\de\d/i;
+
 function absoluteRange(from: string, to: string | undefined): number[] {
   const a = Number(from);
   const b = to === undefined ? a : Number(to);
@@ -97,7 +100,8 @@ export function withAbsolute(s: string, m: Marker): Marker {
 
 export const sxxeyy: Form = {
   name: 'SxxEyy',
-  hint: /[st]n? ?\d|\de\d/i,
+  // Two expressions: as one alternation V8 tries both at every position, a third slower.
+  hint: { test: (s: string) => RE_HINT_S.test(s) || RE_HINT_E.test(s) },
   find(s) {
     const m = RE_SXE.exec(s);
     if (m) {
