@@ -185,15 +185,43 @@ export function libraryView(index: LibraryIndex | null): LibraryView {
   return acc.view(index);
 }
 
-export function extensionBreakdown(index: LibraryIndex | null): Record<string, { count: number; bytes: number }> {
-  const out: Record<string, { count: number; bytes: number }> = {};
-  for (const item of index?.items ?? []) {
-    const key = item.ext || '(none)';
-    const e = (out[key] ??= { count: 0, bytes: 0 });
-    e.count++;
-    e.bytes += item.bytes;
-  }
-  return out;
+export type ExtensionBreakdown = Record<string, { count: number; bytes: number }>;
+
+export function extensionBreakdown(index: LibraryIndex | null): ExtensionBreakdown {
+  const acc = extensionAccumulator();
+  for (const item of index?.items ?? []) acc.add(item);
+  return acc.breakdown();
+}
+
+/** `extensionBreakdown` fed one item at a time. */
+export function extensionAccumulator(): { add(item: IndexItem): void; breakdown(): ExtensionBreakdown } {
+  const out: ExtensionBreakdown = {};
+  return {
+    add(item) {
+      const key = item.ext || '(none)';
+      const e = (out[key] ??= { count: 0, bytes: 0 });
+      e.count++;
+      e.bytes += item.bytes;
+    },
+    breakdown: () => out,
+  };
+}
+
+/**
+ * Where each folder's items lie in the index file: byte ranges (start, end, start, end, …), one
+ * per run of consecutive lines. A scan writes a folder's files together, so most folders have one.
+ */
+export function folderSpans(): { add(item: IndexItem, start: number, end: number): void; spans(): Map<string, number[]> } {
+  const spans = new Map<string, number[]>();
+  return {
+    add(item, start, end) {
+      let s = spans.get(item.folder);
+      if (!s) spans.set(item.folder, (s = []));
+      if (s.length > 0 && s[s.length - 1] === start) s[s.length - 1] = end;
+      else s.push(start, end);
+    },
+    spans: () => spans,
+  };
 }
 
 export interface FolderFile {
