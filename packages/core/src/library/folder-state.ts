@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
 import { indexPath, readLibraryIndexHeader } from './index-store.ts';
+import type { SummaryPart } from './views.ts';
 
 /**
  * Beside the index: every folder a library scan read, with the stat figures that say whether it
@@ -25,10 +26,15 @@ export interface FolderRecord {
   files: number;
   /** Names of the entries that were folders, in name order. */
   subdirs: string[];
+  /** What its own files add to the library summary: a rescan counts them without reading their lines. */
+  sum: SummaryPart;
 }
 
+/** 2: records carry `sum`. A file of an older version is not trusted, so the scan after an upgrade reads everything. */
+export const FOLDERS_VERSION = 2;
+
 interface FoldersHeader {
-  version: 1;
+  version: typeof FOLDERS_VERSION;
   index_scanned_at: string;
   /** The scan options the items were classified with; any change means a full scan. */
   options: string;
@@ -103,7 +109,7 @@ export async function openFolderStateWriter(dataDir: string): Promise<FolderStat
 export interface PreviousScan {
   get(dir: string): FolderRecord | undefined;
   /** The folder's own index lines as the previous index holds them, each ending in a newline. */
-  lines(record: FolderRecord): string;
+  lines(record: FolderRecord): Buffer;
   close(): void;
 }
 
@@ -128,7 +134,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
       if (line === '') continue;
       if (!header) {
         header = JSON.parse(line) as FoldersHeader;
-        if (header.version !== 1 || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
+        if (header.version !== FOLDERS_VERSION || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
         continue;
       }
       const r = JSON.parse(line) as FolderRecord;
@@ -153,7 +159,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
         if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
         got += n;
       }
-      return buf.toString('utf8');
+      return buf;
     },
     close: () => closeSync(fd),
   };

@@ -20,7 +20,7 @@ const READ_CHUNK_BYTES = 1 << 20;
 export interface IndexWriter {
   add(item: IndexItem): void;
   /** Index lines as a previous index held them, each ending in a newline. */
-  addLines(lines: string): void;
+  addLines(lines: Buffer): void;
   /** Bytes of items written so far: where the next item's line will start after the header. */
   position(): number;
   /** Puts the index in place: the header, then every item added, atomically; says where the items start. */
@@ -62,9 +62,9 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
       if (pending.length >= WRITE_CHUNK_CHARS) flush();
     },
     addLines(lines) {
-      written += Buffer.byteLength(lines);
-      pending += lines;
-      if (pending.length >= WRITE_CHUNK_CHARS) flush();
+      written += lines.length;
+      flush();
+      writeSync(fd!, lines);
     },
     position: () => written,
     async finish(header) {
