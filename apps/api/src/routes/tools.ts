@@ -36,13 +36,14 @@ export function toolRoutes({ config, library }: AppDeps) {
       }
       const exts = config.current().library.subtitle_extensions;
       const coverage = () => subtitleCoverageAccumulator({ subtitleExtensions: exts });
-      const languages = await library.derive(
-        `tools.subtitles.languages|${exts.join(',')}`,
-        accumulate(coverage, (acc) => acc.coverage().languages),
-      );
       // A language no sidecar is in leaves every file missing, whichever it is: one memo for all
-      // of them keeps the memos as few as the languages in the library.
-      const variant = language === null ? '' : languages.has(language) ? language : '(absent)';
+      // of them keeps the memos as few as the languages in the library. Without a language the
+      // languages are not needed (each is a pass over the whole index).
+      let variant = '';
+      if (language !== null) {
+        const languages = await library.derive(`tools.subtitles.languages|${exts.join(',')}`, accumulate(coverage, (acc) => acc.coverage().languages));
+        variant = languages.has(language) ? language : '(absent)';
+      }
       const body = await library.derive(
         `tools.subtitles|${exts.join(',')}|${variant}`,
         accumulate(coverage, (acc, header) => cacheJson({ scanned_at: header?.scanned_at ?? null, ...subtitleAudit(acc.coverage(), variant === '' ? null : language) })),
