@@ -53,6 +53,7 @@ export interface FolderStateWriter {
 }
 
 const CHUNK_CHARS = 1 << 20;
+const READ_WINDOW_BYTES = 1 << 20;
 
 /** Streams folder records to a temp file; `finish` writes the header and puts it in place. */
 export async function openFolderStateWriter(dataDir: string): Promise<FolderStateWriter> {
@@ -108,7 +109,7 @@ export async function openFolderStateWriter(dataDir: string): Promise<FolderStat
 
 export interface PreviousScan {
   get(dir: string): FolderRecord | undefined;
-  /** The folder's own index lines as the previous index holds them, each ending in a newline. */
+  /** The folder's own index lines as the previous index holds them, each ending in a newline; valid until the next call. */
   lines(record: FolderRecord): Buffer;
   close(): void;
 }
@@ -149,17 +150,26 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
   // The handle keeps the old index readable after the new one replaces it.
   const fd = openSync(indexPath(dataDir), 'r');
   const itemsAt = header.items_at;
+  // A rescan asks for the folders in the order the previous scan wrote them: one read brings in
+  // the lines of many folders.
+  let window = Buffer.allocUnsafe(READ_WINDOW_BYTES);
+  let windowAt = 0;
+  let windowBytes = 0;
   return {
     get: (dir) => folders.get(dir),
     lines(record) {
-      const buf = Buffer.allocUnsafe(record.bytes);
-      let got = 0;
-      while (got < record.bytes) {
-        const n = readSync(fd, buf, got, record.bytes - got, itemsAt + record.at + got);
-        if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
-        got += n;
+      const from = itemsAt + record.at;
+      if (from < windowAt || from + record.bytes > windowAt + windowBytes) {
+        if (record.bytes > window.length) window = Buffer.allocUnsafe(record.bytes);
+        windowAt = from;
+        windowBytes = 0;
+        while (windowBytes < record.bytes) {
+          const n = readSync(fd, window, windowBytes, window.length - windowBytes, from + windowBytes);
+          if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
+          windowBytes += n;
+        }
       }
-      return buf;
+      return window.subarray(from - windowAt, from - windowAt + record.bytes);
     },
     close: () => closeSync(fd),
   };

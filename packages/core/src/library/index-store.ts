@@ -13,8 +13,8 @@ export function indexPath(dataDir: string): string {
 
 export type IndexHeader = Omit<LibraryIndex, 'items'>;
 
-/** How much JSON an index writer gathers before one write: few syscalls, little memory. */
-const WRITE_CHUNK_CHARS = 1 << 20;
+/** How many bytes of lines an index writer gathers before one write: few syscalls, little memory. */
+const WRITE_CHUNK_BYTES = 1 << 20;
 const READ_CHUNK_BYTES = 1 << 20;
 
 export interface IndexWriter {
@@ -44,28 +44,34 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
   await removeStaleTemps(file);
   const itemsTmp = tempPathFor(file);
   let fd: number | undefined = openSync(itemsTmp, 'wx', 0o600);
-  let pending = '';
+  // Lines gather in one buffer, written out when full: few syscalls, however small each folder.
+  const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+  let used = 0;
   let written = 0;
   const flush = () => {
-    if (pending.length > 0) writeSync(fd!, pending);
-    pending = '';
+    if (used > 0) writeSync(fd!, chunk, 0, used);
+    used = 0;
   };
   const close = () => {
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
   };
+  const put = (bytes: Buffer) => {
+    written += bytes.length;
+    if (used + bytes.length > chunk.length) flush();
+    if (bytes.length > chunk.length) writeSync(fd!, bytes);
+    else used += bytes.copy(chunk, used);
+  };
   return {
     add(item) {
       const line = `${JSON.stringify(item)}\n`;
-      written += Buffer.byteLength(line);
-      pending += line;
-      if (pending.length >= WRITE_CHUNK_CHARS) flush();
+      const n = Buffer.byteLength(line);
+      written += n;
+      if (used + n > chunk.length) flush();
+      if (n > chunk.length) writeSync(fd!, line);
+      else used += chunk.write(line, used);
     },
-    addLines(lines) {
-      written += lines.length;
-      flush();
-      writeSync(fd!, lines);
-    },
+    addLines: put,
     position: () => written,
     async finish(header) {
       try {
@@ -79,7 +85,7 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
           writeSync(out, headerLine);
           const from = openSync(itemsTmp, 'r');
           try {
-            const buf = Buffer.allocUnsafe(WRITE_CHUNK_CHARS);
+            const buf = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
             for (let n = readSync(from, buf); n > 0; n = readSync(from, buf)) writeSync(out, buf, 0, n);
           } finally {
             closeSync(from);
