@@ -98,6 +98,7 @@ export async function createLibraryCache(opts: {
   let checking: Promise<void> | undefined;
   let dropTimer: NodeJS.Timeout | undefined;
   const listeners = new Set<IndexListener>();
+  let closed = false;
 
   function dropItemsLater() {
     clearTimeout(dropTimer);
@@ -197,6 +198,10 @@ export async function createLibraryCache(opts: {
       retire(held);
       throw err;
     }
+    if (closed) {
+      retire(held);
+      return;
+    }
     // What was asked for under the previous index is ready now, so requests keep finding it;
     // what nobody asked for since is forgotten, which bounds the memos.
     const next = new Map<string, unknown>();
@@ -283,6 +288,7 @@ export async function createLibraryCache(opts: {
       return () => listeners.delete(listener);
     },
     close() {
+      closed = true;
       clearInterval(timer);
       clearTimeout(dropTimer);
       items = undefined;
