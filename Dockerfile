@@ -61,4 +61,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # Root only until the entrypoint has applied PUID/PGID; the app itself never runs as root. The
 # commands are those of package.json's start:api and start:worker, without their build step.
 ENTRYPOINT ["/usr/local/bin/media-organizer-entrypoint"]
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=2", "--expose-gc", "apps/api/dist/main.mjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=2", "--heap-growing-percent=20", "--expose-gc", "apps/api/dist/main.mjs"]

@@ -129,7 +129,8 @@ interface SizeResult {
   apiAfterScan: number;
   apiAfterLoad: number;
   apiPeak: number;
-  routes: { path: string; load: LoadResult | null; status: number }[];
+  /** rssFirst: the API's RSS after the route's first answer (which computes it); rssLoad: after its load. */
+  routes: { path: string; load: LoadResult | null; status: number; rssFirst: number; rssLoad: number }[];
 }
 
 const misses: string[] = [];
@@ -270,7 +271,10 @@ async function runSize(files: number): Promise<SizeResult> {
   // Every route's first answer, then a warm-up of all of them before any is measured, so that the
   // first one measured does not pay for the JIT warming the shared middleware.
   const routes: SizeResult['routes'] = [];
-  for (const path of paths) routes.push({ path, load: null, status: (await get(agent, host, port, path)).status });
+  for (const path of paths) {
+    const { status } = await get(agent, host, port, path);
+    routes.push({ path, load: null, status, rssFirst: memoryOf(apiPid).rss, rssLoad: 0 });
+  }
   for (const r of routes) {
     if (r.status !== 200) continue;
     await closedLoop({ host, port, path: r.path, concurrency: CONCURRENCY, requests: Number.MAX_SAFE_INTEGER, maxSeconds: WARMUP_SECONDS, agent });
@@ -278,6 +282,7 @@ async function runSize(files: number): Promise<SizeResult> {
   for (const r of routes) {
     if (r.status !== 200) continue;
     r.load = await closedLoop({ host, port, path: r.path, concurrency: CONCURRENCY, requests: REQUESTS, maxSeconds: MAX_SECONDS, agent });
+    r.rssLoad = memoryOf(apiPid).rss;
   }
   agent.destroy();
   const apiEnd = memoryOf(apiPid);
@@ -308,7 +313,7 @@ async function runSize(files: number): Promise<SizeResult> {
       `peak ${mb(workerEnd.hwm)}; API RSS ${mb(apiIdle)} idle, ${mb(apiAfterScan)} after the scans, ${mb(apiEnd.rss)} after the load, peak ${mb(apiEnd.hwm)}`,
   );
   table(
-    ['route', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'body (wire)', 'non-200'],
+    ['route', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'body (wire)', 'non-200', 'API RSS after 1st', 'after load'],
     routes.map((r) =>
       r.load
         ? [
@@ -319,8 +324,10 @@ async function runSize(files: number): Promise<SizeResult> {
             r.load.max.toFixed(0),
             r.load.bytesPerAnswer >= 10_240 ? `${(r.load.bytesPerAnswer / 1024).toFixed(0)} KB` : `${int(r.load.bytesPerAnswer)} B`,
             String(r.load.errors + Object.values(r.load.statuses).reduce((a, b) => a + b, 0)),
+            mb(r.rssFirst),
+            mb(r.rssLoad),
           ]
-        : [r.path, `answered ${r.status}`, '', '', '', '', ''],
+        : [r.path, `answered ${r.status}`, '', '', '', '', '', mb(r.rssFirst), ''],
     ),
   );
   return result;

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { libraryView, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import { accumulate, libraryAccumulator, libraryView, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
 
 const LIBRARY_FIGURES = [
   ['files', 'Files in the cached library index'],
@@ -74,7 +74,10 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     if (workers.status === 'fulfilled') {
       for (const [queue, { workers: n }] of Object.entries(workers.value.queues)) queueWorkers.set({ queue }, n);
     }
-    const summary = await deps.library.derive('metrics.summary', (index) => libraryView(index).summary);
+    const summary = await deps.library.derive(
+      'metrics.summary',
+      accumulate(libraryAccumulator, (acc, header) => (header ? acc.summary(header) : libraryView(null).summary)),
+    );
     for (const [what] of LIBRARY_FIGURES) library[what].set(summary[what]);
     const state = deps.config.currentState();
     const seconds = (iso: string | null) => (iso ? Date.parse(iso) / 1000 : 0);

@@ -1,8 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import { createRoute, type z } from '@hono/zod-openapi';
 import type { TypedResponse } from 'hono';
-import { extensionBreakdown, libraryView } from '@mo/core';
-import { dashboardResponse, type Drive } from '@mo/shared';
+import { accumulate, extensionAccumulator, libraryAccumulator, libraryView } from '@mo/core';
+import { dashboardResponse, type Drive, type IndexItem } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { json, router } from '../openapi/route.ts';
 
@@ -47,8 +47,13 @@ export function dashboardRoutes({ config, library }: AppDeps) {
   return router().openapi(getDashboard, async (c) => {
     const cfg = config.current();
     const state = config.currentState();
-    const cached = await library.derive('dashboard.json', (index) => {
-      const { summary } = libraryView(index);
+    const figures = () => {
+      const lib = libraryAccumulator();
+      const extensions = extensionAccumulator();
+      return { lib, extensions, add: (item: IndexItem) => (lib.add(item), extensions.add(item)) };
+    };
+    const cached = await library.derive('dashboard.json', accumulate(figures, (acc, header) => {
+      const summary = header ? acc.lib.summary(header) : libraryView(null).summary;
       return JSON.stringify({
         library: {
           files: summary.files,
@@ -58,9 +63,9 @@ export function dashboardRoutes({ config, library }: AppDeps) {
           episodes: summary.episodes,
           scanned_at: summary.scanned_at,
         },
-        extensions: extensionBreakdown(index),
+        extensions: acc.extensions.breakdown(),
       });
-    });
+    }));
     const head = JSON.stringify({
       dry_run: cfg.app.dry_run,
       state: {

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError, folderFilesView, libraryView } from '@mo/core';
+import { accumulate, AppError, folderFilesView, folderSpans, libraryAccumulator, libraryView, type IndexHeader } from '@mo/core';
 import { libraryFilesResponse, libraryResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { cacheJson, sendJson } from '../http/cached-json.ts';
+import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { errors, json, router } from '../openapi/route.ts';
 
 /** Longer than any real folder path; the key of a derived answer is kept until the next index. */
@@ -30,20 +30,55 @@ const getLibraryFiles = createRoute({
   },
 });
 
+/** Where each folder's files lie in one index, and the answers given for them so far. */
+interface FolderIndex {
+  version: number;
+  header: IndexHeader | null;
+  spans: Map<string, number[]>;
+  answers: Map<string, Promise<CachedJson<z.output<typeof libraryFilesResponse>> | null | undefined>>;
+}
+
 export function libraryRoutes({ library }: AppDeps) {
+  const folderIndex = {
+    pass: () => {
+      const spans = folderSpans();
+      return {
+        add: spans.add,
+        finish: (header: IndexHeader | null, version: number): FolderIndex => ({ version, header, spans: spans.spans(), answers: new Map() }),
+      };
+    },
+  };
+  /** A folder's answer from its own lines of the index; undefined when that index was replaced meanwhile. */
+  async function filesOf(folders: FolderIndex, folder: string, spans: readonly number[]) {
+    const items = await library.itemsAt(folders.version, spans);
+    if (!items || !folders.header) return undefined;
+    const files = folderFilesView({ ...folders.header, items }, folder);
+    return files && cacheJson(files);
+  }
+
   return router()
-    .openapi(getLibrary, async (c) => sendJson(c, await library.derive('library.json', (index) => cacheJson(libraryView(index)))))
+    .openapi(getLibrary, async (c) =>
+      sendJson(c, await library.derive('library.json', accumulate(libraryAccumulator, (acc, header) => cacheJson(header ? acc.view(header) : libraryView(null))))),
+    )
     .openapi(getLibraryFiles, async (c) => {
       const { folder } = c.req.valid('query');
-      // Only folders the index holds get an answer kept for them: a client naming made-up folders
-      // would otherwise grow the cache by one entry per name until the next index.
-      const known = await library.derive('library-folders', (index) => new Set(index?.items.map((i) => i.folder)));
-      if (!known.has(folder)) throw new AppError('not_found', `the library index holds no movie or series folder ${folder}`);
-      const view = await library.derive(`library-files:${folder}`, (index) => {
-        const files = folderFilesView(index, folder);
-        return files && cacheJson(files);
-      });
-      if (!view) throw new AppError('not_found', `the library index holds no movie or series folder ${folder}`);
-      return sendJson(c, view);
+      for (;;) {
+        // Only folders the index holds get an answer kept for them: a client naming made-up folders
+        // would otherwise grow the cache by one entry per name until the next index.
+        const folders = await library.derive('library-folders', folderIndex);
+        const spans = folders.spans.get(folder);
+        if (!spans) throw new AppError('not_found', `the library index holds no movie or series folder ${folder}`);
+        let answer = folders.answers.get(folder);
+        if (!answer) {
+          answer = filesOf(folders, folder, spans);
+          folders.answers.set(folder, answer);
+          answer.catch(() => folders.answers.delete(folder));
+        }
+        const view = await answer;
+        if (view) return sendJson(c, view);
+        if (view === null) throw new AppError('not_found', `the library index holds no movie or series folder ${folder}`);
+        // A new index arrived between the two steps: ask it.
+        folders.answers.delete(folder);
+      }
     });
 }

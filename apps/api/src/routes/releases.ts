@@ -1,6 +1,7 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import { releasesResponse } from '@mo/shared';
-import { collectSeries } from '@mo/core/releases/series-catalogue.ts';
+import { accumulate } from '@mo/core';
+import { seriesAccumulator } from '@mo/core/releases/series-catalogue.ts';
 import { libraryReleases } from '@mo/core/releases/library-releases.ts';
 import { utcToday } from '@mo/core/releases/release.ts';
 import { createTvmazeProvider, type ProviderAnswer, type TvmazeProviderOptions } from '@mo/core/releases/tvmaze-provider.ts';
@@ -27,10 +28,16 @@ export function releasesRoutes({ config, library }: AppDeps, opts: { tvmaze?: Pa
     const cfg = config.current();
     const today = utcToday();
     const { read_nfo: readNfo, include_specials: includeSpecials } = cfg.metadata;
-    const own = await library.derive(`releases|nfo=${readNfo}|specials=${includeSpecials}|${today}`, (index) => {
-      const series = collectSeries(index?.items ?? [], { readNfo });
-      return { scanned_at: index?.scanned_at ?? null, series, releases: libraryReleases(series, { includeSpecials, today }) };
-    });
+    const own = await library.derive(
+      `releases|nfo=${readNfo}|specials=${includeSpecials}|${today}`,
+      accumulate(
+        () => seriesAccumulator({ readNfo }),
+        (acc, header) => {
+          const series = acc.series();
+          return { scanned_at: header?.scanned_at ?? null, series, releases: libraryReleases(series, { includeSpecials, today }) };
+        },
+      ),
+    );
     const { enabled, url, allow_private: allowPrivate } = cfg.release_providers.tvmaze;
     const answer = enabled ? await tvmaze.releases(url, own.series, today, { allowPrivate }) : null;
     // Serialised again only when the index, the config, the day or the provider's answer changed.

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError } from '@mo/core';
-import { duplicateReport } from '@mo/core/tools/duplicates.ts';
+import { accumulate, AppError } from '@mo/core';
+import { duplicateAccumulator } from '@mo/core/tools/duplicates.ts';
 import { normalizeLanguage } from '@mo/core/languages/languages.ts';
-import { subtitleAudit, subtitleCoverage } from '@mo/core/tools/subtitles.ts';
-import { duplicatesResponse, subtitlesResponse, type LibraryIndex } from '@mo/shared';
+import { subtitleAudit, subtitleCoverageAccumulator } from '@mo/core/tools/subtitles.ts';
+import { duplicatesResponse, subtitlesResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson } from '../http/cached-json.ts';
 import { errors, json, router } from '../openapi/route.ts';
@@ -35,17 +35,28 @@ export function toolRoutes({ config, library }: AppDeps) {
         throw new AppError('bad_request', `language: "${raw}" is not a language code or name`, { key: 'language' });
       }
       const exts = config.current().library.subtitle_extensions;
-      const coverageOf = (index: LibraryIndex | null) => subtitleCoverage(index?.items ?? [], { subtitleExtensions: exts });
-      const languages = await library.derive(`tools.subtitles.languages|${exts.join(',')}`, (index) => coverageOf(index).languages);
+      const coverage = () => subtitleCoverageAccumulator({ subtitleExtensions: exts });
       // A language no sidecar is in leaves every file missing, whichever it is: one memo for all
-      // of them keeps the memos as few as the languages in the library.
-      const variant = language === null ? '' : languages.has(language) ? language : '(absent)';
-      const body = await library.derive(`tools.subtitles|${exts.join(',')}|${variant}`, (index) =>
-        cacheJson({ scanned_at: index?.scanned_at ?? null, ...subtitleAudit(coverageOf(index), variant === '' ? null : language) }),
+      // of them keeps the memos as few as the languages in the library. Without a language the
+      // languages are not needed (each is a pass over the whole index).
+      let variant = '';
+      if (language !== null) {
+        const languages = await library.derive(`tools.subtitles.languages|${exts.join(',')}`, accumulate(coverage, (acc) => acc.coverage().languages));
+        variant = languages.has(language) ? language : '(absent)';
+      }
+      const body = await library.derive(
+        `tools.subtitles|${exts.join(',')}|${variant}`,
+        accumulate(coverage, (acc, header) => cacheJson({ scanned_at: header?.scanned_at ?? null, ...subtitleAudit(acc.coverage(), variant === '' ? null : language) })),
       );
       return sendJson(c, body);
     })
     .openapi(getDuplicates, async (c) =>
-      sendJson(c, await library.derive('tools.duplicates', (index) => cacheJson({ scanned_at: index?.scanned_at ?? null, ...duplicateReport(index?.items ?? []) }))),
+      sendJson(
+        c,
+        await library.derive(
+          'tools.duplicates',
+          accumulate(duplicateAccumulator, (acc, header) => cacheJson({ scanned_at: header?.scanned_at ?? null, ...acc.report() })),
+        ),
+      ),
     );
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient, type JobRef } from '@mo/core';
+import { accumulate, AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient, type JobRef } from '@mo/core';
 import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
 import { probeFile } from '@mo/core/media/run.ts';
 import { removeSource } from '@mo/core/media/safe-replace.ts';
@@ -12,7 +12,7 @@ import { workTempPath } from '@mo/core/media/work-journal.ts';
 import { requestCancel } from '@mo/core/queue/job-cancel.ts';
 import { bullPriority, nextEntry, PRIORITY_LIMIT, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
 import { transcodeStore, type Claimed, type TranscodeStore } from '@mo/core/tools/transcode-store.ts';
-import { claimable, listing, transcodeQueue, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
+import { claimable, listing, transcodeQueueAccumulator, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
 import {
   discardOriginalBody,
   discardOriginalResponse,
@@ -164,7 +164,7 @@ async function dryRunCommand(cfg: Config, entry: TranscodeEntry) {
 }
 
 export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
-  const queue = () => library.derive('transcoder.queue', (index) => transcodeQueue(index?.items ?? []));
+  const queue = () => library.derive('transcoder.queue', accumulate(transcodeQueueAccumulator, (acc) => acc.queue()));
   // Made on first use: the OpenAPI document is built from these routes without a config.
   let store: TranscodeStore | undefined;
   const entries = () => (store ??= transcodeStore(config.state));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
 import { indexPath, readLibraryIndexHeader } from './index-store.ts';
+import type { SummaryPart } from './views.ts';
 
 /**
  * Beside the index: every folder a library scan read, with the stat figures that say whether it
@@ -25,10 +26,15 @@ export interface FolderRecord {
   files: number;
   /** Names of the entries that were folders, in name order. */
   subdirs: string[];
+  /** What its own files add to the library summary: a rescan counts them without reading their lines. */
+  sum: SummaryPart;
 }
 
+/** 2: records carry `sum`. A file of an older version is not trusted, so the scan after an upgrade reads everything. */
+export const FOLDERS_VERSION = 2;
+
 interface FoldersHeader {
-  version: 1;
+  version: typeof FOLDERS_VERSION;
   index_scanned_at: string;
   /** The scan options the items were classified with; any change means a full scan. */
   options: string;
@@ -47,6 +53,7 @@ export interface FolderStateWriter {
 }
 
 const CHUNK_CHARS = 1 << 20;
+const READ_WINDOW_BYTES = 1 << 20;
 
 /** Streams folder records to a temp file; `finish` writes the header and puts it in place. */
 export async function openFolderStateWriter(dataDir: string): Promise<FolderStateWriter> {
@@ -102,8 +109,8 @@ export async function openFolderStateWriter(dataDir: string): Promise<FolderStat
 
 export interface PreviousScan {
   get(dir: string): FolderRecord | undefined;
-  /** The folder's own index lines as the previous index holds them, each ending in a newline. */
-  lines(record: FolderRecord): string;
+  /** The folder's own index lines as the previous index holds them, each ending in a newline; valid until the next call. */
+  lines(record: FolderRecord): Buffer;
   close(): void;
 }
 
@@ -128,7 +135,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
       if (line === '') continue;
       if (!header) {
         header = JSON.parse(line) as FoldersHeader;
-        if (header.version !== 1 || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
+        if (header.version !== FOLDERS_VERSION || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
         continue;
       }
       const r = JSON.parse(line) as FolderRecord;
@@ -143,17 +150,26 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
   // The handle keeps the old index readable after the new one replaces it.
   const fd = openSync(indexPath(dataDir), 'r');
   const itemsAt = header.items_at;
+  // A rescan asks for the folders in the order the previous scan wrote them: one read brings in
+  // the lines of many folders.
+  let window = Buffer.allocUnsafe(READ_WINDOW_BYTES);
+  let windowAt = 0;
+  let windowBytes = 0;
   return {
     get: (dir) => folders.get(dir),
     lines(record) {
-      const buf = Buffer.allocUnsafe(record.bytes);
-      let got = 0;
-      while (got < record.bytes) {
-        const n = readSync(fd, buf, got, record.bytes - got, itemsAt + record.at + got);
-        if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
-        got += n;
+      const from = itemsAt + record.at;
+      if (from < windowAt || from + record.bytes > windowAt + windowBytes) {
+        if (record.bytes > window.length) window = Buffer.allocUnsafe(record.bytes);
+        windowAt = from;
+        windowBytes = 0;
+        while (windowBytes < record.bytes) {
+          const n = readSync(fd, window, windowBytes, window.length - windowBytes, from + windowBytes);
+          if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
+          windowBytes += n;
+        }
       }
-      return buf.toString('utf8');
+      return window.subarray(from - windowAt, from - windowAt + record.bytes);
     },
     close: () => closeSync(fd),
   };

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,5 +76,52 @@ describe('scanLibraryToIndex', () => {
     expect(byPath(await items(), 'Beta (2002).nfo')?.nfo).toBeNull();
     await writeFile(join(data, FOLDERS_FILE), '{"version":1,"index_scanned_at":"2000-01-01T00:00:00.000Z","options":"x","items_at":0}\n');
     expect((await scanLibraryToIndex(data, options({ readNfo: false }))).folders).toEqual({ read: 6, reused: 0 });
+  });
+
+  it('counts a rescan from the summary parts its folders keep: the figures of the library view, unread folders included', async () => {
+    await put('d1/Movies/Gamma (2010) - cd1.mkv');
+    await put('d1/Movies/Gamma (2010) - cd2.mkv');
+    await put('d1/Movies/Alpha (2001)/Trailers/Alpha trailer.mkv');
+    await put('d1/Movies/Delta (2003)/Delta (2003)-trailer.mkv');
+    await put('d1/TV/Lost (2004)/Season 01/Lost (2004) - S01E02-E03.mkv');
+    await put('d1/TV/Lost (2004)/Season 02/Lost (2004) - S02E01.mkv');
+    await put('d1/TV/Fringe - S01E01.mkv');
+    await put('d1/TV/Fringe - S01E02.mkv');
+    drives.push({ name: 'd2', path: join(root, 'd2') });
+    await put('d2/TV Shows/Lost (2004)/Season 01/Lost (2004) - S01E01.mkv');
+    await put('d2/TV Shows/Lost (2004)/Season 01/Lost (2004) - S01E04.mkv');
+    const viewSummary = async (r: Awaited<ReturnType<typeof scanLibraryToIndex>>) => {
+      const index = (await readLibraryIndex(data))!;
+      return { ...libraryView(index).summary, scanned_at: r.header.scanned_at, duration_ms: r.header.duration_ms };
+    };
+    const first = await scanLibraryToIndex(data, options());
+    expect(first.summary).toEqual(await viewSummary(first));
+    expect(first.summary).toMatchObject({ movies: 3, series: 2, episodes: 7 });
+    const again = await scanLibraryToIndex(data, options());
+    expect(again.folders.read).toBe(0);
+    expect(again.summary).toEqual(await viewSummary(again));
+    expect({ ...again.summary, scanned_at: null, duration_ms: null }).toEqual({ ...first.summary, scanned_at: null, duration_ms: null });
+
+    await put('d1/Movies/Delta (2003)/Delta (2003).mkv');
+    await put('d1/TV/Lost (2004)/Season 02/Lost (2004) - S02E02.mkv');
+    const changed = await scanLibraryToIndex(data, options());
+    expect(changed.folders.read).toBe(2);
+    expect(changed.summary).toEqual(await viewSummary(changed));
+    expect(changed.summary).toMatchObject({ movies: 4, series: 2, episodes: 8 });
+  });
+
+  it('reads everything again after an upgrade: a folder file of version 1 holds no summary parts', async () => {
+    await scanLibraryToIndex(data, options());
+    const file = join(data, FOLDERS_FILE);
+    const [head, ...records] = (await readFile(file, 'utf8')).split('\n');
+    const old = records.map((line) => {
+      if (line === '') return line;
+      const { sum: _, ...record } = JSON.parse(line) as { sum: unknown };
+      return JSON.stringify(record);
+    });
+    await writeFile(file, [JSON.stringify({ ...JSON.parse(head!), version: 1 }), ...old].join('\n'));
+    const r = await scanLibraryToIndex(data, options());
+    expect(r.folders).toEqual({ read: 6, reused: 0 });
+    expect(r.summary).toMatchObject({ files: 4, movies: 2, series: 1, episodes: 1 });
   });
 });

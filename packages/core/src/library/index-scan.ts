@@ -1,8 +1,7 @@
-import type { IndexItem } from '@mo/shared';
-import { openFolderStateWriter, openPreviousScan } from './folder-state.ts';
+import { FOLDERS_VERSION, openFolderStateWriter, openPreviousScan, type FolderRecord } from './folder-state.ts';
 import { openIndexWriter, type IndexHeader } from './index-store.ts';
 import { scanLibraryInto, type LibraryScanOptions } from './scan-library.ts';
-import { libraryAccumulator, type LibrarySummary } from './views.ts';
+import { summaryAccumulator, summaryPartBuilder, type LibrarySummary } from './views.ts';
 
 export interface IndexScanResult {
   header: IndexHeader;
@@ -33,42 +32,43 @@ export async function scanLibraryToIndex(dataDir: string, opts: LibraryScanOptio
   const previous = await openPreviousScan(dataDir, options);
   const writer = await openIndexWriter(dataDir);
   const folderState = await openFolderStateWriter(dataDir);
-  const view = libraryAccumulator();
+  const summary = summaryAccumulator();
+  const part = summaryPartBuilder();
   const folders = { read: 0, reused: 0 };
   let mark = 0;
   let count = 0;
-  let reusing = false;
+  let reused: FolderRecord | undefined;
   try {
     const { files: _, ...header } = await scanLibraryInto(opts, {
       item(item) {
         writer.add(item);
-        view.add(item);
+        part.add(item);
         count++;
       },
       known: previous ? (dir) => previous.get(dir) : undefined,
       reuse(record) {
-        const lines = previous!.lines(record);
-        writer.addLines(lines);
-        for (let start = 0, end = lines.indexOf('\n'); end !== -1; start = end + 1, end = lines.indexOf('\n', start)) {
-          view.add(JSON.parse(lines.slice(start, end)) as IndexItem);
-        }
-        count += record.files;
-        reusing = true;
+        writer.addLines(previous!.lines(record));
+        reused = record;
       },
       folder(dir, st, subdirs) {
         const at = mark;
         mark = writer.position();
-        if (reusing) folders.reused++;
+        const files = reused ? reused.files : count;
+        const sum = reused ? reused.sum : part.take();
+        if (reused) folders.reused++;
         else folders.read++;
-        reusing = false;
-        folderState.add({ dir, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, ino: st.ino, at, bytes: mark - at, files: count, subdirs });
+        summary.add(sum, files);
+        folderState.add({ dir, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, ino: st.ino, at, bytes: mark - at, files, subdirs, sum });
+        reused = undefined;
         count = 0;
       },
     });
+    // A scan cut short (file limit, time-out) stops inside a folder: its files so far are indexed too.
+    summary.add(part.take(), count);
     const { itemsAt } = await writer.finish(header);
     // Without it the next scan reads every folder; the index itself is in place.
-    await folderState.finish({ version: 1, index_scanned_at: header.scanned_at, options, items_at: itemsAt }).catch(() => folderState.abort());
-    return { header, summary: view.summary(header), folders };
+    await folderState.finish({ version: FOLDERS_VERSION, index_scanned_at: header.scanned_at, options, items_at: itemsAt }).catch(() => folderState.abort());
+    return { header, summary: summary.summary(header), folders };
   } catch (err) {
     await writer.abort();
     await folderState.abort();

@@ -1,7 +1,6 @@
-import { closeSync, createReadStream, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { libraryIndexHeaderSchema, type IndexItem, type LibraryIndex } from '@mo/shared';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
@@ -14,13 +13,14 @@ export function indexPath(dataDir: string): string {
 
 export type IndexHeader = Omit<LibraryIndex, 'items'>;
 
-/** How much JSON an index writer gathers before one write: few syscalls, little memory. */
-const WRITE_CHUNK_CHARS = 1 << 20;
+/** How many bytes of lines an index writer gathers before one write: few syscalls, little memory. */
+const WRITE_CHUNK_BYTES = 1 << 20;
+const READ_CHUNK_BYTES = 1 << 20;
 
 export interface IndexWriter {
   add(item: IndexItem): void;
   /** Index lines as a previous index held them, each ending in a newline. */
-  addLines(lines: string): void;
+  addLines(lines: Buffer): void;
   /** Bytes of items written so far: where the next item's line will start after the header. */
   position(): number;
   /** Puts the index in place: the header, then every item added, atomically; says where the items start. */
@@ -44,28 +44,34 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
   await removeStaleTemps(file);
   const itemsTmp = tempPathFor(file);
   let fd: number | undefined = openSync(itemsTmp, 'wx', 0o600);
-  let pending = '';
+  // Lines gather in one buffer, written out when full: few syscalls, however small each folder.
+  const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+  let used = 0;
   let written = 0;
   const flush = () => {
-    if (pending.length > 0) writeSync(fd!, pending);
-    pending = '';
+    if (used > 0) writeSync(fd!, chunk, 0, used);
+    used = 0;
   };
   const close = () => {
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
   };
+  const put = (bytes: Buffer) => {
+    written += bytes.length;
+    if (used + bytes.length > chunk.length) flush();
+    if (bytes.length > chunk.length) writeSync(fd!, bytes);
+    else used += bytes.copy(chunk, used);
+  };
   return {
     add(item) {
       const line = `${JSON.stringify(item)}\n`;
-      written += Buffer.byteLength(line);
-      pending += line;
-      if (pending.length >= WRITE_CHUNK_CHARS) flush();
+      const n = Buffer.byteLength(line);
+      written += n;
+      if (used + n > chunk.length) flush();
+      if (n > chunk.length) writeSync(fd!, line);
+      else used += chunk.write(line, used);
     },
-    addLines(lines) {
-      written += Buffer.byteLength(lines);
-      pending += lines;
-      if (pending.length >= WRITE_CHUNK_CHARS) flush();
-    },
+    addLines: put,
     position: () => written,
     async finish(header) {
       try {
@@ -79,7 +85,7 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
           writeSync(out, headerLine);
           const from = openSync(itemsTmp, 'r');
           try {
-            const buf = Buffer.allocUnsafe(WRITE_CHUNK_CHARS);
+            const buf = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
             for (let n = readSync(from, buf); n > 0; n = readSync(from, buf)) writeSync(out, buf, 0, n);
           } finally {
             closeSync(from);
@@ -134,37 +140,62 @@ function interner() {
 
 /** The cached index, or null before the first library scan. Items are trusted: only the worker writes them. */
 export async function readLibraryIndex(dataDir: string): Promise<LibraryIndex | null> {
-  const file = indexPath(dataDir);
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  const opened = new Promise<boolean>((resolve, reject) => {
-    stream.once('ready', () => resolve(true));
-    stream.once('error', (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? resolve(false) : reject(err)));
-  });
-  if (!(await opened)) return null;
-  const intern = interner();
-  let header: IndexHeader | undefined;
-  const items: IndexItem[] = [];
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-    if (line === '') continue;
-    if (!header) {
-      header = libraryIndexHeaderSchema.parse(JSON.parse(line));
-      continue;
-    }
-    const item = JSON.parse(line) as IndexItem;
-    item.drive = intern(item.drive)!;
-    item.root = intern(item.root)!;
-    item.folder = intern(item.folder)!;
-    item.title = intern(item.title);
-    item.ext = intern(item.ext)!;
-    items.push(item);
+  const open = await openIndex(dataDir);
+  if (!open) return null;
+  try {
+    const items: IndexItem[] = [];
+    await streamItems(open, (item) => items.push(item));
+    return { ...open.header, items };
+  } finally {
+    await open.handle.close();
   }
-  if (!header) throw new Error(`${file}: empty index file`);
-  return { ...header, items };
+}
+
+/** The header line of an open index file and where its items start. */
+async function headerOf(handle: FileHandle, file: string): Promise<{ header: IndexHeader; itemsAt: number }> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for (let pos = 0; ; ) {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+    const nl = buf.subarray(0, bytesRead).indexOf(10);
+    chunks.push(buf.subarray(0, nl === -1 ? bytesRead : nl));
+    length += nl === -1 ? bytesRead : nl;
+    if (nl !== -1 || bytesRead === 0) break;
+    pos += bytesRead;
+  }
+  const line = Buffer.concat(chunks).toString('utf8');
+  if (line === '') throw new Error(`${file}: empty index file`);
+  return { header: libraryIndexHeaderSchema.parse(JSON.parse(line)), itemsAt: length + 1 };
 }
 
 /** The index's header line alone, without reading its items; null before the first library scan. */
 export async function readLibraryIndexHeader(dataDir: string): Promise<IndexHeader | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  const open = await openIndex(dataDir);
+  if (!open) return null;
+  try {
+    return open.header;
+  } finally {
+    await open.handle.close();
+  }
+}
+
+/**
+ * An index file held open: its items are read from this very file however often a scan replaces
+ * it meanwhile (a renamed-over file lives on while a handle holds it), so answers built from
+ * several reads never mix two scans.
+ */
+export interface OpenIndex {
+  handle: FileHandle;
+  /** Tells this file from the one at the index's path (`indexStamp`). */
+  stamp: string;
+  header: IndexHeader;
+  /** Where the first item's line starts. */
+  itemsAt: number;
+}
+
+export async function openIndex(dataDir: string): Promise<OpenIndex | null> {
+  let handle: FileHandle;
   try {
     handle = await open(indexPath(dataDir), 'r');
   } catch (err) {
@@ -172,27 +203,69 @@ export async function readLibraryIndexHeader(dataDir: string): Promise<IndexHead
     throw err;
   }
   try {
-    const chunks: Buffer[] = [];
-    for (let pos = 0; ; ) {
-      const buf = Buffer.allocUnsafe(1 << 16);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
-      const nl = buf.subarray(0, bytesRead).indexOf(10);
-      chunks.push(buf.subarray(0, nl === -1 ? bytesRead : nl));
-      if (nl !== -1 || bytesRead === 0) break;
-      pos += bytesRead;
-    }
-    const line = Buffer.concat(chunks).toString('utf8');
-    if (line === '') throw new Error(`${indexPath(dataDir)}: empty index file`);
-    return libraryIndexHeaderSchema.parse(JSON.parse(line));
-  } finally {
+    const s = await handle.stat();
+    return { handle, stamp: stampOf(s), ...(await headerOf(handle, indexPath(dataDir))) };
+  } catch (err) {
     await handle.close();
+    throw err;
   }
 }
 
+/** Lines between byte offsets, parsed; `each` gets every item with its line's start and end (after the newline). */
+async function readLines(handle: FileHandle, from: number, to: number, each: (item: IndexItem, start: number, end: number) => void): Promise<void> {
+  let buf = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, Math.max(to - from, 1)));
+  // buf[0, kept) is the start of a line not yet ended, found at `base` in the file.
+  let kept = 0;
+  let base = from;
+  for (let pos = from; pos < to; ) {
+    if (kept === buf.length) {
+      // A line longer than the buffer (an .nfo with a long plot).
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, kept);
+      buf = bigger;
+    }
+    const { bytesRead } = await handle.read(buf, kept, Math.min(buf.length - kept, to - pos), pos);
+    if (bytesRead === 0) break;
+    pos += bytesRead;
+    const end = kept + bytesRead;
+    let start = 0;
+    for (let nl = buf.indexOf(10, kept); nl !== -1 && nl < end; nl = buf.indexOf(10, nl + 1)) {
+      if (nl > start) each(JSON.parse(buf.toString('utf8', start, nl)) as IndexItem, base + start, base + nl + 1);
+      start = nl + 1;
+    }
+    buf.copy(buf, 0, start, end);
+    kept = end - start;
+    base += start;
+  }
+  if (kept > 0) each(JSON.parse(buf.toString('utf8', 0, kept)) as IndexItem, base, base + kept);
+}
+
+/** Every item of an open index in file order, one at a time: nothing but the item being handed over is held. */
+export async function streamItems(index: OpenIndex, each: (item: IndexItem, start: number, end: number) => void): Promise<void> {
+  const intern = interner();
+  const { size } = await index.handle.stat();
+  await readLines(index.handle, index.itemsAt, size, (item, start, end) => {
+    item.drive = intern(item.drive)!;
+    item.root = intern(item.root)!;
+    item.folder = intern(item.folder)!;
+    item.title = intern(item.title);
+    item.ext = intern(item.ext)!;
+    each(item, start, end);
+  });
+}
+
+/** The items whose lines lie in the byte ranges `spans` (start, end, start, end, …) of an open index. */
+export async function itemsAt(index: OpenIndex, spans: readonly number[]): Promise<IndexItem[]> {
+  const items: IndexItem[] = [];
+  for (let i = 0; i + 1 < spans.length; i += 2) await readLines(index.handle, spans[i]!, spans[i + 1]!, (item) => items.push(item));
+  return items;
+}
+
+const stampOf = (s: { ino: number; size: number; mtimeMs: number }) => `${s.ino}:${s.size}:${s.mtimeMs}`;
+
 export async function indexStamp(dataDir: string): Promise<string> {
   try {
-    const s = await stat(indexPath(dataDir));
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    return stampOf(await stat(indexPath(dataDir)));
   } catch {
     return 'missing';
   }

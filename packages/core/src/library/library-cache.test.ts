@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '@mo/shared';
-import { createLibraryCache, type LibraryCache } from './library-cache.ts';
+import { accumulate, createLibraryCache, type LibraryCache } from './library-cache.ts';
 import { INDEX_FILE, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
+import { folderSpans } from './views.ts';
 
 let dir: string;
 let cache: LibraryCache | undefined;
@@ -164,5 +165,53 @@ describe('index file', () => {
     await writer.abort();
     expect(await readLibraryIndex(dir)).toEqual(index('2026-01-01T00:00:00.000Z'));
     expect(await readdir(dir)).toEqual([INDEX_FILE]);
+  });
+
+  it('reads back a line longer than its read buffer', async () => {
+    const plot = 'x'.repeat(3 << 20);
+    const long = {
+      path: '/m/Movies/Heat (1995)/Heat (1995).nfo', drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies/Heat (1995)', bytes: 1,
+      mtime_ms: 2, ext: '.nfo', type: 'nfo' as const, title: 'Heat', year: 1995, season: null, episodes: [], air_date: null, extra: false,
+      nfo: { kind: 'movie' as const, title: plot, year: 1995, season: null, episode: null, aired: null, ids: {} },
+    };
+    const written: LibraryIndex = { ...index('2026-05-01T00:00:00.000Z'), items: [long, { ...long, path: '/m/Movies/Heat (1995)/b.nfo' }] };
+    await writeLibraryIndex(dir, written);
+    expect(await readLibraryIndex(dir)).toEqual(written);
+  });
+});
+
+describe('passes over the index', () => {
+  const item = (folder: string, name: string) => ({
+    path: `${folder}/${name}`, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder, bytes: name.length, mtime_ms: 2,
+    ext: '.mkv', type: 'video' as const, title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+  });
+
+  it('compute a value from the streamed items, and read one folder back from where its lines lie, until a newer index replaces it', async () => {
+    const items = [item('/m/Movies/A', 'a1.mkv'), item('/m/Movies/B', 'b1.mkv'), item('/m/Movies/A', 'a2.mkv')];
+    await writeLibraryIndex(dir, { ...index('2026-06-01T00:00:00.000Z'), items });
+    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    const bytes = accumulate(
+      () => {
+        let n = 0;
+        return { add: (i: { bytes: number }) => (n += i.bytes), total: () => n };
+      },
+      (acc, header) => ({ at: header?.scanned_at, bytes: acc.total() }),
+    );
+    expect(await cache.derive('bytes', bytes)).toEqual({ at: '2026-06-01T00:00:00.000Z', bytes: 18 });
+    const spans = await cache.derive('spans', {
+      pass: () => {
+        const s = folderSpans();
+        return { add: s.add, finish: (_header, version) => ({ version, spans: s.spans() }) };
+      },
+    });
+    // A's two lines are apart: two ranges.
+    expect(spans.spans.get('/m/Movies/A')).toHaveLength(4);
+    expect(await cache.itemsAt(spans.version, spans.spans.get('/m/Movies/A')!)).toEqual([items[0], items[2]]);
+
+    await writeLibraryIndex(dir, { ...index('2026-07-01T00:00:00.000Z'), items: [item('/m/Movies/C', 'c.mkv')] });
+    await cache.refresh();
+    // Both were asked for: rebuilt from the new index before it is taken.
+    expect(await cache.derive('bytes', bytes)).toEqual({ at: '2026-07-01T00:00:00.000Z', bytes: 5 });
+    expect(await cache.itemsAt(spans.version, spans.spans.get('/m/Movies/A')!)).toBeNull();
   });
 });

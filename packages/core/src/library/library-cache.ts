@@ -1,20 +1,41 @@
-import type { LibraryIndex } from '@mo/shared';
+import type { IndexItem, LibraryIndex } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
-import { indexStamp, readLibraryIndex, readLibraryIndexHeader, type IndexHeader } from './index-store.ts';
+import { indexStamp, itemsAt, openIndex, streamItems, type IndexHeader, type OpenIndex } from './index-store.ts';
 
 export type IndexListener = (header: IndexHeader | null, version: number) => void;
 
 /**
+ * A value built from the index one item at a time: the items stream past and only what the value
+ * keeps of them stays in memory. `start` and `end` are where the item's line lies in the file.
+ */
+export interface IndexPass<T> {
+  add(item: IndexItem, start: number, end: number): void;
+  /** `header` is null before the first scan; `version` is the cache's version the value belongs to. */
+  finish(header: IndexHeader | null, version: number): T;
+}
+
+/**
+ * How a cached value is computed: a pass over the streamed items, or (for small uses) a function
+ * of the whole index, whose items are then held in memory while it runs.
+ */
+export type Compute<T> = { pass: () => IndexPass<T> } | ((index: LibraryIndex | null) => T);
+
+/**
  * The API's view of the library index. The worker replaces the file after each library scan; the
  * cache notices (a stat a second, never a walk of the media) and computes what the routes serve
- * from it once. The per-file items are held only while something is being computed: at 100,000
- * files they are the largest thing in the process, and the answers built from them are much smaller.
+ * from it once. Values computed by passes never hold the items: at 100,000 files they would be the
+ * largest thing in the process, and the answers built from them are much smaller.
  */
 export interface LibraryCache {
   /** The current index without its items (scanned_at, truncated, …); null before the first scan. */
   header(): IndexHeader | null;
   /** A value computed from the current index once, then reused until the index changes. */
-  derive<T>(key: string, compute: (index: LibraryIndex | null) => T): Promise<T>;
+  derive<T>(key: string, compute: Compute<T>): Promise<T>;
+  /**
+   * The items whose lines lie in the byte ranges `spans` (start, end, start, end, …) of the index of
+   * `version`, as a pass saw them; null once a newer index replaced that one.
+   */
+  itemsAt(version: number, spans: readonly number[]): Promise<IndexItem[] | null>;
   /** Checks the file now; the timer does this too. */
   refresh(): Promise<void>;
   /** Bumped on every new index, so callers can key their own memos. */
@@ -33,28 +54,51 @@ function collect(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-const headerOf = ({ items: _, ...head }: LibraryIndex): IndexHeader => head;
+/** An open index file, closed once it is replaced and no read of it is under way. */
+interface Held {
+  open: OpenIndex;
+  reads: number;
+  retired: boolean;
+}
+
+async function reading<T>(held: Held, read: (open: OpenIndex) => Promise<T>): Promise<T> {
+  held.reads++;
+  try {
+    return await read(held.open);
+  } finally {
+    if (--held.reads === 0 && held.retired) void held.open.handle.close();
+  }
+}
+
+function retire(held: Held | null) {
+  if (!held) return;
+  held.retired = true;
+  if (held.reads === 0) void held.open.handle.close();
+}
+
+type Outcome = { value: unknown } | { error: unknown };
 
 export async function createLibraryCache(opts: {
   dataDir: () => string;
   logger?: Logger;
   pollMs?: number;
-  /** How long items stay in memory after the last computation that needed them. */
+  /** How long items stay in memory after the last function of the whole index that needed them. */
   keepItemsMs?: number;
 }): Promise<LibraryCache> {
-  let header: IndexHeader | null = null;
+  let current: Held | null = null;
   let stamp = '';
   let version = 0;
   let memo = new Map<string, unknown>();
   /** Every value asked for since the last index: recomputed as soon as a new index arrives. */
-  let wanted = new Map<string, (index: LibraryIndex | null) => unknown>();
+  let wanted = new Map<string, Compute<unknown>>();
   let asked = new Set<string>();
   const computing = new Map<string, Promise<unknown>>();
-  let items: LibraryIndex | null | undefined;
-  let loading: Promise<LibraryIndex | null | undefined> | undefined;
+  /** The current index's items, kept a while for functions of the whole index. */
+  let items: { version: number; items: IndexItem[] } | undefined;
   let checking: Promise<void> | undefined;
   let dropTimer: NodeJS.Timeout | undefined;
   const listeners = new Set<IndexListener>();
+  let closed = false;
 
   function dropItemsLater() {
     clearTimeout(dropTimer);
@@ -65,64 +109,118 @@ export async function createLibraryCache(opts: {
     dropTimer.unref();
   }
 
-  function computeInto(target: Map<string, unknown>, key: string, compute: (index: LibraryIndex | null) => unknown, index: LibraryIndex | null) {
-    try {
-      target.set(key, compute(index));
-    } catch (err) {
-      opts.logger?.error({ err, key }, 'could not compute a view of the library index');
+  /** Every value of `keys` from one read of the index (none when `held` is null: no index yet). */
+  async function computeAll(keys: [string, Compute<unknown>][], held: Held | null, ver: number): Promise<{ outcomes: Map<string, Outcome>; files: number | null }> {
+    const outcomes = new Map<string, Outcome>();
+    const passes: [string, IndexPass<unknown>][] = [];
+    const whole: [string, (index: LibraryIndex | null) => unknown][] = [];
+    for (const [key, compute] of keys) {
+      if (typeof compute === 'function') whole.push([key, compute]);
+      else {
+        try {
+          passes.push([key, compute.pass()]);
+        } catch (error) {
+          outcomes.set(key, { error });
+        }
+      }
     }
+    const reuse = items?.version === ver ? items.items : undefined;
+    const gather: IndexItem[] | undefined = whole.length > 0 && !reuse && held ? [] : undefined;
+    let files: number | null = null;
+    if (held && (passes.length > 0 || gather)) {
+      files = 0;
+      const live = [...passes];
+      await reading(held, (open) =>
+        streamItems(open, (item, start, end) => {
+          files!++;
+          for (let i = 0; i < live.length; i++) {
+            try {
+              live[i]![1].add(item, start, end);
+            } catch (error) {
+              outcomes.set(live[i]![0], { error });
+              live.splice(i--, 1);
+            }
+          }
+          gather?.push(item);
+        }),
+      );
+    }
+    const header = held?.open.header ?? null;
+    for (const [key, pass] of passes) {
+      if (outcomes.has(key)) continue;
+      try {
+        outcomes.set(key, { value: pass.finish(header, ver) });
+      } catch (error) {
+        outcomes.set(key, { error });
+      }
+      collect();
+    }
+    if (whole.length > 0) {
+      if (gather) items = { version: ver, items: gather };
+      const index = held ? { ...held.open.header, items: reuse ?? gather! } : null;
+      for (const [key, compute] of whole) {
+        try {
+          outcomes.set(key, { value: compute(index) });
+        } catch (error) {
+          outcomes.set(key, { error });
+        }
+        collect();
+      }
+      dropItemsLater();
+    }
+    return { outcomes, files };
   }
 
   /**
-   * Reads the index; a changed file becomes the new version, with every wanted view rebuilt. With
-   * nothing to rebuild and no request waiting for items, the header alone (answering undefined):
-   * the answer to a library scan does not wait for items nobody asked for.
+   * Takes a changed file as the new version once every value asked for under the previous one is
+   * rebuilt from it, in one read; until then requests keep getting the previous answers. With
+   * nothing asked for, the header alone: the answer to a library scan does not wait for values
+   * nobody wants.
    */
-  function loadItems(needItems = true): Promise<LibraryIndex | null | undefined> {
-    loading ??= (async () => {
-      const dir = opts.dataDir();
-      const now = `${dir}|${await indexStamp(dir)}`;
-      if (!needItems && now !== stamp) {
-        const head = await readLibraryIndexHeader(dir);
-        if (asked.size === 0) {
-          // The first request that needs items reads them; the old ones are stale now.
-          items = undefined;
-          changed(now, head, null);
-          return undefined;
-        }
-      }
-      const index = await readLibraryIndex(dir);
-      if (now !== stamp) changed(now, index && headerOf(index), index);
-      items = index;
-      dropItemsLater();
-      return index;
-    })().finally(() => (loading = undefined));
-    return loading;
-  }
-
-  /** A new index (`index` holds its items when some view asked for is to be rebuilt from them). */
-  function changed(now: string, head: IndexHeader | null, index: LibraryIndex | null) {
-    stamp = now;
-    version++;
-    header = head;
-    // What was asked for under the previous index is rebuilt now, so requests keep finding it
-    // ready; what nobody asked for since is forgotten, which bounds the memos.
-    const next = new Map<string, unknown>();
-    const keep = new Map<string, (index: LibraryIndex | null) => unknown>();
-    for (const key of asked) {
-      const compute = wanted.get(key);
-      if (!compute) continue;
-      keep.set(key, compute);
-      computeInto(next, key, compute, index);
-      collect();
+  async function load() {
+    const dir = opts.dataDir();
+    const open = await openIndex(dir);
+    const now = `${dir}|${open?.stamp ?? 'missing'}`;
+    if (now === stamp) {
+      await open?.handle.close();
+      return;
     }
-    wanted = keep;
+    const held: Held | null = open && { open, reads: 0, retired: false };
+    const ver = version + 1;
+    const keys = [...asked].flatMap((key): [string, Compute<unknown>][] => {
+      const compute = wanted.get(key);
+      return compute ? [[key, compute]] : [];
+    });
+    let rebuilt: Awaited<ReturnType<typeof computeAll>>;
+    try {
+      rebuilt = await computeAll(keys, held, ver);
+    } catch (err) {
+      retire(held);
+      throw err;
+    }
+    if (closed) {
+      retire(held);
+      return;
+    }
+    // What was asked for under the previous index is ready now, so requests keep finding it;
+    // what nobody asked for since is forgotten, which bounds the memos.
+    const next = new Map<string, unknown>();
+    for (const [key, outcome] of rebuilt.outcomes) {
+      if ('value' in outcome) next.set(key, outcome.value);
+      else opts.logger?.error({ err: outcome.error, key }, 'could not compute a view of the library index');
+    }
+    retire(current);
+    current = held;
+    stamp = now;
+    version = ver;
+    if (items && items.version !== ver) items = undefined;
+    wanted = new Map(keys);
     asked = new Set();
     memo = next;
-    opts.logger?.info({ files: index?.items.length ?? null, version, views: next.size }, 'library index loaded');
+    opts.logger?.info({ files: rebuilt.files, version, views: next.size }, 'library index loaded');
     for (const l of listeners) {
       try {
-        l(header, version);
+        l(open?.header ?? null, version);
       } catch (err) {
         opts.logger?.error({ err }, 'library index listener failed');
       }
@@ -133,7 +231,7 @@ export async function createLibraryCache(opts: {
     const dir = opts.dataDir();
     if (`${dir}|${await indexStamp(dir)}` === stamp) return;
     try {
-      await loadItems(asked.size > 0);
+      await load();
     } catch (err) {
       // Keep serving the last good answers; the file may be mid-replace on a filesystem without atomic rename.
       opts.logger?.error({ err }, 'library index could not be read; keeping the previous one');
@@ -150,8 +248,8 @@ export async function createLibraryCache(opts: {
   timer.unref();
 
   return {
-    header: () => header,
-    derive<T>(key: string, compute: (index: LibraryIndex | null) => T): Promise<T> {
+    header: () => current?.open.header ?? null,
+    derive<T>(key: string, compute: Compute<T>): Promise<T> {
       wanted.set(key, compute);
       asked.add(key);
       if (memo.has(key)) return Promise.resolve(memo.get(key) as T);
@@ -160,21 +258,28 @@ export async function createLibraryCache(opts: {
       let pending = computing.get(key) as Promise<T> | undefined;
       if (!pending) {
         pending = (async () => {
-          const seen = version;
-          let index = items;
-          // A header-only load under way gives no items; the next load reads them.
-          while (index === undefined) index = await loadItems();
-          // A newer index may have arrived meanwhile; its load computed this key already.
-          if (version !== seen && memo.has(key)) return memo.get(key) as T;
-          const value = compute(index);
-          memo.set(key, value);
-          collect();
-          dropItemsLater();
-          return value;
+          for (;;) {
+            const ver = version;
+            const { outcomes } = await computeAll([[key, compute]], current, ver);
+            // A newer index arrived meanwhile: its load computed this key, or it is computed again from it.
+            if (version !== ver) {
+              if (memo.has(key)) return memo.get(key) as T;
+              continue;
+            }
+            const outcome = outcomes.get(key)!;
+            if ('error' in outcome) throw outcome.error;
+            memo.set(key, outcome.value);
+            return outcome.value as T;
+          }
         })().finally(() => computing.delete(key));
         computing.set(key, pending);
       }
       return pending;
+    },
+    async itemsAt(ver, spans) {
+      const held = current;
+      if (ver !== version || !held) return null;
+      return reading(held, (open) => itemsAt(open, spans));
     },
     refresh,
     version: () => version,
@@ -183,10 +288,23 @@ export async function createLibraryCache(opts: {
       return () => listeners.delete(listener);
     },
     close() {
+      closed = true;
       clearInterval(timer);
       clearTimeout(dropTimer);
       items = undefined;
       wanted = new Map();
+      retire(current);
+      current = null;
+    },
+  };
+}
+
+/** A pass that feeds every item to an accumulator and makes the value from it at the end. */
+export function accumulate<A extends { add(item: IndexItem): void }, T>(make: () => A, finish: (acc: A, header: IndexHeader | null) => T): Compute<T> {
+  return {
+    pass: () => {
+      const acc = make();
+      return { add: (item) => acc.add(item), finish: (header) => finish(acc, header) };
     },
   };
 }

@@ -67,7 +67,7 @@ interface SeriesUnit {
  * show, and an episode two of its folders hold counts once. The `series` list keeps one entry per
  * folder, since an entry has a single `folder` and `drive` and each copy has to be found.
  */
-function countShows(units: readonly SeriesUnit[]): { series: number; episodes: number } {
+function countShows(units: readonly Pick<SeriesUnit, 'key' | 'seasons'>[]): { series: number; episodes: number } {
   const shows = sameTitleGroups(units, (u) => u.key);
   let episodes = 0;
   for (const show of shows) {
@@ -177,6 +177,89 @@ export function libraryAccumulator(): LibraryAccumulator {
   };
 }
 
+/**
+ * What one folder's own files add to the summary: their bytes, the movies they give a main video
+ * (by `unitKey`), the episodes they give each series (by `seriesUnitId`, with its title key).
+ * Stored with the folder by a scan, so that a rescan which keeps the folder's files need not read
+ * them again to count them.
+ */
+export interface SummaryPart {
+  bytes: number;
+  movies: string[];
+  series: [id: string, key: TitleKey, seasons: [season: number, episodes: number[]][]][];
+}
+
+/** The summary part of the items given, one at a time, since the last `take`. */
+export function summaryPartBuilder(): { add(item: IndexItem): void; take(): SummaryPart } {
+  let bytes = 0;
+  let movies = new Set<string>();
+  let series = new Map<string, { key: TitleKey; seasons: Map<number, Set<number>> }>();
+  return {
+    add(item) {
+      bytes += item.bytes;
+      if (item.type !== 'video' || item.extra) return;
+      if (item.section === 'movies') movies.add(unitKey(item));
+      else if (item.season !== null && item.episodes.length > 0) {
+        const id = seriesUnitId(item);
+        let s = series.get(id);
+        if (!s) series.set(id, (s = { key: seriesUnitKey(item), seasons: new Map() }));
+        let eps = s.seasons.get(item.season);
+        if (!eps) s.seasons.set(item.season, (eps = new Set()));
+        for (const e of item.episodes) eps.add(e);
+      }
+    },
+    take() {
+      const part: SummaryPart = {
+        bytes,
+        movies: [...movies],
+        series: [...series].map(([id, s]) => [id, s.key, [...s.seasons].map(([season, eps]) => [season, [...eps]])]),
+      };
+      bytes = 0;
+      movies = new Set();
+      series = new Map();
+      return part;
+    },
+  };
+}
+
+/** The library summary from the summary parts of all its folders (`summaryPartBuilder`): the same figures as `libraryView`'s. */
+export function summaryAccumulator(): { add(part: SummaryPart, files: number): void; summary(header: IndexHeader): LibrarySummary } {
+  let files = 0;
+  let bytes = 0;
+  const movies = new Set<string>();
+  const series = new Map<string, { key: TitleKey; seasons: Map<number, Set<number>> }>();
+  return {
+    add(part, n) {
+      files += n;
+      bytes += part.bytes;
+      for (const m of part.movies) movies.add(m);
+      for (const [id, key, seasons] of part.series) {
+        let s = series.get(id);
+        if (!s) series.set(id, (s = { key, seasons: new Map() }));
+        for (const [season, eps] of seasons) {
+          let have = s.seasons.get(season);
+          if (!have) s.seasons.set(season, (have = new Set()));
+          for (const e of eps) have.add(e);
+        }
+      }
+    },
+    summary(header) {
+      const shows = countShows([...series.values()]);
+      return {
+        files,
+        bytes,
+        movies: movies.size,
+        series: shows.series,
+        episodes: shows.episodes,
+        scanned_at: header.scanned_at,
+        duration_ms: header.duration_ms,
+        truncated: header.truncated,
+        timed_out: header.timed_out,
+      };
+    },
+  };
+}
+
 /** `libraryAccumulator` over a whole index. */
 export function libraryView(index: LibraryIndex | null): LibraryView {
   if (!index) return { summary: { ...EMPTY_SUMMARY }, movies: [], series: [] };
@@ -185,15 +268,43 @@ export function libraryView(index: LibraryIndex | null): LibraryView {
   return acc.view(index);
 }
 
-export function extensionBreakdown(index: LibraryIndex | null): Record<string, { count: number; bytes: number }> {
-  const out: Record<string, { count: number; bytes: number }> = {};
-  for (const item of index?.items ?? []) {
-    const key = item.ext || '(none)';
-    const e = (out[key] ??= { count: 0, bytes: 0 });
-    e.count++;
-    e.bytes += item.bytes;
-  }
-  return out;
+export type ExtensionBreakdown = Record<string, { count: number; bytes: number }>;
+
+export function extensionBreakdown(index: LibraryIndex | null): ExtensionBreakdown {
+  const acc = extensionAccumulator();
+  for (const item of index?.items ?? []) acc.add(item);
+  return acc.breakdown();
+}
+
+/** `extensionBreakdown` fed one item at a time. */
+export function extensionAccumulator(): { add(item: IndexItem): void; breakdown(): ExtensionBreakdown } {
+  const out: ExtensionBreakdown = {};
+  return {
+    add(item) {
+      const key = item.ext || '(none)';
+      const e = (out[key] ??= { count: 0, bytes: 0 });
+      e.count++;
+      e.bytes += item.bytes;
+    },
+    breakdown: () => out,
+  };
+}
+
+/**
+ * Where each folder's items lie in the index file: byte ranges (start, end, start, end, …), one
+ * per run of consecutive lines. A scan writes a folder's files together, so most folders have one.
+ */
+export function folderSpans(): { add(item: IndexItem, start: number, end: number): void; spans(): Map<string, number[]> } {
+  const spans = new Map<string, number[]>();
+  return {
+    add(item, start, end) {
+      let s = spans.get(item.folder);
+      if (!s) spans.set(item.folder, (s = []));
+      if (s.length > 0 && s[s.length - 1] === start) s[s.length - 1] = end;
+      else s.push(start, end);
+    },
+    spans: () => spans,
+  };
 }
 
 export interface FolderFile {

@@ -52,14 +52,21 @@ function idsOf(nfo: NfoWithIds): ShowIds {
  * group by their parsed title); units that name the same show are merged, so a series split over
  * two drives is one series. A folder counts once it has an episode video, or an .nfo to go by.
  */
-export function collectSeries(items: readonly IndexItem[], opts: { readNfo: boolean }): LibrarySeries[] {
+export function collectSeries(items: Iterable<IndexItem>, opts: { readNfo: boolean }): LibrarySeries[] {
+  const acc = seriesAccumulator(opts);
+  for (const item of items) acc.add(item);
+  return acc.series();
+}
+
+/** `collectSeries` fed one item at a time; it keeps one record per series folder, not the items. */
+export function seriesAccumulator(opts: { readNfo: boolean }): { add(item: IndexItem): void; series(): LibrarySeries[] } {
   const units = new Map<string, LibrarySeries>();
   const keys = new Map<LibrarySeries, TitleKey>();
-  for (const item of items) {
-    if (item.section !== 'tv' || item.extra || !item.title) continue;
+  const add = (item: IndexItem) => {
+    if (item.section !== 'tv' || item.extra || !item.title) return;
     const video = item.type === 'video' && item.season !== null && item.episodes.length > 0;
     const nfo = opts.readNfo && item.type === 'nfo' && item.nfo?.kind !== 'movie' ? item.nfo : null;
-    if (!video && !nfo) continue;
+    if (!video && !nfo) return;
     const id = seriesUnitId(item);
     let u = units.get(id);
     if (!u) {
@@ -76,13 +83,17 @@ export function collectSeries(items: readonly IndexItem[], opts: { readNfo: bool
     } else if (nfo?.kind === 'episode') {
       const season = nfo.season ?? item.season;
       const episodes = nfo.episode !== null ? [nfo.episode] : item.episodes;
-      if (season === null) continue;
+      if (season === null) return;
       for (const e of episodes) {
         const k = `${season}:${e}`;
         if (!u.known.has(k)) u.known.set(k, { title: nfo.title, aired: nfo.aired });
       }
     }
-  }
+  };
+  return { add, series: () => mergedSeries(units, keys) };
+}
+
+function mergedSeries(units: Map<string, LibrarySeries>, keys: Map<LibrarySeries, TitleKey>): LibrarySeries[] {
   const out: LibrarySeries[] = [];
   for (const group of sameTitleGroups([...units.values()], (u) => keys.get(u)!)) {
     const [first, ...rest] = group;

@@ -59,7 +59,7 @@ interface MovieUnit extends MovieCopy {
   year: number | null;
   loose: boolean;
   /** The largest main video: the one whose name says the edition when the folder does not. */
-  video: IndexItem | null;
+  video: { path: string; bytes: number } | null;
 }
 
 interface SeriesUnit {
@@ -77,10 +77,17 @@ interface SeriesUnit {
  * across TV / TV Shows folders. A movie counts once it has a main video, a series once it has an
  * episode, as in the library view.
  */
-export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
+export function duplicateReport(items: Iterable<IndexItem>): DuplicateReport {
+  const acc = duplicateAccumulator();
+  for (const item of items) acc.add(item);
+  return acc.report();
+}
+
+/** `duplicateReport` fed one item at a time; it keeps one record per movie and series folder, not the items. */
+export function duplicateAccumulator(): { add(item: IndexItem): void; report(): DuplicateReport } {
   const movies = new Map<string, MovieUnit>();
   const series = new Map<string, SeriesUnit>();
-  for (const item of items) {
+  const add = (item: IndexItem) => {
     const key = unitKey(item);
     if (item.section === 'movies') {
       let m = movies.get(key);
@@ -91,15 +98,18 @@ export function duplicateReport(items: readonly IndexItem[]): DuplicateReport {
       }
       m.files++;
       m.bytes += item.bytes;
-      if (item.type === 'video' && !item.extra && (!m.video || item.bytes > m.video.bytes)) m.video = item;
+      if (item.type === 'video' && !item.extra && (!m.video || item.bytes > m.video.bytes)) m.video = { path: item.path, bytes: item.bytes };
     } else if (item.type === 'video' && !item.extra && item.season !== null && item.episodes.length > 0 && item.title) {
       const skey = seriesUnitId(item);
       let s = series.get(skey);
       if (!s) series.set(skey, (s = { title: item.title, key: seriesUnitKey(item), folder: item.folder, drive: item.drive, episodes: new Set() }));
       for (const e of item.episodes) s.episodes.add(`${item.season}:${e}`);
     }
-  }
+  };
+  return { add, report: () => reportOf(movies, series) };
+}
 
+function reportOf(movies: Map<string, MovieUnit>, series: Map<string, SeriesUnit>): DuplicateReport {
   const movieGroups = new Map<string, { title: string; year: number | null; edition: string | null; copies: MovieCopy[] }>();
   for (const m of movies.values()) {
     if (!m.video) continue;

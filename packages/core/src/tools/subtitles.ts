@@ -49,8 +49,11 @@ export interface SubtitleCoverage {
   languages: Set<string>;
 }
 
+/** What a subtitle's owner is told by: the season and episodes of an item, without the rest of it. */
+type Episodes = Pick<IndexItem, 'season' | 'episodes'>;
+
 interface Video extends CoveredVideo {
-  item: IndexItem;
+  item: Episodes;
   base: string;
 }
 
@@ -58,7 +61,7 @@ interface Folder {
   videos: Video[];
   byBase: Map<string, Video>;
   /** Subtitles beside the videos, in `Subs/`, or in a per-video folder `Subs/<video base>/`. */
-  subs: { item: IndexItem; name: string; subfolder: string | null; inSubs: boolean }[];
+  subs: { item: Episodes; name: string; subfolder: string | null; inSubs: boolean }[];
 }
 
 const SUBS_FOLDER = /^(subs|subtitles)$/i;
@@ -109,7 +112,14 @@ function ownersInSubs(folder: Folder, sub: Folder['subs'][number]): Video[] {
  * in a folder named after it, or naming its episode, belongs to that one; any other belongs to all.
  * Subtitles are told by `library.subtitle_extensions` as it is now, not as the scan typed them.
  */
-export function subtitleCoverage(items: readonly IndexItem[], opts: { subtitleExtensions: readonly string[] }): SubtitleCoverage {
+export function subtitleCoverage(items: Iterable<IndexItem>, opts: { subtitleExtensions: readonly string[] }): SubtitleCoverage {
+  const acc = subtitleCoverageAccumulator(opts);
+  for (const item of items) acc.add(item);
+  return acc.coverage();
+}
+
+/** `subtitleCoverage` fed one item at a time; it keeps the videos' and subtitles' names, not the items. */
+export function subtitleCoverageAccumulator(opts: { subtitleExtensions: readonly string[] }): { add(item: IndexItem): void; coverage(): SubtitleCoverage } {
   const subtitleExts = new Set(opts.subtitleExtensions);
   const folders = new Map<string, Folder>();
   const folderOf = (dir: string) => {
@@ -118,7 +128,8 @@ export function subtitleCoverage(items: readonly IndexItem[], opts: { subtitleEx
     return f;
   };
   const videos: Video[] = [];
-  for (const item of items) {
+  const add = (item: IndexItem) => {
+    const episodes: Episodes = { season: item.season, episodes: item.episodes };
     if (item.type === 'video' && !item.extra) {
       const dir = dirOf(item.path);
       const name = nameOf(item.path);
@@ -131,7 +142,7 @@ export function subtitleCoverage(items: readonly IndexItem[], opts: { subtitleEx
         season: movie ? null : item.season,
         episode: movie ? null : (item.episodes[0] ?? null),
       };
-      const v: Video = { entry, sidecars: [], item, base: dot > 0 ? name.slice(0, dot) : name };
+      const v: Video = { entry, sidecars: [], item: episodes, base: dot > 0 ? name.slice(0, dot) : name };
       const f = folderOf(dir);
       f.videos.push(v);
       f.byBase.set(v.base.toLowerCase(), v);
@@ -140,12 +151,15 @@ export function subtitleCoverage(items: readonly IndexItem[], opts: { subtitleEx
       const name = nameOf(item.path);
       const dir = dirOf(item.path);
       const parent = dirOf(dir);
-      if (SUBS_FOLDER.test(nameOf(dir))) folderOf(parent).subs.push({ item, name, subfolder: null, inSubs: true });
-      else if (SUBS_FOLDER.test(nameOf(parent))) folderOf(dirOf(parent)).subs.push({ item, name, subfolder: nameOf(dir), inSubs: true });
-      else folderOf(dir).subs.push({ item, name, subfolder: null, inSubs: false });
+      if (SUBS_FOLDER.test(nameOf(dir))) folderOf(parent).subs.push({ item: episodes, name, subfolder: null, inSubs: true });
+      else if (SUBS_FOLDER.test(nameOf(parent))) folderOf(dirOf(parent)).subs.push({ item: episodes, name, subfolder: nameOf(dir), inSubs: true });
+      else folderOf(dir).subs.push({ item: episodes, name, subfolder: null, inSubs: false });
     }
-  }
+  };
+  return { add, coverage: () => coverageOf(folders, videos) };
+}
 
+function coverageOf(folders: Map<string, Folder>, videos: Video[]): SubtitleCoverage {
   const languages = new Set<string>();
   for (const folder of folders.values()) {
     if (folder.videos.length === 0) continue;
