@@ -110,67 +110,75 @@ describe('the transcode queue under SIGKILL and restarts', () => {
   it(`run-all of ${FILES} transcodes, two at a time, with the worker SIGKILLed ${KILLS} times: nothing lost, every entry true, all done after retries`, async () => {
     const sources = await addMovies(Array.from({ length: FILES }, (_, i) => `Q${String(i).padStart(2, '0')} Queued (${2000 + i})`));
     let worker = await transcodeWorker();
-    const all = await post('/api/tools/transcoder/run-all');
-    expect(all.status, all.text).toBe(202);
-    const jobs = json(all).jobs as { path: string; job: { id: string } }[];
-    expect(jobs).toHaveLength(FILES);
+    try {
+      const all = await post('/api/tools/transcoder/run-all');
+      expect(all.status, all.text).toBe(202);
+      const jobs = json(all).jobs as { path: string; job: { id: string } }[];
+      expect(jobs).toHaveLength(FILES);
 
-    const seenRunning: number[] = [];
-    for (let k = 0; k < KILLS; k++) {
-      const busy = await waitFor(async () => {
-        const n = (await entries()).filter((e) => e.status === 'running').length;
-        return n > 0 ? n : (await entries()).every((e) => e.status !== 'queued') ? -1 : false;
-      }, 60_000, 'a transcode to run');
-      if (busy < 0) break;
-      seenRunning.push(busy);
-      await sleep(random.int(100, 1300));
+      const seenRunning: number[] = [];
+      for (let k = 0; k < KILLS; k++) {
+        const busy = await waitFor(async () => {
+          const n = (await entries()).filter((e) => e.status === 'running').length;
+          return n > 0 ? n : (await entries()).every((e) => e.status !== 'queued') ? -1 : false;
+        }, 60_000, 'a transcode to run');
+        if (busy < 0) break;
+        seenRunning.push(busy);
+        await sleep(random.int(100, 1300));
+        await kill(worker);
+        await fastForwardStalls(redisUrl, prefix, 'transcode');
+        await ageLocks([join(install.paths.data, 'state.json.lock')]);
+        const mid = await fileStates(sources);
+        expect(Object.entries(mid).filter(([, s]) => s === 'lost' || s === 'changed'), `after kill ${k + 1}`).toEqual([]);
+        worker = await transcodeWorker();
+      }
+      figures.set('run-all: kills', seenRunning.length);
+      figures.set('run-all: transcodes running at each kill', seenRunning.join(' '));
+      expect(Math.max(...seenRunning)).toBeLessThanOrEqual(2);
+
+      const outcomes = await Promise.all(jobs.map((j) => jobFinal(port, 'transcode', j.job.id, 180_000)));
+      expect(outcomes.filter((o) => o === null), 'jobs left unfinished').toEqual([]);
+      const states = await fileStates(sources);
+      const listed = await entries();
+      const entryOf = (path: string) => listed.find((e) => e.path === path);
+      // A job killed after its MP4 was verified, placed and recorded, and killed again when delivered
+      // anew, fails for stalling with its entry rightly done (its original may still lie beside it).
+      const finishedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && entryOf(j.path)?.status === 'done').map((j) => j.path);
+      // A job killed after placing its verified MP4 but before recording it, and killed again, fails
+      // with its original intact beside that MP4: nothing lost, but a retry meets the MP4 (409).
+      const placedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path) && states[j.path] === 'both').map((j) => j.path);
+      for (const [i, j] of jobs.entries()) {
+        const completed = outcomes[i]!.state === 'completed';
+        const allowed = completed ? ['transcoded'] : finishedFirst.includes(j.path) ? ['transcoded', 'both'] : ['original', 'both'];
+        expect(allowed, `${basename(j.path)}: job ${outcomes[i]!.state}, entry ${entryOf(j.path)?.status}`).toContain(states[j.path]);
+      }
+      await waitFor(async () => {
+        const now = await entries();
+        return jobs.every((j, i) => {
+          const status = now.find((e) => e.path === j.path)?.status;
+          return outcomes[i]!.state === 'completed' ? status === 'done' : status === 'failed' || finishedFirst.includes(j.path);
+        });
+      }, 30_000, 'every entry to say what became of its job');
+      figures.set('run-all: jobs completed / failed after the kills', `${outcomes.filter((o) => o!.state === 'completed').length} / ${outcomes.filter((o) => o!.state === 'failed').length}`);
+      figures.set('run-all: failed jobs whose transcode had finished (entry done)', finishedFirst.length);
+      figures.set('run-all: failed jobs whose MP4 was placed but not recorded', placedFirst.length);
+
+      // The failed ones, asked again, complete; then nothing is left behind.
+      const failed = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path) && !placedFirst.includes(j.path));
+      for (const j of failed) expect((await post('/api/tools/transcoder/retry', { path: j.path })).status).toBe(200);
+      if (failed.length > 0) {
+        const again = await post('/api/tools/transcoder/run-all');
+        expect(again.status, again.text).toBe(202);
+        for (const j of json(again).jobs as { job: { id: string } }[]) expect((await jobFinal(port, 'transcode', j.job.id, 120_000))?.state).toBe('completed');
+      }
+      const end = await fileStates(sources);
+      expect(sources.filter((src) => end[src] !== 'transcoded' && !(end[src] === 'both' && (finishedFirst.includes(src) || placedFirst.includes(src))))).toEqual([]);
+      expect(await findLeftovers([install.paths.drive, install.paths.data])).toEqual([]);
+      expect(await filesIn(join(install.paths.data, 'media-work'))).toEqual([]);
+    } finally {
+      // The next test needs no transcode worker alive when it queues its jobs.
       await kill(worker);
-      await fastForwardStalls(redisUrl, prefix, 'transcode');
-      await ageLocks([join(install.paths.data, 'state.json.lock')]);
-      const mid = await fileStates(sources);
-      expect(Object.entries(mid).filter(([, s]) => s === 'lost' || s === 'changed'), `after kill ${k + 1}`).toEqual([]);
-      worker = await transcodeWorker();
     }
-    figures.set('run-all: kills', seenRunning.length);
-    figures.set('run-all: transcodes running at each kill', seenRunning.join(' '));
-    expect(Math.max(...seenRunning)).toBeLessThanOrEqual(2);
-
-    const outcomes = await Promise.all(jobs.map((j) => jobFinal(port, 'transcode', j.job.id, 180_000)));
-    expect(outcomes.filter((o) => o === null), 'jobs left unfinished').toEqual([]);
-    const states = await fileStates(sources);
-    const listed = await entries();
-    const entryOf = (path: string) => listed.find((e) => e.path === path);
-    // A job killed after its MP4 was verified, placed and recorded, and killed again when delivered
-    // anew, fails for stalling with its entry rightly done (its original may still lie beside it).
-    const finishedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && entryOf(j.path)?.status === 'done').map((j) => j.path);
-    for (const [i, j] of jobs.entries()) {
-      const completed = outcomes[i]!.state === 'completed';
-      const allowed = completed ? ['transcoded'] : finishedFirst.includes(j.path) ? ['transcoded', 'both'] : ['original'];
-      expect(allowed, `${basename(j.path)}: job ${outcomes[i]!.state}, entry ${entryOf(j.path)?.status}`).toContain(states[j.path]);
-    }
-    await waitFor(async () => {
-      const now = await entries();
-      return jobs.every((j, i) => {
-        const status = now.find((e) => e.path === j.path)?.status;
-        return outcomes[i]!.state === 'completed' ? status === 'done' : status === 'failed' || finishedFirst.includes(j.path);
-      });
-    }, 30_000, 'every entry to say what became of its job');
-    figures.set('run-all: jobs completed / failed after the kills', `${outcomes.filter((o) => o!.state === 'completed').length} / ${outcomes.filter((o) => o!.state === 'failed').length}`);
-    figures.set('run-all: failed jobs whose transcode had finished (entry done)', finishedFirst.length);
-
-    // The failed ones, asked again, complete; then nothing is left behind.
-    const failed = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path));
-    for (const j of failed) expect((await post('/api/tools/transcoder/retry', { path: j.path })).status).toBe(200);
-    if (failed.length > 0) {
-      const again = await post('/api/tools/transcoder/run-all');
-      expect(again.status, again.text).toBe(202);
-      for (const j of json(again).jobs as { job: { id: string } }[]) expect((await jobFinal(port, 'transcode', j.job.id, 120_000))?.state).toBe('completed');
-    }
-    const end = await fileStates(sources);
-    expect(sources.filter((src) => end[src] !== 'transcoded' && !(end[src] === 'both' && finishedFirst.includes(src)))).toEqual([]);
-    expect(await findLeftovers([install.paths.drive, install.paths.data])).toEqual([]);
-    expect(await filesIn(join(install.paths.data, 'media-work'))).toEqual([]);
-    await kill(worker);
   }, 600_000);
 
   it('a pause holds across a killed API, a restarted worker and a Redis that forgot it; resume runs the waiting jobs', async () => {
