@@ -91,6 +91,18 @@ export interface LibraryAccumulator {
   view(header: IndexHeader): LibraryView;
 }
 
+function librarySummary(header: IndexHeader, counts: { files: number; bytes: number; movies: number }, shows: { series: number; episodes: number }): LibrarySummary {
+  return {
+    ...counts,
+    series: shows.series,
+    episodes: shows.episodes,
+    scanned_at: header.scanned_at,
+    duration_ms: header.duration_ms,
+    truncated: header.truncated,
+    timed_out: header.timed_out,
+  };
+}
+
 /**
  * Movies and series grouped by folder, with the counts the summary shows, fed one item at a time:
  * a scan streaming its items to disk gets the summary without holding them. A movie is a folder
@@ -104,20 +116,8 @@ export function libraryAccumulator(): LibraryAccumulator {
   const series = new Map<string, SeriesUnit>();
   let bytes = 0;
   let files = 0;
-  const summaryOf = (header: IndexHeader, movieCount: number, withEpisodes: readonly SeriesUnit[]): LibrarySummary => {
-    const shows = countShows(withEpisodes);
-    return {
-      files,
-      bytes,
-      movies: movieCount,
-      series: shows.series,
-      episodes: shows.episodes,
-      scanned_at: header.scanned_at,
-      duration_ms: header.duration_ms,
-      truncated: header.truncated,
-      timed_out: header.timed_out,
-    };
-  };
+  const summaryOf = (header: IndexHeader, movieCount: number, withEpisodes: readonly SeriesUnit[]): LibrarySummary =>
+    librarySummary(header, { files, bytes, movies: movieCount }, countShows(withEpisodes));
   const withEpisodes = () => [...series.values()].filter((u) => u.seasons.size > 0);
   return {
     add(item) {
@@ -244,18 +244,7 @@ export function summaryAccumulator(): { add(part: SummaryPart, files: number): v
       }
     },
     summary(header) {
-      const shows = countShows([...series.values()]);
-      return {
-        files,
-        bytes,
-        movies: movies.size,
-        series: shows.series,
-        episodes: shows.episodes,
-        scanned_at: header.scanned_at,
-        duration_ms: header.duration_ms,
-        truncated: header.truncated,
-        timed_out: header.timed_out,
-      };
+      return librarySummary(header, { files, bytes, movies: movies.size }, countShows([...series.values()]));
     },
   };
 }
