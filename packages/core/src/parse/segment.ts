@@ -50,7 +50,8 @@ export function refused(reason: string): Seg {
 /**
  * A year after an episode marker belongs to the series when it stands among release words, right
  * after the marker or a release word and before another or the end ("S01.E12.German.2014.ANiME",
- * "S03.(2005).720p"); after an episode title word it may be the episode's ("S01E01.Back.to.1985").
+ * "S03.(2005).720p"), or opening a bracket of release words ("[2017, WEBRip]"); after an episode
+ * title word it may be the episode's ("S01E01.Back.to.1985").
  */
 const RE_YEAR = /(?:19|20)\d\d/;
 
@@ -64,7 +65,11 @@ function yearAfter(s: string, from: number): number | null {
     if (!/^(?:19|20)\d{2}$/.test(t.lower)) continue;
     const prev = i > first ? tokens[i - 1] : undefined;
     const next = tokens[i + 1];
-    const inRelease = (prev === undefined || isJunkToken(prev.lower)) && (next === undefined || isJunkToken(next.lower));
+    // "[2017, США, WEBRip]": trackers open a bracket of release facts with the year.
+    const opens = s[t.start - 1] === '[';
+    const inRelease =
+      (prev === undefined || opens || isJunkToken(prev.lower)) &&
+      (next === undefined || isJunkToken(next.lower) || (opens && s[t.end] === ','));
     return inRelease && isYear(Number(t.lower)) ? Number(t.lower) : null;
   }
   return null;

@@ -15,8 +15,13 @@ describe('form movie year', () => {
     ['Paper Boats  (Drama 1951)  Lead Actor', movie('Paper Boats', 1951)],
     ['Dust.1922.1080p.BluRay.x264', movie('Dust', 1922)],
     ['Dust.and.Echoes.1982-1992.2019.DOCU.HDTV', movie('Dust and Echoes 1982-1992', 2019)],
+    ['Бумажные кораблики / Paper Boats (2015) WEB-DL 1080p', movie('Paper Boats', 2015)],
   ])('%s', (name, want) => {
     expectParsed(name, want);
+  });
+
+  it('refuses a translated title beside two Latin ones: either may be the original', () => {
+    expectRefused('Бумажные кораблики / Paper Boats / Boats of Paper (2015) WEB-DL 1080p');
   });
 
   it('refuses a movie without a year, and a collection of years', () => {

@@ -16,6 +16,9 @@ describe('form spelled-out season and episode', () => {
     ['River Town 2 сезон 5 серия', episode('River Town', 2, [5])],
     ['Речной город. Сезон 2. Серия 5', episode('Речной город', 2, [5])],
     ['Речной город. Сезон №2. Серия №5', episode('Речной город', 2, [5])],
+    ['Речной город / River Town / Сезон 2 / Серии 1-4 [2019, США, WEB-DL 1080p]', episode('River Town', 2, [1, 2, 3, 4], { year: 2019 })],
+    ['Речной город / River Town / Сезон: 2 / Серии: 1-8 из 8 [2021 WEB-DL 720p]', episode('River Town', 2, [1, 2, 3, 4, 5, 6, 7, 8], { year: 2021 })],
+    ['Речной город. River Town. Сезон 3. Эпизод 04. Паводок.avi', episode('River Town', 3, [4])],
     ['River Town 2nd Season 05 (BD 1080p)', episode('River Town', 2, [5])],
     ['River Town 2nd Season - 01 ~ 04 [720p]', episode('River Town', 2, [1, 2, 3, 4])],
     ['River Town Season 2 5of10', episode('River Town', 2, [5])],
@@ -27,6 +30,15 @@ describe('form spelled-out season and episode', () => {
     ['River Town - Temporada 2 HDTV [Cap.205_206]', episode('River Town', 2, [5, 6])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
+  });
+
+  it('refuses a Russian tracker name whose Latin title could be either of two parts', () => {
+    expectRefused('Discovery. Речной город / River Town [02х01-04] (2019) HDTVRip');
+  });
+
+  it('refuses one episode number out of a total, which trackers also use for the first episodes', () => {
+    expectRefused('Речной город / River Town / Сезон: 2 / Серии: 5 из 10 [2019, WEB-DL 1080p]', /total/);
+    expectParsed('Речной город / River Town / Сезон: 2 / Серии: 1 из 10 [2019, WEB-DL 1080p]', episode('River Town', 2, [1]));
   });
 
   it('refuses a Spanish episode code that contradicts its season', () => {

@@ -15,7 +15,7 @@ const TO = '(?:-|~|to|a|à|ao)';
 const NUM_RANGE = `\\(?(\\d{1,3})(?:[ ._]*${TO}[ ._]*(\\d{1,3}))?\\)?(?!\\d)`;
 
 const RE_SEASON_EPISODE = new RegExp(
-  `${B}(?:${SEASON_WORDS})[ ._:]*-?№?(\\d{1,2})[ ._,:\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`,
+  `${B}(?:${SEASON_WORDS})[ ._:]*-?№?(\\d{1,2})[ ._,:/\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`,
   'iu',
 );
 // "5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "(8.sez.21.ser.iz.23)"
@@ -37,6 +37,7 @@ const RE_SEASON_NUMBER = new RegExp(`${B}(?:season|series|saison|staffel|tempora
 const RE_KANJI = /第(\d{1,2})期[\s._]*第?(\d{1,4})[話话集]/u;
 // Spanish "Cap.408" (season 4, episode 8) and "Cap.408_409", usually after "Temporada 4".
 const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
+const RE_OUT_OF = /^[ ._]*(?:из|of)[ ._]*\d/iu;
 const RE_SEASON_WORD = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
 
 const RE_SEASON_WORD_HINT = /season|series|saison|staffel|temp|stagione|seizoen|sez|s[äæa]e?s[oe]n|sesong|kausi|vad|сезон/i;
@@ -88,6 +89,10 @@ export const spelled: Form = {
   find(s) {
     let m = RE_SEASON_EPISODE.exec(s);
     if (m) {
+      // "Серии: 5 из 20": the fifth episode, or the first five of twenty? Trackers write both.
+      if (m[3] === undefined && m[2] !== '1' && RE_OUT_OF.test(s.slice(m.index + m[0].length))) {
+        return marker('episode', m.index, m.index, { conflict: 'one episode number out of a total may count the episodes so far' });
+      }
       const eps = numbers(m[2]!, m[3]);
       if (eps) return at(m, Number(m[1]), eps);
     }

@@ -16,6 +16,8 @@ describe('form SxxEyy', () => {
     ['Los Vecinos - T03E11 - Titulo.mkv', episode('Los Vecinos', 3, [11])],
     ['Northern Lights Sn2 Ep7 HDTV', episode('Northern Lights', 2, [7])],
     ['Northern.LightsS02E07.1080p.WEB', episode('Northern Lights', 2, [7])],
+    ['Northern Lights SO2E07.avi', episode('Northern Lights', 2, [7])],
+    ['northern.lights.so3e11.720p', episode('northern lights', 3, [11])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });

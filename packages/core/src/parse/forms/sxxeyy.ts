@@ -1,6 +1,6 @@
 // S01E02 and its kin: s1e2, S01 E02, S01.E02, S01Ep02, [S01] [E02], S012E01, S2016E01, and the
 // multi-episode forms S01E02E03, S01E02-E03, S01E02-03, S01E02-S01E03, S01E02and03, S01E02&3&4,
-// S01E21.22. Also S01.07 (season, then a two-digit episode) and S0615.
+// S01E21.22. Also S01.07 (season, then a two-digit episode), S0615 and SO2E04.
 import { isYear } from '../title.ts';
 import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
@@ -12,6 +12,8 @@ const RE_SXE =
 const RE_BRACKETED = /[[(]s ?(\d{1,2})(?:[ ._-]+ep? ?|-)(\d{1,3})[\])]/i;
 // S0615: season and episode run together; 01e02, 01E06 without the S.
 const RE_GLUED = /(?<![\p{L}\p{N}])(?:s(\d{2})(\d{2})|(\d{1,2})e(\d{2,3}))(?![\p{L}\p{N}])/iu;
+// SO2E04: the letter O typed for the zero of a season.
+const RE_LETTER_O = /(?<![\p{L}\p{N}])so(\d)e(\d{2,3})(?![\p{L}\p{N}])/iu;
 // S01.07, s02.09: a season, then a two-digit episode and nothing more.
 const RE_SEASON_DOT = /(?<![\p{L}\p{N}])s(\d{1,2})[ .](\d{2})(?=[ ._-]|$)/iu;
 
@@ -121,6 +123,8 @@ export const sxxeyy: Form = {
     }
     const g = RE_GLUED.exec(s);
     if (g) return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1] ?? g[3]), episodes: [Number(g[2] ?? g[4])] });
+    const o = RE_LETTER_O.exec(s);
+    if (o) return marker('episode', o.index, o.index + o[0].length, { season: Number(o[1]), episodes: [Number(o[2])] });
     const d = RE_SEASON_DOT.exec(s);
     if (d) return marker('episode', d.index, d.index + d[0].length, { season: Number(d[1]), episodes: [Number(d[2])] });
     return null;
