@@ -26,6 +26,8 @@ describe('form spelled-out season and episode', () => {
     ['River Town Season 2.05', episode('River Town', 2, [5])],
     ['River Town Season 2 05.mkv', episode('River Town', 2, [5])],
     ['川の町 第2期 05話', episode('川の町', 2, [5])],
+    ['Episode 5 River Town (saison 2) VOSTFR', episode('River Town', 2, [5])],
+    ['Episode.12.River.Town.(Season.3).720p', episode('River Town', 3, [12])],
     ['River Town - Temporada 2 [HDTV][Cap.205]', episode('River Town', 2, [5])],
     ['River Town - Temporada 2 HDTV [Cap.205_206]', episode('River Town', 2, [5, 6])],
   ])('%s', (name, want) => {
@@ -39,6 +41,10 @@ describe('form spelled-out season and episode', () => {
   it('refuses one episode number out of a total, which trackers also use for the first episodes', () => {
     expectRefused('Речной город / River Town / Сезон: 2 / Серии: 5 из 10 [2019, WEB-DL 1080p]', /total/);
     expectParsed('Речной город / River Town / Сезон: 2 / Серии: 1 из 10 [2019, WEB-DL 1080p]', episode('River Town', 2, [1]));
+  });
+
+  it('takes no title from an episode title after the episode number', () => {
+    expectRefused('Episode 5 - The Flood (Season 2).mkv');
   });
 
   it('refuses a Spanish episode code that contradicts its season', () => {

@@ -1,8 +1,8 @@
 // Seasons and episodes spelled out, in the languages releases use: "Season 1 Episode 2",
 // "Saison 5 Ep 14", "Staffel 1 Folge 2", "Temporada 4 [Cap.408]", "Season 4 Episodes 1-12",
-// "2nd Season 24", "Season 2 2of12", "Season 3 Part IV", "Season 4.16", "NCIS Season 11 01", and
-// the number-first orders of Russian and Turkish ("5-й сезон 09-я серия", "2.Sezon.7.Bölüm",
-// "3.sezon.22.seria").
+// "2nd Season 24", "Season 2 2of12", "Episode 14 Title (saison 2)", "Season 3 Part IV",
+// "Season 4.16", "NCIS Season 11 01", "Сезон: 1 / Серии: 1-10", and the number-first orders of
+// Russian and Turkish ("5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "3.sezon.22.seria").
 import { marker, MAX_SPAN, range, smallNumber, type Form, type Marker } from './marker.ts';
 
 export const SEASON_WORDS =
@@ -37,6 +37,12 @@ const RE_SEASON_NUMBER = new RegExp(`${B}(?:season|series|saison|staffel|tempora
 const RE_KANJI = /第(\d{1,2})期[\s._]*第?(\d{1,4})[話话集]/u;
 // Spanish "Cap.408" (season 4, episode 8) and "Cap.408_409", usually after "Temporada 4".
 const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
+// "Episode 14 Title (saison 2)": the episode first, the season in brackets after the title. Not
+// "Episode 3 - The Fog (Season 2)", where a dash says an episode title follows.
+const RE_EPISODE_FIRST = new RegExp(
+  `^((?:${EPISODE_WORDS})[ ._]*(\\d{1,3})[ ._]*)\\p{L}[^()]*?[ ._-]*\\((?:${SEASON_WORDS})[ ._]*(\\d{1,2})\\)`,
+  'iu',
+);
 const RE_OUT_OF = /^[ ._]*(?:из|of)[ ._]*\d/iu;
 const RE_SEASON_WORD = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
 
@@ -109,6 +115,11 @@ export const spelled: Form = {
     if (m) {
       const part = smallNumber(m[2]!);
       if (part !== null) return at(m, Number(m[1]), [part]);
+    }
+    m = RE_EPISODE_FIRST.exec(s);
+    if (m) {
+      const open = m.index + m[0].lastIndexOf('(');
+      return marker('episode', open, m.index + m[0].length, { titleStart: m[1]!.length, season: Number(m[3]), episodes: [Number(m[2])] });
     }
     return spanish(s);
   },
