@@ -28,9 +28,10 @@ const RE_DOMAIN_HINT = /\.[a-z]{2,4}\s*[\]}]/i;
 // "www.1TamilMV.phd - Title", "Crazy4TV.com - Title": a site that posted the file, before a dash.
 const RE_SITE_PREFIX =
   /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
-const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._-]*/;
-// `[Title][07]` and `[Title] 02 [BIG]`
-const RE_BRACKETED_NUMBER = /^(?:\[(\d{1,4})(?:v\d)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/;
+// A star or a note may decorate a group's bracket: `【Group】★【Title】`.
+const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._★☆♪-]*/;
+// `[Title][07]`, `[Title][24(END)]` and `[Title] 02 [BIG]`
+const RE_BRACKETED_NUMBER = /^(?:\[(\d{1,4})(?:v\d)?(?:\s*\(?(?:end|fin|final)\)?)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/i;
 
 const RE_WIDE = /[（）‒–—]/;
 
@@ -51,6 +52,20 @@ function uniformSeparators(s: string): string {
   return RE_WIDE.test(out) ? out.replace(/（/g, '(').replace(/）/g, ')').replace(/[‒–—]/g, '-') : out;
 }
 
+// "EvoBot.[Group] Title - 01v2 [CRC]", "37 [Group] Title - 37 [CRC]": an uploader's tag or a
+// count before the group of a fansub release.
+const RE_PREFIX = /^[\p{L}\p{N}]{1,20}[ ._]*(?=[[【])/u;
+
+/** A fansub name (it has a checksum) keeps no word before its `[Group]` when a title follows the group. */
+function withoutPrefixBeforeGroup(s: string): string {
+  const prefix = RE_PREFIX.exec(s);
+  if (!prefix) return s;
+  const rest = s.slice(prefix[0].length);
+  const g = RE_LEADING_GROUP.exec(rest);
+  if (!g || onlyJunk(g[1]!) || !/^\p{L}/u.test(rest.slice(g[0].length))) return s;
+  return rest;
+}
+
 export function prepare(input: string): Prepared {
   let s = input.length > MAX_SEGMENT ? input.slice(0, MAX_SEGMENT) : input;
   if (s.includes('&')) s = s.replace(RE_ENTITY, (e) => ENTITIES[e] ?? e);
@@ -66,6 +81,7 @@ export function prepare(input: string): Prepared {
   if (site) s = s.slice(site[0].length);
   s = s.trim();
 
+  if (checksum && s[0] !== '[') s = withoutPrefixBeforeGroup(s);
   let group: string | null = null;
   // `[Group] Title - 01`, and the stacked groups of some releases: `[Jumonji-Giri]_[Shinsen-Subs][ASF]_Title`.
   for (let i = 0; i < 3 && (s[0] === '[' || s[0] === '【'); i++) {

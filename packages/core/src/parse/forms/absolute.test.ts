@@ -25,6 +25,10 @@ describe('form absolute number', () => {
     ['Moon.Garden.HDTV.x264.107', absolute('Moon Garden', [107])],
     ['[Kitsune] Moon Garden 2 - 05 [720p].mkv', absolute('Moon Garden 2', [5])],
     ['[Kitsune] Moon Garden No. 8 - 05 [720p].mkv', absolute('Moon Garden No. 8', [5])],
+    ['【Kitsune】★【Moon Garden】[12（END）][GB][720P_MP4]', absolute('Moon Garden', [12])],
+    ['[Kitsune][Moon Garden][12 END][1080p]', absolute('Moon Garden', [12])],
+    ['Uploader.[Kitsune]_Moon_Garden_-_05v2_[720p][ABCD1234].mkv', absolute('Moon Garden', [5])],
+    ['12 [Kitsune]_Moon_Garden_-_12_[FINAL]_[XviD][ABCD1234].avi', absolute('Moon Garden', [12])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });
@@ -60,6 +64,11 @@ describe('form absolute number', () => {
     expectRefused('Moon Garden 03-20.mkv');
     // HD is a word of titles too ("Moon Garden HD")
     expectRefused('Moon Garden HD 07');
+  });
+
+  it('drops a word before a group only in a fansub name', () => {
+    // no checksum: nothing says the bracket is a group
+    expectRefused('Uploader.[Kitsune]_Moon_Garden_-_05_[720p].mkv');
   });
 
   it('lets a series folder say where the title ends', () => {
