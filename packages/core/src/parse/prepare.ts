@@ -30,8 +30,9 @@ const RE_SITE_PREFIX =
   /^\s*(?:w{2,3}[.,\s][\p{L}\p{N}-]+(?:[.\s][\p{L}\p{N}-]+)*?|[\p{L}\p{N}-]+\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si))\s+-\s+/iu;
 // A star or a note may decorate a group's bracket: `【Group】★【Title】`.
 const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._★☆♪-]*/;
-// `[Title][07]`, `[Title][24(END)]` and `[Title] 02 [BIG]`
-const RE_BRACKETED_NUMBER = /^(?:\[(\d{1,4})(?:v\d)?(?:\s*\(?(?:end|fin|final)\)?)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/i;
+// `[Title][07]`, `[Title][24(END)]`, `[Title][2019][17]` (the series year first) and `[Title] 02 [BIG]`
+const RE_BRACKETED_NUMBER =
+  /^(?:\[((?:19|20)\d{2})\]\s*)?(?:\[(\d{1,4})(?:v\d)?(?:\s*\(?(?:end|fin|final)\)?)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/i;
 
 const RE_WIDE = /[（）‒–—]/;
 
@@ -83,16 +84,18 @@ export function prepare(input: string): Prepared {
 
   if (checksum && s[0] !== '[') s = withoutPrefixBeforeGroup(s);
   let group: string | null = null;
-  // `[Group] Title - 01`, and the stacked groups of some releases: `[Jumonji-Giri]_[Shinsen-Subs][ASF]_Title`.
-  for (let i = 0; i < 3 && (s[0] === '[' || s[0] === '【'); i++) {
+  // `[Group] Title - 01`, and the stacked groups of some releases: `[Jumonji-Giri]_[Shinsen-Subs][ASF]_Title`,
+  // `[Group][Region][中文标题][Title][08]`.
+  for (let i = 0; i < 5 && (s[0] === '[' || s[0] === '【'); i++) {
     const g = RE_LEADING_GROUP.exec(s);
     if (!g) break;
     const rest = s.slice(g[0].length);
     // A name made only of brackets keeps its title in the one before the number: `[Group][Title][01][1080p]`.
     const num = RE_BRACKETED_NUMBER.exec(rest);
     // A bare number after the first bracket is the episode of a group's release: `[TardRaws] 0`.
-    if (num && !/^\d+$/.test(g[1]!.trim()) && (num[1] !== undefined || group !== null)) {
-      s = `${g[1]!.trim()} - ${num[1] ?? num[2]} ${rest.slice(num[0].length)}`;
+    if (num && !/^\d+$/.test(g[1]!.trim()) && (num[2] !== undefined || group !== null)) {
+      const year = num[1] === undefined ? '' : ` (${num[1]})`;
+      s = `${g[1]!.trim()}${year} - ${num[2] ?? num[3]} ${rest.slice(num[0].length)}`;
       break;
     }
     // `[720p] Title`: a bracket of release words is no fansub group.

@@ -219,12 +219,29 @@ function fromFolders(file: Seg | null, base: string, season: number | null, fold
 // the end of the name write a date (of a release's title), not folders.
 const RE_SLASHED_DATE = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})(?=[^\d/\\][^/\\]*$|$)/;
 
+/** The folders and the file of a path; a slash inside brackets (`【4月/Group】`) separates nothing. */
+function splitPath(path: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === '[' || c === '【') depth++;
+    else if ((c === ']' || c === '】') && depth > 0) depth--;
+    else if ((c === '/' || c === '\\') && depth === 0) {
+      if (i > start) parts.push(path.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < path.length) parts.push(path.slice(start));
+  return parts;
+}
+
 export function parseRelease(input: string): ParseResult {
   const date = input.includes('/') ? RE_SLASHED_DATE.exec(input) : null;
   const name = date ? `${input.slice(0, date.index)}${date[1]}-${date[2]}-${date[3]}${input.slice(date.index + date[0].length)}` : input;
   // "Title / Original Title / Season: 1 [2017]" (tracker names) is one name, not a path.
-  // (`split` with an expression runs it once per character: most names have no folder at all.)
-  const parts = name.includes(' / ') || !(name.includes('/') || name.includes('\\')) ? [name] : name.split(/[\\/]+/);
+  const parts = name.includes(' / ') || !(name.includes('/') || name.includes('\\')) ? [name] : splitPath(name);
   let last = parts.pop() ?? '';
   while (last.trim() === '' && parts.length > 0) last = parts.pop() ?? '';
   const base = stripExtension(last.trim());

@@ -29,6 +29,8 @@ describe('form absolute number', () => {
     ['[Kitsune][Moon Garden][12 END][1080p]', absolute('Moon Garden', [12])],
     ['Uploader.[Kitsune]_Moon_Garden_-_05v2_[720p][ABCD1234].mkv', absolute('Moon Garden', [5])],
     ['12 [Kitsune]_Moon_Garden_-_12_[FINAL]_[XviD][ABCD1234].avi', absolute('Moon Garden', [12])],
+    ['[Kitsune][国漫][月之花园][Moon Garden][2019][08][HEVC][1080P]', absolute('Moon Garden', [8], { year: 2019 })],
+    ['【4月/月光字幕社】[KTS][月之花园][Moon Garden][04][1080p AVC_AAC]', absolute('Moon Garden', [4])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });
