@@ -228,20 +228,20 @@ function cutAlternatives(raw: string): string {
   // "抓娃娃 Successor": a title in another script before the Latin one is a translation of it.
   const translated = !RE_NON_ASCII.test(t) ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
   if (translated) t = t.slice(translated[0].length);
-  else if (RE_NON_ASCII.test(t) && RE_CYRILLIC.test(t)) t = originalTitle(t);
+  else if (RE_NON_ASCII.test(t) && RE_OTHER_SCRIPT.test(t)) t = originalTitle(t);
   return t.includes('*') ? t.replace(/\*+/g, ' ') : t;
 }
 
-const RE_CYRILLIC = /\p{Script=Cyrillic}/u;
+const RE_OTHER_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const RE_LATIN = /\p{Script=Latin}/u;
 
 /**
- * "Черное зеркало / Black Mirror", "Разрушители легенд. MythBusters.": Russian trackers put the
- * translated title before the original one. When the parts are each in one script and one alone is
- * Latin, it is the original title; two Latin parts ("Discovery. Парни с Юкона / Yukon Men") could
- * each be it, and the title is left as it is (and refused for its mixed scripts).
- * Only the parts of one title are weighed: a part with numbers may say more ("Сезон 1"), and then
- * nothing is dropped.
+ * "Черное зеркало / Black Mirror", "Разрушители легенд. MythBusters.", "间谍过家家 / Spy Family":
+ * Russian trackers and Chinese fansubs put the translated title before the original one. When the
+ * parts are each in one script and one alone is Latin, it is the original title; two Latin parts
+ * ("Discovery. Парни с Юкона / Yukon Men") could each be it, and the title is left as it is (and
+ * refused for its mixed scripts). A translated part with numbers may say more than a title
+ * ("Сезон 1"): then nothing is dropped.
  */
 function originalTitle(t: string): string {
   const slashed = t.split(/\s+\/\s+/);
@@ -249,9 +249,9 @@ function originalTitle(t: string): string {
   if (parts.length < 2) return t;
   let latin: string | null = null;
   for (const p of parts) {
-    const cyrillic = RE_CYRILLIC.test(p);
-    if (cyrillic === RE_LATIN.test(p) || (cyrillic && /\d/.test(p))) return t;
-    if (!cyrillic) {
+    const translated = RE_OTHER_SCRIPT.test(p);
+    if (translated === RE_LATIN.test(p) || (translated && /\d/.test(p))) return t;
+    if (!translated) {
       if (latin !== null) return t;
       latin = p;
     }

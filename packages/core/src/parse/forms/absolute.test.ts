@@ -31,6 +31,7 @@ describe('form absolute number', () => {
     ['12 [Kitsune]_Moon_Garden_-_12_[FINAL]_[XviD][ABCD1234].avi', absolute('Moon Garden', [12])],
     ['[Kitsune][国漫][月之花园][Moon Garden][2019][08][HEVC][1080P]', absolute('Moon Garden', [8], { year: 2019 })],
     ['【4月/月光字幕社】[KTS][月之花园][Moon Garden][04][1080p AVC_AAC]', absolute('Moon Garden', [4])],
+    ['[Kitsune] 月之花园 / Moon Garden - 04 (B-Global 1920x1080 HEVC AAC MKV)', absolute('Moon Garden', [4])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });

@@ -14,6 +14,7 @@ describe('form episode without a season', () => {
     ['Winter Lake - Episode VII', absolute('Winter Lake', [7])],
     ['冬の湖 第04話', absolute('冬の湖', [4])],
     ['Winter.Lake.(04.seriya).2019.WEBRip', absolute('Winter Lake', [4])],
+    ['Зимнее озеро (04 сер.) - webrip1080p.mkv', absolute('Зимнее озеро', [4])],
     ['Winter Lake 123 - 004 - Ep 4 Title', absolute('Winter Lake 123', [4])],
   ])('%s', (name, want) => {
     expectParsed(name, want);

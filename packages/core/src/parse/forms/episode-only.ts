@@ -11,8 +11,8 @@ const RE_WORD = new RegExp(
   'iu',
 );
 const RE_NUMBER_BEFORE = /[ ._]-[ ._](\d{2,4})[ ._]*-[ ._]*$/;
-// "(08.seriya)", "08 серия": the number first.
-const RE_NUMBER_WORD = /(?<![\p{L}\p{N}])(\d{1,3})[ ._-]*(?:seriya|serija|серия|bölüm)(?![\p{L}])/iu;
+// "(08.seriya)", "08 серия", "(05 сер.)": the number first.
+const RE_NUMBER_WORD = /(?<![\p{L}\p{N}])(\d{1,3})[ ._-]*(?:seriya|serija|серия|сер\.|bölüm)(?![\p{L}])/iu;
 const RE_LATER_YEAR = /(?<![\p{L}\p{N}])((?:19|20)\d{2})(?![\p{L}\p{N}])/u;
 const RE_SEASON_DOT_EPISODE = /(?<![\p{L}\p{N}])episode[ ._]?(\d{1,2})\.(\d{2})(?!\d)/iu;
 const RE_E = /(?<![\p{L}\p{N}])e(\d{2,4})(?:v\d)?(?:[ ._]*-[ ._]*e?(\d{2,4}))?(?![\p{L}\p{N}])/iu;
@@ -42,7 +42,7 @@ function numbers(from: string, to: string | undefined): number[] {
 
 export const episodeOnly: Form = {
   name: 'episode without a season',
-  hint: /(?:^|[^a-z])(?:ep|e\d)|[ée]pisod|#\d|第|seri|серия|bölüm|cap|odcinek|jakso|avsnitt|afsnit|folge/i,
+  hint: /(?:^|[^a-z])(?:ep|e\d)|[ée]pisod|#\d|第|seri|сер|bölüm|cap|odcinek|jakso|avsnitt|afsnit|folge/i,
   find(s) {
     let m = RE_SEASON_DOT_EPISODE.exec(s);
     if (m) return marker('episode', m.index, m.index + m[0].length, { season: Number(m[1]), episodes: [Number(m[2])] });
