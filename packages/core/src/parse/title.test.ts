@@ -55,10 +55,15 @@ describe('titles: what is taken off and what stays', () => {
     expectParsed('IMAX - Dark Harbour 2015 2160p UHD', movie('Dark Harbour', 2015));
   });
 
+  it('takes the one Latin title after a translated one: the original title', () => {
+    expectParsed('Тёмная гавань / Dark Harbour (2010) WEB-DL', movie('Dark Harbour', 2010));
+    expectParsed('暗港 / Dark Harbour - 04 (1080p)', absolute('Dark Harbour', [4]));
+  });
+
   it('refuses titles that cannot be told apart or are only noise', () => {
     expectRefused('Dark Harbour [Puerto Oscuro] (2016) 720p', /title/);
     expectRefused('Тёмная гавань (Dark Harbour) 1992 BDRip', /title/);
-    expectRefused('Тёмная гавань / Dark Harbour (2010) WEB-DL');
+    expectRefused('Тёмная гавань / Dark Harbour / Black Port (2010) WEB-DL');
     expectRefused('(Drama) Some Channel - Dark Harbour - The Film (2017) 1080p', /several parts/);
     expectRefused('The Harbour (Bron Havn) S01 Season 1 BRRip', /bracketed/);
     expectRefused('The.2015.1080p.BluRay', /title/);
