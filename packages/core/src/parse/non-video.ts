@@ -36,6 +36,8 @@ const RE_MUSIC_TAIL = /[-_](?:WEB-?|CD-?|VINYL-?)?\(?(?:19|20)(?:\d{2}|\d[xX]|[x
 const RE_VERSION =
   /(?:^|[^\p{L}\p{N}])(?:v\d+(?:\.\d+){1,3}[a-z]?(?![\p{N}])|\d{1,3}\.\d{1,3}\.\d{1,3}(?![\p{N}])|v\d{8}(?![\p{N}]))/iu;
 const RE_VA = /^va\s*-/i;
+// Every run of letters and digits is a word here: `eBook-BitBook` and `EAC+FLAC` are two each.
+const RE_WORD = /[\p{L}\p{N}]+/gu;
 // A music EP in scene style: `-EP-`, `(EP)`; an "Ep 2" is an episode.
 const RE_EP = /[-(]EP[-)]/;
 /** What only video releases carry: their resolution, video source or codec, or an episode marker. */
@@ -68,25 +70,11 @@ export function nonVideoReason(s: string): string | null {
   if (RE_VIDEO.test(s)) return null;
   const strong = new Set<Kind>();
   const weak = new Map<Kind, number>();
-  const lower = s.toLowerCase();
-  // Every run of letters and digits is a word here: `eBook-BitBook` and `EAC+FLAC` are two each.
-  // Scanned by hand: a global expression's matches cost an array each, for every name.
-  const aligned = lower.length === s.length;
-  for (let i = 0; i < s.length; ) {
-    let n = wordChar(s, i);
-    if (n === 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (n > 0) {
-      i += n;
-      n = i < s.length ? wordChar(s, i) : 0;
-    }
-    const word = aligned ? lower.slice(start, i) : s.slice(start, i).toLowerCase();
-    const k = STRONG.get(word);
+  for (const m of s.matchAll(RE_WORD)) {
+    const lower = m[0].toLowerCase();
+    const k = STRONG.get(lower);
     if (k) strong.add(k);
-    const w = WEAK.get(word);
+    const w = WEAK.get(lower);
     if (w) weak.set(w, (weak.get(w) ?? 0) + 1);
   }
   const musicTail = !/\s/.test(s) && RE_MUSIC_TAIL.test(s);
@@ -96,14 +84,4 @@ export function nonVideoReason(s: string): string | null {
   // Two words that each could be a title's make a release of their kind: `Single Promo`, `Retail Patch`.
   for (const [k, n] of weak) if (n >= 2) return WHAT[k];
   return null;
-}
-
-const RE_WORD_CHAR = /[\p{L}\p{N}]/u;
-
-/** The length of the letter or digit at `i` (2 for a surrogate pair), 0 when there is none. */
-function wordChar(s: string, i: number): number {
-  const c = s.charCodeAt(i);
-  if (c < 128) return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) ? 1 : 0;
-  const pair = c >= 0xd800 && c < 0xdc00 ? 2 : 1;
-  return RE_WORD_CHAR.test(s.slice(i, i + pair)) ? pair : 0;
 }

@@ -226,9 +226,10 @@ function cutAlternatives(raw: string): string {
     t = t.slice(0, bracket.index);
   }
   // "抓娃娃 Successor": a title in another script before the Latin one is a translation of it.
-  const translated = !RE_NON_ASCII.test(t) ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
+  const nonAscii = RE_NON_ASCII.test(t);
+  const translated = !nonAscii ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
   if (translated) t = t.slice(translated[0].length);
-  else if (RE_NON_ASCII.test(t) && RE_OTHER_SCRIPT.test(t)) t = originalTitle(t);
+  else if (nonAscii && RE_OTHER_SCRIPT.test(t)) t = originalTitle(t);
   return t.includes('*') ? t.replace(/\*+/g, ' ') : t;
 }
 
