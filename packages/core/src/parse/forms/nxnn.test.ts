@@ -12,6 +12,7 @@ describe('form NxNN', () => {
     ['Harbour Lights - 3.07 - The Storm.mkv', episode('Harbour Lights', 3, [7])],
     ['Гавань [03х07] (2019) HDTVRip', episode('Гавань', 3, [7])],
     ['Harbour.Lights.2009.3x07.HDTV', episode('Harbour Lights', 3, [7], { year: 2009 })],
+    ['Harbour.Lights.2xAll.Season.Complete-GRP', episode('Harbour Lights', 2, [])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });

@@ -1,5 +1,6 @@
-// 1x02 and its kin: 01x02, 1X7, 1 x 02, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", .02.09., and the
-// multi-episode forms 1x02-1x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08.
+// 1x02 and its kin: 01x02, 1X7, 1 x 02, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", .02.09., the
+// multi-episode forms 1x02-1x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08, and
+// 1xAll (the whole season).
 import { firstJunk } from '../vocabulary.ts';
 import { marker, MAX_SPAN, range, sortedUnique, type Form } from './marker.ts';
 import { withAbsolute } from './sxxeyy.ts';
@@ -12,6 +13,7 @@ const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
 // "Harbour.Lights.02.09.720p": a zero-padded season dotted to its episode in a dotted name; not a
 // date ("2014.02.09", "02.09.2014", "02.09.14"), whose numbers have another number beside them.
 const RE_DOTTED = /(?<=\p{L}\.)0([1-9])\.(\d{2})(?=$|\.)(?!\.\d+(?![\p{L}\d]))/u;
+const RE_ALL = /(?<![\p{L}\p{N}])(\d{1,2})xall(?![\p{L}\p{N}])/iu;
 const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
 const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
 // "10x10.2018", "3x3 Eyes - 05": a number pair at the very start, or a spaced one, is a title's when a year or another marker follows.
@@ -19,7 +21,7 @@ const RE_LATER_NUMBER = /(?:\b(?:19|20)\d{2}\b|\s-\s\d{1,4}\b|s\d{1,2}e\d)/i;
 
 export const nxnn: Form = {
   name: 'NxNN',
-  hint: /\d[xх]\d|\d [xх] \d|\d\.\d\d/i,
+  hint: /\d[xх](?:\d|all)|\d [xх] \d|\d\.\d\d/i,
   find(s) {
     const m = RE_NX.exec(s);
     const junk = m ? firstJunk(s) : -1;
@@ -51,6 +53,7 @@ export const nxnn: Form = {
     }
     const b = RE_BRACKETED.exec(s) ?? RE_DASHED.exec(s) ?? RE_DOTTED.exec(s);
     if (b) return marker('episode', b.index, b.index + b[0].length, { season: Number(b[1]), episodes: [Number(b[2])] });
-    return null;
+    const all = RE_ALL.exec(s);
+    return all ? marker('season', all.index, all.index + all[0].length, { season: Number(all[1]) }) : null;
   },
 };

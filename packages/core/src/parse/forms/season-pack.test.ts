@@ -12,7 +12,6 @@ describe('form season pack', () => {
     ['Glass City - 3ª Temporada Completa 2019 (1080p)', episode('Glass City', 3, [], { year: 2019 })],
     ['Glass.City.S03.2017.720p.BluRay', episode('Glass City', 3, [], { year: 2017 })],
     ['Glass City S01 (01 - 10) [1080p]', episode('Glass City', 1, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])],
-    ['Glass.City.2xAll.Season.Complete-GRP', episode('Glass City', 2, [])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });

@@ -1,13 +1,10 @@
-// A whole season: "Show.S01.1080p", "Show Season 2", "Staffel 3", "Show.1xAll", "Show.S01D02" (a
-// disc of the season). Several seasons ("S01-S03", "Season 1-3") are not one season and are refused.
+// A whole season: "Show.S01.1080p", "Show Season 2", "Staffel 3", "Show.S01D02" (a disc of the
+// season). Several seasons ("S01-S03", "Season 1-3") are not one season and are refused.
 import { firstJunk } from '../vocabulary.ts';
 import { marker, MAX_SPAN, range, type Form } from './marker.ts';
 import { hasSeasonWord, SEASON_WORDS } from './spelled.ts';
 
 const RE_S = /(?<![\p{L}\p{N}])s(\d{1,2})(?:[ ._-]?(?:d|dvd|disc|disk|cd)\d{1,2})?(?![\p{L}\p{N}])/iu;
-// "1xAll": every episode of season 1.
-const RE_ALL = /(?<![\p{L}\p{N}])(\d{1,2})xall(?![\p{L}\p{N}])/iu;
-const RE_ALL_HINT = /\dxall/i;
 // "Season 2", and the ordinal "1ª Temporada", "2nd Season".
 const RE_WORD = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:(?:${SEASON_WORDS})[ ._]*-?(\\d{1,2})(?!\\d)|(\\d{1,2})(?:st|nd|rd|th|ª|º|°)[ ._-]*(?:${SEASON_WORDS})(?![\\p{L}]))`,
@@ -29,7 +26,7 @@ const RE_RANGE_AFTER = /^[ ._]*\((\d{1,3})[ ._]*-[ ._]*(\d{1,3})\)/;
 
 export const seasonPack: Form = {
   name: 'season pack',
-  hint: { test: (s: string) => hasSeasonWord(s) || /s\d/i.test(s) || RE_ALL_HINT.test(s) },
+  hint: { test: (s: string) => hasSeasonWord(s) || /s\d/i.test(s) },
   find(s) {
     const several = RE_SEVERAL.exec(s);
     if (several) {
@@ -39,9 +36,7 @@ export const seasonPack: Form = {
     }
     const a = RE_S.exec(s);
     const b = RE_WORD.exec(s);
-    let m = a && b ? (a.index <= b.index ? a : b) : (a ?? b);
-    const all = RE_ALL_HINT.test(s) ? RE_ALL.exec(s) : null;
-    if (all && (m === null || all.index < m.index)) m = all;
+    const m = a && b ? (a.index <= b.index ? a : b) : (a ?? b);
     if (!m) return null;
     // "Movie.1080p.S01…": a season after the release words is not this name's; words that only
     // may be release words ("Starhunter.ReduX.S02", "Show.COMPLETE.S02") are the title's here.
