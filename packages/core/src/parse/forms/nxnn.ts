@@ -7,13 +7,12 @@ import { withAbsolute } from './sxxeyy.ts';
 
 // Not after a digit, nor after one digit and a dot: `1920x1080` and `5.1x2` are no episodes, `2005.8x11` is.
 // "Show 1 x 02": spaced on both sides.
-const RE_NX = /(?<!\d)(?<!(?:^|\D)\d\.)(\d{1,2})(?:[xх]| [xх] )(\d{1,3})(?![\dp])/i;
+const RE_NX = /(?<!\d)(?<!(?:^|\D)\d\.)(\d{1,2})(?:[xх]| [xх] )(\d{1,3}(?![\dp])|all(?![a-z\d]))/i;
 const RE_BRACKETED = /\[(\d{1,2})\.(\d{2,3})\]/;
 const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
 // "Harbour.Lights.02.09.720p": a zero-padded season dotted to its episode in a dotted name; not a
 // date ("2014.02.09", "02.09.2014", "02.09.14"), whose numbers have another number beside them.
 const RE_DOTTED = /(?<=\p{L}\.)0([1-9])\.(\d{2})(?=$|\.)(?!\.\d+(?![\p{L}\d]))/u;
-const RE_ALL = /(?<![\p{L}\p{N}])(\d{1,2})xall(?![\p{L}\p{N}])/iu;
 const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
 const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
 // "10x10.2018", "3x3 Eyes - 05": a number pair at the very start, or a spaced one, is a title's when a year or another marker follows.
@@ -30,6 +29,7 @@ export const nxnn: Form = {
       // "2 x 4 (2010)", "Movie 2 x 4 (2010)": spaced, it is a title's more often than an episode's.
       if ((m.index === 0 || m[0].includes(' ')) && RE_LATER_NUMBER.test(s.slice(after))) return null;
       const season = Number(m[1]);
+      if (m[2]!.toLowerCase() === 'all') return marker('season', m.index, after, { season });
       const eps = [Number(m[2])];
       let pos = after;
       let conflict: string | null = null;
@@ -53,7 +53,6 @@ export const nxnn: Form = {
     }
     const b = RE_BRACKETED.exec(s) ?? RE_DASHED.exec(s) ?? RE_DOTTED.exec(s);
     if (b) return marker('episode', b.index, b.index + b[0].length, { season: Number(b[1]), episodes: [Number(b[2])] });
-    const all = RE_ALL.exec(s);
-    return all ? marker('season', all.index, all.index + all[0].length, { season: Number(all[1]) }) : null;
+    return null;
   },
 };

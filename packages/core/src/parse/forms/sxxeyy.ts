@@ -4,15 +4,14 @@
 import { isYear } from '../title.ts';
 import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
-// `Sn4 Ep14`, `S01EP(01-09)`, `S01xE03`, Spanish and Portuguese `T02E22`, and `DieS01E06` glued to a
-// title in camel case.
+// `Sn4 Ep14`, `S01EP(01-09)`, `S01xE03`, Spanish and Portuguese `T02E22`, `DieS01E06` glued to a
+// title in camel case, and `SO2E04` with the letter O typed for the zero.
 const RE_SXE =
-  /(?:(?<![\p{L}\p{N}])(?:sn?|t(?=\d\d))|(?<=\p{Ll})S(?=\d\d[Ee]\d))(\d{1,4})(?:[ ._-]{0,3}|\]\s*\[|x)(?:e|ep|eps|episode)[ ._(]?(\d{1,5})(?:v\d)?(?!\d)/iu;
+  /(?:(?<![\p{L}\p{N}])(?:sn?o?|t(?=\d\d))|(?<=\p{Ll})S(?=\d\d[Ee]\d))(\d{1,4})(?:[ ._-]{0,3}|\]\s*\[|x)(?:e|ep|eps|episode)[ ._(]?(\d{1,5})(?:v\d)?(?!\d)/iu;
 // [S 1 - Ep 002], (S4-24), [S2-07]
 const RE_BRACKETED = /[[(]s ?(\d{1,2})(?:[ ._-]+ep? ?|-)(\d{1,3})[\])]/i;
-// S0615: season and episode run together; 01e02, 01E06 without the S; SO2E04, the letter O typed
-// for the zero of a season.
-const RE_GLUED = /(?<![\p{L}\p{N}])(?:s(\d{2})(\d{2})|(\d{1,2})e(\d{2,3})|so(\d)e(\d{2,3}))(?![\p{L}\p{N}])/iu;
+// S0615: season and episode run together; 01e02, 01E06 without the S.
+const RE_GLUED = /(?<![\p{L}\p{N}])(?:s(\d{2})(\d{2})|(\d{1,2})e(\d{2,3}))(?![\p{L}\p{N}])/iu;
 // S01.07, s02.09: a season, then a two-digit episode and nothing more.
 const RE_SEASON_DOT = /(?<![\p{L}\p{N}])s(\d{1,2})[ .](\d{2})(?=[ ._-]|$)/iu;
 
@@ -121,9 +120,7 @@ export const sxxeyy: Form = {
       return before && before.index > 0 ? { ...found, start: before.index, absolute: [Number(before[1])] } : found;
     }
     const g = RE_GLUED.exec(s);
-    if (g) {
-      return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1] ?? g[3] ?? g[5]), episodes: [Number(g[2] ?? g[4] ?? g[6])] });
-    }
+    if (g) return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1] ?? g[3]), episodes: [Number(g[2] ?? g[4])] });
     const d = RE_SEASON_DOT.exec(s);
     if (d) return marker('episode', d.index, d.index + d[0].length, { season: Number(d[1]), episodes: [Number(d[2])] });
     return null;
