@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, createStateStore, type JobClient } from '@mo/core';
@@ -143,6 +143,19 @@ describe('POST /api/history/:id/undo', () => {
     const again = await undo(1);
     expect(again.status).toBe(409);
     expect((await again.json()).error.details).toMatchObject({ reason: 'undone' });
+  });
+
+  it.runIf(process.getuid?.() === 0)('move: the download folder made again belongs to PUID:PGID', async () => {
+    t = await testApp({ owner: { uid: 4321, gid: 4322 }, toml: '[app]\ndry_run = false\n\n[library]\nsample_max_bytes = 0\n' });
+    const drive = join(t.install.root, 'disk1');
+    mkdirSync(join(drive, 'Movies'), { recursive: true });
+    await t.config.updateSettings({ drives: [{ name: 'disk1', path: drive }] });
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    await pass();
+    // The download's folder, emptied by the move, tidied away by hand.
+    rmdirSync(join(heat, '..'));
+    await undone(1);
+    expect(statSync(join(heat, '..'))).toMatchObject({ uid: 4321, gid: 4322 });
   });
 
   it.each(['move', 'hardlink'] as const)('%s: the next pass leaves the undone file alone, until it is renamed', async (mode) => {
