@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { checkA11y, useStack } from './support/stack.ts';
 
 const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n' });
@@ -17,6 +18,13 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
 });
 
+async function logIn(page: Page) {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(OWNER.username);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
 describe('the Activity page, in a browser', () => {
   it('shows a dry-run pass run while it is open: the job, the plan with its destination, and the skip reason', async () => {
     const { paths } = stack().install;
@@ -24,10 +32,7 @@ describe('the Activity page, in a browser', () => {
     await writeFile(join(paths.downloads, 'holiday at the lake.mkv'), Buffer.alloc(4096));
     const page = await stack().newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto('/');
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page);
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
     await page.getByText('No scanner pass has run yet.').waitFor();
     await page.getByText('No jobs yet.').waitFor();
@@ -55,10 +60,7 @@ describe('the Activity page’s imports, in a browser', () => {
     const { paths } = stack().install;
     const page = await stack().newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto('/');
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page);
     await page.getByRole('heading', { level: 2, name: 'Imports' }).waitFor();
     await page.getByText('Nothing has been imported into the library yet.').waitFor();
 

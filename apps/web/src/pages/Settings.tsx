@@ -1,7 +1,7 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
-import { Field, issueFor } from '../components/form.tsx';
+import { Field, SelectField } from '../components/form.tsx';
 import { ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 import { ownerStylesheetActive } from '../theme.ts';
 import { OpenSessions } from './OpenSessions.tsx';
@@ -114,26 +114,6 @@ interface Drive {
   path: string;
 }
 
-function SelectField({ spec, value, error, onChange }: { spec: FieldSpec; value: string; error: unknown; onChange: (v: string) => void }) {
-  const id = useId();
-  const issue = issueFor(error, spec.path);
-  return (
-    <div className={`field${issue ? ' field-invalid' : ''}`} data-path={spec.path}>
-      <label htmlFor={id}>{spec.label}</label>
-      <select id={id} name={spec.path} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={issue ? 'true' : undefined} aria-describedby={issue ? `${id}-error` : undefined}>
-        {spec.options!.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-      {issue ? (
-        <small id={`${id}-error`} className="field-error">
-          {issue.message}
-        </small>
-      ) : null}
-    </div>
-  );
-}
-
 function Drives({ drives, setDrives, error }: { drives: Drive[]; setDrives: (d: Drive[]) => void; error: unknown }) {
   return (
     <fieldset>
@@ -197,7 +177,7 @@ function SettingsForm({ config }: { config: Config }) {
           <legend>{s.title}</legend>
           {s.fields.map((f) => {
             const v = values[f.path];
-            if (f.kind === 'select') return <SelectField key={f.path} spec={f} value={String(v)} error={save.error} onChange={(x) => change(f.path, x)} />;
+            if (f.kind === 'select') return <SelectField key={f.path} label={f.label} path={f.path} options={f.options!} value={String(v)} error={save.error} onChange={(x) => change(f.path, x)} />;
             if (f.kind === 'bool')
               return <Field key={f.path} label={f.label} path={f.path} error={save.error} type="checkbox" checked={v === true} onChange={(e) => change(f.path, e.target.checked)} />;
             return (

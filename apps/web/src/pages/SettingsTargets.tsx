@@ -1,5 +1,4 @@
-import { useId } from 'react';
-import { Field, issueFor } from '../components/form.tsx';
+import { Field, SelectField } from '../components/form.tsx';
 
 export const TARGET_KINDS = ['jellyfin', 'emby', 'plex', 'kodi', 'webhook'] as const;
 type TargetKind = (typeof TARGET_KINDS)[number];
@@ -34,27 +33,6 @@ export function targetsPatch(rows: readonly TargetRow[]): Record<string, unknown
   });
 }
 
-function KindField({ row, index, error, onChange }: { row: TargetRow; index: number; error: unknown; onChange: (k: TargetKind) => void }) {
-  const id = useId();
-  const path = `notifications.targets.${index}.kind`;
-  const issue = issueFor(error, path);
-  return (
-    <div className={`field${issue ? ' field-invalid' : ''}`} data-path={path}>
-      <label htmlFor={id}>{`Target ${index + 1} kind`}</label>
-      <select id={id} value={row.kind} onChange={(e) => onChange(e.target.value as TargetKind)} aria-invalid={issue ? 'true' : undefined} aria-describedby={issue ? `${id}-error` : undefined}>
-        {TARGET_KINDS.map((k) => (
-          <option key={k}>{k}</option>
-        ))}
-      </select>
-      {issue ? (
-        <small id={`${id}-error`} className="field-error">
-          {issue.message}
-        </small>
-      ) : null}
-    </div>
-  );
-}
-
 /** The media servers and webhooks told after each import (the `[notifications]` section). */
 export function NotificationTargets({ rows, setRows, error }: { rows: TargetRow[]; setRows: (rows: TargetRow[]) => void; error: unknown }) {
   const edit = (i: number, change: Partial<TargetRow>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
@@ -67,7 +45,7 @@ export function NotificationTargets({ rows, setRows, error }: { rows: TargetRow[
         return (
           <div key={i} className="drive-row" data-target={i}>
             <Field label={`Target ${i + 1} name`} path={`${at}.name`} error={error} value={r.name} onChange={(e) => edit(i, { name: e.target.value })} />
-            <KindField row={r} index={i} error={error} onChange={(kind) => edit(i, { kind })} />
+            <SelectField label={`Target ${i + 1} kind`} path={`${at}.kind`} options={TARGET_KINDS} value={r.kind} error={error} onChange={(kind) => edit(i, { kind })} />
             <Field label={`Target ${i + 1} URL`} path={`${at}.url`} error={error} value={r.url} onChange={(e) => edit(i, { url: e.target.value })} />
             {key ? (
               <Field
