@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, renameSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeImmutable, smallDisk, twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
@@ -80,6 +80,20 @@ describe('moveFile on one filesystem', () => {
     await expect(moveFile(src.path, to, { expect: { size: 1, mtimeMs: statSync(src.path).mtimeMs } })).rejects.toThrow('changed since it was planned');
     expect(existsSync(to)).toBe(false);
     expect(hashOf(src.path)).toBe(src.hash);
+  });
+
+  it('refuses a file other than the one planned, though of the same size and mtime (a folder swapped for a link)', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const planned = statSync(src.path);
+    const other = put(fx.disk, 'a.mkv');
+    renameSync(dirname(src.path), `${dirname(src.path)}.old`);
+    symlinkSync(dirname(other.path), dirname(src.path));
+    const to = dest(fx.disk);
+    const expected = { size: planned.size, mtimeMs: planned.mtimeMs, dev: planned.dev, ino: planned.ino };
+    await expect(moveFile(src.path, to, { expect: expected })).rejects.toThrow('changed since it was planned');
+    await expect(keepAndPlace(src.path, to, 'hardlink', { expect: expected })).rejects.toThrow('changed since it was planned');
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(other.path)).toBe(other.hash);
   });
 
   it('refuses what is not a regular file', async () => {
@@ -166,6 +180,24 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     expect(partials(dirname(to))).toEqual([]);
     expect(existsSync(src.path)).toBe(true);
     expect(ended).toBe(true);
+  });
+
+  it('removes nothing when the source’s folder becomes a link to another file of the same size and mtime during the copy', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const other = put(fx.shm, 'a.mkv');
+    const to = dest(fx.disk);
+    const journal: TransferJournal = {
+      async begin() {
+        renameSync(dirname(src.path), `${dirname(src.path)}.old`);
+        symlinkSync(dirname(other.path), dirname(src.path));
+        return async () => {};
+      },
+    };
+    await expect(moveFile(src.path, to, { journal })).rejects.toThrow('changed while');
+    expect(hashOf(other.path)).toBe(other.hash);
+    expect(hashOf(`${dirname(src.path)}.old/a.mkv`)).toBe(src.hash);
+    expect(existsSync(to)).toBe(false);
+    expect(partials(dirname(to))).toEqual([]);
   });
 
   it('takes the copy back when the source cannot be removed, so there are never two', async (ctx) => {

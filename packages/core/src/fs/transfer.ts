@@ -39,8 +39,11 @@ export type MoveResult =
 
 export interface MoveOptions {
   owner?: Ownership;
-  /** The source as planned: one that changed since is not moved. */
-  expect?: { size: number; mtimeMs: number };
+  /**
+   * The source as planned: one that changed since is not moved. With its identity, another file of
+   * the same size and mtime is not moved either (a folder on the way swapped for a link to it).
+   */
+  expect?: { size: number; mtimeMs: number; dev?: number; ino?: number };
   journal?: TransferJournal;
 }
 
@@ -93,6 +96,12 @@ export function sameStamp(a: { size: number; mtimeMs: number }, b: { size: numbe
   return a.size === b.size && Math.abs(a.mtimeMs - b.mtimeMs) < 1;
 }
 
+/** `st` is the source as planned: its size and mtime, and its identity when the plan has it. */
+function asPlanned(st: Stats, expect: NonNullable<MoveOptions['expect']>): boolean {
+  if (!sameStamp(st, expect)) return false;
+  return (expect.dev === undefined || st.dev === expect.dev) && (expect.ino === undefined || st.ino === expect.ino);
+}
+
 /**
  * Copies into a temp file beside the destination, flushes and checks it, gives it the source's
  * mode, times and the configured owner, then puts it in place and only then removes the source.
@@ -118,8 +127,10 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     } finally {
       await fh.close();
     }
+    // The same file still: another one of the same size and mtime there now (its folder swapped
+    // for a link) would be removed below in place of the one copied.
     const now = await lstatOrNull(source);
-    if (!now || !sameStamp(now, st)) throw new Error(`${source} changed while it was being copied`);
+    if (!now || !sameStamp(now, st) || now.dev !== st.dev || now.ino !== st.ino) throw new Error(`${source} changed while it was being copied`);
     if (!(await placeNoReplace(temp, destination))) {
       await rm(temp, { force: true });
       await end?.();
@@ -158,7 +169,7 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
   const st = await lstatOrNull(source);
   if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
-  if (opts.expect && !sameStamp(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
+  if (opts.expect && !asPlanned(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
   const existing = await lstatOrNull(destination);
   if (existing) {
     // One inode under both names is a move cut short between link and unlink, but only with two
@@ -204,7 +215,7 @@ export async function keepAndPlace(source: string, destination: string, mode: 'h
   const st = await lstatOrNull(source);
   if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
-  if (opts.expect && !sameStamp(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
+  if (opts.expect && !asPlanned(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
   const existing = await lstatOrNull(destination);
   if (existing) {
     const method = existing.isFile() ? alreadyPlaced(existing, st) : null;
