@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, createStateStore, type JobClient } from '@mo/core';
@@ -239,6 +239,23 @@ describe('POST /api/history/:id/undo', () => {
     expect(res.status).toBe(409);
     expect((await res.json()).error).toMatchObject({ code: 'conflict', details: { reason } });
     expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+  });
+
+  it('409 when the download\'s folder is now a link that leads outside the downloads folder, changing nothing', async () => {
+    const drive = await install('move');
+    const source = put('Heat.1995/Heat.1995.mkv');
+    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    await pass();
+    const outside = join(t.install.root, 'outside');
+    mkdirSync(outside);
+    rmdirSync(join(source, '..'));
+    symlinkSync(outside, join(source, '..'));
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data, outside);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toMatchObject({ code: 'conflict', details: { reason: 'source_taken', path: source } });
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data, outside)).toEqual(before);
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('409 for a link whose download was deleted: the library file is the last copy', async () => {
