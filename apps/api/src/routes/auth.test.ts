@@ -290,6 +290,12 @@ describe('auth = "local_open"', () => {
     await expectError(await t.anonymous('http://localhost:8080/api/config', {}, from('192.168.1.66')), 401, 'unauthorized');
     await expectError(await t.anonymous('http://localhost:8080/api/config', { headers: { 'x-forwarded-for': '203.0.113.9' } }, local), 401, 'unauthorized');
     await expectError(await t.anonymous('http://localhost:8080/api/config', { headers: { forwarded: 'for=203.0.113.9' } }, local), 401, 'unauthorized');
+    for (const header of ['x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'via']) {
+      await expectError(await t.anonymous('http://localhost:8080/api/config', { headers: { [header]: 'x' } }, local), 401, 'unauthorized');
+    }
+    // nginx's proxy_pass as it comes: HTTP/1.0, `Host: 127.0.0.1:8080` (its $proxy_host) and no forwarding header.
+    const nginx = { incoming: { httpVersion: '1.0', socket: { remoteAddress: '127.0.0.1' } } };
+    await expectError(await t.anonymous('http://127.0.0.1:8080/api/config', { headers: { connection: 'close' } }, nginx), 401, 'unauthorized');
     // DNS rebinding: the browser resolved attacker.example to 127.0.0.1 and sends its own Host,
     // a matching Origin, and same-origin in Sec-Fetch-Site.
     const rebinding = {
