@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import {
   clientAddress,
+  failureKey,
   hostOfHeader,
   isAllowedHost,
   isLoopbackAddress,
@@ -112,7 +113,7 @@ export function hostGuard(config: RuntimeConfig): MiddlewareHandler {
 }
 
 export function clientKey(c: Context): string {
-  return remoteAddress(c) ?? 'unknown';
+  return failureKey(remoteAddress(c) ?? 'unknown');
 }
 
 /** 429 with Retry-After while the client is over its limit of wrong credentials. */

@@ -265,6 +265,16 @@ describe('wrong credentials', () => {
     expect((await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.67'))).status).toBe(200);
   });
 
+  it('from the addresses of one IPv6 /64 count together: a host holds the whole /64, not one address', async () => {
+    await freshInstall();
+    for (let i = 1; i <= MAX_AUTH_FAILURES_PER_MINUTE; i++) {
+      await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from(`2001:db8:1:2::${i.toString(16)}`)), 401, 'unauthorized');
+    }
+    const key = await t.auth.apiKey();
+    await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('2001:db8:1:2:ffff::1')), 429, 'too_many_requests');
+    expect((await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('2001:db8:1:3::1'))).status).toBe(200);
+  });
+
   it('but a request without any is a plain 401 and counts for nothing', async () => {
     await freshInstall();
     for (let i = 0; i < MAX_AUTH_FAILURES_PER_MINUTE * 2; i++) {
