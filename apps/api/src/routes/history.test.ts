@@ -244,7 +244,7 @@ describe('POST /api/history/:id/undo', () => {
   it('409 when the download\'s folder is now a link that leads outside the downloads folder, changing nothing', async () => {
     const drive = await install('move');
     const source = put('Heat.1995/Heat.1995.mkv');
-    const srt = put('Heat.1995/Heat.1995.en.srt', 10);
+    put('Heat.1995/Heat.1995.en.srt', 10);
     await pass();
     const outside = join(t.install.root, 'outside');
     mkdirSync(outside);
