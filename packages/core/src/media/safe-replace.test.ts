@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,12 +36,39 @@ describe('replaceVerified', () => {
   });
 });
 
+describe('replaceVerified with the temp swapped for a link after it was verified', () => {
+  it('gives the target\'s mode and owner to nothing the link leads to, and puts no link in its place', async () => {
+    // Whoever may write the folder (a downloads folder) puts a link where the temp was: chmod and
+    // chown by name would follow it and hand a root worker's target owner the file it names.
+    const target = join(dir, 'A.mkv');
+    const temp = join(dir, '.mo-remux-1.A.mkv.part');
+    const victim = join(dir, 'shadow');
+    await writeFile(target, 'old');
+    await chmod(target, 0o666);
+    await writeFile(victim, 'secret');
+    await chmod(victim, 0o600);
+    await symlink(victim, temp);
+    await expect(replaceVerified(temp, target, await fileStamp(target))).rejects.toThrow('not the file that was verified');
+    expect((await stat(victim)).mode & 0o777).toBe(0o600);
+    expect((await lstat(target)).isFile()).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('old');
+  });
+});
+
 describe('placeVerified', () => {
   it('puts the temp at a free name', async () => {
     const temp = join(dir, '.mo-transcode-1.A.mp4.part');
     await writeFile(temp, 'mp4');
     await placeVerified(temp, join(dir, 'A.mp4'));
     expect(await readdir(dir)).toEqual(['A.mp4']);
+  });
+
+  it('puts no link at the free name when the temp was swapped for one after it was verified', async () => {
+    const temp = join(dir, '.mo-transcode-1.A.mp4.part');
+    await writeFile(join(dir, 'elsewhere'), 'not the verified MP4');
+    await symlink(join(dir, 'elsewhere'), temp);
+    await expect(placeVerified(temp, join(dir, 'A.mp4'))).rejects.toThrow('not the file that was verified');
+    expect((await readdir(dir)).sort()).toEqual(['.mo-transcode-1.A.mp4.part', 'elsewhere']);
   });
 
   it('never overwrites a file that is already there', async () => {
