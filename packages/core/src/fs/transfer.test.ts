@@ -1,9 +1,25 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, renameSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, renameSync, rmSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { makeImmutable, smallDisk, twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
 import { alreadyPlaced, keepAndPlace, moveFile, PARTIAL_PREFIX, placeNoReplace, type Transfer, type TransferJournal } from './transfer.ts';
+
+// Lets a test act the moment a copy's temp file is written, with the real fs otherwise.
+const afterCopy = vi.hoisted(() => ({ run: null as null | (() => void) }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    copyFile: async (...args: Parameters<typeof actual.copyFile>) => {
+      await actual.copyFile(...args);
+      afterCopy.run?.();
+    },
+  };
+});
+afterEach(() => {
+  afterCopy.run = null;
+});
 
 const fx = twoFilesystems('transfer');
 if (fx.skip) console.warn(fx.skip);
@@ -198,6 +214,53 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     expect(hashOf(`${dirname(src.path)}.old/a.mkv`)).toBe(src.hash);
     expect(existsSync(to)).toBe(false);
     expect(partials(dirname(to))).toEqual([]);
+  });
+
+  it('copies nothing but the source: its folder swapped for a link to another file of the same size and mtime, and back, while it is copied', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const other = put(fx.shm, 'a.mkv');
+    const folder = dirname(src.path);
+    const to = dest(fx.disk);
+    const journal: TransferJournal = {
+      async begin() {
+        renameSync(folder, `${folder}.real`);
+        symlinkSync(dirname(other.path), folder);
+        return async () => {};
+      },
+    };
+    const swapBack = () => {
+      if (!existsSync(`${folder}.real`)) return;
+      rmSync(folder);
+      renameSync(`${folder}.real`, folder);
+    };
+    afterCopy.run = swapBack;
+    const out = await moveFile(src.path, to, { journal }).catch((err: Error) => err);
+    swapBack();
+    expect(out).toBeInstanceOf(Error);
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(src.path)).toBe(src.hash);
+    expect(hashOf(other.path)).toBe(other.hash);
+  });
+
+  it('follows no link put in place of the temp file once it is written: no owner or mode given away, no link placed, the source kept', async () => {
+    // Whoever may write the destination folder (PUID's own programs in the library; the downloads,
+    // for an undo's copy back) swaps the fresh temp file for a link to a file of the same size.
+    const src = put(fx.shm, 'a.mkv');
+    const victim = put(fx.disk, 'shadow');
+    chmodSync(victim.path, 0o600);
+    const to = dest(fx.disk);
+    afterCopy.run = () => {
+      for (const name of partials(dirname(to))) {
+        const temp = join(dirname(to), name);
+        renameSync(temp, `${dirname(to)}/moved`);
+        symlinkSync(victim.path, temp);
+      }
+    };
+    await expect(moveFile(src.path, to, { owner: { uid: 4321, gid: 4322 } })).rejects.toThrow('replaced');
+    expect(statSync(victim.path)).toMatchObject({ uid: process.getuid!(), gid: process.getgid!() });
+    expect(statSync(victim.path).mode & 0o777).toBe(0o600);
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(src.path)).toBe(src.hash);
   });
 
   it('takes the copy back when the source cannot be removed, so there are never two', async (ctx) => {

@@ -113,10 +113,23 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
   const end = await opts.journal?.begin({ source, destination, temp, size: st.size, mtime_ms: st.mtimeMs, ...(keepSource ? { keep_source: true } : {}) });
   let placedIno: number | null = null;
   try {
-    await copyFile(source, temp, constants.COPYFILE_EXCL);
-    const fh = await open(temp, 'r+');
+    // The temp is made here (O_EXCL: never through a link) and written, given away and flushed
+    // through this descriptor only: whoever may write the folder could swap its name for a link
+    // (to /etc/shadow, of the same size) once it exists, and a root worker would chown what it names.
+    const fh = await open(temp, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    let copied: Stats;
     try {
-      const copied = await fh.stat();
+      // Read from the very file that was checked: its folder swapped for a link and back while it
+      // is copied would put another file's content in the library.
+      const from = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        const opened = await from.stat();
+        if (opened.dev !== st.dev || opened.ino !== st.ino) throw new Error(`${source} changed while it was being copied`);
+        await copyFile(`/proc/self/fd/${from.fd}`, `/proc/self/fd/${fh.fd}`);
+      } finally {
+        await from.close();
+      }
+      copied = await fh.stat();
       if (copied.size !== st.size) throw new Error(`the copy of ${source} has ${copied.size} bytes, expected ${st.size}`);
       // chown first: it clears set-id bits that chmod then restores.
       if (owner.uid !== null || owner.gid !== null) await fh.chown(owner.uid ?? -1, owner.gid ?? -1);
@@ -131,10 +144,18 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     // for a link) would be removed below in place of the one copied.
     const now = await lstatOrNull(source);
     if (!now || !sameStamp(now, st) || now.dev !== st.dev || now.ino !== st.ino) throw new Error(`${source} changed while it was being copied`);
+    const ours = (f: Stats | null) => f !== null && f.dev === copied.dev && f.ino === copied.ino;
+    if (!ours(await lstatOrNull(temp))) throw new Error(`${temp} was replaced while ${source} was copied into it`);
     if (!(await placeNoReplace(temp, destination))) {
       await rm(temp, { force: true });
       await end?.();
       return { status: 'exists' };
+    }
+    // Swapped between that check and the link: what the link put in place is taken back.
+    const placed = await lstatOrNull(destination);
+    if (!ours(placed)) {
+      if (placed !== null && !placed.isFile()) await unlink(destination);
+      throw new Error(`${temp} was replaced while ${source} was copied into it`);
     }
     await fsyncPath(dirname(destination));
     if (keepSource) {
