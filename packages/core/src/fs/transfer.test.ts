@@ -7,6 +7,7 @@ import { alreadyPlaced, keepAndPlace, moveFile, PARTIAL_PREFIX, placeNoReplace, 
 
 // Lets a test act the moment a copy's temp file is written, with the real fs otherwise.
 const afterCopy = vi.hoisted(() => ({ run: null as null | (() => void) }));
+const beforeLink = vi.hoisted(() => ({ run: null as null | (() => void) }));
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>();
   return {
@@ -15,10 +16,15 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       await actual.copyFile(...args);
       afterCopy.run?.();
     },
+    link: async (...args: Parameters<typeof actual.link>) => {
+      beforeLink.run?.();
+      return actual.link(...args);
+    },
   };
 });
 afterEach(() => {
   afterCopy.run = null;
+  beforeLink.run = null;
 });
 
 const fx = twoFilesystems('transfer');
@@ -110,6 +116,25 @@ describe('moveFile on one filesystem', () => {
     await expect(keepAndPlace(src.path, to, 'hardlink', { expect: expected })).rejects.toThrow('changed since it was planned');
     expect(existsSync(to)).toBe(false);
     expect(hashOf(other.path)).toBe(other.hash);
+  });
+
+  it.each(['move', 'hardlink'] as const)('%s: takes the file checked, though its folder becomes a link to another of the same name just before the link', async (mode) => {
+    const src = put(fx.disk, 'a.mkv');
+    const planned = statSync(src.path);
+    const other = put(fx.disk, 'a.mkv');
+    const folder = dirname(src.path);
+    beforeLink.run = () => {
+      beforeLink.run = null;
+      renameSync(folder, `${folder}.real`);
+      symlinkSync(dirname(other.path), folder);
+    };
+    const to = dest(fx.disk);
+    const expected = { size: planned.size, mtimeMs: planned.mtimeMs, dev: planned.dev, ino: planned.ino };
+    if (mode === 'move') await moveFile(src.path, to, { expect: expected });
+    else await keepAndPlace(src.path, to, 'hardlink', { expect: expected });
+    expect(statSync(to).ino).toBe(planned.ino);
+    expect(hashOf(other.path)).toBe(other.hash);
+    expect(statSync(other.path).nlink).toBe(1);
   });
 
   it('refuses what is not a regular file', async () => {

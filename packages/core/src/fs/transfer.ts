@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { copyFile, link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { makeDirs, NO_OWNERSHIP, type Ownership } from './ownership.ts';
 import { fsyncPath } from './fsync.ts';
 
@@ -182,6 +182,23 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
 }
 
 /**
+ * Runs `work` on `source` named through its folder held open, once that name is still the file
+ * `st` describes: a folder on the way swapped for a link between the check and a link or unlink by
+ * path would have them take another file of the same name (and remove its name where it was).
+ */
+async function throughFolder<T>(source: string, st: Stats, work: (name: string) => Promise<T>): Promise<T> {
+  const dir = await open(dirname(source), constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    const name = `/proc/self/fd/${dir.fd}/${basename(source)}`;
+    const now = await lstatOrNull(name);
+    if (!now || now.dev !== st.dev || now.ino !== st.ino) throw new Error(`${source} changed since it was planned`);
+    return await work(name);
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
  * Moves one file without ever overwriting or losing one: a rename on one filesystem, a verified
  * copy across filesystems. Safe to repeat: a source already gone or a move cut short between its
  * link and unlink (both names on one inode) are recognised, not retried blindly.
@@ -197,13 +214,13 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
     // links: with one, both paths name the same entry (bind mounts, a library inside the
     // downloads) and unlinking the source would delete the file.
     if (existing.dev !== st.dev || existing.ino !== st.ino || st.nlink < 2) return { status: 'exists' };
-    await unlink(source);
+    await throughFolder(source, st, (name) => unlink(name));
     await fsyncPath(dirname(source));
     return { status: 'moved', method: 'rename' };
   }
   await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
   try {
-    if (!(await placeNoReplace(source, destination))) return { status: 'exists' };
+    if (!(await throughFolder(source, st, (name) => placeNoReplace(name, destination)))) return { status: 'exists' };
   } catch (err) {
     if (code(err) === 'EXDEV') return copyAcross(source, destination, st, opts);
     throw err;
@@ -245,7 +262,7 @@ export async function keepAndPlace(source: string, destination: string, mode: 'h
   await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
   if (mode === 'hardlink') {
     try {
-      await link(source, destination);
+      await throughFolder(source, st, (name) => link(name, destination));
       await fsyncPath(dirname(destination));
       return { status: 'moved', method: 'link' };
     } catch (err) {
