@@ -186,7 +186,7 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
  * `st` describes: a folder on the way swapped for a link between the check and a link or unlink by
  * path would have them take another file of the same name (and remove its name where it was).
  */
-async function throughFolder<T>(source: string, st: Stats, work: (name: string) => Promise<T>): Promise<T> {
+export async function throughFolder<T>(source: string, st: Pick<Stats, 'dev' | 'ino'>, work: (name: string) => Promise<T>): Promise<T> {
   const dir = await open(dirname(source), constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     const name = `/proc/self/fd/${dir.fd}/${basename(source)}`;

@@ -4,7 +4,7 @@ import { isInside, realPathOf } from '../config/allowed-roots.ts';
 import { AppError } from '../errors.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 import { NO_OWNERSHIP, makeDirs, type Ownership } from '../fs/ownership.ts';
-import { moveFile } from '../fs/transfer.ts';
+import { moveFile, throughFolder } from '../fs/transfer.ts';
 import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
 import { createTransferJournal } from '../scanner/transfer-journal.ts';
 import { transferJournalDir } from '../scanner/run-pass.ts';
@@ -43,7 +43,9 @@ async function seen(path: string): Promise<SeenPath | null> {
 async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): Promise<void> {
   const { file } = step;
   if (step.action === 'remove') {
-    await unlink(file.destination);
+    // Through its folder held open, as the very file the plan checked: a library folder swapped for
+    // a link meanwhile would have the unlink remove another file of the same name.
+    await throughFolder(file.destination, file.to, (name) => unlink(name));
     await fsyncPath(dirname(file.destination));
     return;
   }
@@ -51,7 +53,7 @@ async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): 
   await makeDirs(dirname(file.source), opts.owner ?? NO_OWNERSHIP);
   const r = await moveFile(file.destination, file.source, {
     owner: opts.owner,
-    expect: { size: file.to.size, mtimeMs: file.to.mtime_ms },
+    expect: { size: file.to.size, mtimeMs: file.to.mtime_ms, dev: file.to.dev, ino: file.to.ino },
     journal: createTransferJournal(journalDir),
   });
   if (r.status === 'exists') throw new AppError('conflict', `${file.source} is taken by another file`, { path: file.source });
