@@ -64,6 +64,8 @@ export function ownershipFromEnv(
   return { uid, gid };
 }
 
+type MakeDir = (path: string, opts: { recursive: true }) => Promise<string | undefined>;
+
 /**
  * `mkdir -p`, giving each folder it creates to the owner; folders that existed are left alone.
  * Each new folder is opened (not followed if it is a link) and given away through its descriptor,
@@ -72,7 +74,7 @@ export function ownershipFromEnv(
  * mkdir and the chown, and a root worker would give away the folder it leads to (`/etc`).
  * `make` is mkdir; tests pass one that swaps a folder in that window.
  */
-export async function makeDirs(dir: string, owner: Ownership, make: typeof mkdir = mkdir): Promise<void> {
+export async function makeDirs(dir: string, owner: Ownership, make: MakeDir = mkdir): Promise<void> {
   const want = resolve(dir);
   if (owner.uid === null && owner.gid === null) {
     await make(want, { recursive: true });
