@@ -27,10 +27,10 @@ export async function fileStamp(file: string): Promise<FileStamp> {
  * `target` since `before` was taken (another job on the same file would otherwise be undone
  * silently). The new file gets the old one's permissions and, where allowed, its owner.
  */
-export async function replaceVerified(temp: string, target: string, before: FileStamp): Promise<void> {
+export async function replaceVerified(temp: string, target: string, before: FileStamp, verified: Pick<Stats, 'dev' | 'ino'>): Promise<void> {
   // Through a descriptor of the temp itself, never its name: whoever may write the folder could
   // have put a link there since it was verified, and chmod and chown by name follow it.
-  const { handle, made } = await openTemp(temp);
+  const { handle, made } = await openTemp(temp, verified);
   try {
     await handle.sync();
     const now = await fileStamp(target);
@@ -52,10 +52,10 @@ export async function replaceVerified(temp: string, target: string, before: File
 
 const swapped = (temp: string) => new AppError('conflict', `${temp} is not the file that was verified now (a link or another file took its name); nothing was replaced`);
 
-const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
+const sameFile = (a: Pick<Stats, 'dev' | 'ino'>, b: Pick<Stats, 'dev' | 'ino'>) => a.dev === b.dev && a.ino === b.ino;
 
-/** The temp opened without following a link, and what it is: a verified temp is a plain file. */
-async function openTemp(temp: string): Promise<{ handle: FileHandle; made: Stats }> {
+/** The temp opened without following a link, and checked to be the file that was verified (`verified`, as ffprobe read it). */
+async function openTemp(temp: string, verified: Pick<Stats, 'dev' | 'ino'>): Promise<{ handle: FileHandle; made: Stats }> {
   const handle = await open(temp, constants.O_RDONLY | constants.O_NOFOLLOW).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ELOOP') throw swapped(temp);
     throw err;
@@ -64,7 +64,7 @@ async function openTemp(temp: string): Promise<{ handle: FileHandle; made: Stats
     await handle.close();
     throw err;
   });
-  if (!made.isFile()) {
+  if (!made.isFile() || !sameFile(made, verified)) {
     await handle.close();
     throw swapped(temp);
   }
@@ -75,10 +75,10 @@ async function openTemp(temp: string): Promise<{ handle: FileHandle; made: Stats
  * Puts a verified `temp` at `dest`, which must not exist: a hard link cannot overwrite, so a file
  * that appeared at `dest` meanwhile is kept and this fails instead.
  */
-export async function placeVerified(temp: string, dest: string): Promise<void> {
+export async function placeVerified(temp: string, dest: string, verified: Pick<Stats, 'dev' | 'ino'>): Promise<void> {
   const exists = () => new AppError('conflict', `${dest} already exists; not overwritten`);
   // The file verified, whatever its name leads to by now (see replaceVerified).
-  const { handle, made } = await openTemp(temp);
+  const { handle, made } = await openTemp(temp, verified);
   try {
     await handle.sync();
     if (!sameFile(await lstat(temp), made)) throw swapped(temp);
