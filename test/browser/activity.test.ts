@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { checkA11y, useStack } from './support/stack.ts';
 
 const stack = useStack({ toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n' });
@@ -16,6 +18,13 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
 });
 
+async function logIn(page: Page) {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(OWNER.username);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
 describe('the Activity page, in a browser', () => {
   it('shows a dry-run pass run while it is open: the job, the plan with its destination, and the skip reason', async () => {
     const { paths } = stack().install;
@@ -23,10 +32,7 @@ describe('the Activity page, in a browser', () => {
     await writeFile(join(paths.downloads, 'holiday at the lake.mkv'), Buffer.alloc(4096));
     const page = await stack().newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto('/');
-    await page.getByLabel('Username').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page);
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
     await page.getByText('No scanner pass has run yet.').waitFor();
     await page.getByText('No jobs yet.').waitFor();
@@ -45,6 +51,38 @@ describe('the Activity page, in a browser', () => {
     const skipped = pass.locator('tr[data-reason="unrecognized"]');
     expect(await skipped.getByRole('cell').first().textContent()).toBe(join(paths.downloads, 'holiday at the lake.mkv'));
     expect(await skipped.locator('[data-status]').textContent()).toBe('unrecognized');
+    await checkA11y(page);
+  });
+});
+
+describe('the Activity page’s imports, in a browser', () => {
+  it('lists an import the scanner made live, and its Undo puts the download back', async () => {
+    const { paths } = stack().install;
+    const page = await stack().newPage();
+    page.setDefaultTimeout(10_000);
+    await logIn(page);
+    await page.getByRole('heading', { level: 2, name: 'Imports' }).waitFor();
+    await page.getByText('Nothing has been imported into the library yet.').waitFor();
+
+    const source = join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP.mkv');
+    await writeFile(source, Buffer.alloc(4096, 7));
+    const live = await page.evaluate(async () => {
+      const settings = await fetch('/api/settings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ dry_run: false }) });
+      const scan = await fetch('/api/scan?wait=30', { method: 'POST' });
+      return [settings.status, scan.status];
+    });
+    expect(live).toEqual([200, 200]);
+    const destination = join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995).mkv');
+    const row = page.locator('tr[data-import]', { has: page.getByRole('cell', { name: destination, exact: true }) });
+    await row.and(page.locator('[data-undone="false"]')).waitFor();
+    expect(existsSync(source)).toBe(false);
+
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: /^Undo/ }).click();
+    await row.and(page.locator('[data-undone="true"]')).waitFor();
+    await page.getByRole('status').filter({ hasText: 'undone' }).waitFor();
+    expect(existsSync(source)).toBe(true);
+    expect(existsSync(destination)).toBe(false);
     await checkA11y(page);
   });
 });

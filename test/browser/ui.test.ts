@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -86,14 +87,19 @@ describe('the web UI, in a browser', () => {
 
     await open(page, 'Settings');
     await page.getByLabel('Dry run: plan only, change no files').uncheck();
+    await page.getByLabel('Import by').selectOption('hardlink');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();
+    const saved = await page.evaluate(() => fetch('/api/config').then((r) => r.json()));
+    expect([saved.app.dry_run, saved.library.transfer]).toEqual([false, 'hardlink']);
 
     await open(page, 'Downloads');
     await page.getByText('Live: changes files').waitFor();
     await page.getByRole('button', { name: 'Scan downloads' }).click();
     await page.getByRole('heading', { name: 'Pass result' }).waitFor();
     await page.locator('.pass-result [data-status="moved"]').waitFor();
+    // Linked, not moved: the download stays for seeding.
+    expect(existsSync(join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP', 'Heat.1995.1080p.BluRay.x264-GRP.mkv'))).toBe(true);
 
     await open(page, 'Library');
     await page.getByRole('button', { name: 'Scan library' }).click();
@@ -115,6 +121,38 @@ describe('the web UI, in a browser', () => {
     expect(message).toMatch(/>=\s*0|too small/i);
     const config = await page.evaluate(() => fetch('/api/config').then((r) => r.json()));
     expect(config.app.scan_interval_seconds).toBe(0);
+  });
+
+  it('adds a notification target with its secret, never shows the secret again, and keeps it when the target is edited', async () => {
+    const page = await stack().newPage();
+    page.setDefaultTimeout(8000);
+    await logIn(page);
+    await open(page, 'Settings');
+    await page.getByRole('button', { name: 'Add target' }).click();
+    await page.getByLabel('Target 1 name').fill('hook');
+    await page.getByLabel('Target 1 kind').selectOption('webhook');
+    await page.getByLabel('Target 1 URL').fill('ftp://hooks.lan/x');
+    await page.getByLabel('Target 1 Secret (sent as X-MO-Secret)').fill('s3cret-value');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const url = page.getByLabel('Target 1 URL');
+    await page.locator('[data-path="notifications.targets.0.url"] [aria-invalid="true"]').waitFor();
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+
+    await url.fill('https://hooks.lan/x?token=t0k&v=1');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const shown = await page.evaluate(() => fetch('/api/config').then((r) => r.text()));
+    expect(shown).toContain('https://hooks.lan/x?v=1');
+    for (const secret of ['s3cret-value', 't0k']) expect(shown).not.toContain(secret);
+
+    await page.reload();
+    await page.getByLabel('Target 1 enabled').uncheck();
+    expect(await page.getByLabel('Target 1 Secret (sent as X-MO-Secret)').inputValue()).toBe('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const state = JSON.parse(await readFile(join(stack().install.paths.data, 'state.json'), 'utf8'));
+    expect(state.settings.notifications.targets).toEqual([{ name: 'hook', kind: 'webhook', url: 'https://hooks.lan/x?token=t0k&v=1', secret: 's3cret-value', enabled: false }]);
+    await checkA11y(page);
   });
 
   it("applies the owner's stylesheet last, over the UI's own rules, and ?nocss=1 turns it off for the visit", async () => {

@@ -204,6 +204,18 @@ describe("the runtime stage's files, laid out as its COPY lines say", () => {
     for (const f of scripts) expect(readFileSync(join(assets, f), 'utf8')).not.toContain('cannot be a child of');
   });
 
+  it('ship bundles without comments and source maps without the sources: each process holds less of its own code', () => {
+    for (const app of ['api', 'worker']) {
+      const bundle = readFileSync(join(image, `apps/${app}/dist/main.mjs`), 'utf8');
+      // A comment of a module both bundles hold.
+      expect(readFileSync(join(REPO_ROOT, 'packages/core/src/library/index-store.ts'), 'utf8')).toContain('Only workers write the index');
+      expect(bundle).not.toContain('Only workers write the index');
+      const map = JSON.parse(readFileSync(join(image, `apps/${app}/dist/main.mjs.map`), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+      expect(map.sources.some((s) => s.endsWith('index-store.ts'))).toBe(true);
+      expect(map.sourcesContent).toBeUndefined();
+    }
+  });
+
   it('hold none of the dev-only packages (bundler, compiler, test tools), unless a production package needs one', () => {
     const store = join(image, 'node_modules', '.pnpm');
     const present = readdirSync(store).filter((d) => d !== 'node_modules' && !d.startsWith('lock'));

@@ -142,14 +142,15 @@ describe('the transcode queue under SIGKILL and restarts', () => {
       const listed = await entries();
       const entryOf = (path: string) => listed.find((e) => e.path === path);
       // A job killed after its MP4 was verified, placed and recorded, and killed again when delivered
-      // anew, fails for stalling with its entry rightly done (its original may still lie beside it).
+      // anew, fails for stalling with its entry rightly done; its original stays if the kill came
+      // before its removal, and the entry says which.
       const finishedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && entryOf(j.path)?.status === 'done').map((j) => j.path);
       // A job killed after placing its verified MP4 but before recording it, and killed again, fails
-      // with its original intact beside that MP4: nothing lost, but a retry meets the MP4 (409).
+      // with its original intact beside that MP4; its retry takes that MP4 up.
       const placedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path) && states[j.path] === 'both').map((j) => j.path);
       for (const [i, j] of jobs.entries()) {
-        const completed = outcomes[i]!.state === 'completed';
-        const allowed = completed ? ['transcoded'] : finishedFirst.includes(j.path) ? ['transcoded', 'both'] : ['original', 'both'];
+        const done = outcomes[i]!.state === 'completed' || finishedFirst.includes(j.path);
+        const allowed = done ? ['transcoded', 'both'] : ['original', 'both'];
         expect(allowed, `${basename(j.path)}: job ${outcomes[i]!.state}, entry ${entryOf(j.path)?.status}`).toContain(states[j.path]);
       }
       await waitFor(async () => {
@@ -159,12 +160,17 @@ describe('the transcode queue under SIGKILL and restarts', () => {
           return outcomes[i]!.state === 'completed' ? status === 'done' : status === 'failed' || finishedFirst.includes(j.path);
         });
       }, 30_000, 'every entry to say what became of its job');
+      // A job killed between recording its MP4 and removing the original leaves it, recorded as kept.
+      const truthful = await entries();
+      const doneEntries = truthful.filter((e) => sources.includes(e.path) && e.status === 'done');
+      for (const e of doneEntries) expect(e.original, basename(e.path)).toBe(states[e.path] === 'both' ? 'kept' : 'removed');
+      figures.set('run-all: done with the original kept after a kill', doneEntries.filter((e) => e.original === 'kept').length);
       figures.set('run-all: jobs completed / failed after the kills', `${outcomes.filter((o) => o!.state === 'completed').length} / ${outcomes.filter((o) => o!.state === 'failed').length}`);
       figures.set('run-all: failed jobs whose transcode had finished (entry done)', finishedFirst.length);
-      figures.set('run-all: failed jobs whose MP4 was placed but not recorded', placedFirst.length);
+      figures.set('run-all: failed jobs whose MP4 was placed but not recorded (retried, MP4 taken up)', placedFirst.length);
 
       // The failed ones, asked again, complete; then nothing is left behind.
-      const failed = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path) && !placedFirst.includes(j.path));
+      const failed = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path));
       for (const j of failed) expect((await post('/api/tools/transcoder/retry', { path: j.path })).status).toBe(200);
       if (failed.length > 0) {
         const again = await post('/api/tools/transcoder/run-all');
@@ -172,7 +178,9 @@ describe('the transcode queue under SIGKILL and restarts', () => {
         for (const j of json(again).jobs as { job: { id: string } }[]) expect((await jobFinal(port, 'transcode', j.job.id, 120_000))?.state).toBe('completed');
       }
       const end = await fileStates(sources);
-      expect(sources.filter((src) => end[src] !== 'transcoded' && !(end[src] === 'both' && (finishedFirst.includes(src) || placedFirst.includes(src))))).toEqual([]);
+      const finalEntries = await entries();
+      const keptAfterKill = (src: string) => finalEntries.find((e) => e.path === src)?.original === 'kept';
+      expect(sources.filter((src) => end[src] !== 'transcoded' && !(end[src] === 'both' && keptAfterKill(src)))).toEqual([]);
       expect(await findLeftovers([install.paths.drive, install.paths.data])).toEqual([]);
       expect(await filesIn(join(install.paths.data, 'media-work'))).toEqual([]);
     } finally {

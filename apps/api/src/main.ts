@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import path from 'node:path';
 import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { applyUmask, NO_OWNERSHIP, ownershipFromEnv, type Ownership } from '@mo/core/fs/ownership.ts';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
 import { findWebRoot } from './routes/web.ts';
@@ -12,6 +13,14 @@ async function main() {
   const env = readProcessEnv(process.env);
   const config = await createRuntimeConfig({ configFile: env.configFile });
   const logger = createLogger({ name: 'api', level: config.current().app.log_level });
+  // An undo makes download folders again: they follow PUID, PGID and UMASK as the worker's imports do.
+  applyUmask(process.env);
+  let owner: Ownership = NO_OWNERSHIP;
+  try {
+    owner = ownershipFromEnv(process.env);
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'PUID/PGID cannot be applied by the API: folders an undo makes again keep its own ids');
+  }
   useProbeConcurrency(() => config.current().app.probe_concurrency);
   config.onChange((next, prev) => {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
@@ -26,7 +35,7 @@ async function main() {
   const live = createLiveEvents({ jobEvents, config, library, logger });
   const webRoot = findWebRoot(process.env.WEB_ROOT);
   if (webRoot === null) logger.warn('the web UI is not built (pnpm build); / answers 404 until it is');
-  const app = createApp({ config, jobs, logger, library, auth, live, urlBase: env.urlBase, webRoot });
+  const app = createApp({ config, jobs, logger, library, auth, live, urlBase: env.urlBase, webRoot, owner });
   const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, async (info) => {
     logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
     const token = await auth.setupToken();

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import {
   clientAddress,
+  failureKey,
   hostOfHeader,
   isAllowedHost,
   isLoopbackAddress,
@@ -67,13 +68,25 @@ export function overHttps(c: Context): boolean {
   return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
 }
 
+/** The HTTP version the client spoke; null under `app.request()` in tests, where there is no socket. */
+function httpVersion(c: Context): string | null {
+  const env = c.env as { incoming?: { httpVersion?: string }; server?: { incoming?: { httpVersion?: string } } } | undefined;
+  return (env?.server ?? env)?.incoming?.httpVersion ?? null;
+}
+
+/** Headers only a proxy adds (any one of them says the request was relayed). */
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'via'];
+
 /**
  * A request that is let in without credentials under `local_open`: from a loopback peer, addressed
  * to a loopback name (a DNS-rebinding page addresses its own name), and not relayed by a proxy
- * (whose own peer address is loopback too).
+ * (whose own peer address is loopback too). nginx's `proxy_pass http://127.0.0.1:8080` sends none
+ * of the forwarding headers unless told to, and `Host: 127.0.0.1:8080`, but speaks HTTP/1.0 (its
+ * default `proxy_http_version`), which no browser does: such a request is not taken as local either.
  */
 export function isLocalRequest(c: Context): boolean {
-  if (c.req.header('x-forwarded-for') !== undefined || c.req.header('forwarded') !== undefined) return false;
+  if (PROXY_HEADERS.some((h) => c.req.header(h) !== undefined)) return false;
+  if (httpVersion(c) === '1.0') return false;
   const host = hostOfHeader(hostHeader(c));
   return isLoopbackAddress(remoteAddress(c)) && host !== null && isLoopbackHost(host);
 }
@@ -100,7 +113,7 @@ export function hostGuard(config: RuntimeConfig): MiddlewareHandler {
 }
 
 export function clientKey(c: Context): string {
-  return remoteAddress(c) ?? 'unknown';
+  return failureKey(remoteAddress(c) ?? 'unknown');
 }
 
 /** 429 with Retry-After while the client is over its limit of wrong credentials. */

@@ -1,4 +1,5 @@
 import type { AuthService, JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
+import type { Ownership } from '@mo/core/fs/ownership.ts';
 import type { LiveEvents } from './live-events.ts';
 
 export interface AppDeps {
@@ -15,6 +16,8 @@ export interface AppDeps {
   urlBase?: string;
   /** The built web UI (apps/web/dist); null or absent when it is not built: `/` is then a 404. */
   webRoot?: string | null;
+  /** PUID/PGID: who gets the folders an undo makes again in the downloads; the process's own ids when absent. */
+  owner?: Ownership;
 }
 
 export interface AppEnv {

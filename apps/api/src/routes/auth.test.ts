@@ -265,6 +265,16 @@ describe('wrong credentials', () => {
     expect((await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.67'))).status).toBe(200);
   });
 
+  it('from the addresses of one IPv6 /64 count together: a host holds the whole /64, not one address', async () => {
+    await freshInstall();
+    for (let i = 1; i <= MAX_AUTH_FAILURES_PER_MINUTE; i++) {
+      await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from(`2001:db8:1:2::${i.toString(16)}`)), 401, 'unauthorized');
+    }
+    const key = await t.auth.apiKey();
+    await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('2001:db8:1:2:ffff::1')), 429, 'too_many_requests');
+    expect((await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('2001:db8:1:3::1'))).status).toBe(200);
+  });
+
   it('but a request without any is a plain 401 and counts for nothing', async () => {
     await freshInstall();
     for (let i = 0; i < MAX_AUTH_FAILURES_PER_MINUTE * 2; i++) {
@@ -290,6 +300,12 @@ describe('auth = "local_open"', () => {
     await expectError(await t.anonymous('http://localhost:8080/api/config', {}, from('192.168.1.66')), 401, 'unauthorized');
     await expectError(await t.anonymous('http://localhost:8080/api/config', { headers: { 'x-forwarded-for': '203.0.113.9' } }, local), 401, 'unauthorized');
     await expectError(await t.anonymous('http://localhost:8080/api/config', { headers: { forwarded: 'for=203.0.113.9' } }, local), 401, 'unauthorized');
+    for (const header of ['x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'via']) {
+      await expectError(await t.anonymous('http://localhost:8080/api/config', { headers: { [header]: 'x' } }, local), 401, 'unauthorized');
+    }
+    // nginx's proxy_pass as it comes: HTTP/1.0, `Host: 127.0.0.1:8080` (its $proxy_host) and no forwarding header.
+    const nginx = { incoming: { httpVersion: '1.0', socket: { remoteAddress: '127.0.0.1' } } };
+    await expectError(await t.anonymous('http://127.0.0.1:8080/api/config', { headers: { connection: 'close' } }, nginx), 401, 'unauthorized');
     // DNS rebinding: the browser resolved attacker.example to 127.0.0.1 and sends its own Host,
     // a matching Origin, and same-origin in Sec-Fetch-Site.
     const rebinding = {

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createJobClient, createLogger, createStateStore, type JobClient } from '@mo/core';
 import { recordNotice } from '@mo/core/history/record-notice.ts';
 import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
@@ -8,6 +8,22 @@ import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+
+// Lets a test act just before the undo removes a library file, with the real fs otherwise.
+const beforeUnlink = vi.hoisted(() => ({ run: null as null | ((path: string) => void) }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    unlink: async (path: Parameters<typeof actual.unlink>[0]) => {
+      beforeUnlink.run?.(String(path));
+      return actual.unlink(path);
+    },
+  };
+});
+afterEach(() => {
+  beforeUnlink.run = null;
+});
 
 let t: TestApp;
 let jobs: JobClient | undefined;
@@ -145,6 +161,19 @@ describe('POST /api/history/:id/undo', () => {
     expect((await again.json()).error.details).toMatchObject({ reason: 'undone' });
   });
 
+  it.runIf(process.getuid?.() === 0)('move: the download folder made again belongs to PUID:PGID', async () => {
+    t = await testApp({ owner: { uid: 4321, gid: 4322 }, toml: '[app]\ndry_run = false\n\n[library]\nsample_max_bytes = 0\n' });
+    const drive = join(t.install.root, 'disk1');
+    mkdirSync(join(drive, 'Movies'), { recursive: true });
+    await t.config.updateSettings({ drives: [{ name: 'disk1', path: drive }] });
+    const heat = put('Heat.1995/Heat.1995.mkv');
+    await pass();
+    // The download's folder, emptied by the move, tidied away by hand.
+    rmdirSync(join(heat, '..'));
+    await undone(1);
+    expect(statSync(join(heat, '..'))).toMatchObject({ uid: 4321, gid: 4322 });
+  });
+
   it.each(['move', 'hardlink'] as const)('%s: the next pass leaves the undone file alone, until it is renamed', async (mode) => {
     const drive = await install(mode);
     const heat = put('Heat.1995.mkv');
@@ -184,6 +213,26 @@ describe('POST /api/history/:id/undo', () => {
     expect(existsSync(dest)).toBe(false);
     expect(statSync(heat).nlink).toBe(1);
     expect(readFileSync(existing, 'utf8')).toBe('kept');
+  });
+
+  it('hardlink: removes the file it checked, though its folder becomes a link to another folder just before', async () => {
+    const drive = await install('hardlink');
+    const heat = put('Heat.1995.mkv');
+    await pass();
+    const folder = join(drive, 'Movies/Heat (1995)');
+    // Another drive's file of the same name, which whoever may write the library folders points at.
+    const other = join(t.install.root, 'disk2/Movies/Heat (1995)/Heat (1995).mkv');
+    mkdirSync(join(other, '..'), { recursive: true });
+    writeFileSync(other, 'another film');
+    beforeUnlink.run = (path) => {
+      if (!path.endsWith('Heat (1995).mkv')) return;
+      beforeUnlink.run = null;
+      renameSync(folder, `${folder}.real`);
+      symlinkSync(join(other, '..'), folder);
+    };
+    await undo(1);
+    expect(readFileSync(other, 'utf8')).toBe('another film');
+    expect(statSync(heat).nlink).toBe(1);
   });
 
   it('copy: removes the copy, the download stays', async () => {
@@ -226,6 +275,23 @@ describe('POST /api/history/:id/undo', () => {
     expect(res.status).toBe(409);
     expect((await res.json()).error).toMatchObject({ code: 'conflict', details: { reason } });
     expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+  });
+
+  it('409 when the download\'s folder is now a link that leads outside the downloads folder, changing nothing', async () => {
+    const drive = await install('move');
+    const source = put('Heat.1995/Heat.1995.mkv');
+    put('Heat.1995/Heat.1995.en.srt', 10);
+    await pass();
+    const outside = join(t.install.root, 'outside');
+    mkdirSync(outside);
+    rmdirSync(join(source, '..'));
+    symlinkSync(outside, join(source, '..'));
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data, outside);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toMatchObject({ code: 'conflict', details: { reason: 'source_taken', path: source } });
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data, outside)).toEqual(before);
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('409 for a link whose download was deleted: the library file is the last copy', async () => {

@@ -74,7 +74,7 @@ async function queueNotice(jobs: JobClient, log: Logger, payload: JobPayload<'no
   }
 }
 
-export function historyRoutes({ config, jobs }: AppDeps) {
+export function historyRoutes({ config, jobs, owner }: AppDeps) {
   return router()
     .openapi(listHistory, async (c) => {
       const query = c.req.valid('query');
@@ -84,7 +84,7 @@ export function historyRoutes({ config, jobs }: AppDeps) {
       const raw = c.req.valid('param').id;
       if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError('bad_request', 'id: must be an import id (a whole number from 1)', { key: 'id' });
       const cfg = config.current();
-      const { pass, ...result } = await undoImport({ dataDir: cfg.paths.data, id: Number(raw), dryRun: cfg.app.dry_run });
+      const { pass, ...result } = await undoImport({ dataDir: cfg.paths.data, downloads: cfg.paths.downloads, id: Number(raw), dryRun: cfg.app.dry_run, owner });
       if (!result.dry_run && result.restored.length > 0 && config.current().notifications.targets.some((t) => t.enabled)) {
         await queueNotice(jobs, c.var.log, { pass, undone: result.id, imports: result.restored.map((r) => ({ source: r.to, destination: r.from })) });
       }

@@ -1,4 +1,5 @@
 import { createAuthService, createLibraryCache, createLogger, createRuntimeConfig, type AuthService, type JobClient, type JobEvents, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import type { Ownership } from '@mo/core/fs/ownership.ts';
 import { createApp } from '../app.ts';
 import { createLiveEvents, type LiveEvents } from '../http/live-events.ts';
 import { TEST_API_KEY, tempInstall, type TempInstall } from '../../../../test/support/service.ts';
@@ -42,7 +43,7 @@ export function stubJobEvents(): JobEvents {
 }
 
 export async function testApp(
-  opts: { toml?: string; jobs?: JobClient; jobEvents?: JobEvents; urlBase?: string; heartbeatMs?: number; webRoot?: string } = {},
+  opts: { toml?: string; jobs?: JobClient; jobEvents?: JobEvents; urlBase?: string; heartbeatMs?: number; webRoot?: string; owner?: Ownership } = {},
 ): Promise<TestApp> {
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
@@ -50,7 +51,7 @@ export async function testApp(
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
   const auth = createAuthService({ config });
   const live = createLiveEvents({ jobEvents: opts.jobEvents ?? stubJobEvents(), config, library, logger, heartbeatMs: opts.heartbeatMs });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, live, urlBase: opts.urlBase, webRoot: opts.webRoot });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, live, urlBase: opts.urlBase, webRoot: opts.webRoot, owner: opts.owner });
   const anonymous = app.request;
   app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {

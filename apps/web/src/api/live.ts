@@ -101,8 +101,10 @@ const STALE_BY_EVENT: Record<string, string[][]> = {
   transcode: [['transcoder']],
 };
 const STALE_BY_QUEUE: Record<string, string[][]> = {
-  scan: [['downloads'], ['dashboard'], ['scan-passes']],
+  scan: [['downloads'], ['dashboard'], ['scan-passes'], ['history']],
   library: STALE_BY_EVENT.library!,
+  // What the media servers were told shows in each import's history.
+  notify: [['history']],
   transcode: [['transcoder']],
   media: [['probe']],
 };

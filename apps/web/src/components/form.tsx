@@ -36,3 +36,24 @@ export function Field({ label, path, error, hint, ...input }: FieldProps) {
     </div>
   );
 }
+
+/** A labelled select that shows the API's complaint beside it, as Field does. */
+export function SelectField<T extends string>({ label, path, options, value, error, onChange }: { label: string; path: string; options: readonly T[]; value: T | string; error: unknown; onChange: (v: T) => void }) {
+  const id = useId();
+  const issue = issueFor(error, path);
+  return (
+    <div className={`field${issue ? ' field-invalid' : ''}`} data-path={path}>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={path} value={value} onChange={(e) => onChange(e.target.value as T)} aria-invalid={issue ? 'true' : undefined} aria-describedby={issue ? `${id}-error` : undefined}>
+        {options.map((o) => (
+          <option key={o}>{o}</option>
+        ))}
+      </select>
+      {issue ? (
+        <small id={`${id}-error`} className="field-error">
+          {issue.message}
+        </small>
+      ) : null}
+    </div>
+  );
+}

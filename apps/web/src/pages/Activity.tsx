@@ -7,6 +7,7 @@ import { useLiveJobs } from '../api/live.ts';
 import { formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
+import { Imports } from './ActivityImports.tsx';
 
 const QUEUES = ['scan', 'library', 'media', 'transcode', 'notify'] as const;
 type Queue = (typeof QUEUES)[number];
@@ -233,6 +234,7 @@ export function ActivityPage() {
     <Page id="activity" title="Activity">
       <Jobs />
       <ScannerPasses />
+      <Imports />
     </Page>
   );
 }

@@ -1,10 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
-import { Field, issueFor } from '../components/form.tsx';
+import { Field, SelectField } from '../components/form.tsx';
 import { ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 import { ownerStylesheetActive } from '../theme.ts';
 import { OpenSessions } from './OpenSessions.tsx';
+import { NotificationTargets, targetRows, targetsPatch, type TargetRow } from './SettingsTargets.tsx';
 
 type Config = NonNullable<ReturnType<typeof useConfig>['data']>;
 type Kind = 'bool' | 'int' | 'text' | 'list' | 'select';
@@ -48,6 +49,7 @@ const SECTIONS: { title: string; fields: FieldSpec[] }[] = [
       { path: 'library.movie_template', label: 'Movie name template', kind: 'text' },
       { path: 'library.episode_template', label: 'Episode name template', kind: 'text' },
       { path: 'library.sample_max_bytes', label: 'Samples: largest size (bytes)', kind: 'int' },
+      { path: 'library.transfer', label: 'Import by', kind: 'select', options: ['move', 'hardlink', 'copy'] },
     ],
   },
   {
@@ -96,39 +98,20 @@ function coerce(spec: FieldSpec | undefined, raw: unknown): unknown {
 const SPECS = new Map(SECTIONS.flatMap((s) => s.fields).map((f) => [f.path, f]));
 
 /** Only what changed goes to the API, so a key the owner did not touch is never rewritten. */
-function patchOf(before: Values, now: Values, drivesBefore: Drive[], drives: Drive[]): Record<string, unknown> {
+function patchOf(before: Values, now: Values, drivesBefore: Drive[], drives: Drive[], targetsBefore: TargetRow[], targets: TargetRow[]): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(now)) {
     const v = coerce(SPECS.get(path), value);
     if (JSON.stringify(v) !== JSON.stringify(before[path])) set(patch, path, v);
   }
   if (JSON.stringify(drives) !== JSON.stringify(drivesBefore)) patch.drives = drives;
+  if (JSON.stringify(targets) !== JSON.stringify(targetsBefore)) patch.notifications = { targets: targetsPatch(targets) };
   return patch;
 }
 
 interface Drive {
   name: string;
   path: string;
-}
-
-function SelectField({ spec, value, error, onChange }: { spec: FieldSpec; value: string; error: unknown; onChange: (v: string) => void }) {
-  const id = useId();
-  const issue = issueFor(error, spec.path);
-  return (
-    <div className={`field${issue ? ' field-invalid' : ''}`} data-path={spec.path}>
-      <label htmlFor={id}>{spec.label}</label>
-      <select id={id} name={spec.path} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={issue ? 'true' : undefined} aria-describedby={issue ? `${id}-error` : undefined}>
-        {spec.options!.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-      {issue ? (
-        <small id={`${id}-error`} className="field-error">
-          {issue.message}
-        </small>
-      ) : null}
-    </div>
-  );
 }
 
 function Drives({ drives, setDrives, error }: { drives: Drive[]; setDrives: (d: Drive[]) => void; error: unknown }) {
@@ -155,10 +138,12 @@ function SettingsForm({ config }: { config: Config }) {
   const queries = useQueryClient();
   const [values, setValues] = useState<Values>(() => initialValues(config));
   const [drives, setDrives] = useState<Drive[]>(() => config.drives.map((d) => ({ name: d.name, path: d.path })));
+  const [targets, setTargets] = useState<TargetRow[]>(() => targetRows(config.notifications.targets));
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     setValues(initialValues(config));
     setDrives(config.drives.map((d) => ({ name: d.name, path: d.path })));
+    setTargets(targetRows(config.notifications.targets));
   }, [config]);
   const save = useMutation({
     mutationFn: (patch: Record<string, unknown>) => unwrap(api.POST('/api/settings', { body: patch as never })),
@@ -171,7 +156,7 @@ function SettingsForm({ config }: { config: Config }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    const patch = patchOf(initialValues(config), values, config.drives.map((d) => ({ name: d.name, path: d.path })), drives);
+    const patch = patchOf(initialValues(config), values, config.drives.map((d) => ({ name: d.name, path: d.path })), drives, targetRows(config.notifications.targets), targets);
     if (Object.keys(patch).length === 0) {
       setSaved(true);
       return;
@@ -192,7 +177,7 @@ function SettingsForm({ config }: { config: Config }) {
           <legend>{s.title}</legend>
           {s.fields.map((f) => {
             const v = values[f.path];
-            if (f.kind === 'select') return <SelectField key={f.path} spec={f} value={String(v)} error={save.error} onChange={(x) => change(f.path, x)} />;
+            if (f.kind === 'select') return <SelectField key={f.path} label={f.label} path={f.path} options={f.options!} value={String(v)} error={save.error} onChange={(x) => change(f.path, x)} />;
             if (f.kind === 'bool')
               return <Field key={f.path} label={f.label} path={f.path} error={save.error} type="checkbox" checked={v === true} onChange={(e) => change(f.path, e.target.checked)} />;
             return (
@@ -211,6 +196,7 @@ function SettingsForm({ config }: { config: Config }) {
         </fieldset>
       ))}
       <Drives drives={drives} setDrives={(d) => (setSaved(false), setDrives(d))} error={save.error} />
+      <NotificationTargets rows={targets} setRows={(t) => (setSaved(false), setTargets(t))} error={save.error} />
       <ThemePart value={String(values['theme.css_file'] ?? '')} error={save.error} onChange={(v) => change('theme.css_file', v)} />
       <ErrorNote error={save.error} />
       {saved ? <p role="status">Saved.</p> : null}

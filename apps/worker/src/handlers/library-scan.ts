@@ -13,6 +13,13 @@ export function libraryScanHandler({ config }: WorkerDeps): JobHandler<'library-
     });
     await config.state.update((s) => ({ ...s, last_library_scan_at: header.scanned_at }));
     ctx.log.info({ ...summary, folders_read: folders.read, folders_unchanged: folders.reused }, 'library index written');
+    // The default limit (500,000) is below a large library's size: say which setting stops it.
+    if (header.truncated) {
+      ctx.log.warn(
+        { library_scan_max_files: cfg.app.library_scan_max_files },
+        'library scan stopped at library_scan_max_files: the files past it are not in the index; raise the setting to index them',
+      );
+    }
     return { summary };
   };
 }

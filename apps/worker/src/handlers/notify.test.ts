@@ -185,6 +185,25 @@ describe('notify handler', () => {
     expect(logged).toContain('media server told');
     for (const secret of ['jf-key-111', 'emby-key-555', 'kodi-pw-333', 'hook-sec-444']) expect(logged).not.toContain(secret);
   });
+
+  it('never shows a secret that fetch refuses as a header value (a pasted line break, a non-Latin-1 character)', async () => {
+    const { base, seen } = await fakeServer(() => ({ status: 204 }));
+    logLines.length = 0;
+    const handler = notifyHandler(
+      await deps([
+        { name: 'jf', kind: 'jellyfin', url: `${base}/jf`, api_key: 'jf-key-111\n', enabled: true },
+        { name: 'px', kind: 'plex', url: `${base}/plex`, token: 'plex-tok\n222', enabled: true },
+        { name: 'wh', kind: 'webhook', url: `${base}/hook`, secret: 'hook-sec-444€', enabled: true },
+      ]),
+    );
+    const { ctx, progress } = context();
+    const err = await handler(notice, ctx).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    const shown = [(err as Error).message, JSON.stringify(progress), logLines.join('')].join('\n');
+    expect(shown).toContain('not a valid HTTP header value');
+    for (const secret of ['jf-key-111', 'plex-tok', '222', 'hook-sec-444']) expect(shown).not.toContain(secret);
+    expect(seen).toEqual([]);
+  });
 });
 
 describe('notify queue', () => {

@@ -10,6 +10,7 @@ import { ffmpegWrapper, slowStart } from '@mo/core/media/test-fixtures/ffmpeg-wr
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import type { JobPayload, TranscodeStatus } from '@mo/shared';
 import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
+import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './transcode-run.ts';
 
@@ -138,10 +139,9 @@ describe('transcode-run handler', () => {
     expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
   });
 
-  it('delivered again after it finished, removes the original only as its entry recorded, and only beside its MP4', async () => {
+  it('delivered again after it finished, leaves the original as its entry recorded it, whatever keep_original says now', async () => {
     const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
-    const first = await handler({ item }, ctx());
-    // keep_original turned off since: the finished transcode recorded its original as kept.
+    await handler({ item }, ctx());
     await writeFile(install.configFile, (await readFile(install.configFile, 'utf8')).replace('keep_original = true', 'keep_original = false'));
     config.close();
     config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
@@ -149,16 +149,43 @@ describe('transcode-run handler', () => {
     expect((await later({ item }, ctx())).original_removed).toBe(false);
     expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
     expect(await status(file)).toMatchObject({ status: 'done', original: 'kept' });
-    // Recorded as to be removed, but the MP4 has gone since: the original is the only copy left.
-    const mp4 = await readFile(first.output);
-    await rm(first.output);
-    await config.state.update((s) => ({ ...s, transcodes: { [file]: { ...s.transcodes[file]!, original: 'removed' } } }));
-    await expect(later({ item }, ctx())).rejects.toBeInstanceOf(UnrecoverableError);
-    expect(await readdir(movies)).toEqual(['Movie (2001).avi']);
-    // Its worker died between recording the MP4 and removing the original: that removal is left.
-    await writeFile(first.output, mp4);
-    expect((await later({ item }, ctx())).original_removed).toBe(true);
-    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+  });
+
+  it('records the original removed only once it is gone, so a worker killed in between leaves an entry that says kept', async () => {
+    const { movies, file, item } = await setup();
+    const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
+    const seen: string[] = [];
+    const update = config.state.update.bind(config.state);
+    vi.spyOn(config.state, 'update').mockImplementation(async (fn) => {
+      const next = await update(fn);
+      const entry = next.transcodes[file];
+      if (entry?.status === 'done') {
+        seen.push(`${entry.original} ${(await readdir(movies)).sort().join(',')}`);
+      }
+      return next;
+    });
+    await handler({ item }, ctx());
+    // Recorded done with the original still there first, and removed only once it was gone.
+    expect(seen).toEqual(['kept Movie (2001).avi,Movie (2001).mp4', 'removed Movie (2001).mp4']);
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'removed' });
+  });
+
+  it('a retried entry takes up the verified MP4 its killed attempt placed before recording it', async () => {
+    const { movies, file, item } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    const entries = transcodeStore(config.state);
+    const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
+    const first = await handler({ item }, ctx());
+    const bytes = await readFile(first.output);
+    // As the worker left it when killed after placing the MP4: running, then failed for stalling.
+    await config.state.update((s) => ({ ...s, transcodes: { [file]: rec('running', { job_id: '5', output: first.output }) } }));
+    await entries.apply(file, { type: 'settle', job_id: '5', error: 'job stalled more than allowable limit' });
+    await entries.apply(file, { type: 'retry', job_id: '5', job_state: 'failed' });
+    await entries.apply(file, { type: 'claim', job_id: 'tr-0000000000000001' });
+    const again = await handler({ item }, ctx({ jobId: 'tr-0000000000000001' }));
+    expect(again).toMatchObject({ output: first.output, command: [] });
+    expect((await readFile(first.output)).equals(bytes)).toBe(true);
+    expect(await status(file)).toMatchObject({ status: 'done', job_id: 'tr-0000000000000001', output: first.output, original: 'kept' });
+    expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
   });
 
   it('leaves alone a file another job is transcoding: the file, the entry and no temp', async () => {

@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { AppError, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
-import { mapPath, unmapPath } from '@mo/core/media/path-map.ts';
+import { unmapPath } from '@mo/core/media/path-map.ts';
 import { etaSeconds } from '@mo/core/media/progress.ts';
 import { removeSource } from '@mo/core/media/safe-replace.ts';
 import { mp4PathFor, transcodeToMp4 } from '@mo/core/media/transcode.ts';
@@ -38,21 +37,7 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
     // came, or after a Redis that lost the pause (state.json keeps it).
     if (attempt.kind === 'wait') return ctx.defer(opts.pausedRetryMs ?? PAUSED_RETRY_MS);
     if (attempt.kind === 'finished') {
-      if (attempt.removeOriginal) {
-        const original = await libraryMediaFile(item.path, cfg).catch((err: unknown) => {
-          if (!(err instanceof AppError && err.code === 'not_found')) throw retryable(err);
-          return null;
-        });
-        if (original) {
-          const [source, mp4] = await Promise.all([stat(original.real), stat(mapPath(attempt.output, map)).catch(() => null)]);
-          // Without its MP4 the original is the only copy; and its name may now lead to the MP4 itself.
-          if (!mp4?.isFile() || (mp4.dev === source.dev && mp4.ino === source.ino)) {
-            throw retryable(new AppError('conflict', `${item.path} stays: its MP4 ${attempt.output} is not beside it`));
-          }
-          await removeSource(original.real, source.ino);
-        }
-      }
-      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: attempt.removeOriginal };
+      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: false };
       return { ...result, before: null, after: null, seconds: null };
     }
 
@@ -84,10 +69,12 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
       const output = unmapPath(outcome.output, map);
       const seconds = Math.round((Date.now() - started) / 100) / 10;
       const { before, after } = outcome;
-      // Recorded before the original goes, so a retry after a crash here finds the work done.
-      await entries.apply(item.path, { type: 'finish', job_id: ctx.jobId, output, before, after, seconds, original: keep ? 'kept' : 'removed' });
-      if (!keep) await removeSource(file.real, outcome.source.ino);
-      const done = { item: { ...item, status: 'done' as const }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: !keep };
+      // Recorded before the original goes, so a retry after a crash here finds the work done; the
+      // original counts as removed only once it is gone.
+      await entries.apply(item.path, { type: 'finish', job_id: ctx.jobId, output, before, after, seconds });
+      const removed = !keep && (await removeSource(file.real, outcome.source.ino));
+      if (removed) await entries.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
+      const done = { item: { ...item, status: 'done' as const }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: removed };
       return { ...done, before, after, seconds };
     } catch (err) {
       const error = ctx.signal.aborted && ctx.signal.reason === CANCELLED ? CANCELLED : (err as Error).message;

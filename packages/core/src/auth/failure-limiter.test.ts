@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFailureLimiter } from './failure-limiter.ts';
+import { createFailureLimiter, failureKey } from './failure-limiter.ts';
 
 describe('failure limiter', () => {
   it('lets an address fail `limit` times in the window, then refuses it until the oldest failure leaves', () => {
@@ -34,5 +34,21 @@ describe('failure limiter', () => {
     expect(l.retryAfterMs('b', 4)).toBe(0);
     expect(l.retryAfterMs('a', 4)).toBeGreaterThan(0);
     expect(l.retryAfterMs('c', 4)).toBeGreaterThan(0);
+  });
+});
+
+describe('failureKey', () => {
+  it('counts an IPv6 client by its /64, which one host usually holds whole, and an IPv4 one by its address', () => {
+    expect(failureKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(failureKey('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(failureKey('2001:0db8:0001:0002::9%eth0')).toBe('2001:db8:1:2::/64');
+    expect(failureKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(failureKey('::1')).toBe('0:0:0:0::/64');
+    expect(failureKey('fe80::1:2:3:4')).toBe('fe80:0:0:0::/64');
+    expect(failureKey('::ffff:192.168.1.66')).toBe('192.168.1.66');
+    expect(failureKey('::ffff:c0a8:142')).toBe('192.168.1.66');
+    expect(failureKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(failureKey('192.168.1.66')).toBe('192.168.1.66');
+    expect(failureKey('unknown')).toBe('unknown');
   });
 });

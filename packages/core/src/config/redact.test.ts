@@ -42,6 +42,23 @@ describe('publicConfig', () => {
     for (const s of ['jf-key-1', 'plex-tok-2', 'kodi-pass-3', 'hook-sec-4']) expect(JSON.stringify(pub)).not.toContain(s);
   });
 
+  it('cuts credential query parameters out of a target URL, keeping the others', () => {
+    const config: Config = {
+      ...DEFAULT_CONFIG,
+      notifications: {
+        targets: [
+          { name: 'go', kind: 'webhook', url: 'https://gotify.lan/message?token=AbC123tok&priority=5', enabled: true },
+          { name: 'az', kind: 'webhook', url: 'https://x.logic.azure.com/wf/run?api-version=2016&sp=%2Ftrigger&sig=S1gn4ture', enabled: true },
+          { name: 'ha', kind: 'webhook', url: 'http://ha.lan/api?ApiKey=K3y&Auth=Au7h', enabled: true },
+        ],
+      },
+    };
+    const pub = JSON.stringify(publicConfig(config));
+    for (const s of ['AbC123tok', 'S1gn4ture', 'K3y', 'Au7h']) expect(pub).not.toContain(s);
+    expect(pub).toContain('https://gotify.lan/message?priority=5');
+    expect(pub).toContain('api-version=2016');
+  });
+
   it('leaves the defaults otherwise exactly as they were', () => {
     const { api_key: _k, ...app } = DEFAULT_CONFIG.app;
     expect(publicConfig(DEFAULT_CONFIG)).toEqual({ ...DEFAULT_CONFIG, app });

@@ -1,14 +1,19 @@
 import type { Config } from '@mo/shared';
 
 const SECRET_KEY = /key|token|password|secret/i;
+/** Query parameters that carry a credential in webhook and notification URLs (`?token=`, `?sig=`, `?apikey=`). */
+const SECRET_PARAM = /key|token|password|secret|pass|auth|sig|hash|code|session/i;
 
-function stripUrlCredentials(value: string): string {
+/** `value` as GET /api/config shows it: a URL without its user, password or credential query parameters. */
+export function publicUrl(value: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
   try {
     const url = new URL(value);
-    if (!url.username && !url.password) return value;
+    const params = [...url.searchParams.keys()].filter((k) => SECRET_PARAM.test(k));
+    if (!url.username && !url.password && params.length === 0) return value;
     url.username = '';
     url.password = '';
+    for (const k of params) url.searchParams.delete(k);
     return url.toString();
   } catch {
     return value;
@@ -16,7 +21,7 @@ function stripUrlCredentials(value: string): string {
 }
 
 function redact(value: unknown): unknown {
-  if (typeof value === 'string') return stripUrlCredentials(value);
+  if (typeof value === 'string') return publicUrl(value);
   if (Array.isArray(value)) return value.map(redact);
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};

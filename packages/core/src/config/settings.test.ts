@@ -238,6 +238,18 @@ describe('mergeSettings', () => {
       expect(mergeSettings(file, {}, { notifications: { targets: [jf] } }).notifications?.targets?.[0]?.api_key).toBe('file-key');
     });
 
+    it('keeps the credentials of a URL sent back as GET /api/config shows it, and takes a changed URL as sent', () => {
+      const kodi = { name: 'kd', kind: 'kodi', url: 'http://kodi:pw@10.0.0.4:8080/', enabled: true } as const;
+      const hook = { name: 'go', kind: 'webhook', url: 'https://gotify.lan/message?token=T0k&priority=5', enabled: true } as const;
+      const saved: SettingsPatch = { notifications: { targets: [kodi, hook] } };
+      const back = mergeSettings(fileConfig, saved, {
+        notifications: { targets: [{ ...kodi, url: 'http://10.0.0.4:8080/', enabled: false }, { ...hook, url: 'https://gotify.lan/message?priority=5' }] },
+      });
+      expect(back.notifications?.targets?.map((t) => t.url)).toEqual([kodi.url, hook.url]);
+      const moved = mergeSettings(fileConfig, saved, { notifications: { targets: [{ ...kodi, url: 'http://10.0.0.5:8080/' }] } });
+      expect(moved.notifications?.targets?.[0]?.url).toBe('http://10.0.0.5:8080/');
+    });
+
     it('refuses a new jellyfin target without an api_key, naming the key', () => {
       const err = badRequest(() => mergeSettings(fileConfig, {}, { notifications: { targets: [jf] } }));
       expect(err.message).toBe('notifications.targets.0.api_key: a jellyfin target needs api_key');

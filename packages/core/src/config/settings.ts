@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AppError, validationError } from '../errors.ts';
 import { deepMerge } from './merge.ts';
 import { effectiveConfig } from './load.ts';
+import { publicUrl } from './redact.ts';
 
 const flatKeys = new Set<string>(FLAT_APP_KEYS);
 const sections = new Set<string>(RUNTIME_SECTIONS);
@@ -78,7 +79,8 @@ const TARGET_SECRETS = ['api_key', 'token', 'secret'] as const;
 
 /**
  * GET /api/config never shows a target's secrets, so a client that posts back what it read would
- * erase them: a target sent without one keeps the one it had under the same name.
+ * erase them: a target sent without one keeps the one it had under the same name, and a URL sent
+ * back exactly as GET /api/config showed it keeps the credentials it had.
  */
 function keepTargetSecrets(fileConfig: Config, saved: SettingsPatch, patch: SettingsPatch): SettingsPatch {
   const targets = patch.notifications?.targets;
@@ -89,6 +91,7 @@ function keepTargetSecrets(fileConfig: Config, saved: SettingsPatch, patch: Sett
     if (!old) return t;
     const out = { ...t };
     for (const key of TARGET_SECRETS) if (out[key] === undefined && old[key] !== undefined) out[key] = old[key];
+    if (out.url !== old.url && out.url === publicUrl(old.url)) out.url = old.url;
     return out;
   });
   return { ...patch, notifications: { ...patch.notifications, targets: kept } };

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,26 @@ describe('makeDirs', () => {
     expect(statSync(join(root, 'x', 'y')).uid).toBe(process.getuid!());
     await makeDirs(join(root, 'x', 'y'), { uid: 1, gid: 1 });
     expect(statSync(join(root, 'x', 'y')).uid).toBe(process.getuid!());
+  });
+
+  it.each([
+    ['the folder made', 'Heat (1995)', 'Heat (1995)'],
+    ['a folder above it', 'Movies2', 'Movies2/Heat (1995)'],
+  ])('gives nothing away when %s becomes a link between its mkdir and its chown', async (_, swapped, made) => {
+    // Someone who may write the parent folder (PUID's own programs, a downloads folder) puts a link
+    // to a folder of theirs choosing where the new folder was: a chown by path would follow it.
+    const victim = join(root, `victim-${swapped.length}`);
+    mkdirSync(join(victim, 'Heat (1995)'), { recursive: true });
+    const base = join(root, `race-${swapped.length}`);
+    mkdirSync(base);
+    const swap = async (path: string, opts: { recursive: true }) => {
+      const first = await mkdir(path, opts);
+      renameSync(join(base, swapped), join(base, `${swapped}.old`));
+      symlinkSync(swapped === made ? join(victim, 'Heat (1995)') : victim, join(base, swapped));
+      return first;
+    };
+    await expect(makeDirs(join(base, made), { uid: 1234, gid: 5678 }, swap)).rejects.toThrow('changed while it was made');
+    for (const d of [victim, join(victim, 'Heat (1995)')]) expect(statSync(d)).toMatchObject({ uid: process.getuid!(), gid: process.getgid!() });
   });
 
   it('sets only the group when only PGID is given', async () => {

@@ -1,9 +1,31 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, renameSync, rmSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { makeImmutable, smallDisk, twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
 import { alreadyPlaced, keepAndPlace, moveFile, PARTIAL_PREFIX, placeNoReplace, type Transfer, type TransferJournal } from './transfer.ts';
+
+// Lets a test act the moment a copy's temp file is written, with the real fs otherwise.
+const afterCopy = vi.hoisted(() => ({ run: null as null | (() => void) }));
+const beforeLink = vi.hoisted(() => ({ run: null as null | (() => void) }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    copyFile: async (...args: Parameters<typeof actual.copyFile>) => {
+      await actual.copyFile(...args);
+      afterCopy.run?.();
+    },
+    link: async (...args: Parameters<typeof actual.link>) => {
+      beforeLink.run?.();
+      return actual.link(...args);
+    },
+  };
+});
+afterEach(() => {
+  afterCopy.run = null;
+  beforeLink.run = null;
+});
 
 const fx = twoFilesystems('transfer');
 if (fx.skip) console.warn(fx.skip);
@@ -80,6 +102,39 @@ describe('moveFile on one filesystem', () => {
     await expect(moveFile(src.path, to, { expect: { size: 1, mtimeMs: statSync(src.path).mtimeMs } })).rejects.toThrow('changed since it was planned');
     expect(existsSync(to)).toBe(false);
     expect(hashOf(src.path)).toBe(src.hash);
+  });
+
+  it('refuses a file other than the one planned, though of the same size and mtime (a folder swapped for a link)', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const planned = statSync(src.path);
+    const other = put(fx.disk, 'a.mkv');
+    renameSync(dirname(src.path), `${dirname(src.path)}.old`);
+    symlinkSync(dirname(other.path), dirname(src.path));
+    const to = dest(fx.disk);
+    const expected = { size: planned.size, mtimeMs: planned.mtimeMs, dev: planned.dev, ino: planned.ino };
+    await expect(moveFile(src.path, to, { expect: expected })).rejects.toThrow('changed since it was planned');
+    await expect(keepAndPlace(src.path, to, 'hardlink', { expect: expected })).rejects.toThrow('changed since it was planned');
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(other.path)).toBe(other.hash);
+  });
+
+  it.each(['move', 'hardlink'] as const)('%s: takes the file checked, though its folder becomes a link to another of the same name just before the link', async (mode) => {
+    const src = put(fx.disk, 'a.mkv');
+    const planned = statSync(src.path);
+    const other = put(fx.disk, 'a.mkv');
+    const folder = dirname(src.path);
+    beforeLink.run = () => {
+      beforeLink.run = null;
+      renameSync(folder, `${folder}.real`);
+      symlinkSync(dirname(other.path), folder);
+    };
+    const to = dest(fx.disk);
+    const expected = { size: planned.size, mtimeMs: planned.mtimeMs, dev: planned.dev, ino: planned.ino };
+    if (mode === 'move') await moveFile(src.path, to, { expect: expected });
+    else await keepAndPlace(src.path, to, 'hardlink', { expect: expected });
+    expect(statSync(to).ino).toBe(planned.ino);
+    expect(hashOf(other.path)).toBe(other.hash);
+    expect(statSync(other.path).nlink).toBe(1);
   });
 
   it('refuses what is not a regular file', async () => {
@@ -166,6 +221,71 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     expect(partials(dirname(to))).toEqual([]);
     expect(existsSync(src.path)).toBe(true);
     expect(ended).toBe(true);
+  });
+
+  it('removes nothing when the source’s folder becomes a link to another file of the same size and mtime during the copy', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const other = put(fx.shm, 'a.mkv');
+    const to = dest(fx.disk);
+    const journal: TransferJournal = {
+      async begin() {
+        renameSync(dirname(src.path), `${dirname(src.path)}.old`);
+        symlinkSync(dirname(other.path), dirname(src.path));
+        return async () => {};
+      },
+    };
+    await expect(moveFile(src.path, to, { journal })).rejects.toThrow('changed while');
+    expect(hashOf(other.path)).toBe(other.hash);
+    expect(hashOf(`${dirname(src.path)}.old/a.mkv`)).toBe(src.hash);
+    expect(existsSync(to)).toBe(false);
+    expect(partials(dirname(to))).toEqual([]);
+  });
+
+  it('copies nothing but the source: its folder swapped for a link to another file of the same size and mtime, and back, while it is copied', async () => {
+    const src = put(fx.shm, 'a.mkv');
+    const other = put(fx.shm, 'a.mkv');
+    const folder = dirname(src.path);
+    const to = dest(fx.disk);
+    const journal: TransferJournal = {
+      async begin() {
+        renameSync(folder, `${folder}.real`);
+        symlinkSync(dirname(other.path), folder);
+        return async () => {};
+      },
+    };
+    const swapBack = () => {
+      if (!existsSync(`${folder}.real`)) return;
+      rmSync(folder);
+      renameSync(`${folder}.real`, folder);
+    };
+    afterCopy.run = swapBack;
+    const out = await moveFile(src.path, to, { journal }).catch((err: Error) => err);
+    swapBack();
+    expect(out).toBeInstanceOf(Error);
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(src.path)).toBe(src.hash);
+    expect(hashOf(other.path)).toBe(other.hash);
+  });
+
+  it('follows no link put in place of the temp file once it is written: no owner or mode given away, no link placed, the source kept', async () => {
+    // Whoever may write the destination folder (PUID's own programs in the library; the downloads,
+    // for an undo's copy back) swaps the fresh temp file for a link to a file of the same size.
+    const src = put(fx.shm, 'a.mkv');
+    const victim = put(fx.disk, 'shadow');
+    chmodSync(victim.path, 0o600);
+    const to = dest(fx.disk);
+    afterCopy.run = () => {
+      for (const name of partials(dirname(to))) {
+        const temp = join(dirname(to), name);
+        renameSync(temp, `${dirname(to)}/moved`);
+        symlinkSync(victim.path, temp);
+      }
+    };
+    await expect(moveFile(src.path, to, { owner: { uid: 4321, gid: 4322 } })).rejects.toThrow('replaced');
+    expect(statSync(victim.path)).toMatchObject({ uid: process.getuid!(), gid: process.getgid!() });
+    expect(statSync(victim.path).mode & 0o777).toBe(0o600);
+    expect(existsSync(to)).toBe(false);
+    expect(hashOf(src.path)).toBe(src.hash);
   });
 
   it('takes the copy back when the source cannot be removed, so there are never two', async (ctx) => {

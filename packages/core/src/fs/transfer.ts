@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { copyFile, link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { makeDirs, NO_OWNERSHIP, type Ownership } from './ownership.ts';
 import { fsyncPath } from './fsync.ts';
 
@@ -39,8 +39,11 @@ export type MoveResult =
 
 export interface MoveOptions {
   owner?: Ownership;
-  /** The source as planned: one that changed since is not moved. */
-  expect?: { size: number; mtimeMs: number };
+  /**
+   * The source as planned: one that changed since is not moved. With its identity, another file of
+   * the same size and mtime is not moved either (a folder on the way swapped for a link to it).
+   */
+  expect?: { size: number; mtimeMs: number; dev?: number; ino?: number };
   journal?: TransferJournal;
 }
 
@@ -93,6 +96,12 @@ export function sameStamp(a: { size: number; mtimeMs: number }, b: { size: numbe
   return a.size === b.size && Math.abs(a.mtimeMs - b.mtimeMs) < 1;
 }
 
+/** `st` is the source as planned: its size and mtime, and its identity when the plan has it. */
+function asPlanned(st: Stats, expect: NonNullable<MoveOptions['expect']>): boolean {
+  if (!sameStamp(st, expect)) return false;
+  return (expect.dev === undefined || st.dev === expect.dev) && (expect.ino === undefined || st.ino === expect.ino);
+}
+
 /**
  * Copies into a temp file beside the destination, flushes and checks it, gives it the source's
  * mode, times and the configured owner, then puts it in place and only then removes the source.
@@ -104,10 +113,23 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
   const end = await opts.journal?.begin({ source, destination, temp, size: st.size, mtime_ms: st.mtimeMs, ...(keepSource ? { keep_source: true } : {}) });
   let placedIno: number | null = null;
   try {
-    await copyFile(source, temp, constants.COPYFILE_EXCL);
-    const fh = await open(temp, 'r+');
+    // The temp is made here (O_EXCL: never through a link) and written, given away and flushed
+    // through this descriptor only: whoever may write the folder could swap its name for a link
+    // (to /etc/shadow, of the same size) once it exists, and a root worker would chown what it names.
+    const fh = await open(temp, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    let copied: Stats;
     try {
-      const copied = await fh.stat();
+      // Read from the very file that was checked: its folder swapped for a link and back while it
+      // is copied would put another file's content in the library.
+      const from = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      try {
+        const opened = await from.stat();
+        if (opened.dev !== st.dev || opened.ino !== st.ino) throw new Error(`${source} changed while it was being copied`);
+        await copyFile(`/proc/self/fd/${from.fd}`, `/proc/self/fd/${fh.fd}`);
+      } finally {
+        await from.close();
+      }
+      copied = await fh.stat();
       if (copied.size !== st.size) throw new Error(`the copy of ${source} has ${copied.size} bytes, expected ${st.size}`);
       // chown first: it clears set-id bits that chmod then restores.
       if (owner.uid !== null || owner.gid !== null) await fh.chown(owner.uid ?? -1, owner.gid ?? -1);
@@ -118,12 +140,22 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     } finally {
       await fh.close();
     }
+    // The same file still: another one of the same size and mtime there now (its folder swapped
+    // for a link) would be removed below in place of the one copied.
     const now = await lstatOrNull(source);
-    if (!now || !sameStamp(now, st)) throw new Error(`${source} changed while it was being copied`);
+    if (!now || !sameStamp(now, st) || now.dev !== st.dev || now.ino !== st.ino) throw new Error(`${source} changed while it was being copied`);
+    const ours = (f: Stats | null) => f !== null && f.dev === copied.dev && f.ino === copied.ino;
+    if (!ours(await lstatOrNull(temp))) throw new Error(`${temp} was replaced while ${source} was copied into it`);
     if (!(await placeNoReplace(temp, destination))) {
       await rm(temp, { force: true });
       await end?.();
       return { status: 'exists' };
+    }
+    // Swapped between that check and the link: what the link put in place is taken back.
+    const placed = await lstatOrNull(destination);
+    if (!ours(placed)) {
+      if (placed !== null && !placed.isFile()) await unlink(destination);
+      throw new Error(`${temp} was replaced while ${source} was copied into it`);
     }
     await fsyncPath(dirname(destination));
     if (keepSource) {
@@ -150,6 +182,23 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
 }
 
 /**
+ * Runs `work` on `source` named through its folder held open, once that name is still the file
+ * `st` describes: a folder on the way swapped for a link between the check and a link or unlink by
+ * path would have them take another file of the same name (and remove its name where it was).
+ */
+export async function throughFolder<T>(source: string, st: Pick<Stats, 'dev' | 'ino'>, work: (name: string) => Promise<T>): Promise<T> {
+  const dir = await open(dirname(source), constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    const name = `/proc/self/fd/${dir.fd}/${basename(source)}`;
+    const now = await lstatOrNull(name);
+    if (!now || now.dev !== st.dev || now.ino !== st.ino) throw new Error(`${source} changed since it was planned`);
+    return await work(name);
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
  * Moves one file without ever overwriting or losing one: a rename on one filesystem, a verified
  * copy across filesystems. Safe to repeat: a source already gone or a move cut short between its
  * link and unlink (both names on one inode) are recognised, not retried blindly.
@@ -158,20 +207,20 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
   const st = await lstatOrNull(source);
   if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
-  if (opts.expect && !sameStamp(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
+  if (opts.expect && !asPlanned(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
   const existing = await lstatOrNull(destination);
   if (existing) {
     // One inode under both names is a move cut short between link and unlink, but only with two
     // links: with one, both paths name the same entry (bind mounts, a library inside the
     // downloads) and unlinking the source would delete the file.
     if (existing.dev !== st.dev || existing.ino !== st.ino || st.nlink < 2) return { status: 'exists' };
-    await unlink(source);
+    await throughFolder(source, st, (name) => unlink(name));
     await fsyncPath(dirname(source));
     return { status: 'moved', method: 'rename' };
   }
   await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
   try {
-    if (!(await placeNoReplace(source, destination))) return { status: 'exists' };
+    if (!(await throughFolder(source, st, (name) => placeNoReplace(name, destination)))) return { status: 'exists' };
   } catch (err) {
     if (code(err) === 'EXDEV') return copyAcross(source, destination, st, opts);
     throw err;
@@ -204,7 +253,7 @@ export async function keepAndPlace(source: string, destination: string, mode: 'h
   const st = await lstatOrNull(source);
   if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
-  if (opts.expect && !sameStamp(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
+  if (opts.expect && !asPlanned(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
   const existing = await lstatOrNull(destination);
   if (existing) {
     const method = existing.isFile() ? alreadyPlaced(existing, st) : null;
@@ -213,7 +262,7 @@ export async function keepAndPlace(source: string, destination: string, mode: 'h
   await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
   if (mode === 'hardlink') {
     try {
-      await link(source, destination);
+      await throughFolder(source, st, (name) => link(name, destination));
       await fsyncPath(dirname(destination));
       return { status: 'moved', method: 'link' };
     } catch (err) {

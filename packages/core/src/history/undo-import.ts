@@ -1,9 +1,10 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isInside, realPathOf } from '../config/allowed-roots.ts';
 import { AppError } from '../errors.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 import { NO_OWNERSHIP, makeDirs, type Ownership } from '../fs/ownership.ts';
-import { moveFile } from '../fs/transfer.ts';
+import { moveFile, throughFolder } from '../fs/transfer.ts';
 import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
 import { createTransferJournal } from '../scanner/transfer-journal.ts';
 import { transferJournalDir } from '../scanner/run-pass.ts';
@@ -12,6 +13,8 @@ import { planUndo, type SeenPath, type UndoStep } from './undo-plan.ts';
 
 export interface UndoOptions {
   dataDir: string;
+  /** paths.downloads: a file goes back only into a folder that lies in it, symlinks followed. */
+  downloads: string;
   id: number;
   dryRun: boolean;
   owner?: Ownership;
@@ -40,7 +43,9 @@ async function seen(path: string): Promise<SeenPath | null> {
 async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): Promise<void> {
   const { file } = step;
   if (step.action === 'remove') {
-    await unlink(file.destination);
+    // Through its folder held open, as the very file the plan checked: a library folder swapped for
+    // a link meanwhile would have the unlink remove another file of the same name.
+    await throughFolder(file.destination, file.to, (name) => unlink(name));
     await fsyncPath(dirname(file.destination));
     return;
   }
@@ -48,10 +53,25 @@ async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): 
   await makeDirs(dirname(file.source), opts.owner ?? NO_OWNERSHIP);
   const r = await moveFile(file.destination, file.source, {
     owner: opts.owner,
-    expect: { size: file.to.size, mtimeMs: file.to.mtime_ms },
+    expect: { size: file.to.size, mtimeMs: file.to.mtime_ms, dev: file.to.dev, ino: file.to.ino },
     journal: createTransferJournal(journalDir),
   });
   if (r.status === 'exists') throw new AppError('conflict', `${file.source} is taken by another file`, { path: file.source });
+}
+
+/**
+ * The first download path whose folder now leads outside the downloads folder (a folder on the way
+ * replaced by a symbolic link since the import), or null: a file moved back there would land
+ * wherever the link points.
+ */
+async function leadsOutside(steps: readonly UndoStep[], downloads: string): Promise<string | null> {
+  const root = await realPathOf(downloads).catch(() => null);
+  for (const { action, file } of steps) {
+    if (action !== 'move_back') continue;
+    const folder = await realPathOf(dirname(file.source)).catch(() => null);
+    if (root === null || folder === null || !isInside(folder, root)) return file.source;
+  }
+  return null;
 }
 
 /** Removes the folders the import made, deepest first, while they are empty. */
@@ -88,6 +108,10 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
       const files = [record, ...record.sidecars];
       const plan = planUndo(record, await Promise.all(files.map(async (f) => ({ destination: await seen(f.destination), source: await seen(f.source) }))));
       if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
+      const outside = await leadsOutside(plan.steps, opts.downloads);
+      if (outside !== null) {
+        throw new AppError('conflict', `the folder of ${outside} leads outside the downloads folder now (a symbolic link on the way); nothing was moved`, { reason: 'source_taken', path: outside });
+      }
       const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
       if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
       // Sidecars first: a video back in the downloads without them would be planned alone.

@@ -205,7 +205,15 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           folder,
           bytes: st.size,
           mtime_ms: Math.round(st.mtimeMs),
-          ...c,
+          // Spelled out: spreading `c` grew each item's property store field by field.
+          ext: c.ext,
+          type: c.type,
+          title: c.title,
+          year: c.year,
+          season: c.season,
+          episodes: c.episodes,
+          air_date: c.air_date,
+          extra: c.extra,
           nfo: c.type === 'nfo' && opts.readNfo ? parseNfo(readHead(path) ?? '') : null,
         });
         if (++sinceYield >= YIELD_EVERY && (await yieldNow())) {

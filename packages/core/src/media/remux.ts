@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 import { muxerFor, type Muxer } from './containers.ts';
 import { withMediaInFolder, type OpenedMedia, type PinnedFolder } from './open-media.ts';
 import type { MediaProbe, MediaStream } from './probe.ts';
-import { probeFile, probeOpened, runWith } from './run.ts';
+import { probeFileAndStat, probeOpened, runWith } from './run.ts';
 import { replaceVerified, statStamp } from './safe-replace.ts';
 import { streamsAfter, trackCommand, type TrackRequest } from './track-command.ts';
 import { sameStreams, streamIdentity, verifyOutput, type OutputExpectation } from './verify.ts';
@@ -84,11 +84,11 @@ async function remuxOpened(
   try {
     const command = trackCommand(probe, job, job.file, ticket.temp, muxer);
     await runWith(command, { input: source, output: { path: ticket.temp, folder } }, { timeoutMs: remuxTimeoutMs(stamp.size), ...signal });
-    const out = await probeFile(ticket.temp, { folder, as: job.file, ...signal });
+    const { probe: out, stat: verified } = await probeFileAndStat(ticket.temp, { folder, as: job.file, ...signal });
     const problems = verifyOutput(remuxExpectation(probe, job, muxer), out);
     if (problems.length > 0) throw new Error(`the remuxed file failed verification: ${problems.join('; ')}`);
     opts.signal?.throwIfAborted();
-    await replaceVerified(folder.at(temp), folder.at(basename(job.file)), stamp);
+    await replaceVerified(folder.at(temp), folder.at(basename(job.file)), stamp, verified);
     return { command, streams: out.streams, changed: true };
   } finally {
     await rm(folder.at(temp), { force: true });

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { execa, ExecaError } from 'execa';
 import { AppError } from '../errors.ts';
@@ -145,9 +146,14 @@ export async function probeOpened(media: OpenedMedia, opts: ProbeOptions = {}): 
 
 /** ffprobe's view of the file at `file`, a real path (see openMedia). */
 export async function probeFile(file: string, opts: ProbeOptions & OpenMediaOptions = {}): Promise<MediaProbe> {
+  return (await probeFileAndStat(file, opts)).probe;
+}
+
+/** The same, with the status of the very file read: an output is put in place only while its name still leads to it. */
+export async function probeFileAndStat(file: string, opts: ProbeOptions & OpenMediaOptions = {}): Promise<{ probe: MediaProbe; stat: Stats }> {
   const media = await openMedia(file, opts);
   try {
-    return await probeOpened(media, opts);
+    return { probe: await probeOpened(media, opts), stat: media.stat };
   } finally {
     await media.close();
   }

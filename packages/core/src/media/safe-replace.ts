@@ -1,5 +1,5 @@
-import type { Stats } from 'node:fs';
-import { chown, chmod, link, lstat, rename, stat, unlink } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { link, lstat, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../errors.ts';
 import { fsyncPath } from '../fs/fsync.ts';
@@ -27,37 +27,82 @@ export async function fileStamp(file: string): Promise<FileStamp> {
  * `target` since `before` was taken (another job on the same file would otherwise be undone
  * silently). The new file gets the old one's permissions and, where allowed, its owner.
  */
-export async function replaceVerified(temp: string, target: string, before: FileStamp): Promise<void> {
-  await fsyncPath(temp);
-  const now = await fileStamp(target);
-  if (now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
-    throw new AppError('conflict', `${target} changed while it was being remuxed; left as it is now`);
+export async function replaceVerified(temp: string, target: string, before: FileStamp, verified: Pick<Stats, 'dev' | 'ino'>): Promise<void> {
+  // Through a descriptor of the temp itself, never its name: whoever may write the folder could
+  // have put a link there since it was verified, and chmod and chown by name follow it.
+  const { handle, made } = await openTemp(temp, verified);
+  try {
+    await handle.sync();
+    const now = await fileStamp(target);
+    if (now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
+      throw new AppError('conflict', `${target} changed while it was being remuxed; left as it is now`);
+    }
+    await handle.chmod(before.mode);
+    await handle.chown(before.uid, before.gid).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPERM') throw err;
+    });
+    // The name still leads to that file: no link is put in the target's place.
+    if (!sameFile(await lstat(temp), made)) throw swapped(temp);
+  } finally {
+    await handle.close();
   }
-  await chmod(temp, before.mode);
-  await chown(temp, before.uid, before.gid).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPERM') throw err;
-  });
   await rename(temp, target);
   await fsyncPath(dirname(target));
+}
+
+const swapped = (temp: string) => new AppError('conflict', `${temp} is not the file that was verified now (a link or another file took its name); nothing was replaced`);
+
+const sameFile = (a: Pick<Stats, 'dev' | 'ino'>, b: Pick<Stats, 'dev' | 'ino'>) => a.dev === b.dev && a.ino === b.ino;
+
+/** The temp opened without following a link, and checked to be the file that was verified (`verified`, as ffprobe read it). */
+async function openTemp(temp: string, verified: Pick<Stats, 'dev' | 'ino'>): Promise<{ handle: FileHandle; made: Stats }> {
+  const handle = await open(temp, constants.O_RDONLY | constants.O_NOFOLLOW).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ELOOP') throw swapped(temp);
+    throw err;
+  });
+  const made = await handle.stat().catch(async (err: unknown) => {
+    await handle.close();
+    throw err;
+  });
+  if (!made.isFile() || !sameFile(made, verified)) {
+    await handle.close();
+    throw swapped(temp);
+  }
+  return { handle, made };
 }
 
 /**
  * Puts a verified `temp` at `dest`, which must not exist: a hard link cannot overwrite, so a file
  * that appeared at `dest` meanwhile is kept and this fails instead.
  */
-export async function placeVerified(temp: string, dest: string): Promise<void> {
-  await fsyncPath(temp);
+export async function placeVerified(temp: string, dest: string, verified: Pick<Stats, 'dev' | 'ino'>): Promise<void> {
   const exists = () => new AppError('conflict', `${dest} already exists; not overwritten`);
+  // The file verified, whatever its name leads to by now (see replaceVerified).
+  const { handle, made } = await openTemp(temp, verified);
   try {
-    await link(temp, dest);
-    await unlink(temp);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw exists();
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
-    // No hard links here (exFAT, some network shares): check, then rename, with a small window between.
-    if (await stat(dest).then(() => true, () => false)) throw exists();
-    await rename(temp, dest);
+    await handle.sync();
+    if (!sameFile(await lstat(temp), made)) throw swapped(temp);
+    try {
+      await link(temp, dest);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw exists();
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+      // No hard links here (exFAT, some network shares): check, then rename, with a small window between.
+      if (await stat(dest).then(() => true, () => false)) throw exists();
+      await rename(temp, dest);
+    }
+    // Swapped between the check and the link: what was put there is taken back.
+    const placed = await lstat(dest);
+    if (!sameFile(placed, made)) {
+      if (!placed.isFile()) await unlink(dest);
+      throw swapped(temp);
+    }
+    await unlink(temp).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  } finally {
+    await handle.close();
   }
   await fsyncPath(dirname(dest));
 }

@@ -6,7 +6,7 @@ import { withMediaInFolder, type OpenedMedia, type PinnedFolder } from './open-m
 import { progressReader, type FfmpegProgress } from './progress.ts';
 import type { MediaProbe } from './probe.ts';
 import { remuxTimeoutMs } from './remux.ts';
-import { probeFile, probeOpened, runWith, ToolError } from './run.ts';
+import { probeFile, probeFileAndStat, probeOpened, runWith, ToolError } from './run.ts';
 import { placeVerified, statStamp, type FileStamp } from './safe-replace.ts';
 import { transcodePlan, type DroppedStream, type TranscodePlan, type VideoEncoder } from './transcode-command.ts';
 import { verifyOutput, type OutputExpectation } from './verify.ts';
@@ -112,11 +112,11 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
       await rm(folder.at(temp), { force: true });
       plan = await run(transcodePlan(probe, { encoder: 'libx264', src: job.file, tmp: ticket.temp }));
     }
-    const made = await probeFile(ticket.temp, { folder, as: dest, ...signal });
+    const { probe: made, stat: verified } = await probeFileAndStat(ticket.temp, { folder, as: dest, ...signal });
     const problems = verifyOutput(expectation(probe, plan), made);
     if (problems.length > 0) throw new Error(`the transcoded file failed verification: ${problems.join('; ')}`);
     job.signal?.throwIfAborted();
-    await placeVerified(folder.at(temp), folder.at(destName));
+    await placeVerified(folder.at(temp), folder.at(destName), verified);
     return { output: dest, command: plan.argv, encoder: plan.encoder, dropped: plan.dropped, source: stamp, before: snapshot(probe), after: snapshot(made) };
   } finally {
     await rm(folder.at(temp), { force: true });

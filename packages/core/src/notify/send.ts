@@ -17,8 +17,30 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 /** Carries no URL or header: what a target answered may be logged and shown, its token never. */
 export class NotifyError extends Error {}
 
+/**
+ * The header whose value fetch would refuse (a control character such as a pasted line break, or
+ * a character beyond Latin-1), or null. fetch's own error quotes the value, which here is a token.
+ */
+export function invalidHeader(headers: Record<string, string>): string | null {
+  const httpSpace = (c: number) => c === 0x09 || c === 0x0a || c === 0x0d || c === 0x20;
+  for (const [name, value] of Object.entries(headers)) {
+    // fetch strips HTTP whitespace at either end (a trailing line break passes) and refuses the rest.
+    let start = 0;
+    let end = value.length;
+    while (start < end && httpSpace(value.charCodeAt(start))) start++;
+    while (end > start && httpSpace(value.charCodeAt(end - 1))) end--;
+    for (let i = start; i < end; i++) {
+      const c = value.charCodeAt(i);
+      if ((c < 0x20 && c !== 0x09) || c === 0x7f || c > 0xff) return name;
+    }
+  }
+  return null;
+}
+
 async function perform(kind: NotifyTarget['kind'], req: NotifyRequest, timeoutMs: number): Promise<string> {
   const what = `${req.method} ${new URL(req.url).pathname}`;
+  const invalid = invalidHeader(req.headers);
+  if (invalid !== null) throw new NotifyError(`${what}: the ${invalid} header is not a valid HTTP header value (a line break or another character HTTP does not allow in the target's api_key, token, secret or URL password); nothing was sent`);
   let res: Response;
   try {
     res = await fetch(req.url, {
@@ -30,7 +52,8 @@ async function perform(kind: NotifyTarget['kind'], req: NotifyRequest, timeoutMs
     });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e.cause?.code ?? e.message);
+    // Only a network error's code: other messages of fetch may quote a header, hence a token.
+    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e.cause?.code ?? 'the request failed');
     throw new NotifyError(`${what}: ${why}`);
   }
   const body = await res.text().catch(() => '');

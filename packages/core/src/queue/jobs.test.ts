@@ -382,6 +382,15 @@ describe('jobOutcomes', () => {
     });
     await expect(host.jobOutcomes('media', ['1'])).rejects.toThrow(/does not consume the media queue/);
   });
+
+  it('answers for every id of a list longer than one batch, each by its own id', async () => {
+    const { client, host } = setup({ 'scan-pass': async () => emptyScan(true) });
+    const done = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 10 });
+    const ids = Array.from({ length: 1200 }, (_, i) => (i === 777 ? done.job.id : `missing-${i}`));
+    const outcomes = await host.jobOutcomes('scan', ids);
+    expect([...outcomes.keys()]).toEqual(ids);
+    expect([...outcomes.entries()].filter(([, o]) => o !== null)).toEqual([[done.job.id, { state: 'completed', reason: null }]]);
+  });
 });
 
 describe('checkHandlers', () => {

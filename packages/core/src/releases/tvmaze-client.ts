@@ -76,6 +76,7 @@ export interface TvmazeClient {
  */
 export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
+  const credentialed = URL.canParse(base) && (new URL(base).username !== '' || new URL(base).password !== '');
   const schedule = opts.schedule ?? ((request) => request());
   const dispatcher = defaultDispatcher(opts.allowPrivate ?? false);
 
@@ -85,10 +86,12 @@ export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
       const failed = (err: unknown) => {
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         if (cause instanceof NotPublicAddressError) return new Error(`tvmaze ${path}: ${cause.message}`);
-        // The cause is this side's own error (a refused connection, a port fetch does not use), never the server's words.
-        const why = cause?.code ?? cause?.message ?? (err as Error).message;
+        // The cause is this side's own error (a refused connection, a port fetch does not use), never
+        // the server's words; fetch's own message may quote the URL, credentials and all.
+        const why = cause?.code ?? cause?.message ?? (err as Error).name;
         return new Error(signal.aborted ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms` : `tvmaze ${path}: ${why}`);
       };
+      if (credentialed) throw new Error(`tvmaze ${path}: the URL holds a user name or password, which is never sent; give the URL without them`);
       let res: Response;
       try {
         res = await fetch(`${base}${path}`, { signal, dispatcher, headers: { accept: 'application/json' } });

@@ -123,6 +123,13 @@ describe('the tvmaze client and provider', () => {
     await expect(tvmazeClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, allowPrivate: true }).episodes(1)).rejects.toThrow('tvmaze /shows/1/episodes: bad port');
   });
 
+  it('never show a user or password the URL holds, which fetch refuses to send', async () => {
+    const err = await tvmazeClient({ baseUrl: 'https://me:s3cret-pw@api.tvmaze.example', timeoutMs: 2000 }).episodes(1).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^tvmaze \/shows\/1\/episodes: /);
+    expect((err as Error).message).not.toMatch(/s3cret-pw|me:/);
+  });
+
   it('refuse an internal URL unless allowPrivate, and echo nothing the server said', async () => {
     fake = await fakeTvmaze([{ id: 1, name: 'Lost', episodes: [] }]);
     fake.override = (_req, res) => (res.writeHead(500).end('internal secret'), true);

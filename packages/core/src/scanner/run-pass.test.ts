@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, renameSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, symlinkSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, initialState, scanResultSchema, stateSchema, type Config } from '@mo/shared';
@@ -320,6 +320,30 @@ describe('a pass with dry_run off, on one filesystem', () => {
     const result = await pass(s);
     expect(result.moves.map((m) => m.status)).toEqual(['moved']);
     expect(statSync(result.moves[0]!.destination).ino).toBe(ino);
+  });
+});
+
+describe('a download folder swapped for a link while the pass runs', () => {
+  it('moves nothing from where the link leads, even a file of the same name, size and mtime', async () => {
+    s = setup({ downloadsOnDisk: true });
+    put(s.downloads, 'A/Alien.1979.mkv');
+    put(s.downloads, 'B/Heat.1995.mkv');
+    // Someone else's file, which the one who writes the downloads can see but not touch.
+    const elsewhere = join(fx.disk, `elsewhere${n}`);
+    const victim = put(elsewhere, 'Heat.1995.mkv');
+    const victimIno = statSync(victim).ino;
+    const swap = () => {
+      if (lstatSync(join(s.downloads, 'B')).isSymbolicLink()) return;
+      renameSync(join(s.downloads, 'B'), join(s.downloads, 'B.old'));
+      symlinkSync(elsewhere, join(s.downloads, 'B'));
+    };
+    const result = await pass(s, { progress: swap });
+    expect(result.moves.map((m) => [m.source, m.status])).toEqual([
+      [join(s.downloads, 'A/Alien.1979.mkv'), 'moved'],
+      [join(s.downloads, 'B/Heat.1995.mkv'), 'failed'],
+    ]);
+    expect(statSync(victim).ino).toBe(victimIno);
+    expect(existsSync(join(s.drive, 'Movies/Heat (1995)'))).toBe(false);
   });
 });
 

@@ -75,7 +75,8 @@ const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number 
 /** Placed now or by an earlier delivery of this job, with both files' identities; else why not. */
 async function placeOne(file: DownloadFile, destination: string, mode: TransferMode, opts: MoveOptions): Promise<Placed> {
   try {
-    const o = { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs } };
+    // Its identity too: a folder on the way swapped for a link since the walk leads to another file.
+    const o = { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs, dev: file.dev, ino: file.ino } };
     const r = mode === 'move' ? await moveFile(file.path, destination, o) : await keepAndPlace(file.path, destination, mode, o);
     if (r.status === 'exists') return { ok: false, error: `${destination} already exists` };
     if (r.status === 'gone' && !r.destination_exists) return { ok: false, error: `${file.path} is gone` };

@@ -19,7 +19,7 @@ const done = rec('done', { output: '/m/Movies/A/A.mp4', original: 'kept', before
 const failed = rec('failed', { error: 'boom' });
 const prioritized = { ...queuedEntry(T0), priority: 5 };
 
-const finish: EntryEvent = { type: 'finish', job_id: 'tr-a', output: '/m/Movies/A/A.mp4', before: snap, after: snap, seconds: 3, original: 'removed' };
+const finish: EntryEvent = { type: 'finish', job_id: 'tr-a', output: '/m/Movies/A/A.mp4', before: snap, after: snap, seconds: 3 };
 
 type Row = [string, TranscodeRecord | undefined, EntryEvent, Partial<TranscodeRecord> | null | 'refused' | 'unchanged'];
 
@@ -41,23 +41,27 @@ const table: Row[] = [
   ['start: another job’s entry', waiting, { type: 'start', job_id: 'tr-b', output: '/o.mp4' }, 'refused'],
   ['start: nobody claimed it', unrecorded, { type: 'start', job_id: 'tr-a', output: '/o.mp4' }, 'refused'],
   ['start: done already', done, { type: 'start', job_id: 'tr-a', output: '/o.mp4' }, 'refused'],
-  ['finish: records the result', running, finish, { status: 'done', before: snap, after: snap, seconds: 3, original: 'removed' }],
+  ['finish: records the result, the original still beside it', running, finish, { status: 'done', before: snap, after: snap, seconds: 3, original: 'kept' }],
   ['finish: not running (cancelled meanwhile)', rec('failed', { error: CANCELLED }), finish, 'refused'],
   ['finish: another job holds it now', { ...running, job_id: 'tr-b' }, finish, 'refused'],
-  ['fail: running', running, { type: 'fail', job_id: 'tr-a', error: 'x' }, { status: 'failed', error: 'x', output: null }],
+  ['original_removed: its job removed the original', done, { type: 'original_removed', job_id: 'tr-a' }, { original: 'removed' }],
+  ['original_removed: another job’s entry', { ...done, job_id: 'tr-b' }, { type: 'original_removed', job_id: 'tr-a' }, 'refused'],
+  ['original_removed: not done', running, { type: 'original_removed', job_id: 'tr-a' }, 'refused'],
+  ['fail: running keeps the planned output for the next attempt', running, { type: 'fail', job_id: 'tr-a', error: 'x' }, { status: 'failed', error: 'x', output: '/m/Movies/A/A.mp4' }],
   ['fail: before it started (file gone)', waiting, { type: 'fail', job_id: 'tr-a', error: 'gone' }, { status: 'failed', error: 'gone' }],
   ['fail: a late word from an attempt given up on', { ...running, job_id: 'tr-b' }, { type: 'fail', job_id: 'tr-a', error: 'x' }, 'refused'],
   ['fail: never overwrites done', done, { type: 'fail', job_id: 'tr-a', error: 'x' }, 'refused'],
   ['cancel: a waiting job', waiting, { type: 'cancel', job_id: 'tr-a' }, { status: 'failed', error: CANCELLED }],
-  ['cancel: a running job', running, { type: 'cancel', job_id: 'tr-a' }, { status: 'failed', error: CANCELLED, output: null }],
+  ['cancel: a running job', running, { type: 'cancel', job_id: 'tr-a' }, { status: 'failed', error: CANCELLED, output: '/m/Movies/A/A.mp4' }],
   ['cancel: done stays done', done, { type: 'cancel', job_id: 'tr-a' }, 'unchanged'],
   ['cancel: another job’s entry', running, { type: 'cancel', job_id: 'tr-b' }, 'unchanged'],
-  ['settle: running with a dead job fails', running, { type: 'settle', job_id: 'tr-a', error: 'stalled' }, { status: 'failed', error: 'stalled', output: null }],
+  ['settle: running with a dead job fails', running, { type: 'settle', job_id: 'tr-a', error: 'stalled' }, { status: 'failed', error: 'stalled', output: '/m/Movies/A/A.mp4' }],
   ['settle: a lost waiting job puts the entry back in line', waiting, { type: 'settle', job_id: 'tr-a', error: 'gone' }, null],
   ['settle: done stays done', done, { type: 'settle', job_id: 'tr-a', error: 'x' }, 'unchanged'],
   ['settle: another job’s entry', running, { type: 'settle', job_id: 'tr-b', error: 'x' }, 'unchanged'],
   ['retry: failed, its job ended', failed, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, null],
   ['retry: failed, its job gone', failed, { type: 'retry', job_id: 'tr-a', job_state: null }, null],
+  ['retry: keeps the output an earlier attempt planned', { ...failed, output: '/m/Movies/A/A.mp4' }, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, { status: 'queued', job_id: null, error: null, output: '/m/Movies/A/A.mp4' }],
   ['retry: keeps a priority', { ...failed, priority: 3 }, { type: 'retry', job_id: 'tr-a', job_state: null }, { status: 'queued', job_id: null, priority: 3, error: null }],
   ['retry: failed, its job may still run again', failed, { type: 'retry', job_id: 'tr-a', job_state: 'delayed' }, 'refused'],
   ['retry: what the queue said is of a job the entry no longer holds', { ...failed, job_id: 'tr-b' }, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, 'refused'],
@@ -95,7 +99,7 @@ describe('nextEntry', () => {
 
   it('covers every event type', () => {
     const types = new Set(table.map((r) => r[2].type));
-    expect([...types].sort()).toEqual(['cancel', 'claim', 'discard_original', 'fail', 'finish', 'prioritize', 'retry', 'settle', 'start', 'unclaim']);
+    expect([...types].sort()).toEqual(['cancel', 'claim', 'discard_original', 'fail', 'finish', 'original_removed', 'prioritize', 'retry', 'settle', 'start', 'unclaim']);
   });
 
   it('refuses a running entry with a hint to cancel, and a failed one with its reason', () => {
@@ -111,10 +115,11 @@ describe('jobAttempt', () => {
     ['runs its claimed entry', waiting, 'tr-a', false, { kind: 'run', resumedOutput: null }],
     ['resumes its own running entry, naming the output it had planned', running, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
     ['runs again after its failed attempt', failed, 'tr-a', false, { kind: 'run', resumedOutput: null }],
-    ['finished already: only the original’s removal may be left', { ...done, original: 'removed' }, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4', removeOriginal: true }],
-    ['finished keeping its original: nothing is left to do', done, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4', removeOriginal: false }],
+    ['runs again after an attempt that died, naming the output it had planned', { ...failed, output: '/m/Movies/A/A.mp4' }, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
+    ['a retried entry’s new job takes up the output the last one planned', { ...waiting, output: '/m/Movies/A/A.mp4' }, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
+    ['finished already: nothing is left to do, the original stays as recorded', done, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4' }],
     ['waits while paused', waiting, 'tr-a', true, { kind: 'wait' }],
-    ['a finished job is not held back by a pause', done, 'tr-a', true, { kind: 'finished', output: '/m/Movies/A/A.mp4', removeOriginal: false }],
+    ['a finished job is not held back by a pause', done, 'tr-a', true, { kind: 'finished', output: '/m/Movies/A/A.mp4' }],
     ['refuses an entry nobody claimed', unrecorded, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.stringMatching(/did not claim/) } }],
     ['refuses an entry claimed by no job', prioritized, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.any(String) } }],
     ['refuses one another job is transcoding', { ...running, job_id: 'tr-b' }, 'tr-a', false, { kind: 'refuse', refusal: { code: 'conflict', message: expect.stringMatching(/tr-b/) } }],

@@ -23,7 +23,10 @@ export type EntryEvent =
   /** The job could not be queued after all. */
   | { type: 'unclaim'; job_id: string }
   | { type: 'start'; job_id: string; output: string }
-  | { type: 'finish'; job_id: string; output: string; before: MediaSnapshot; after: MediaSnapshot; seconds: number; original: 'kept' | 'removed' }
+  /** The MP4 is verified and in place; the original still lies beside it. */
+  | { type: 'finish'; job_id: string; output: string; before: MediaSnapshot; after: MediaSnapshot; seconds: number }
+  /** Its job removed the original after finishing (`keep_original` off). */
+  | { type: 'original_removed'; job_id: string }
   | { type: 'fail'; job_id: string; error: string }
   | { type: 'cancel'; job_id: string }
   /** Its job ended where no handler saw it (a dead worker), or vanished. */
@@ -38,7 +41,7 @@ export interface Refusal {
   message: string;
 }
 
-/** `entry: null`: no record is needed (queued, no job, priority 0). */
+/** `entry: null`: no record is needed (queued, no job, priority 0, no output planned). */
 export type Transition = { ok: true; entry: TranscodeRecord | null } | { ok: false; refusal: Refusal };
 
 /** Priorities run from -LIMIT to LIMIT, so that each maps onto BullMQ's 1 to 2^21 (lower first). */
@@ -53,7 +56,7 @@ export function queuedEntry(updatedAt: string): TranscodeRecord {
 }
 
 function keep(entry: TranscodeRecord): TranscodeRecord | null {
-  return entry.status === 'queued' && entry.job_id === null && entry.priority === 0 ? null : entry;
+  return entry.status === 'queued' && entry.job_id === null && entry.priority === 0 && entry.output === null ? null : entry;
 }
 
 const ok = (entry: TranscodeRecord | null): Transition => ({ ok: true, entry });
@@ -93,19 +96,25 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
       return ok({ ...e, ...at, status: 'running', output: event.output, error: null });
     case 'finish':
       if (e.job_id !== event.job_id || e.status !== 'running') return stale(path, e, event.job_id);
-      return ok({ ...e, ...at, status: 'done', output: event.output, error: null, before: event.before, after: event.after, seconds: event.seconds, original: event.original });
+      // `kept` until the original is really gone: a job killed in between leaves the truth behind.
+      return ok({ ...e, ...at, status: 'done', output: event.output, error: null, before: event.before, after: event.after, seconds: event.seconds, original: 'kept' });
+    case 'original_removed':
+      if (e.job_id !== event.job_id || e.status !== 'done') return stale(path, e, event.job_id);
+      return ok({ ...e, ...at, original: 'removed' });
+    // A failed entry keeps the output its job planned: that job may have placed a verified MP4
+    // before it died, and the next job for the entry takes it up instead of refusing to overwrite it.
     case 'fail':
       if (e.job_id !== event.job_id || e.status === 'done') return stale(path, e, event.job_id);
-      return ok({ ...e, ...at, status: 'failed', output: null, error: event.error });
+      return ok({ ...e, ...at, status: 'failed', error: event.error });
     case 'cancel':
       if (e.job_id !== event.job_id || (e.status !== 'queued' && e.status !== 'running')) return ok(current ?? null);
-      return ok({ ...e, ...at, status: 'failed', output: null, error: CANCELLED });
+      return ok({ ...e, ...at, status: 'failed', error: CANCELLED });
     case 'settle':
       if (e.job_id !== event.job_id) return ok(current ?? null);
       // A job lost before it started did nothing to the file: the entry simply waits again.
       if (e.status === 'queued') return ok(keep({ ...e, ...at, job_id: null }));
       if (e.status !== 'running') return ok(current ?? null);
-      return ok({ ...e, ...at, status: 'failed', output: null, error: event.error });
+      return ok({ ...e, ...at, status: 'failed', error: event.error });
     case 'retry':
       if (e.status === 'queued') return ok(current ?? null);
       if (e.status !== 'failed') return busy(path, e);
@@ -116,7 +125,7 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
       if (event.job_state !== null && event.job_state !== 'completed' && event.job_state !== 'failed') {
         return refuse('conflict', `${path}: its job transcode/${e.job_id} is still ${event.job_state}; the queue may run it again`);
       }
-      return ok(keep({ ...e, ...at, status: 'queued', job_id: null, output: null, error: null }));
+      return ok(keep({ ...e, ...at, status: 'queued', job_id: null, error: null }));
     case 'prioritize':
       if (e.status === 'running' || e.status === 'done') return busy(path, e);
       return ok(keep({ ...e, ...at, priority: Math.max(-PRIORITY_LIMIT, Math.min(PRIORITY_LIMIT, event.priority)) }));
@@ -139,8 +148,12 @@ export function topPriority(records: Readonly<Record<string, TranscodeRecord>>, 
 
 export type Attempt =
   | { kind: 'run'; resumedOutput: string | null }
-  /** Delivered again after it finished (its worker died before telling the queue): only the original's removal may be left. */
-  | { kind: 'finished'; output: string; removeOriginal: boolean }
+  /**
+   * Delivered again after it finished (its worker died before telling the queue). An original
+   * still recorded `kept` stays: whether to remove it was the dead attempt's decision, under the
+   * `keep_original` of its time, and discard-original is there for it.
+   */
+  | { kind: 'finished'; output: string }
   | { kind: 'wait' }
   | { kind: 'refuse'; refusal: Refusal };
 
@@ -155,8 +168,7 @@ export function jobAttempt(path: string, entry: TranscodeRecord | undefined, job
     if (entry.status === 'running') return { kind: 'refuse', refusal: { code: 'conflict', message: `${path} is being transcoded by job transcode/${entry.job_id}` } };
     return { kind: 'refuse', refusal: { code: 'forbidden', message: `${path}: its transcode belongs to job transcode/${entry.job_id}; nothing was done` } };
   }
-  // The original's fate was decided when the work finished, whatever keep_original says now.
-  if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output, removeOriginal: entry.original === 'removed' };
+  if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output };
   if (paused) return { kind: 'wait' };
-  return { kind: 'run', resumedOutput: entry.status === 'running' ? entry.output : null };
+  return { kind: 'run', resumedOutput: entry.output };
 }

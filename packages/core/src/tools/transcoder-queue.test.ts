@@ -65,8 +65,18 @@ describe('run order and listing', () => {
     '/m/TV/Lost/S01E01.m4v': { ...queuedEntry('t'), priority: -1 },
   };
 
-  it('runs higher priorities first, ties by path, whether or not their job already waits', () => {
+  it('runs higher priorities first, whether or not their job already waits', () => {
     expect(runOrder(queue, records).map((e) => e.path)).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E02.avi', '/m/TV/Lost/S01E01.m4v']);
+  });
+
+  it('among equal priorities, waiting jobs in the order they were queued or reprioritized, then the entries without a job by path', () => {
+    const equal = {
+      '/m/TV/Lost/S01E02.avi': status('queued', { job_id: 'tr-2', updated_at: '2026-01-01T00:00:01.000Z' }),
+      '/m/Movies/C/C.MKV': status('queued', { job_id: 'tr-c', updated_at: '2026-01-01T00:00:02.000Z' }),
+    };
+    expect(runOrder(queue, equal).map((e) => e.path)).toEqual(['/m/TV/Lost/S01E02.avi', '/m/Movies/C/C.MKV', '/m/Movies/A/A.mkv', '/m/TV/Lost/S01E01.m4v']);
+    const sameTime = { ...equal, '/m/TV/Lost/S01E02.avi': { ...equal['/m/TV/Lost/S01E02.avi'], updated_at: '2026-01-01T00:00:02.000Z' } };
+    expect(runOrder(queue, sameTime).map((e) => e.path).slice(0, 2)).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E02.avi']);
   });
 
   it('lists every entry in path order with its place in line, priority, and the progress of a running one', () => {

@@ -33,12 +33,24 @@ const record = (records: Records, path: string) => (Object.hasOwn(records, path)
 
 /**
  * The entries still to run (`queued`, with or without a job waiting), in the order they run:
- * higher priority first, then by path. Jobs carry the same order to BullMQ as their priority.
+ * higher priority first, as BullMQ takes their jobs. Among equal priorities BullMQ takes jobs in
+ * the order they were queued or last given a priority (both stamp `updated_at`), and an entry
+ * without a job yet joins behind them when run-next or run-all queues it, in path order.
  */
 export function runOrder(queue: readonly TranscodeEntry[], records: Records): TranscodeEntry[] {
   const waiting = queue.filter((e) => (record(records, e.path)?.status ?? 'queued') === 'queued');
-  // Array.prototype.sort is stable: equal priorities keep the queue's path order.
-  return waiting.sort((a, b) => (record(records, b.path)?.priority ?? 0) - (record(records, a.path)?.priority ?? 0));
+  const queuedAt = (e: TranscodeEntry) => {
+    const r = record(records, e.path);
+    return r?.job_id ? r.updated_at : null;
+  };
+  // Array.prototype.sort is stable: what is still equal keeps the queue's path order.
+  return waiting.sort((a, b) => {
+    const byPriority = (record(records, b.path)?.priority ?? 0) - (record(records, a.path)?.priority ?? 0);
+    if (byPriority !== 0) return byPriority;
+    const [ta, tb] = [queuedAt(a), queuedAt(b)];
+    if (ta === null || tb === null) return ta === tb ? 0 : ta === null ? 1 : -1;
+    return ta < tb ? -1 : ta > tb ? 1 : 0;
+  });
 }
 
 /** The next entries to claim, in run order: queued ones without a job. */

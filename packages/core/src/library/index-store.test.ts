@@ -1,0 +1,69 @@
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IndexItem, LibraryIndex } from '@mo/shared';
+import { episode, item } from '../releases/test-fixtures/index-items.ts';
+import { HEADER_ROOM, indexLineWriter, indexPath, openIndex, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mo-index-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const header = (skipped: LibraryIndex['skipped'] = []): Omit<LibraryIndex, 'items'> => ({
+  version: 1, scanned_at: '2026-01-02T03:04:05.000Z', duration_ms: 12, truncated: false, timed_out: false, skipped, drives: [{ name: 'd1', path: '/m/d1' }],
+});
+
+describe('indexLineWriter', () => {
+  it('writes the line JSON.stringify writes, for every kind of field and for hostile names', () => {
+    const items: IndexItem[] = [
+      item('/m/d1/Movies/Alien (1979)/Alien (1979).mkv', { bytes: 123_456_789_012, mtime_ms: 1_700_000_000_123 }),
+      item('/m/d1/Movies/Alien (1979)/movie.nfo', { nfo: { kind: 'movie', title: 'Alien "Director\'s" \\ cut', season: null, episode: null, aired: null, ids: { tmdb: '348' } } }),
+      episode('/m/d1/TV/Lost', 1, [2, 3], { air_date: '2004-09-22', title: 'Lost' }),
+      item('/m/d2/TV/loose\u0001 "q" \\ \ud800 é 𝄞\n.mkv', { title: null, year: null, extra: true, mtime_ms: -0 }),
+      item('/m/d2/TV/x.srt', { type: 'subtitle', nfo: { kind: 'episode', title: null, season: 1, episode: 2, aired: '2010-01-01' } }),
+    ];
+    const lineOf = indexLineWriter();
+    for (const it of items) expect(lineOf(it)).toBe(`${JSON.stringify(it)}\n`);
+    // The same item again, after others: the quoted root, drive and folder kept between lines are the right ones.
+    expect(lineOf(items[0]!)).toBe(`${JSON.stringify(items[0])}\n`);
+  });
+});
+
+describe('index writer', () => {
+  const items = [item('/m/d1/Movies/Alien (1979)/Alien (1979).mkv'), episode('/m/d1/TV/Lost', 1, [2])];
+
+  it('puts the header in the room kept before the items: the items are written once, not copied after it', async () => {
+    await writeLibraryIndex(dir, { ...header(), items });
+    const text = await readFile(indexPath(dir), 'utf8');
+    expect(text.indexOf('\n')).toBe(HEADER_ROOM - 1);
+    expect(text.slice(HEADER_ROOM)).toBe(items.map((i) => `${JSON.stringify(i)}\n`).join(''));
+    const open = await openIndex(dir);
+    expect(open?.itemsAt).toBe(HEADER_ROOM);
+    await open?.handle.close();
+    expect(await readLibraryIndex(dir)).toEqual({ ...header(), items });
+  });
+
+  it('writes a header too long for the room ahead of a copy of the items', async () => {
+    const skipped = Array.from({ length: 200 }, (_, i) => ({ path: `/m/d1/TV/unreadable folder number ${i}`, error: 'EACCES' }));
+    await writeLibraryIndex(dir, { ...header(skipped), items });
+    const text = await readFile(indexPath(dir), 'utf8');
+    expect(text.indexOf('\n')).toBeGreaterThan(HEADER_ROOM);
+    expect(await readLibraryIndex(dir)).toEqual({ ...header(skipped), items });
+    const writer = await openIndexWriter(dir);
+    writer.add(items[1]!);
+    expect(await writer.finish(header(skipped))).toEqual({ itemsAt: JSON.stringify(header(skipped)).length + 1 });
+    expect(await readLibraryIndex(dir)).toEqual({ ...header(skipped), items: [items[1]] });
+  });
+
+  it('keeps the mode of the index it replaces', async () => {
+    await writeLibraryIndex(dir, { ...header(), items });
+    await chmod(indexPath(dir), 0o640);
+    await writeLibraryIndex(dir, { ...header(), items: [] });
+    expect((await stat(indexPath(dir))).mode & 0o777).toBe(0o640);
+  });
+});
