@@ -11,9 +11,12 @@ export interface Note<T> {
   drop(): Promise<void>;
 }
 
+/** Drops the note it was returned for; `rewrite` replaces that note's value in one atomic write. */
+export type NoteDrop<T> = (() => Promise<void>) & { rewrite(value: T): Promise<void> };
+
 export interface NoteFolder<T> {
   /** Writes a note durably and returns the function that drops it. */
-  add(value: T): Promise<() => Promise<void>>;
+  add(value: T): Promise<NoteDrop<T>>;
   /** Every note, oldest first, after sweeping the temps of writers killed mid-write. */
   list(): Promise<Note<T>[]>;
 }
@@ -29,7 +32,7 @@ export function createNoteFolder<S extends z.ZodType>(dir: string, schema: S): N
       await mkdir(dir, { recursive: true });
       const path = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}.json`);
       await writeFileAtomic(path, JSON.stringify(value));
-      return drop(path);
+      return Object.assign(drop(path), { rewrite: (next: z.infer<S>) => writeFileAtomic(path, JSON.stringify(next)) });
     },
 
     async list() {

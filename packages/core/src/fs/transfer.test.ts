@@ -162,11 +162,12 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     const src = put(fx.shm, 'a.mkv', 3 * 1024 * 1024 + 17);
     const to = dest(fx.disk);
     const notes: Transfer[] = [];
+    const temps: { dev: number; ino: number }[] = [];
     let ended = 0;
     const journal: TransferJournal = {
       async begin(t) {
         notes.push(t);
-        return async () => void ended++;
+        return { end: async () => void ended++, tempMade: async (id) => void temps.push(id) };
       },
     };
     expect(await moveFile(src.path, to, { journal })).toEqual({ status: 'moved', method: 'copy' });
@@ -176,7 +177,19 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     expect(Math.abs(st.mtimeMs - Date.parse('2020-05-06T07:08:09.123Z'))).toBeLessThan(1);
     expect(existsSync(src.path)).toBe(false);
     expect(partials(dirname(to))).toEqual([]);
-    expect(notes).toEqual([{ source: src.path, destination: to, temp: expect.stringContaining(`${dirname(to)}/${PARTIAL_PREFIX}`), size: 3 * 1024 * 1024 + 17, mtime_ms: expect.any(Number) }]);
+    expect(notes).toEqual([
+      {
+        source: src.path,
+        destination: to,
+        temp: expect.stringContaining(`${dirname(to)}/${PARTIAL_PREFIX}`),
+        size: 3 * 1024 * 1024 + 17,
+        mtime_ms: expect.any(Number),
+        source_dev: expect.any(Number),
+        source_ino: expect.any(Number),
+      },
+    ]);
+    // The temp's inode, noted before it was written, is the file now in place.
+    expect(temps).toEqual([{ dev: st.dev, ino: st.ino }]);
     expect(ended).toBe(1);
   });
 
@@ -197,7 +210,7 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     const journal: TransferJournal = {
       async begin() {
         writeFileSync(to, 'someone else');
-        return async () => {};
+        return { end: async () => {}, tempMade: async () => {} };
       },
     };
     expect(await moveFile(src.path, to, { journal })).toEqual({ status: 'exists' });
@@ -213,7 +226,7 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
     const journal: TransferJournal = {
       async begin() {
         appendFileSync(src.path, 'more');
-        return async () => void (ended = true);
+        return { end: async () => void (ended = true), tempMade: async () => {} };
       },
     };
     await expect(moveFile(src.path, to, { journal })).rejects.toThrow(/bytes, expected|changed while/);
@@ -231,7 +244,7 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
       async begin() {
         renameSync(dirname(src.path), `${dirname(src.path)}.old`);
         symlinkSync(dirname(other.path), dirname(src.path));
-        return async () => {};
+        return { end: async () => {}, tempMade: async () => {} };
       },
     };
     await expect(moveFile(src.path, to, { journal })).rejects.toThrow('changed while');
@@ -250,7 +263,7 @@ describe.skipIf(fx.skip !== null)('moveFile across filesystems (tmpfs → disk)'
       async begin() {
         renameSync(folder, `${folder}.real`);
         symlinkSync(dirname(other.path), folder);
-        return async () => {};
+        return { end: async () => {}, tempMade: async () => {} };
       },
     };
     const swapBack = () => {
@@ -378,7 +391,7 @@ describe('keepAndPlace', () => {
     const src = put(fx.shm, 'a.mkv');
     const to = dest(fx.disk);
     const notes: Transfer[] = [];
-    const journal: TransferJournal = { begin: async (t) => (notes.push(t), async () => {}) };
+    const journal: TransferJournal = { begin: async (t) => (notes.push(t), { end: async () => {}, tempMade: async () => {} }) };
     expect(await keepAndPlace(src.path, to, 'hardlink', { journal })).toEqual({ status: 'moved', method: 'copy' });
     expect(hashOf(to)).toBe(src.hash);
     expect(hashOf(src.path)).toBe(src.hash);

@@ -15,16 +15,29 @@ export interface Transfer {
   temp: string;
   size: number;
   mtime_ms: number;
+  /** The source's identity, as planned. */
+  source_dev?: number;
+  source_ino?: number;
+  /** The temp file's identity, noted once it is made: only that file, placed, is the copy. */
+  temp_dev?: number;
+  temp_ino?: number;
   /** A copy for `copy` or `hardlink` mode: the source stays once the copy is in place. */
   keep_source?: boolean;
 }
 
+export interface TransferTicket {
+  /** Drops the note: the copy is complete or undone. */
+  end(): Promise<void>;
+  /** Notes the temp file's identity, before anything is written into it. */
+  tempMade(id: { dev: number; ino: number }): Promise<void>;
+}
+
 /**
  * Records a cross-filesystem copy before its temp file exists, so that a process killed halfway
- * leaves a note of what to clean up. `begin` returns the function that drops the note.
+ * leaves a note of what to clean up.
  */
 export interface TransferJournal {
-  begin(transfer: Transfer): Promise<() => Promise<void>>;
+  begin(transfer: Transfer): Promise<TransferTicket>;
 }
 
 /** How a file got to its destination: `link` (hardlink mode), `copy` (a verified copy). */
@@ -110,7 +123,17 @@ function asPlanned(st: Stats, expect: NonNullable<MoveOptions['expect']>): boole
 async function copyAcross(source: string, destination: string, st: Stats, opts: MoveOptions, keepSource = false): Promise<MoveResult> {
   const owner = opts.owner ?? NO_OWNERSHIP;
   const temp = tempPathFor(destination);
-  const end = await opts.journal?.begin({ source, destination, temp, size: st.size, mtime_ms: st.mtimeMs, ...(keepSource ? { keep_source: true } : {}) });
+  const ticket = await opts.journal?.begin({
+    source,
+    destination,
+    temp,
+    size: st.size,
+    mtime_ms: st.mtimeMs,
+    source_dev: st.dev,
+    source_ino: st.ino,
+    ...(keepSource ? { keep_source: true } : {}),
+  });
+  const end = ticket && (() => ticket.end());
   let placedIno: number | null = null;
   try {
     // The temp is made here (O_EXCL: never through a link) and written, given away and flushed
@@ -119,6 +142,10 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     const fh = await open(temp, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     let copied: Stats;
     try {
+      // A recovery after a kill takes only this inode at the destination for the copy: a file of
+      // the same size and mtime planted there meanwhile would otherwise cost the download.
+      const made = await fh.stat();
+      await ticket?.tempMade({ dev: made.dev, ino: made.ino });
       // Read from the very file that was checked: its folder swapped for a link and back while it
       // is copied would put another file's content in the library.
       const from = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, utimesSync, watch, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, utimesSync, watch, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,17 +21,22 @@ function put(dir: string, content = 'video bytes'): string {
   return p;
 }
 const journalDir = () => join(fx.disk, `journal${++n}`);
+/** What a note says of its temp file once that is made: here, the file already in place. */
+const tempOf = (path: string) => ({ temp_dev: statSync(path).dev, temp_ino: statSync(path).ino });
 const destIn = (dir: string) => join(dir, `d${++n}`, 'Movie (2010)', 'Movie (2010).mkv');
 
 describe('transfer journal', () => {
   it('keeps a note while a copy is in flight', async () => {
     const dir = journalDir();
     const j = createTransferJournal(dir);
-    const end = await j.begin({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2 });
+    const ticket = await j.begin({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2 });
     const notes = readdirSync(dir);
     expect(notes).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(dir, notes[0]!), 'utf8'))).toEqual({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2 });
-    await end();
+    await ticket.tempMade({ dev: 7, ino: 8 });
+    expect(readdirSync(dir)).toEqual(notes);
+    expect(JSON.parse(readFileSync(join(dir, notes[0]!), 'utf8'))).toEqual({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2, temp_dev: 7, temp_ino: 8 });
+    await ticket.end();
     expect(readdirSync(dir)).toEqual([]);
     expect(await j.recover()).toEqual([]);
   });
@@ -58,7 +63,7 @@ describe('transfer journal', () => {
     mkdirSync(dirname(destination), { recursive: true });
     writeFileSync(destination, 'video bytes');
     utimesSync(destination, MTIME, MTIME);
-    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), ...tempOf(destination) });
     expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
     expect(existsSync(source)).toBe(false);
     expect(readFileSync(destination, 'utf8')).toBe('video bytes');
@@ -71,7 +76,7 @@ describe('transfer journal', () => {
     mkdirSync(dirname(destination), { recursive: true });
     writeFileSync(destination, 'video bytes');
     utimesSync(destination, MTIME, MTIME);
-    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), keep_source: true });
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), keep_source: true, ...tempOf(destination) });
     expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
     expect(readFileSync(source, 'utf8')).toBe('video bytes');
     expect(readFileSync(destination, 'utf8')).toBe('video bytes');
@@ -83,7 +88,7 @@ describe('transfer journal', () => {
     mkdirSync(dirname(destination), { recursive: true });
     writeFileSync(destination, 'video bytes');
     utimesSync(destination, MTIME, MTIME);
-    await j.begin({ source: join(fx.disk, 'gone.mkv'), destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
+    await j.begin({ source: join(fx.disk, 'gone.mkv'), destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), ...tempOf(destination) });
     expect((await j.recover())[0]!.outcome).toBe('completed');
   });
 
@@ -97,6 +102,52 @@ describe('transfer journal', () => {
     expect((await j.recover())[0]!.outcome).toBe('undone');
     expect(readFileSync(source, 'utf8')).toBe('video bytes');
     expect(readFileSync(destination, 'utf8')).toBe('another file');
+  });
+
+  it('removes nothing when a file of the planned size and mtime was planted at the destination after the kill', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    const temp = join(dirname(destination), `${PARTIAL_PREFIX}k`);
+    writeFileSync(temp, 'video');
+    const ticket = await j.begin({ source, destination, temp, size: 11, mtime_ms: MTIME.getTime(), source_dev: statSync(source).dev, source_ino: statSync(source).ino });
+    await ticket.tempMade(statSync(temp));
+    // Killed here; then someone who may write the folder puts a look-alike where the copy would go.
+    writeFileSync(destination, 'planted!!!!');
+    utimesSync(destination, MTIME, MTIME);
+    expect((await j.recover())[0]!.outcome).toBe('undone');
+    expect(readFileSync(source, 'utf8')).toBe('video bytes');
+    expect(existsSync(temp)).toBe(false);
+  });
+
+  it('removes nothing when the source was swapped for a look-alike after the kill', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const planned = statSync(source);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'video bytes');
+    utimesSync(destination, MTIME, MTIME);
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), source_dev: planned.dev, source_ino: planned.ino, ...tempOf(destination) });
+    renameSync(source, `${source}.real`);
+    writeFileSync(source, 'other bytes');
+    utimesSync(source, MTIME, MTIME);
+    await j.recover();
+    expect(readFileSync(source, 'utf8')).toBe('other bytes');
+    expect(readFileSync(`${source}.real`, 'utf8')).toBe('video bytes');
+  });
+
+  it('takes no copy as placed from a note that never named its temp file', async () => {
+    const j = createTransferJournal(journalDir());
+    const source = put(fx.disk);
+    const destination = destIn(fx.disk);
+    mkdirSync(dirname(destination), { recursive: true });
+    writeFileSync(destination, 'video bytes');
+    utimesSync(destination, MTIME, MTIME);
+    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
+    expect((await j.recover())[0]!.outcome).toBe('undone');
+    expect(readFileSync(source, 'utf8')).toBe('video bytes');
   });
 
   it('drops a note it cannot read', async () => {

@@ -11,6 +11,10 @@ const transferSchema = z.object({
   temp: z.string(),
   size: z.number(),
   mtime_ms: z.number(),
+  source_dev: z.number().optional(),
+  source_ino: z.number().optional(),
+  temp_dev: z.number().optional(),
+  temp_ino: z.number().optional(),
   keep_source: z.boolean().optional(),
 });
 
@@ -27,7 +31,7 @@ export interface Recovered {
 export interface FileTransferJournal extends TransferJournal {
   /**
    * Settles every copy a killed process left: its temp file goes, and a copy that was already in
-   * place (same size and mtime as the untouched source) has its source removed. Only call it
+   * place (the temp's inode, with the size and mtime of the untouched source) has its source removed. Only call it
    * while no other pass runs (under the pass lock), or a live copy would lose its temp file.
    */
   recover(): Promise<Recovered[]>;
@@ -41,7 +45,10 @@ async function statOrNull(path: string) {
 export function createTransferJournal(dir: string): FileTransferJournal {
   const notes = createNoteFolder(dir, transferSchema);
   return {
-    begin: (transfer: Transfer) => notes.add(transfer),
+    async begin(transfer: Transfer) {
+      const drop = await notes.add(transfer);
+      return { end: drop, tempMade: ({ dev, ino }) => drop.rewrite({ ...transfer, temp_dev: dev, temp_ino: ino }) };
+    },
 
     async recover() {
       const out: Recovered[] = [];
@@ -54,11 +61,15 @@ export function createTransferJournal(dir: string): FileTransferJournal {
         await rm(t.temp, { force: true });
         const [source, destination] = await Promise.all([statOrNull(t.source), statOrNull(t.destination)]);
         const planned = { size: t.size, mtimeMs: t.mtime_ms };
-        // The copy is renamed into place only once verified, so a destination with the planned
-        // size and mtime is that copy.
-        const placed = destination !== null && sameStamp(destination, planned);
+        // The copy is linked into place only once verified, so the temp's own inode at the
+        // destination with the planned size and mtime is that copy. Any other file there (one
+        // planted with the same size and mtime), or a note that never named its temp, is not.
+        const placed =
+          destination !== null && t.temp_ino !== undefined && destination.dev === t.temp_dev && destination.ino === t.temp_ino && sameStamp(destination, planned);
+        const sourceAsPlanned =
+          source !== null && sameStamp(source, planned) && (t.source_ino === undefined || (source.dev === t.source_dev && source.ino === t.source_ino));
         // A copy for hardlink or copy mode keeps its source: placed, it is complete as it is.
-        if (placed && !t.keep_source && source && sameStamp(source, planned)) {
+        if (placed && !t.keep_source && sourceAsPlanned) {
           await unlink(t.source);
           await fsyncPath(dirname(t.source));
         }
