@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,17 @@ describe('cached JSON answers', () => {
     for (const v of [value, odd, [], {}, 'text', 42, null, Array.from({ length: 20_000 }, (_, i) => ({ i, s: 'x'.repeat(i % 50) }))]) {
       expect(Buffer.from(cacheJson(v).body).toString('utf8')).toBe(JSON.stringify(v));
     }
+  });
+
+  it('compresses an answer of many megabytes a piece at a time into one gzip stream that gunzip and the gzip tool read back whole', () => {
+    const big = Array.from({ length: 60_000 }, (_, i) => ({ i, path: `/m/disk1/Movies/Title ${i} (${1900 + (i % 120)})/Title ${i}.mkv`, s: 'é😀'.repeat(i % 5) }));
+    const plain = JSON.stringify(big);
+    expect(plain.length).toBeGreaterThan(4 * (1 << 20));
+    const cached = cacheJson(big);
+    expect(cached.gzip!.length).toBeLessThan(plain.length / 4);
+    expect(gunzipSync(cached.gzip!).toString('utf8')).toBe(plain);
+    expect(execFileSync('gzip', ['-dc'], { input: cached.gzip!, maxBuffer: 1 << 26 }).toString('utf8')).toBe(plain);
+    expect(Buffer.from(cached.body).toString('utf8')).toBe(plain);
   });
 
   it('writes a list given as a generator as the array it yields, one element at a time', () => {
