@@ -5,7 +5,7 @@ import { normalizeLanguage } from '@mo/core/languages/languages.ts';
 import { subtitleAudit, subtitleCoverageAccumulator } from '@mo/core/tools/subtitles.ts';
 import { duplicatesResponse, subtitlesResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { cacheJson, sendJson } from '../http/cached-json.ts';
+import { cacheJson, cacheStreamedJson, sendJson } from '../http/cached-json.ts';
 import { errors, json, router } from '../openapi/route.ts';
 
 const getSubtitles = createRoute({
@@ -46,7 +46,7 @@ export function toolRoutes({ config, library }: AppDeps) {
       }
       const body = await library.derive(
         `tools.subtitles|${exts.join(',')}|${variant}`,
-        accumulate(coverage, (acc, header) => cacheJson({ scanned_at: header?.scanned_at ?? null, ...subtitleAudit(acc.coverage(), variant === '' ? null : language) })),
+        accumulate(coverage, (acc, header) => cacheStreamedJson<z.infer<typeof subtitlesResponse>>({ scanned_at: header?.scanned_at ?? null, ...subtitleAudit(acc.coverage(), variant === '' ? null : language) })),
       );
       return sendJson(c, body);
     })

@@ -12,7 +12,7 @@ import { workTempPath } from '@mo/core/media/work-journal.ts';
 import { requestCancel } from '@mo/core/queue/job-cancel.ts';
 import { bullPriority, nextEntry, PRIORITY_LIMIT, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
 import { transcodeStore, type Claimed, type TranscodeStore } from '@mo/core/tools/transcode-store.ts';
-import { claimable, listing, transcodeQueueAccumulator, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
+import { claimable, listing, listingOf, transcodeQueueAccumulator, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
 import {
   discardOriginalBody,
   discardOriginalResponse,
@@ -31,7 +31,7 @@ import {
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
-import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
+import { cacheStreamedJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { body, errors, json, router, segment } from '../openapi/route.ts';
 import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
 
@@ -196,7 +196,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     // state.json is read into a new object whenever it changes: the records' identity says enough.
     if (!answer || answer.version !== version || answer.transcodes !== transcodes || answer.paused !== paused || answer.progress !== progressKey) {
       const scanned_at = library.header()?.scanned_at ?? null;
-      answer = { version, transcodes, paused, progress: progressKey, cached: cacheJson({ scanned_at, paused, queue: listing(all, transcodes, running) }) };
+      answer = { version, transcodes, paused, progress: progressKey, cached: cacheStreamedJson<z.output<typeof transcoderResponse>>({ scanned_at, paused, queue: listing(all, transcodes, running) }) };
     }
     return answer.cached;
   }
@@ -311,7 +311,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       await entries().apply(req.path, event);
       await config.refresh();
       const s = config.currentState();
-      const item = listing(await queue(), s.transcodes, new Map()).find((e) => e.path === req.path)!;
+      const item = listingOf(req.path, await queue(), s.transcodes)!;
       return c.json({ item });
     })
     .openapi(pause, async (c) => c.json(await setPaused(true)))
@@ -337,7 +337,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       const expected = { streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })), duration_seconds: source.duration_seconds, container: 'mp4' };
       const problems = verifyOutput(expected, made);
       if (problems.length > 0) throw new AppError('conflict', `${entry.output} no longer matches what the transcode verified (${problems.join('; ')}); the original stays`);
-      const listed = () => queue().then((all) => listing(all, config.currentState().transcodes, new Map()).find((e) => e.path === path)!);
+      const listed = () => queue().then((all) => listingOf(path, all, config.currentState().transcodes)!);
       if (cfg.app.dry_run) return c.json({ dry_run: true, item: await listed(), removed: original.real });
       if (!(await removeSource(original.real, stamp.ino))) throw new AppError('conflict', `${path} changed since it was checked; it stays`);
       await entries().apply(path, { type: 'discard_original' });

@@ -18,7 +18,7 @@ function auditReads(video: string, subtitle: string): SubtitleTags | null {
   const coverage = subtitleCoverage([item(`${dir}/${video}.mkv`), item(`${dir}/${subtitle}`)], {
     subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
   });
-  const s = coverage.videos[0]?.sidecars[0];
+  const s = [...coverage.videos()][0]?.sidecars[0];
   return s ? { language: s.language, forced: s.forced, sdh: s.sdh } : null;
 }
 

@@ -110,6 +110,23 @@ describe('scanLibraryToIndex', () => {
     expect(changed.summary).toMatchObject({ movies: 4, series: 2, episodes: 8 });
   });
 
+  it('finds the records of folders whose names need escaping, and reads again only a folder whose record does not parse', async () => {
+    await put('d1/Movies/Quote "q" \\back\\ é (2003)/Quote (2003).mkv');
+    await put('d1/Movies/Fake","mtime_ms":1 (2004)/Fake (2004).mkv');
+    await scanLibraryToIndex(data, options());
+    const first = await items();
+    expect((await scanLibraryToIndex(data, options())).folders).toEqual({ read: 0, reused: 8 });
+    expect(await items()).toEqual(first);
+
+    const file = join(data, FOLDERS_FILE);
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const beta = lines.findIndex((l) => l.includes('Beta (2002)"'));
+    lines[beta] = lines[beta]!.slice(0, -10);
+    await writeFile(file, lines.join('\n'));
+    expect((await scanLibraryToIndex(data, options())).folders).toEqual({ read: 1, reused: 7 });
+    expect(await items()).toEqual(first);
+  });
+
   it('reads everything again after an upgrade: a folder file of version 1 holds no summary parts', async () => {
     await scanLibraryToIndex(data, options());
     const file = join(data, FOLDERS_FILE);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type IndexItem } from '@mo/shared';
 import { episode, item } from '../releases/test-fixtures/index-items.ts';
-import { parseSubtitleName, subtitleAudit, subtitleCoverage } from './subtitles.ts';
+import { parseSubtitleName, subtitleAudit, subtitleCoverage, subtitleCoverageAccumulator } from './subtitles.ts';
 
 describe('parseSubtitleName', () => {
   it.each([
@@ -39,7 +39,7 @@ const EXTS = DEFAULT_CONFIG.library.subtitle_extensions;
 const M = '/m/disk1/Movies';
 const T = '/m/disk1/TV';
 const audit = (items: IndexItem[], language: string | null = null, subtitleExtensions = EXTS) =>
-  subtitleAudit(subtitleCoverage(items, { subtitleExtensions }), language);
+  ((a) => ({ ...a, missing: [...a.missing] }))(subtitleAudit(subtitleCoverage(items, { subtitleExtensions }), language));
 const missing = (items: IndexItem[], language: string | null = null) => audit(items, language).missing.map((m) => m.path);
 
 describe('subtitleAudit', () => {
@@ -137,7 +137,20 @@ describe('subtitleAudit', () => {
       { subtitleExtensions: EXTS },
     );
     expect([...coverage.languages].sort()).toEqual(['pt', 'pt-br']);
-    expect(coverage.videos[0]!.sidecars.map((s) => s.language)).toEqual(['pt-br', 'de', null]);
+    expect([...coverage.videos()][0]!.sidecars.map((s) => s.language)).toEqual(['pt-br', 'de', null]);
+  });
+
+  it('makes its list of missing files as it is read, the same each time', () => {
+    const d = `${M}/Heat (1995)`;
+    const acc = subtitleCoverageAccumulator({ subtitleExtensions: EXTS });
+    for (const i of [item(`${d}/Heat (1995).mkv`), item(`${d}/Heat (1995).en.srt`), item(`${M}/Alien (1979)/Alien (1979).mkv`), item(`${M}/Up (2009)/Up (2009).mkv`)]) acc.add(i);
+    const a = subtitleAudit(acc.coverage(), 'en');
+    expect(Array.isArray(a.missing)).toBe(false);
+    const paths = [`${M}/Alien (1979)/Alien (1979).mkv`, `${M}/Up (2009)/Up (2009).mkv`];
+    expect([...a.missing].map((m) => m.path)).toEqual(paths);
+    expect([...a.missing].map((m) => m.path)).toEqual(paths);
+    // The coverage is worked out once: asked again, it still has the sidecar it found.
+    expect([...subtitleAudit(acc.coverage()).missing].map((m) => m.path)).toEqual(paths);
   });
 
   it('handles loose files in the library folder by name', () => {

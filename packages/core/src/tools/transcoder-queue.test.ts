@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexItem, TranscodeStatus } from '@mo/shared';
 import { queuedEntry } from './transcode-entries.ts';
-import { claimable, listing, runOrder, transcodeQueue, withStatus } from './transcoder-queue.ts';
+import { claimable, listing, listingOf, runOrder, transcodeQueue, withStatus } from './transcoder-queue.ts';
 
 function item(path: string, extra: Partial<IndexItem> = {}): IndexItem {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
@@ -81,7 +81,7 @@ describe('run order and listing', () => {
 
   it('lists every entry in path order with its place in line, priority, and the progress of a running one', () => {
     const progress = new Map([['tr-a', { percent: 50, speed: 2, out_time_seconds: 30, eta_seconds: 15, encoder: 'libx264' }]]);
-    const listed = listing(queue, records, progress);
+    const listed = [...listing(queue, records, progress)];
     expect(listed.map((e) => [e.path, e.status, e.position, e.priority, e.job_id])).toEqual([
       ['/m/Movies/A/A.mkv', 'running', null, 0, 'tr-a'],
       ['/m/Movies/C/C.MKV', 'queued', 1, 5, 'tr-c'],
@@ -92,12 +92,20 @@ describe('run order and listing', () => {
     expect(listed.slice(1).every((e) => e.progress === null)).toBe(true);
   });
 
+  it('makes each listed entry as it is reached, the same on each reading, and finds one entry by path', () => {
+    const listed = listing(queue, records, new Map());
+    expect(Array.isArray(listed)).toBe(false);
+    expect([...listed]).toEqual([...listed]);
+    expect(listingOf('/m/TV/Lost/S01E02.avi', queue, records)).toEqual([...listed].find((e) => e.path === '/m/TV/Lost/S01E02.avi'));
+    expect(listingOf('/m/nowhere.mkv', queue, records)).toBeUndefined();
+  });
+
   it('shows the result, output and kept original of a done entry, and the reason of a failed one', () => {
     const snap = { bytes: 5, streams: [] };
-    const listed = listing(queue, {
+    const listed = [...listing(queue, {
       '/m/Movies/A/A.mkv': status('done', { output: '/m/Movies/A/A.mp4', original: 'kept', before: snap, after: snap, seconds: 4 }),
       '/m/Movies/C/C.MKV': status('failed', { error: 'boom' }),
-    }, new Map());
+    }, new Map())];
     expect(listed[0]).toMatchObject({ status: 'done', output: '/m/Movies/A/A.mp4', original: 'kept', result: { before: snap, after: snap, seconds: 4 }, position: null });
     expect(listed[1]).toMatchObject({ status: 'failed', error: 'boom', result: null, output: null });
   });

@@ -62,29 +62,45 @@ export function withStatus(queue: readonly TranscodeEntry[], records: Records): 
   return queue.map((e) => ({ ...e, status: record(records, e.path)?.status ?? 'queued' }));
 }
 
-/** The queue as GET /api/tools/transcoder lists it: each entry's record, place in line and progress. */
-export function listing(queue: readonly TranscodeEntry[], records: Records, progress: ReadonlyMap<string, TranscodeProgress>): TranscodeListing[] {
+/**
+ * The queue as GET /api/tools/transcoder lists it: each entry's record, place in line and
+ * progress. Each listed entry is made as it is reached: at 1,000,000 indexed files the queue is
+ * 445,000 entries, and the answer is written from them one at a time, never holding them all.
+ */
+export function listing(queue: readonly TranscodeEntry[], records: Records, progress: ReadonlyMap<string, TranscodeProgress>): Iterable<TranscodeListing> {
   const position = new Map(runOrder(queue, records).map((e, i) => [e.path, i + 1]));
-  return queue.map((e) => {
-    const r = record(records, e.path);
-    const running = r?.status === 'running' && r.job_id !== null ? progress.get(r.job_id) : undefined;
-    // Spelled out rather than spread: adding fields to a copy grows its property store once per
-    // field, which at tens of thousands of entries was 100 MB of garbage per listing.
-    return {
-      path: e.path,
-      ext: e.ext,
-      bytes: e.bytes,
-      kind: e.kind,
-      title: e.title,
-      status: r?.status ?? 'queued',
-      position: position.get(e.path) ?? null,
-      priority: r?.priority ?? 0,
-      job_id: r?.job_id ?? null,
-      progress: running ?? null,
-      error: r?.status === 'failed' ? r.error : null,
-      output: r?.status === 'done' ? r.output : null,
-      original: r?.status === 'done' ? r.original : null,
-      result: r?.status === 'done' && r.before && r.after ? { before: r.before, after: r.after, seconds: r.seconds } : null,
-    };
-  });
+  return {
+    *[Symbol.iterator]() {
+      for (const e of queue) yield listed(e, records, progress, position);
+    },
+  };
+}
+
+/** One entry of `listing`, or undefined where `path` is not in the queue. */
+export function listingOf(path: string, queue: readonly TranscodeEntry[], records: Records): TranscodeListing | undefined {
+  for (const e of listing(queue, records, new Map())) if (e.path === path) return e;
+  return undefined;
+}
+
+function listed(e: TranscodeEntry, records: Records, progress: ReadonlyMap<string, TranscodeProgress>, position: ReadonlyMap<string, number>): TranscodeListing {
+  const r = record(records, e.path);
+  const running = r?.status === 'running' && r.job_id !== null ? progress.get(r.job_id) : undefined;
+  // Spelled out rather than spread: adding fields to a copy grows its property store once per
+  // field, which at tens of thousands of entries was 100 MB of garbage per listing.
+  return {
+    path: e.path,
+    ext: e.ext,
+    bytes: e.bytes,
+    kind: e.kind,
+    title: e.title,
+    status: r?.status ?? 'queued',
+    position: position.get(e.path) ?? null,
+    priority: r?.priority ?? 0,
+    job_id: r?.job_id ?? null,
+    progress: running ?? null,
+    error: r?.status === 'failed' ? r.error : null,
+    output: r?.status === 'done' ? r.output : null,
+    original: r?.status === 'done' ? r.original : null,
+    result: r?.status === 'done' && r.before && r.after ? { before: r.before, after: r.after, seconds: r.seconds } : null,
+  };
 }
