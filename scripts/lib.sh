@@ -26,8 +26,9 @@ apt_install() {
 }
 
 ensure_node() {
-  if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
-    say "Node.js 20 or newer is needed (https://nodejs.org or your distribution's nodejs package)."
+  # 20.15: the API compresses its answers with zlib.crc32, new in that release.
+  if ! command -v node >/dev/null || ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 15) ? 0 : 1)'; then
+    say "Node.js 20.15 or newer is needed (https://nodejs.org or your distribution's nodejs package)."
     exit 1
   fi
 }
