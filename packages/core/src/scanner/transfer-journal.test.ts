@@ -21,6 +21,14 @@ function put(dir: string, content = 'video bytes'): string {
   return p;
 }
 const journalDir = () => join(fx.disk, `journal${++n}`);
+/** A destination holding what a finished copy of `put`'s file holds. */
+function copyInPlace(): string {
+  const destination = destIn(fx.disk);
+  mkdirSync(dirname(destination), { recursive: true });
+  writeFileSync(destination, 'video bytes');
+  utimesSync(destination, MTIME, MTIME);
+  return destination;
+}
 /** What a note says of its temp file once that is made: here, the file already in place. */
 const tempOf = (path: string) => ({ temp_dev: statSync(path).dev, temp_ino: statSync(path).ino });
 const destIn = (dir: string) => join(dir, `d${++n}`, 'Movie (2010)', 'Movie (2010).mkv');
@@ -59,10 +67,7 @@ describe('transfer journal', () => {
   it('completes a copy that was in place when the process died, by removing the source', async () => {
     const j = createTransferJournal(journalDir());
     const source = put(fx.disk);
-    const destination = destIn(fx.disk);
-    mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, 'video bytes');
-    utimesSync(destination, MTIME, MTIME);
+    const destination = copyInPlace();
     await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), ...tempOf(destination) });
     expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
     expect(existsSync(source)).toBe(false);
@@ -72,10 +77,7 @@ describe('transfer journal', () => {
   it('completes a hardlink- or copy-mode copy that was in place by keeping both files', async () => {
     const j = createTransferJournal(journalDir());
     const source = put(fx.disk);
-    const destination = destIn(fx.disk);
-    mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, 'video bytes');
-    utimesSync(destination, MTIME, MTIME);
+    const destination = copyInPlace();
     await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), keep_source: true, ...tempOf(destination) });
     expect(await j.recover()).toEqual([{ source, destination, outcome: 'completed' }]);
     expect(readFileSync(source, 'utf8')).toBe('video bytes');
@@ -84,10 +86,7 @@ describe('transfer journal', () => {
 
   it('calls a move whose source was already removed completed', async () => {
     const j = createTransferJournal(journalDir());
-    const destination = destIn(fx.disk);
-    mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, 'video bytes');
-    utimesSync(destination, MTIME, MTIME);
+    const destination = copyInPlace();
     await j.begin({ source: join(fx.disk, 'gone.mkv'), destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), ...tempOf(destination) });
     expect((await j.recover())[0]!.outcome).toBe('completed');
   });
@@ -125,10 +124,7 @@ describe('transfer journal', () => {
     const j = createTransferJournal(journalDir());
     const source = put(fx.disk);
     const planned = statSync(source);
-    const destination = destIn(fx.disk);
-    mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, 'video bytes');
-    utimesSync(destination, MTIME, MTIME);
+    const destination = copyInPlace();
     await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), source_dev: planned.dev, source_ino: planned.ino, ...tempOf(destination) });
     renameSync(source, `${source}.real`);
     writeFileSync(source, 'other bytes');
@@ -141,10 +137,7 @@ describe('transfer journal', () => {
   it('takes no copy as placed from a note that never named its temp file', async () => {
     const j = createTransferJournal(journalDir());
     const source = put(fx.disk);
-    const destination = destIn(fx.disk);
-    mkdirSync(dirname(destination), { recursive: true });
-    writeFileSync(destination, 'video bytes');
-    utimesSync(destination, MTIME, MTIME);
+    const destination = copyInPlace();
     await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime() });
     expect((await j.recover())[0]!.outcome).toBe('undone');
     expect(readFileSync(source, 'utf8')).toBe('video bytes');
