@@ -11,6 +11,7 @@ import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './handlers/transcode-run.ts';
 import { notifyHandler } from './handlers/notify.ts';
+import { withFreshConfig } from './fresh-config.ts';
 import { notifyQueue } from './notify-queue.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
@@ -26,13 +27,13 @@ async function main() {
   });
   const notices = env.workerQueues.includes('scan') ? notifyQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
   const deps: WorkerDeps = { config, logger, env, ...(notices ? { notify: notices.add } : {}) };
-  const handlers: JobHandlers = {
+  const handlers: JobHandlers = withFreshConfig(config, {
     'scan-pass': scanPassHandler(deps),
     'library-scan': libraryScanHandler(deps),
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),
     notify: notifyHandler(deps),
-  };
+  });
   const settle = settleStrandedTranscodes(deps, (ids) => host.jobOutcomes('transcode', ids));
   const settleTranscodes = (only?: string[]) => settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
   const host = createWorkerHost({
