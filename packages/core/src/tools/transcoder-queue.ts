@@ -38,19 +38,20 @@ const record = (records: Records, path: string) => (Object.hasOwn(records, path)
  * without a job yet joins behind them when run-next or run-all queues it, in path order.
  */
 export function runOrder(queue: readonly TranscodeEntry[], records: Records): TranscodeEntry[] {
-  const waiting = queue.filter((e) => (record(records, e.path)?.status ?? 'queued') === 'queued');
-  const queuedAt = (e: TranscodeEntry) => {
+  // Each entry's keys looked up once, not in every comparison: 445,000 entries at 1,000,000 files.
+  const keyed: { e: TranscodeEntry; priority: number; queuedAt: string | null }[] = [];
+  for (const e of queue) {
     const r = record(records, e.path);
-    return r?.job_id ? r.updated_at : null;
-  };
+    if ((r?.status ?? 'queued') === 'queued') keyed.push({ e, priority: r?.priority ?? 0, queuedAt: r?.job_id ? r.updated_at : null });
+  }
   // Array.prototype.sort is stable: what is still equal keeps the queue's path order.
-  return waiting.sort((a, b) => {
-    const byPriority = (record(records, b.path)?.priority ?? 0) - (record(records, a.path)?.priority ?? 0);
-    if (byPriority !== 0) return byPriority;
-    const [ta, tb] = [queuedAt(a), queuedAt(b)];
+  keyed.sort((a, b) => {
+    if (a.priority !== b.priority) return b.priority - a.priority;
+    const [ta, tb] = [a.queuedAt, b.queuedAt];
     if (ta === null || tb === null) return ta === tb ? 0 : ta === null ? 1 : -1;
     return ta < tb ? -1 : ta > tb ? 1 : 0;
   });
+  return keyed.map((k) => k.e);
 }
 
 /** The next entries to claim, in run order: queued ones without a job. */
