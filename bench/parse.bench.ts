@@ -21,9 +21,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filenameParse } from '@ctrl/video-filename-parser';
 import ptt from 'parse-torrent-title';
-import { GOALS, METRICS, missedGoals, scoreCases, type CorpusCase, type CorpusScore, type Metric, type ParsedForScoring } from '../packages/core/src/parse/corpus-score.ts';
+import { GOALS, METRICS, missedGoals, missedMetrics, ratio, scoreCases, type CorpusCase, type CorpusScore, type Metric, type ParsedForScoring } from '../packages/core/src/parse/corpus-score.ts';
 import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
-import { parseReleaseName } from '../packages/core/src/parse/release-name.ts';
+import { parseRelease, parseReleaseName } from '../packages/core/src/parse/release-name.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const corpusPath = process.env.MO_CORPUS || resolve(here, '../../shared/corpus/release-names.dev.json');
@@ -195,6 +195,22 @@ console.log(
   `\nown regression corpus (packages/core/src/parse/corpus.json, ${own.length} names): ` +
     `${pct(regression.all.right, regression.all.cases)} right, ${pct(regression.all.wrong, regression.all.cases)} wrong`,
 );
+
+// What stands between a missed figure and its goal: each missed name's refusal (the detail the
+// scanner would show) or the fields it got wrong, most common first.
+const missedFigures = (Object.keys(METRICS) as Metric[]).filter((m) => ratio(ours.score.metrics[m]) < GOALS[m]);
+for (const m of missedFigures) {
+  const why = new Map<string, number>();
+  for (const r of ours.score.results) {
+    if (!missedMetrics(r).includes(m)) continue;
+    const parsed = parseRelease(r.case.name);
+    const reason = parsed.ok ? `wrong ${r.wrong.join(', ')}` : `refused: ${parsed.detail}`;
+    why.set(reason, (why.get(reason) ?? 0) + 1);
+  }
+  const { right, of } = ours.score.metrics[m];
+  console.log(`\n${METRICS[m]}: ${of - right} missed; ${Math.ceil(GOALS[m] * of) - right} more right answers would meet ${GOALS[m] * 100}%`);
+  table(['why', 'names'], [...why].sort((a, b) => b[1] - a[1]).map(([reason, n]) => [reason, String(n)]));
+}
 
 if (process.argv.includes('--wrong')) {
   console.log('\nwrong answers:');

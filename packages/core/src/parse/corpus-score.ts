@@ -129,6 +129,13 @@ function metricsOf(r: CaseResult): [Metric, boolean][] {
   return out;
 }
 
+/** The headline figures a case counts towards and misses. */
+export function missedMetrics(r: CaseResult): Metric[] {
+  return metricsOf(r)
+    .filter(([, ok]) => !ok)
+    .map(([m]) => m);
+}
+
 export interface Tally {
   cases: number;
   right: number;
