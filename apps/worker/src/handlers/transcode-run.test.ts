@@ -170,6 +170,27 @@ describe('transcode-run handler', () => {
     expect(await status(file)).toMatchObject({ status: 'done', original: 'removed' });
   });
 
+  it('delivered again after a kill between removing the original and recording it, records it removed and touches no file', async () => {
+    const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    const first = await handler({ item }, ctx());
+    const bytes = await readFile(first.output);
+    await rm(file);
+    const again = await handler({ item }, ctx());
+    expect(again).toMatchObject({ output: first.output, command: [] });
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'removed' });
+    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+    expect((await readFile(first.output)).equals(bytes)).toBe(true);
+  });
+
+  it('delivered again with its original and its MP4 both gone (a drive not mounted), leaves the entry saying kept', async () => {
+    const { file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
+    const first = await handler({ item }, ctx());
+    await rm(file);
+    await rm(first.output);
+    await handler({ item }, ctx());
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'kept' });
+  });
+
   it('a retried entry takes up the verified MP4 its killed attempt placed before recording it', async () => {
     const { movies, file, item } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
     const entries = transcodeStore(config.state);
@@ -322,6 +343,26 @@ describe('settleStrandedTranscodes', () => {
     expect(asked).toEqual([['7']]);
     expect((await config.state.read()).transcodes['/m/waiting.avi']).toMatchObject({ status: 'queued', job_id: '8' });
     expect((await config.state.read()).transcodes['/m/stalled.avi']).toMatchObject({ status: 'failed', error: 'stalled' });
+  });
+
+  it('records removed the originals finished entries say are kept but are gone beside their MP4, and only those', async () => {
+    const { movies } = await setup();
+    const files = ['Gone (2001)', 'Here (2002)', 'Unmounted (2003)', 'Other job (2004)'].map((n) => ({ avi: join(movies, `${n}.avi`), mp4: join(movies, `${n}.mp4`) }));
+    const [gone, here, unmounted, other] = files as [typeof files[0], typeof files[0], typeof files[0], typeof files[0]];
+    for (const f of [gone, here, other]) await copyFile(template, f.mp4);
+    for (const f of [here]) await copyFile(template, f.avi);
+    const done = (f: { mp4: string }, jobId: string) => rec('done', { job_id: jobId, output: f.mp4, original: 'kept' });
+    await config.state.update((s) => ({
+      ...s,
+      transcodes: { [gone.avi]: done(gone, '7'), [here.avi]: done(here, '7'), [unmounted.avi]: done(unmounted, '7'), [other.avi]: done(other, '8') },
+    }));
+    const settle = settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async () => new Map());
+    await settle(['7']);
+    const original = async () => Object.fromEntries(Object.entries((await config.state.read()).transcodes).map(([p, e]) => [p, e.original]));
+    expect(await original()).toEqual({ [gone.avi]: 'removed', [here.avi]: 'kept', [unmounted.avi]: 'kept', [other.avi]: 'kept' });
+    await settle();
+    expect(await original()).toEqual({ [gone.avi]: 'removed', [here.avi]: 'kept', [unmounted.avi]: 'kept', [other.avi]: 'removed' });
+    expect((await readdir(movies)).sort()).toEqual(['Gone (2001).mp4', 'Here (2002).avi', 'Here (2002).mp4', 'Movie (2001).avi', 'Other job (2004).mp4']);
   });
 
   it('asks the queue nothing when no entry holds a job', async () => {

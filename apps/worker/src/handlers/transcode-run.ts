@@ -8,7 +8,7 @@ import { jobAttempt } from '@mo/core/tools/transcode-entries.ts';
 import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
 import { strandedTranscodes, type JobOutcome } from '@mo/core/tools/stranded-transcodes.ts';
 import { workJournal } from '@mo/core/media/work-journal.ts';
-import type { TranscodeProgress } from '@mo/shared';
+import type { Config, TranscodeProgress } from '@mo/shared';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
 import { sweepAtStart } from './media-tracks.ts';
@@ -37,6 +37,12 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
     // came, or after a Redis that lost the pause (state.json keeps it).
     if (attempt.kind === 'wait') return ctx.defer(opts.pausedRetryMs ?? PAUSED_RETRY_MS);
     if (attempt.kind === 'finished') {
+      // Its work is done and nothing is removed now, whatever keep_original says; but a worker
+      // killed between removing the original and recording that left an entry to set right.
+      const entry = state.transcodes[item.path];
+      if (entry?.original === 'kept' && (await originalGone(item.path, attempt.output, cfg))) {
+        await entries.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
+      }
       const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: false };
       return { ...result, before: null, after: null, seconds: null };
     }
@@ -88,10 +94,25 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
 }
 
 /**
+ * Whether a transcoded file's original is gone while its MP4 is in place. Only then: a drive that
+ * is not mounted loses both, and its entries must keep saying what they said.
+ */
+async function originalGone(path: string, output: string | null, cfg: Config): Promise<boolean> {
+  if (output === null) return false;
+  const missing = await libraryMediaFile(path, cfg).then(
+    () => false,
+    (err: unknown) => err instanceof AppError && err.code === 'not_found',
+  );
+  return missing && (await libraryMediaFile(output, cfg).then(() => true, () => false));
+}
+
+/**
  * Marks failed the queue entries whose job nothing will finish (see strandedTranscodes). Run at
  * start, whenever a transcode fails for good, and every few minutes: the worker that sees a
- * stalled job fail may itself be killed before it can record it. `only`: the jobs to check (the
- * one that failed); every job an entry holds otherwise.
+ * stalled job fail may itself be killed before it can record it. Also records removed the
+ * originals that finished entries say are kept but are gone: a job killed between removing one and
+ * recording it, then failed for stalling, is never delivered again to do it. `only`: the jobs to
+ * check (the one that failed); every job an entry holds otherwise.
  */
 export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutcomes: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
   const entries = transcodeStore(config.state);
@@ -100,8 +121,18 @@ export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutc
     const held = (id: string | null): id is string => id !== null && (only === undefined || only.includes(id));
     const ids = [...new Set(Object.values(transcodes).flatMap((e) => ((e.status === 'running' || e.status === 'queued') && held(e.job_id) ? [e.job_id] : [])))];
     const stranded = strandedTranscodes(transcodes, ids.length > 0 ? await jobOutcomes(ids) : new Map(), Date.now());
-    if (stranded.length === 0) return;
-    await entries.applyToJobs(stranded.map((t) => ({ type: 'settle', job_id: t.job_id, error: t.error })));
-    logger.warn({ stranded }, 'marked failed the transcodes no job will finish');
+    if (stranded.length > 0) {
+      await entries.applyToJobs(stranded.map((t) => ({ type: 'settle', job_id: t.job_id, error: t.error })));
+      logger.warn({ stranded }, 'marked failed the transcodes no job will finish');
+    }
+    const cfg = config.current();
+    for (const [path, e] of Object.entries(transcodes)) {
+      if (e.status !== 'done' || e.original !== 'kept' || !held(e.job_id) || !(await originalGone(path, e.output, cfg))) continue;
+      // Refused when the entry changed meanwhile: what changed it stands.
+      await entries.apply(path, { type: 'original_removed', job_id: e.job_id }).then(
+        () => logger.warn({ path }, 'the original of a finished transcode is gone; its entry now says removed'),
+        () => {},
+      );
+    }
   };
 }
