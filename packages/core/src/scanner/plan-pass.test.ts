@@ -178,7 +178,7 @@ describe('planPass: drives', () => {
     const drives = [drive('disk1', 500 * GIB), drive('disk2', 100 * GIB, { roots: { tv: 'TV' } })];
     const folders = [{ drive: 'disk2', section: 'tv' as const, root: 'TV Shows', name: 'Doctor Who (2005)' }];
     const r = run([file('Doctor.Who.2005.S13E01.1080p.mkv')], world({ drives, folders }));
-    expect(r.plans[0]!.plan).toMatchObject({ drive: 'disk2', destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 13/Doctor Who - S13E01.mkv' });
+    expect(r.plans[0]!.plan).toMatchObject({ drive: 'disk2', destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 13/Doctor Who (2005) - S13E01.mkv' });
   });
 
   it('moves within the downloads’ own device need no free space', () => {
@@ -202,7 +202,7 @@ describe('planPass: the library names the series', () => {
     );
     expect(r.destinations).toEqual({
       'The.Office.US.S09E01.720p.mkv': '/media/disk2/TV/The Office (US)/Season 09/The Office (US) - S09E01.mkv',
-      'Doctor.Who.2005.S13E01.1080p.mkv': '/media/disk2/TV/Doctor Who (2005)/Season 13/Doctor Who - S13E01.mkv',
+      'Doctor.Who.2005.S13E01.1080p.mkv': '/media/disk2/TV/Doctor Who (2005)/Season 13/Doctor Who (2005) - S13E01.mkv',
       'Law.and.Order.S01E01.mkv': '/media/disk2/TV/Law & Order/Season 01/Law and Order - S01E01.mkv',
       'Amelie.2001.1080p.mkv': '/media/disk2/Movies/Amélie (2001)/Amelie (2001).mkv',
     });
@@ -213,6 +213,14 @@ describe('planPass: the library names the series', () => {
     expect(r.destinations).toEqual({
       'The.Office.US.S01E01.mkv': '/media/disk1/TV/The Office (US)/Season 01/The Office (US) - S01E01.mkv',
       'The.Office.UK.S01E01.mkv': '/media/disk1/TV/The Office (UK)/Season 01/The Office (UK) - S01E01.mkv',
+    });
+  });
+
+  it('names a new folder of a series with the year its name gives, so that a remake of that name finds its own', () => {
+    const r = run([file('Battlestar.Galactica.2003.S01E01.mkv'), file('Battlestar.Galactica.1978.S01E01.mkv', 600 * MB)], world());
+    expect(r.destinations).toEqual({
+      'Battlestar.Galactica.2003.S01E01.mkv': '/media/disk1/TV/Battlestar Galactica (2003)/Season 01/Battlestar Galactica (2003) - S01E01.mkv',
+      'Battlestar.Galactica.1978.S01E01.mkv': '/media/disk1/TV/Battlestar Galactica (1978)/Season 01/Battlestar Galactica (1978) - S01E01.mkv',
     });
   });
 

@@ -308,7 +308,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     });
     put(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv');
     const result = await pass(s);
-    expect(result.moves[0]).toMatchObject({ drive: 'disk2', status: 'moved', destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who - S01E02.mkv') });
+    expect(result.moves[0]).toMatchObject({ drive: 'disk2', status: 'moved', destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv') });
   });
 });
 
