@@ -182,6 +182,20 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(existsSync(join(s.downloads, 'Heat.1995.mkv'))).toBe(true);
   });
 
+  it('skips as "exists" a destination the library holds under another case, with its sidecar', async () => {
+    put(s.downloads, 'Breaking.Bad.S01E06.1080p.mkv');
+    put(s.downloads, 'Breaking.Bad.S01E06.1080p.en.srt', 10);
+    const existing = put(s.drive, 'TV/Breaking Bad/Season 01/breaking bad - S01E06.mkv', 10);
+    put(s.drive, 'TV/Breaking Bad/Season 01/breaking bad - S01E06.en.srt', 10);
+    const result = await pass(s);
+    expect(result.moves).toEqual([]);
+    expect(result.skipped.map((k) => [k.source, k.reason]).sort()).toEqual([
+      [join(s.downloads, 'Breaking.Bad.S01E06.1080p.en.srt'), 'exists'],
+      [join(s.downloads, 'Breaking.Bad.S01E06.1080p.mkv'), 'exists'],
+    ]);
+    expect(readdirSync(dirname(existing)).sort()).toEqual(['breaking bad - S01E06.en.srt', 'breaking bad - S01E06.mkv']);
+  });
+
   it('a failed move keeps its source, leaves nothing at the destination, and the rest of the pass goes on', async (ctx) => {
     put(s.downloads, 'Alien.1979.mkv');
     put(s.downloads, 'Show.S01E01.mkv');

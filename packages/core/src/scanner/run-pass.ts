@@ -1,6 +1,6 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
 import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
@@ -51,11 +51,33 @@ export function sidecarJournalDir(dataDir: string): string {
   return join(dataDir, 'scanner', 'sidecars');
 }
 
+/**
+ * The names in a folder, lower-cased, read once per pass. A name that differs from a destination only
+ * in case is the same episode or movie under the download's spelling (`breaking bad - S01E06.mkv`
+ * beside `Breaking Bad - S01E06.mkv`), and one file on SMB, exFAT or a Windows client.
+ */
+function lowerCaseNames(): (dir: string) => Set<string> {
+  const seen = new Map<string, Set<string>>();
+  return (dir) => {
+    let names = seen.get(dir);
+    if (!names) {
+      try {
+        names = new Set(readdirSync(dir).map((n) => n.toLowerCase()));
+      } catch {
+        names = new Set();
+      }
+      seen.set(dir, names);
+    }
+    return names;
+  };
+}
+
 function destinationState(mode: TransferMode) {
+  const namesIn = lowerCaseNames();
   return (path: string, source: DownloadFile): DestinationState => {
     try {
       const st = lstatSync(path, { throwIfNoEntry: false });
-      if (!st) return 'free';
+      if (!st) return namesIn(dirname(path)).has(basename(path).toLowerCase()) ? 'taken' : 'free';
       if (mode === 'move') return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
       // A link or copy a killed pass made before it could record it: done, to be recorded now.
       return st.isFile() && alreadyPlaced(st, { ...source, nlink: lstatSync(source.path).nlink }) ? 'same' : 'taken';
