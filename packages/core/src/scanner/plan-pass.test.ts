@@ -32,13 +32,14 @@ function drive(name: string, free = 1000 * GIB, over: Partial<DriveSpace> = {}):
   return { name, path: `/media/${name}`, dev: 10 + Number(name.replace(/\D/g, '') || 0), free_bytes: free, total_bytes: 4000 * GIB, roots: { movies: 'Movies', tv: 'TV' }, ...over };
 }
 
-function world(over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[] } = {}): PlanWorld {
+function world(over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[]; subfolders?: Record<string, string[]> } = {}): PlanWorld {
   const taken = new Set(over.taken ?? []);
   const same = new Set(over.same ?? []);
   return {
     drives: over.drives ?? [drive('disk1')],
     folders: buildFolderLookup([], over.folders ?? [], new Set()),
     destination: (p) => (same.has(p) ? 'same' : taken.has(p) ? 'taken' : 'free'),
+    subfolders: (dir) => over.subfolders?.[dir] ?? [],
   };
 }
 
@@ -214,6 +215,28 @@ describe('planPass: the library names the series', () => {
       'The.Office.US.S01E01.mkv': '/media/disk1/TV/The Office (US)/Season 01/The Office (US) - S01E01.mkv',
       'The.Office.UK.S01E01.mkv': '/media/disk1/TV/The Office (UK)/Season 01/The Office (UK) - S01E01.mkv',
     });
+  });
+
+  it('joins the season folder the series already has, however it is spelled, and is "exists" for an episode in it', () => {
+    const folders = [tvFolder('disk1', 'Severance'), tvFolder('disk1', 'Loki'), tvFolder('disk1', 'Fargo')];
+    const subfolders = {
+      '/media/disk1/TV/Severance': ['Season 1', 'Season 2'],
+      '/media/disk1/TV/Loki': ['S01', 'Specials'],
+      '/media/disk1/TV/Fargo': ['Season 01', 'Season 1'],
+    };
+    const taken = ['/media/disk1/TV/Severance/Season 1/Severance - S01E01.mkv'];
+    const r = run(
+      [file('Severance.S01E01.mkv'), file('Severance.S01E02.mkv'), file('Severance.S03E01.mkv'), file('Loki.S01E02.mkv'), file('Loki.S00E01.mkv'), file('Fargo.S01E03.mkv')],
+      world({ folders, subfolders, taken }),
+    );
+    expect(r.destinations).toEqual({
+      'Severance.S01E02.mkv': '/media/disk1/TV/Severance/Season 1/Severance - S01E02.mkv',
+      'Severance.S03E01.mkv': '/media/disk1/TV/Severance/Season 03/Severance - S03E01.mkv',
+      'Loki.S01E02.mkv': '/media/disk1/TV/Loki/S01/Loki - S01E02.mkv',
+      'Loki.S00E01.mkv': '/media/disk1/TV/Loki/Specials/Loki - S00E01.mkv',
+      'Fargo.S01E03.mkv': '/media/disk1/TV/Fargo/Season 01/Fargo - S01E03.mkv',
+    });
+    expect(r.reasons).toEqual({ 'Severance.S01E01.mkv': 'exists' });
   });
 
   it('names a new folder of a series with the year its name gives, so that a remake of that name finds its own', () => {

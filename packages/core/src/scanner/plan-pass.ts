@@ -12,6 +12,7 @@ import {
   isSettled,
 } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
+import { seasonOfFolder } from '../parse/season-folder.ts';
 import { recogniseMedia } from './recognise.ts';
 import { attachSidecars } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
@@ -56,6 +57,19 @@ export interface PlanWorld {
   imported?(file: DownloadFile): boolean;
   /** Whether this download is the file of an import the owner undid; absent: none is. */
   undone?(file: DownloadFile): boolean;
+  /** The folders inside an existing series folder; absent: none. */
+  subfolders?(dir: string): readonly string[];
+}
+
+/**
+ * The season folder the series already has for the season `rendered` names, under its own spelling
+ * (`Season 1`, as Sonarr makes it by default, `S01`, `Specials`), so that an episode joins its
+ * season rather than a `Season 01` beside it; `rendered` itself where none fits or it is there.
+ */
+function existingSeasonFolder(rendered: string, existing: readonly string[]): string {
+  const season = seasonOfFolder(rendered);
+  if (season === null || existing.includes(rendered)) return rendered;
+  return existing.find((name) => seasonOfFolder(name) === season) ?? rendered;
 }
 
 export interface PlannedMove {
@@ -170,7 +184,12 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       continue;
     }
     const folders = [...rendered.folders];
-    if (choice.folder !== null && folders.length > 0) folders[0] = choice.folder;
+    if (choice.folder !== null && folders.length > 0) {
+      folders[0] = choice.folder;
+      if (section === 'tv' && folders.length > 1) {
+        folders[1] = existingSeasonFolder(folders[1]!, world.subfolders?.(join(choice.drive.path, choice.root, choice.folder)) ?? []);
+      }
+    }
     const dir = join(choice.drive.path, choice.root, ...folders);
     const destination = join(dir, rendered.name);
     if (isClaimed(destination) || world.destination(destination, video) === 'taken') {

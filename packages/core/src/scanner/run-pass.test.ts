@@ -196,6 +196,14 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(readdirSync(dirname(existing)).sort()).toEqual(['breaking bad - S01E06.en.srt', 'breaking bad - S01E06.mkv']);
   });
 
+  it('puts an episode into the season folder the series already has, as Sonarr spells it (Season 1)', async () => {
+    put(s.downloads, 'Severance.S01E02.1080p.mkv');
+    put(s.drive, 'TV/Severance/Season 1/Severance - S01E01.mkv', 10);
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.destination])).toEqual([['moved', join(s.drive, 'TV/Severance/Season 1/Severance - S01E02.mkv')]]);
+    expect(readdirSync(join(s.drive, 'TV/Severance'))).toEqual(['Season 1']);
+  });
+
   it('a failed move keeps its source, leaves nothing at the destination, and the rest of the pass goes on', async (ctx) => {
     put(s.downloads, 'Alien.1979.mkv');
     put(s.downloads, 'Show.S01E01.mkv');

@@ -72,6 +72,23 @@ function lowerCaseNames(): (dir: string) => Set<string> {
   };
 }
 
+/** The folders in a folder, sorted, read once per pass; none where it cannot be read. */
+function subfolderNames(): (dir: string) => string[] {
+  const seen = new Map<string, string[]>();
+  return (dir) => {
+    let names = seen.get(dir);
+    if (!names) {
+      try {
+        names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      } catch {
+        names = [];
+      }
+      seen.set(dir, names);
+    }
+    return names;
+  };
+}
+
 function destinationState(mode: TransferMode) {
   const namesIn = lowerCaseNames();
   return (path: string, source: DownloadFile): DestinationState => {
@@ -255,6 +272,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         destination: destinationState(mode),
         imported: (f) => isImported(f) !== null,
         undone: (f) => isUndone(f) !== null,
+        subfolders: subfolderNames(),
       },
     );
 
