@@ -32,7 +32,9 @@ function drive(name: string, free = 1000 * GIB, over: Partial<DriveSpace> = {}):
   return { name, path: `/media/${name}`, dev: 10 + Number(name.replace(/\D/g, '') || 0), free_bytes: free, total_bytes: 4000 * GIB, roots: { movies: 'Movies', tv: 'TV' }, ...over };
 }
 
-function world(over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[]; subfolders?: Record<string, string[]> } = {}): PlanWorld {
+function world(
+  over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[]; subfolders?: Record<string, string[]>; files?: Record<string, string[]> } = {},
+): PlanWorld {
   const taken = new Set(over.taken ?? []);
   const same = new Set(over.same ?? []);
   return {
@@ -40,6 +42,7 @@ function world(over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?:
     folders: buildFolderLookup([], over.folders ?? [], new Set()),
     destination: (p) => (same.has(p) ? 'same' : taken.has(p) ? 'taken' : 'free'),
     subfolders: (dir) => over.subfolders?.[dir] ?? [],
+    files: (dir) => over.files?.[dir] ?? [],
   };
 }
 
@@ -237,6 +240,31 @@ describe('planPass: the library names the series', () => {
       'Fargo.S01E03.mkv': '/media/disk1/TV/Fargo/Season 01/Fargo - S01E03.mkv',
     });
     expect(r.reasons).toEqual({ 'Severance.S01E01.mkv': 'exists' });
+  });
+
+  it('is "exists" for an episode the season folder holds under another name, and plans the others', () => {
+    const folders = [tvFolder('disk1', 'Law & Order'), tvFolder('disk1', 'Friends'), tvFolder('disk1', 'The Daily Show')];
+    const files = {
+      '/media/disk1/TV/Law & Order/Season 01': ['Law & Order - S01E01.mkv', 'Law & Order - S01E01.en.srt', 'Law and Order - S01E04.mkv'],
+      '/media/disk1/TV/Friends/Season 01': ['Friends - S01E01-E02.mkv'],
+      '/media/disk1/TV/The Daily Show/Season 2024': ['The Daily Show - 2024-01-15 - Some Guest.mkv'],
+    };
+    // S01E04 under the very name it would get: a move cut short, which the destination's check settles.
+    const same = ['/media/disk1/TV/Law & Order/Season 01/Law and Order - S01E04.mkv'];
+    const r = run(
+      [
+        file('Law.and.Order.S01E01.720p.mkv'), file('Law.and.Order.S01E01.720p.en.srt', 10), file('Law.and.Order.S01E02.mkv'), file('Law.and.Order.S01E04.mkv'),
+        file('Friends.S01E02.mkv'), file('Friends.S01E03.mkv'), file('The.Daily.Show.2024.01.15.Guest.mkv'), file('The.Daily.Show.2024.01.16.Guest.mkv'),
+      ],
+      world({ folders, files, same }),
+    );
+    expect(Object.keys(r.destinations).sort()).toEqual(['Friends.S01E03.mkv', 'Law.and.Order.S01E02.mkv', 'Law.and.Order.S01E04.mkv', 'The.Daily.Show.2024.01.16.Guest.mkv']);
+    expect(r.skipped).toEqual([
+      { source: '/downloads/Friends.S01E02.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv' },
+      { source: '/downloads/Law.and.Order.S01E01.720p.en.srt', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01.mkv' },
+      { source: '/downloads/Law.and.Order.S01E01.720p.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01.mkv' },
+      { source: '/downloads/The.Daily.Show.2024.01.15.Guest.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv' },
+    ]);
   });
 
   it('names a new folder of a series with the year its name gives, so that a remake of that name finds its own', () => {

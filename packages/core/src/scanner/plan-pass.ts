@@ -13,6 +13,7 @@ import {
 } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
+import { episodeOfFile } from '../library/episode-file.ts';
 import { recogniseMedia } from './recognise.ts';
 import { attachSidecars } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
@@ -59,6 +60,8 @@ export interface PlanWorld {
   undone?(file: DownloadFile): boolean;
   /** The folders inside an existing series folder; absent: none. */
   subfolders?(dir: string): readonly string[];
+  /** The files inside an existing season folder; absent: none. */
+  files?(dir: string): readonly string[];
 }
 
 /**
@@ -90,6 +93,26 @@ function dirOf(rel: string): string {
 
 function nameOf(rel: string): string {
   return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+/**
+ * The video of a season folder that holds the episode already under another name (an earlier
+ * download spelled the series otherwise, `Law and Order` for `Law & Order`, or an older template
+ * named it), or null. Only names that carry their season or air date are read; the destination's own
+ * name is left to `world.destination`, which knows a move cut short.
+ */
+function heldEpisode(media: { season: number | null; episodes: readonly number[]; air_date: string | null }, name: string, files: readonly string[], videoExtensions: ReadonlySet<string>): string | null {
+  for (const other of files) {
+    const ext = extensionOf(other);
+    if (other === name || !videoExtensions.has(ext)) continue;
+    const held = episodeOfFile(other.slice(0, -ext.length), null);
+    if (!held) continue;
+    const same = media.episodes.length > 0
+      ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
+      : held.air_date !== null && held.air_date === media.air_date;
+    if (same) return other;
+  }
+  return null;
 }
 
 /**
@@ -192,6 +215,11 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     }
     const dir = join(choice.drive.path, choice.root, ...folders);
     const destination = join(dir, rendered.name);
+    const held = choice.folder !== null && media.kind === 'episode' ? heldEpisode(media, rendered.name, world.files?.(dir) ?? [], types.videoExtensions) : null;
+    if (held !== null) {
+      reject('exists', `the library holds this episode already: ${join(dir, held)}`);
+      continue;
+    }
     if (isClaimed(destination) || world.destination(destination, video) === 'taken') {
       reject('exists');
       continue;

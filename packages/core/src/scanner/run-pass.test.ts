@@ -204,6 +204,17 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(readdirSync(join(s.drive, 'TV/Severance'))).toEqual(['Season 1']);
   });
 
+  it('skips as "exists" an episode its season folder holds under an older name, and leaves both where they are', async () => {
+    put(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv');
+    const older = put(s.drive, 'TV/Doctor Who (2005)/Season 01/Doctor Who - S01E02.mkv', 10);
+    const result = await pass(s);
+    expect(result.moves).toEqual([]);
+    expect(result.skipped).toEqual([
+      { source: join(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv'), reason: 'exists', detail: `the library holds this episode already: ${older}` },
+    ]);
+    expect(readdirSync(dirname(older))).toEqual(['Doctor Who - S01E02.mkv']);
+  });
+
   it('a failed move keeps its source, leaves nothing at the destination, and the rest of the pass goes on', async (ctx) => {
     put(s.downloads, 'Alien.1979.mkv');
     put(s.downloads, 'Show.S01E01.mkv');
