@@ -267,6 +267,16 @@ describe('planPass: the library names the series', () => {
     ]);
   });
 
+  it('is "exists" for a movie its folder holds in another container, as a transcode leaves it', () => {
+    const folders = [{ drive: 'disk1', section: 'movies' as const, root: 'Movies', name: 'Heat (1995)' }];
+    const files = { '/media/disk1/Movies/Heat (1995)': ['Heat (1995).mp4', 'Heat (1995).en.srt'] };
+    const r = run([file('Heat.1995.2160p.UHD.mkv'), file('Alien.1979.mkv')], world({ folders, files }));
+    expect(r.skipped).toEqual([
+      { source: '/downloads/Heat.1995.2160p.UHD.mkv', reason: 'exists', detail: 'the library holds this movie already: /media/disk1/Movies/Heat (1995)/Heat (1995).mp4' },
+    ]);
+    expect(Object.keys(r.destinations)).toEqual(['Alien.1979.mkv']);
+  });
+
   it('names a new folder of a series with the year its name gives, so that a remake of that name finds its own', () => {
     const r = run([file('Battlestar.Galactica.2003.S01E01.mkv'), file('Battlestar.Galactica.1978.S01E01.mkv', 600 * MB)], world());
     expect(r.destinations).toEqual({

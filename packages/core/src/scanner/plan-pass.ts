@@ -17,7 +17,7 @@ import { episodeOfFile } from '../library/episode-file.ts';
 import { recogniseMedia } from './recognise.ts';
 import { attachSidecars } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
-import { checkTemplate, renderTemplate } from './template.ts';
+import { checkTemplate, renderTemplate, type TemplateMedia } from './template.ts';
 
 export type Plan = z.infer<typeof planSchema>;
 /** `detail` says why where the reason alone does not: the parser's refusal, the folders that fit. */
@@ -96,16 +96,21 @@ function nameOf(rel: string): string {
 }
 
 /**
- * The video of a season folder that holds the episode already under another name (an earlier
- * download spelled the series otherwise, `Law and Order` for `Law & Order`, or an older template
- * named it), or null. Only names that carry their season or air date are read; the destination's own
- * name is left to `world.destination`, which knows a move cut short.
+ * The video of an existing movie or season folder that holds this download's movie or episode
+ * already under another name, or null: the same name in another container (`Movie (2010).mp4`, as
+ * the transcoder leaves it, for a new `.mkv`), or for an episode any name that says the same
+ * episode (an earlier download spelled the series otherwise, `Law and Order` for `Law & Order`, or
+ * an older template named it; only names that carry their season or air date are read). The
+ * destination's own name is left to `world.destination`, which knows a move cut short.
  */
-function heldEpisode(media: { season: number | null; episodes: readonly number[]; air_date: string | null }, name: string, files: readonly string[], videoExtensions: ReadonlySet<string>): string | null {
+function heldVideo(media: TemplateMedia, name: string, stem: string, files: readonly string[], videoExtensions: ReadonlySet<string>): string | null {
   for (const other of files) {
     const ext = extensionOf(other);
     if (other === name || !videoExtensions.has(ext)) continue;
-    const held = episodeOfFile(other.slice(0, -ext.length), null);
+    const otherStem = other.slice(0, -ext.length);
+    if (otherStem.toLowerCase() === stem.toLowerCase()) return other;
+    if (media.kind !== 'episode') continue;
+    const held = episodeOfFile(otherStem, null);
     if (!held) continue;
     const same = media.episodes.length > 0
       ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
@@ -215,9 +220,9 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     }
     const dir = join(choice.drive.path, choice.root, ...folders);
     const destination = join(dir, rendered.name);
-    const held = choice.folder !== null && media.kind === 'episode' ? heldEpisode(media, rendered.name, world.files?.(dir) ?? [], types.videoExtensions) : null;
+    const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, world.files?.(dir) ?? [], types.videoExtensions) : null;
     if (held !== null) {
-      reject('exists', `the library holds this episode already: ${join(dir, held)}`);
+      reject('exists', `the library holds this ${media.kind} already: ${join(dir, held)}`);
       continue;
     }
     if (isClaimed(destination) || world.destination(destination, video) === 'taken') {
