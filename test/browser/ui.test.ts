@@ -202,7 +202,9 @@ describe('the track editor in the browser', () => {
     await page.waitForFunction(() => document.querySelector('tr[data-stream="2"] td:nth-child(6)')?.textContent === 'default');
     expect(await flags(1)).toBe('');
 
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
     await page.getByRole('button', { name: 'Remove stream 1' }).click();
+    expect(await asked).toBe('Remove audio stream 1 (eng) from Zulu (1964).mkv? The file is rewritten without it; this cannot be undone.');
     await page.waitForFunction(() => document.querySelectorAll('tr[data-stream]').length === 2, undefined, { timeout: 20_000 });
   }, 60_000);
 });

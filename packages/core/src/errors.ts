@@ -22,13 +22,24 @@ export interface KeyIssue {
   message: string;
 }
 
-/** zod reports an unknown key at its parent's path; a user needs the key itself named. */
+/**
+ * zod reports an unknown key at its parent's path; a user needs the key itself named. A value that
+ * fits no branch of a union is reported at the union's own path ("(root): Invalid input" for a whole
+ * body); the branch it came closest to (fewest issues, the first on a tie) names the field instead.
+ */
 export function keyIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): KeyIssue[] {
-  return error.issues.flatMap((i) =>
-    i.code === 'unrecognized_keys'
-      ? i.keys.map((k) => ({ path: issuePath([...i.path, k], prefix), message: 'unknown key' }))
-      : [{ path: issuePath(i.path, prefix), message: i.message }],
-  );
+  return issuesAt(error.issues, prefix);
+}
+
+function issuesAt(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): KeyIssue[] {
+  return issues.flatMap((i) => {
+    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: issuePath([...i.path, k], prefix), message: 'unknown key' }));
+    if (i.code === 'invalid_union' && i.errors.length > 0) {
+      const branches = i.errors.map((branch) => issuesAt(branch, [...prefix, ...i.path]));
+      return branches.reduce((closest, b) => (b.length < closest.length ? b : closest));
+    }
+    return [{ path: issuePath(i.path, prefix), message: i.message }];
+  });
 }
 
 /** A 400 whose message leads with the first offending key path, with every issue in details. */

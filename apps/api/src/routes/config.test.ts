@@ -105,6 +105,15 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
     },
   );
 
+  it('refuses a downloads folder inside a library folder, also when the running config holds the other half', async () => {
+    await expectRefused({ paths: { downloads: join(t.install.paths.drive, 'Movies') } }, 'paths.downloads', /lies in the library folder/);
+    const incoming = join(t.install.paths.drive, 'Incoming');
+    expect((await post({ paths: { downloads: incoming } })).status).toBe(200);
+    before = await readFile(stateFile, 'utf8');
+    await expectRefused({ library: { tv_folders: ['TV', 'Incoming'] } }, 'library.tv_folders', /lies in the library folder/);
+    expect(t.config.current().paths.downloads).toBe(incoming);
+  });
+
   it('saves nothing of a body with one refused key among good ones', async () => {
     await expectRefused({ dry_run: false, library: { video_extensions: ['.mkv', '.exe'] }, metadata: { include_specials: true } }, 'library.video_extensions.1');
     expect(t.config.current().app.dry_run).toBe(true);

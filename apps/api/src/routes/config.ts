@@ -45,7 +45,7 @@ export function configRoutes({ config, logger }: AppDeps) {
       // keys the client named change (a parsed copy would carry the schema's defaults).
       const patch = settingsPatchFromBody(await c.req.json());
       // Checked here, not in updateSettings: these rules are about what a client may ask for.
-      await guardSettingsPatch(patch, { fileConfig: config.fileConfig });
+      await guardSettingsPatch(patch, { fileConfig: config.fileConfig, current: config.current() });
       const next = await config.updateSettings(patch);
       logger.info({ keys: Object.keys(patch) }, 'settings changed');
       return c.json({ settings: publicSettings(next) }, 200);

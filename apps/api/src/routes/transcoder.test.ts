@@ -397,6 +397,22 @@ describe('POST /api/tools/transcoder/priority', () => {
     expect((await post('/api/tools/transcoder/priority', { path: b, top: true })).status).toBe(409);
     expect((await t.config.state.read()).transcodes).toEqual(before);
   });
+
+  it("a 400 names the field of the form the body came closest to, not the body's root", async () => {
+    const { b } = await library({ jobs: recordingJobs([]) });
+    const cases: [unknown, string][] = [
+      [{ path: b, priority: 'high' }, 'priority'],
+      [{ path: b, priority: 1.5 }, 'priority'],
+      [{ path: b, top: false }, 'top'],
+      [{ priority: 1 }, 'path'],
+    ];
+    for (const [body, key] of cases) {
+      const res = await post('/api/tools/transcoder/priority', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details.key, JSON.stringify(body)).toBe(key);
+      expect(res.body.error.message, JSON.stringify(body)).toMatch(new RegExp(`^${key}: `));
+    }
+  });
 });
 
 describe('POST /api/tools/transcoder/pause and /resume', () => {

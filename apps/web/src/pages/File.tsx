@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
-import { DryRunBadge, ErrorNote, Loading, Page } from '../components/ui.tsx';
+import { DryRunBadge, ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 
 type Action = 'set_default' | 'remove';
 
@@ -25,6 +25,8 @@ export function FilePage() {
       if ('streams' in data && !data.dry_run) void queries.invalidateQueries({ queryKey: ['probe', path] });
     },
   });
+  // A remove rewrites the file without the stream, for good: asked first unless dry run is known to be on.
+  const dryRun = useConfig().data?.app.dry_run === true;
   const name = path.slice(path.lastIndexOf('/') + 1);
   const result = edit.data;
   return (
@@ -69,7 +71,17 @@ export function FilePage() {
                         <button type="button" disabled={edit.isPending || s.default} onClick={() => edit.mutate({ action: 'set_default', stream: s.index })}>
                           Set default <span className="sr-only">stream {s.index}</span>
                         </button>
-                        <button type="button" className="danger" disabled={edit.isPending} onClick={() => edit.mutate({ action: 'remove', stream: s.index })}>
+                        <button
+                          type="button"
+                          className="danger"
+                          disabled={edit.isPending}
+                          onClick={() => {
+                            const what = `${s.type} stream ${s.index}${s.language ? ` (${s.language})` : ''}`;
+                            if (dryRun || confirm(`Remove ${what} from ${name}? The file is rewritten without it; this cannot be undone.`)) {
+                              edit.mutate({ action: 'remove', stream: s.index });
+                            }
+                          }}
+                        >
                           Remove <span className="sr-only">stream {s.index}</span>
                         </button>
                       </span>

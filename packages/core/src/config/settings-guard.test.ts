@@ -46,6 +46,28 @@ describe('guardSettingsPatch', () => {
     await expect(guard({ app: { dry_run: false }, metadata: { read_nfo: false } })).resolves.toBeUndefined();
   });
 
+  it('refuses a downloads folder inside a library folder, naming the key the patch changed; the drive itself or a folder beside Movies is fine', async () => {
+    const disk1 = join(dir, 'media', 'disk1');
+    for (const [patch, key] of [
+      [{ paths: { downloads: join(disk1, 'Movies') } }, 'paths.downloads'],
+      [{ paths: { downloads: join(disk1, 'TV Shows', 'incoming') } }, 'paths.downloads'],
+    ] as [SettingsPatch, string][]) {
+      const err = await refused(patch);
+      expect((err.details as { key: string }).key, JSON.stringify(patch)).toBe(key);
+      expect(err.message).toContain('lies in the library folder');
+    }
+    // Against the running config, which may already hold the other half of the overlap.
+    const running = { ...fileConfig, paths: { ...fileConfig.paths, downloads: join(disk1, 'Incoming') }, drives: [] };
+    const against = (patch: SettingsPatch) => guardSettingsPatch(patch, { fileConfig, current: running, resolve }).then(() => null, (e: AppError) => e.details);
+    expect(await against({ library: { tv_folders: ['TV', 'Incoming'] } })).toBeNull();
+    expect(await against({ drives: [{ name: 'disk2', path: join(dir, 'media', 'disk2') }, { name: 'disk1', path: disk1 }], library: { tv_folders: ['Incoming'] } })).toMatchObject({ key: 'drives.1.path' });
+    const withDrive = { ...running, drives: fileConfig.drives };
+    const err = await guardSettingsPatch({ library: { movie_folders: ['Movies', 'Incoming'] } }, { fileConfig, current: withDrive, resolve }).then(() => null, (e: AppError) => e);
+    expect(err?.details).toMatchObject({ key: 'library.movie_folders' });
+    await expect(guard({ paths: { downloads: disk1 } })).resolves.toBeUndefined();
+    await expect(guard({ paths: { downloads: join(disk1, 'Downloads') } })).resolves.toBeUndefined();
+  });
+
   it('accepts paths and drives inside the roots, new ones included', async () => {
     await expect(
       guard({

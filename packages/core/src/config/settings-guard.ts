@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config, SettingsPatch } from '@mo/shared';
 import { AppError, type KeyIssue } from '../errors.ts';
 import { checkTemplate, TemplateError } from '../scanner/template.ts';
@@ -9,8 +9,37 @@ import { providerUrlProblem, type Resolve } from './public-address.ts';
 export interface SettingsGuardContext {
   /** The TOML file as loaded: it alone decides the roots, the known exceptions and `allow_private`. */
   fileConfig: Config;
+  /** The effective config the patch changes (the TOML file's when absent), for rules across sections. */
+  current?: Config;
   /** DNS for the provider URL; tests give their own. */
   resolve?: Resolve;
+}
+
+/**
+ * A downloads folder in a library folder has every pass take the library's own files for downloads:
+ * each one planned onto itself and failed, and one in a folder of another spelling moved within the
+ * library. (A library folder inside the downloads is fine: the walk never enters one.) The key named
+ * is the one the patch changed.
+ */
+async function downloadsInLibrary(patch: SettingsPatch, base: Config): Promise<KeyIssue | null> {
+  const downloads = await realPathOf(patch.paths?.downloads ?? base.paths.downloads).catch(() => null);
+  if (downloads === null) return null;
+  const drives = patch.drives ?? base.drives;
+  const movieFolders = patch.library?.movie_folders ?? base.library.movie_folders;
+  const folders = [...movieFolders, ...(patch.library?.tv_folders ?? base.library.tv_folders)];
+  for (const [i, drive] of drives.entries()) {
+    for (const folder of folders) {
+      const library = await realPathOf(join(drive.path, folder)).catch(() => null);
+      if (library === null || !isInside(downloads, library)) continue;
+      const key =
+        patch.paths?.downloads !== undefined ? 'paths.downloads'
+        : patch.drives !== undefined ? `drives.${i}.path`
+        : movieFolders.includes(folder) ? 'library.movie_folders'
+        : 'library.tv_folders';
+      return { path: key, message: `the downloads folder ${downloads} lies in the library folder ${library}: every pass would take the library's own files for downloads` };
+    }
+  }
+  return null;
 }
 
 /**
@@ -69,6 +98,12 @@ export async function guardSettingsPatch(patch: SettingsPatch, ctx: SettingsGuar
     const allowPrivate = fileConfig.release_providers.tvmaze.allow_private;
     const problem = await providerUrlProblem(url, { allowPrivate, ...(ctx.resolve ? { resolve: ctx.resolve } : {}) });
     if (problem) issues.push({ path: 'release_providers.tvmaze.url', message: problem });
+  }
+
+  const moved = patch.paths?.downloads !== undefined || patch.drives !== undefined || patch.library?.movie_folders !== undefined || patch.library?.tv_folders !== undefined;
+  if (moved && issues.length === 0) {
+    const overlap = await downloadsInLibrary(patch, ctx.current ?? fileConfig);
+    if (overlap) issues.push(overlap);
   }
 
   const first = issues[0];

@@ -32,13 +32,17 @@ function drive(name: string, free = 1000 * GIB, over: Partial<DriveSpace> = {}):
   return { name, path: `/media/${name}`, dev: 10 + Number(name.replace(/\D/g, '') || 0), free_bytes: free, total_bytes: 4000 * GIB, roots: { movies: 'Movies', tv: 'TV' }, ...over };
 }
 
-function world(over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[] } = {}): PlanWorld {
+function world(
+  over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[]; subfolders?: Record<string, string[]>; files?: Record<string, string[]> } = {},
+): PlanWorld {
   const taken = new Set(over.taken ?? []);
   const same = new Set(over.same ?? []);
   return {
     drives: over.drives ?? [drive('disk1')],
     folders: buildFolderLookup([], over.folders ?? [], new Set()),
     destination: (p) => (same.has(p) ? 'same' : taken.has(p) ? 'taken' : 'free'),
+    subfolders: (dir) => over.subfolders?.[dir] ?? [],
+    files: (dir) => over.files?.[dir] ?? [],
   };
 }
 
@@ -178,7 +182,7 @@ describe('planPass: drives', () => {
     const drives = [drive('disk1', 500 * GIB), drive('disk2', 100 * GIB, { roots: { tv: 'TV' } })];
     const folders = [{ drive: 'disk2', section: 'tv' as const, root: 'TV Shows', name: 'Doctor Who (2005)' }];
     const r = run([file('Doctor.Who.2005.S13E01.1080p.mkv')], world({ drives, folders }));
-    expect(r.plans[0]!.plan).toMatchObject({ drive: 'disk2', destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 13/Doctor Who - S13E01.mkv' });
+    expect(r.plans[0]!.plan).toMatchObject({ drive: 'disk2', destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 13/Doctor Who (2005) - S13E01.mkv' });
   });
 
   it('moves within the downloads’ own device need no free space', () => {
@@ -202,7 +206,7 @@ describe('planPass: the library names the series', () => {
     );
     expect(r.destinations).toEqual({
       'The.Office.US.S09E01.720p.mkv': '/media/disk2/TV/The Office (US)/Season 09/The Office (US) - S09E01.mkv',
-      'Doctor.Who.2005.S13E01.1080p.mkv': '/media/disk2/TV/Doctor Who (2005)/Season 13/Doctor Who - S13E01.mkv',
+      'Doctor.Who.2005.S13E01.1080p.mkv': '/media/disk2/TV/Doctor Who (2005)/Season 13/Doctor Who (2005) - S13E01.mkv',
       'Law.and.Order.S01E01.mkv': '/media/disk2/TV/Law & Order/Season 01/Law and Order - S01E01.mkv',
       'Amelie.2001.1080p.mkv': '/media/disk2/Movies/Amélie (2001)/Amelie (2001).mkv',
     });
@@ -213,6 +217,71 @@ describe('planPass: the library names the series', () => {
     expect(r.destinations).toEqual({
       'The.Office.US.S01E01.mkv': '/media/disk1/TV/The Office (US)/Season 01/The Office (US) - S01E01.mkv',
       'The.Office.UK.S01E01.mkv': '/media/disk1/TV/The Office (UK)/Season 01/The Office (UK) - S01E01.mkv',
+    });
+  });
+
+  it('joins the season folder the series already has, however it is spelled, and is "exists" for an episode in it', () => {
+    const folders = [tvFolder('disk1', 'Severance'), tvFolder('disk1', 'Loki'), tvFolder('disk1', 'Fargo')];
+    const subfolders = {
+      '/media/disk1/TV/Severance': ['Season 1', 'Season 2'],
+      '/media/disk1/TV/Loki': ['S01', 'Specials'],
+      '/media/disk1/TV/Fargo': ['Season 01', 'Season 1'],
+    };
+    const taken = ['/media/disk1/TV/Severance/Season 1/Severance - S01E01.mkv'];
+    const r = run(
+      [file('Severance.S01E01.mkv'), file('Severance.S01E02.mkv'), file('Severance.S03E01.mkv'), file('Loki.S01E02.mkv'), file('Loki.S00E01.mkv'), file('Fargo.S01E03.mkv')],
+      world({ folders, subfolders, taken }),
+    );
+    expect(r.destinations).toEqual({
+      'Severance.S01E02.mkv': '/media/disk1/TV/Severance/Season 1/Severance - S01E02.mkv',
+      'Severance.S03E01.mkv': '/media/disk1/TV/Severance/Season 03/Severance - S03E01.mkv',
+      'Loki.S01E02.mkv': '/media/disk1/TV/Loki/S01/Loki - S01E02.mkv',
+      'Loki.S00E01.mkv': '/media/disk1/TV/Loki/Specials/Loki - S00E01.mkv',
+      'Fargo.S01E03.mkv': '/media/disk1/TV/Fargo/Season 01/Fargo - S01E03.mkv',
+    });
+    expect(r.reasons).toEqual({ 'Severance.S01E01.mkv': 'exists' });
+  });
+
+  it('is "exists" for an episode the season folder holds under another name, and plans the others', () => {
+    const folders = [tvFolder('disk1', 'Law & Order'), tvFolder('disk1', 'Friends'), tvFolder('disk1', 'The Daily Show')];
+    const files = {
+      '/media/disk1/TV/Law & Order/Season 01': ['Law & Order - S01E01.mkv', 'Law & Order - S01E01.en.srt', 'Law and Order - S01E04.mkv'],
+      '/media/disk1/TV/Friends/Season 01': ['Friends - S01E01-E02.mkv'],
+      '/media/disk1/TV/The Daily Show/Season 2024': ['The Daily Show - 2024-01-15 - Some Guest.mkv'],
+    };
+    // S01E04 under the very name it would get: a move cut short, which the destination's check settles.
+    const same = ['/media/disk1/TV/Law & Order/Season 01/Law and Order - S01E04.mkv'];
+    const r = run(
+      [
+        file('Law.and.Order.S01E01.720p.mkv'), file('Law.and.Order.S01E01.720p.en.srt', 10), file('Law.and.Order.S01E02.mkv'), file('Law.and.Order.S01E04.mkv'),
+        file('Friends.S01E02.mkv'), file('Friends.S01E03.mkv'), file('The.Daily.Show.2024.01.15.Guest.mkv'), file('The.Daily.Show.2024.01.16.Guest.mkv'),
+      ],
+      world({ folders, files, same }),
+    );
+    expect(Object.keys(r.destinations).sort()).toEqual(['Friends.S01E03.mkv', 'Law.and.Order.S01E02.mkv', 'Law.and.Order.S01E04.mkv', 'The.Daily.Show.2024.01.16.Guest.mkv']);
+    expect(r.skipped).toEqual([
+      { source: '/downloads/Friends.S01E02.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv' },
+      { source: '/downloads/Law.and.Order.S01E01.720p.en.srt', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01.mkv' },
+      { source: '/downloads/Law.and.Order.S01E01.720p.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01.mkv' },
+      { source: '/downloads/The.Daily.Show.2024.01.15.Guest.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv' },
+    ]);
+  });
+
+  it('is "exists" for a movie its folder holds in another container, as a transcode leaves it', () => {
+    const folders = [{ drive: 'disk1', section: 'movies' as const, root: 'Movies', name: 'Heat (1995)' }];
+    const files = { '/media/disk1/Movies/Heat (1995)': ['Heat (1995).mp4', 'Heat (1995).en.srt'] };
+    const r = run([file('Heat.1995.2160p.UHD.mkv'), file('Alien.1979.mkv')], world({ folders, files }));
+    expect(r.skipped).toEqual([
+      { source: '/downloads/Heat.1995.2160p.UHD.mkv', reason: 'exists', detail: 'the library holds this movie already: /media/disk1/Movies/Heat (1995)/Heat (1995).mp4' },
+    ]);
+    expect(Object.keys(r.destinations)).toEqual(['Alien.1979.mkv']);
+  });
+
+  it('names a new folder of a series with the year its name gives, so that a remake of that name finds its own', () => {
+    const r = run([file('Battlestar.Galactica.2003.S01E01.mkv'), file('Battlestar.Galactica.1978.S01E01.mkv', 600 * MB)], world());
+    expect(r.destinations).toEqual({
+      'Battlestar.Galactica.2003.S01E01.mkv': '/media/disk1/TV/Battlestar Galactica (2003)/Season 01/Battlestar Galactica (2003) - S01E01.mkv',
+      'Battlestar.Galactica.1978.S01E01.mkv': '/media/disk1/TV/Battlestar Galactica (1978)/Season 01/Battlestar Galactica (1978) - S01E01.mkv',
     });
   });
 

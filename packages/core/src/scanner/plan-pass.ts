@@ -12,10 +12,12 @@ import {
   isSettled,
 } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
+import { seasonOfFolder } from '../parse/season-folder.ts';
+import { episodeOfFile } from '../library/episode-file.ts';
 import { recogniseMedia } from './recognise.ts';
 import { attachSidecars } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
-import { checkTemplate, renderTemplate } from './template.ts';
+import { checkTemplate, renderTemplate, type TemplateMedia } from './template.ts';
 
 export type Plan = z.infer<typeof planSchema>;
 /** `detail` says why where the reason alone does not: the parser's refusal, the folders that fit. */
@@ -56,6 +58,21 @@ export interface PlanWorld {
   imported?(file: DownloadFile): boolean;
   /** Whether this download is the file of an import the owner undid; absent: none is. */
   undone?(file: DownloadFile): boolean;
+  /** The folders inside an existing series folder; absent: none. */
+  subfolders?(dir: string): readonly string[];
+  /** The files inside an existing season folder; absent: none. */
+  files?(dir: string): readonly string[];
+}
+
+/**
+ * The season folder the series already has for the season `rendered` names, under its own spelling
+ * (`Season 1`, as Sonarr makes it by default, `S01`, `Specials`), so that an episode joins its
+ * season rather than a `Season 01` beside it; `rendered` itself where none fits or it is there.
+ */
+function existingSeasonFolder(rendered: string, existing: readonly string[]): string {
+  const season = seasonOfFolder(rendered);
+  if (season === null || existing.includes(rendered)) return rendered;
+  return existing.find((name) => seasonOfFolder(name) === season) ?? rendered;
 }
 
 export interface PlannedMove {
@@ -76,6 +93,31 @@ function dirOf(rel: string): string {
 
 function nameOf(rel: string): string {
   return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+/**
+ * The video of an existing movie or season folder that holds this download's movie or episode
+ * already under another name, or null: the same name in another container (`Movie (2010).mp4`, as
+ * the transcoder leaves it, for a new `.mkv`), or for an episode any name that says the same
+ * episode (an earlier download spelled the series otherwise, `Law and Order` for `Law & Order`, or
+ * an older template named it; only names that carry their season or air date are read). The
+ * destination's own name is left to `world.destination`, which knows a move cut short.
+ */
+function heldVideo(media: TemplateMedia, name: string, stem: string, files: readonly string[], videoExtensions: ReadonlySet<string>): string | null {
+  for (const other of files) {
+    const ext = extensionOf(other);
+    if (other === name || !videoExtensions.has(ext)) continue;
+    const otherStem = other.slice(0, -ext.length);
+    if (otherStem.toLowerCase() === stem.toLowerCase()) return other;
+    if (media.kind !== 'episode') continue;
+    const held = episodeOfFile(otherStem, null);
+    if (!held) continue;
+    const same = media.episodes.length > 0
+      ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
+      : held.air_date !== null && held.air_date === media.air_date;
+    if (same) return other;
+  }
+  return null;
 }
 
 /**
@@ -170,9 +212,19 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       continue;
     }
     const folders = [...rendered.folders];
-    if (choice.folder !== null && folders.length > 0) folders[0] = choice.folder;
+    if (choice.folder !== null && folders.length > 0) {
+      folders[0] = choice.folder;
+      if (section === 'tv' && folders.length > 1) {
+        folders[1] = existingSeasonFolder(folders[1]!, world.subfolders?.(join(choice.drive.path, choice.root, choice.folder)) ?? []);
+      }
+    }
     const dir = join(choice.drive.path, choice.root, ...folders);
     const destination = join(dir, rendered.name);
+    const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, world.files?.(dir) ?? [], types.videoExtensions) : null;
+    if (held !== null) {
+      reject('exists', `the library holds this ${media.kind} already: ${join(dir, held)}`);
+      continue;
+    }
     if (isClaimed(destination) || world.destination(destination, video) === 'taken') {
       reject('exists');
       continue;

@@ -182,6 +182,39 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(existsSync(join(s.downloads, 'Heat.1995.mkv'))).toBe(true);
   });
 
+  it('skips as "exists" a destination the library holds under another case, with its sidecar', async () => {
+    put(s.downloads, 'Breaking.Bad.S01E06.1080p.mkv');
+    put(s.downloads, 'Breaking.Bad.S01E06.1080p.en.srt', 10);
+    const existing = put(s.drive, 'TV/Breaking Bad/Season 01/breaking bad - S01E06.mkv', 10);
+    put(s.drive, 'TV/Breaking Bad/Season 01/breaking bad - S01E06.en.srt', 10);
+    const result = await pass(s);
+    expect(result.moves).toEqual([]);
+    expect(result.skipped.map((k) => [k.source, k.reason]).sort()).toEqual([
+      [join(s.downloads, 'Breaking.Bad.S01E06.1080p.en.srt'), 'exists'],
+      [join(s.downloads, 'Breaking.Bad.S01E06.1080p.mkv'), 'exists'],
+    ]);
+    expect(readdirSync(dirname(existing)).sort()).toEqual(['breaking bad - S01E06.en.srt', 'breaking bad - S01E06.mkv']);
+  });
+
+  it('puts an episode into the season folder the series already has, as Sonarr spells it (Season 1)', async () => {
+    put(s.downloads, 'Severance.S01E02.1080p.mkv');
+    put(s.drive, 'TV/Severance/Season 1/Severance - S01E01.mkv', 10);
+    const result = await pass(s);
+    expect(result.moves.map((m) => [m.status, m.destination])).toEqual([['moved', join(s.drive, 'TV/Severance/Season 1/Severance - S01E02.mkv')]]);
+    expect(readdirSync(join(s.drive, 'TV/Severance'))).toEqual(['Season 1']);
+  });
+
+  it('skips as "exists" an episode its season folder holds under an older name, and leaves both where they are', async () => {
+    put(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv');
+    const older = put(s.drive, 'TV/Doctor Who (2005)/Season 01/Doctor Who - S01E02.mkv', 10);
+    const result = await pass(s);
+    expect(result.moves).toEqual([]);
+    expect(result.skipped).toEqual([
+      { source: join(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv'), reason: 'exists', detail: `the library holds this episode already: ${older}` },
+    ]);
+    expect(readdirSync(dirname(older))).toEqual(['Doctor Who - S01E02.mkv']);
+  });
+
   it('a failed move keeps its source, leaves nothing at the destination, and the rest of the pass goes on', async (ctx) => {
     put(s.downloads, 'Alien.1979.mkv');
     put(s.downloads, 'Show.S01E01.mkv');
@@ -308,7 +341,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     });
     put(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv');
     const result = await pass(s);
-    expect(result.moves[0]).toMatchObject({ drive: 'disk2', status: 'moved', destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who - S01E02.mkv') });
+    expect(result.moves[0]).toMatchObject({ drive: 'disk2', status: 'moved', destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv') });
   });
 });
 

@@ -1,6 +1,6 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
 import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
@@ -51,11 +51,46 @@ export function sidecarJournalDir(dataDir: string): string {
   return join(dataDir, 'scanner', 'sidecars');
 }
 
-function destinationState(mode: TransferMode) {
+interface FolderListing {
+  files: string[];
+  folders: string[];
+  /** Every name, lower-cased. */
+  lower: Set<string>;
+}
+
+/** What a library folder holds, sorted, read once per pass (the plan is made before anything moves); nothing where it cannot be read. */
+function folderListings(): (dir: string) => FolderListing {
+  const seen = new Map<string, FolderListing>();
+  return (dir) => {
+    let listing = seen.get(dir);
+    if (!listing) {
+      listing = { files: [], folders: [], lower: new Set() };
+      try {
+        for (const e of readdirSync(dir, { withFileTypes: true })) {
+          (e.isDirectory() ? listing.folders : listing.files).push(e.name);
+          listing.lower.add(e.name.toLowerCase());
+        }
+      } catch {
+        // Not there yet, or not a folder: the destination's own check says which.
+      }
+      listing.files.sort();
+      listing.folders.sort();
+      seen.set(dir, listing);
+    }
+    return listing;
+  };
+}
+
+/**
+ * A name that differs from the destination only in case is taken: the same episode or movie under
+ * the download's spelling (`breaking bad - S01E06.mkv` beside `Breaking Bad - S01E06.mkv`), and one
+ * file on SMB, exFAT or a Windows client.
+ */
+function destinationState(mode: TransferMode, listing: (dir: string) => FolderListing) {
   return (path: string, source: DownloadFile): DestinationState => {
     try {
       const st = lstatSync(path, { throwIfNoEntry: false });
-      if (!st) return 'free';
+      if (!st) return listing(dirname(path)).lower.has(basename(path).toLowerCase()) ? 'taken' : 'free';
       if (mode === 'move') return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
       // A link or copy a killed pass made before it could record it: done, to be recorded now.
       return st.isFile() && alreadyPlaced(st, { ...source, nlink: lstatSync(source.path).nlink }) ? 'same' : 'taken';
@@ -203,6 +238,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     }
     const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
+    const listing = folderListings();
     const files = await walkDownloads(cfg.paths.downloads, {
       signal: opts.signal,
       exclude: survey.libraryDirs,
@@ -230,9 +266,11 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       {
         drives: survey.drives,
         folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
-        destination: destinationState(mode),
+        destination: destinationState(mode, listing),
         imported: (f) => isImported(f) !== null,
         undone: (f) => isUndone(f) !== null,
+        subfolders: (dir) => listing(dir).folders,
+        files: (dir) => listing(dir).files,
       },
     );
 

@@ -46,13 +46,14 @@ describe('renderTemplate with the default templates', () => {
     });
   });
 
-  it('names a remade series with its country in {series}, as Sonarr does, and leaves {title} bare', () => {
+  it('names a remade series with its country or year in {series}, as Sonarr does, and leaves {title} bare', () => {
     const office = episode({ title: 'The Office', country: 'US', season: 9, episodes: [1] });
     expect(path(renderTemplate(EPISODE, office, '.mkv'))).toBe('The Office (US)/Season 09/The Office (US) - S09E01.mkv');
     expect(renderTemplate('{title}/{title} - {series} - S{season:00}E{episode:00}{ext}', office, '.mkv')).toMatchObject({
       folders: ['The Office'], name: 'The Office - The Office (US) - S09E01.mkv',
     });
-    expect(renderTemplate(EPISODE, episode({ title: 'Doctor Who', year: 2005 }), '.mkv').folders[0]).toBe('Doctor Who');
+    expect(path(renderTemplate(EPISODE, episode({ title: 'Doctor Who', year: 2005 }), '.mkv'))).toBe('Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv');
+    expect(renderTemplate('{title}{ext}', episode({ title: 'Doctor Who', year: 2005 }), '.mkv').name).toBe('Doctor Who.mkv');
   });
 
   it('makes every segment safe, and a title with a slash stays one folder', () => {
@@ -85,6 +86,7 @@ describe('renderTemplate with other templates', () => {
   it('fills the edition and the series year', () => {
     expect(renderTemplate('{title} ({year}) {edition}{ext}', movie({ edition: "Director's Cut" }), '.mkv').name).toBe("The Matrix (1999) Director's Cut.mkv");
     expect(renderTemplate('{series} ({year})/S{season:00}E{episode:00}{ext}', episode({ year: 2005 }), '.mkv').folders).toEqual(['Show Name (2005)']);
+    expect(renderTemplate('{series} ({year:0000})/S{season:00}E{episode:00}{ext}', episode({ year: 2005 }), '.mkv').folders).toEqual(['Show Name (2005)']);
   });
 
   it('puts the file straight in the library folder when the template has no folder', () => {

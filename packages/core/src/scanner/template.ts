@@ -85,11 +85,20 @@ function tidy(s: string): string {
     .replace(/^[\s_-]+|[\s_-]+$/g, '');
 }
 
-function renderSegment(segment: string, media: TemplateMedia, daily: boolean): string {
+/**
+ * As Sonarr names a remade series, so that its folder is the one Sonarr would have made. A new folder
+ * without the year would later take the other series of that name (Battlestar.Galactica.1978 into the
+ * folder Battlestar.Galactica.2003 made). A template that places `{year}` itself gets the bare title.
+ */
+function seriesName(media: TemplateMedia, yearToken: boolean): string {
+  if (media.country !== null) return `${media.title} (${media.country})`;
+  return media.kind === 'episode' && media.year !== null && !yearToken ? `${media.title} (${media.year})` : media.title;
+}
+
+function renderSegment(segment: string, media: TemplateMedia, daily: boolean, yearToken: boolean): string {
   const values: Record<Exclude<Token, 'ext' | 'episode'>, string> = {
     title: media.title,
-    // As Sonarr names a remade series, so that its folder is the one Sonarr would have made.
-    series: media.country === null ? media.title : `${media.title} (${media.country})`,
+    series: seriesName(media, yearToken),
     year: media.year === null ? '' : String(media.year),
     season: '',
     air_date: media.air_date ?? '',
@@ -120,7 +129,8 @@ export function renderTemplate(template: string, media: TemplateMedia, ext: stri
   const daily = media.kind === 'episode' && media.episodes.length === 0 && media.air_date !== null;
   const source = daily ? template.replace(SEASON_EPISODE, '{air_date}') : template;
   const segments = source.slice(0, -'{ext}'.length).split('/');
-  const rendered = segments.map((s) => renderSegment(s, media, daily));
+  const yearToken = /\{year(?::0+)?\}/.test(source);
+  const rendered = segments.map((s) => renderSegment(s, media, daily, yearToken));
   const folders = rendered.slice(0, -1).map((s) => safeName(s));
   const stem = safeName(rendered[rendered.length - 1]!, { reserveBytes: SIDECAR_SUFFIX_BYTES + Buffer.byteLength(ext) });
   return { folders, stem, name: stem + ext };
