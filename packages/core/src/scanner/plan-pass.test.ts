@@ -347,9 +347,19 @@ describe('planPass: sidecars travel with their video', () => {
     ]);
   });
 
-  it('a second sidecar that would land on the same name stays behind as "exists"', () => {
-    const r = run([file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10)]);
-    expect(r.plans[0]!.plan.sidecars).toHaveLength(1);
+  it('a second subtitle of one language is numbered, as Radarr names it; a second .nfo stays behind as "exists"', () => {
+    const r = run([
+      file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10), file('M.2010/Subs/4_English.srt', 10),
+      file('M.2010/M.2010.nfo', 10), file('M.2010/Subs/M.2010.nfo', 10),
+    ]);
+    const dir = '/media/disk1/Movies/M (2010)';
+    expect(r.plans[0]!.plan.sidecars.map((s) => s.destination)).toEqual([`${dir}/M (2010).en.srt`, `${dir}/M (2010).1.en.srt`, `${dir}/M (2010).2.en.srt`, `${dir}/M (2010).nfo`]);
+    expect(r.reasons).toEqual({ 'M.2010/Subs/M.2010.nfo': 'exists' });
+  });
+
+  it('a numbered subtitle whose name the library holds stays behind as "exists"', () => {
+    const r = run([file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10)], world({ taken: ['/media/disk1/Movies/M (2010)/M (2010).1.en.srt'] }));
+    expect(r.plans[0]!.plan.sidecars.map((s) => s.destination)).toEqual(['/media/disk1/Movies/M (2010)/M (2010).en.srt']);
     expect(r.reasons).toEqual({ 'M.2010/Subs/3_English.srt': 'exists' });
   });
 

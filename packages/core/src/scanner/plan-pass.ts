@@ -232,7 +232,13 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     claim(destination);
     const moves: PlannedMove['sidecars'] = [];
     for (const s of sidecars) {
-      const target = join(dir, rendered.stem + (s.tags ? tagSuffix(s.tags) : '') + extensionOf(s.file.rel));
+      const suffix = (s.tags ? tagSuffix(s.tags) : '') + extensionOf(s.file.rel);
+      let target = join(dir, rendered.stem + suffix);
+      // Two subtitles of one language in one release (`Subs/2_English.srt`, `3_English.srt`): the
+      // second is numbered, as Radarr names it, rather than left behind.
+      for (let n = 1; s.tags !== null && n < 10 && moves.some((m) => m.destination === target); n++) {
+        target = join(dir, `${rendered.stem}.${n}${suffix}`);
+      }
       if (isClaimed(target) || world.destination(target, s.file) === 'taken') {
         skip(s.file, 'exists');
         continue;
