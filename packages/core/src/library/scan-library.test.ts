@@ -103,7 +103,10 @@ describe('scanLibrary', () => {
     await put('elsewhere/Alien (1979)/Alien (1979).mkv', 10);
     await symlink(join(root, 'elsewhere/Alien (1979)'), join(root, 'd1/Movies/Alien (1979)'));
     const skips: string[] = [];
-    const index = await scanLibrary(options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`) }));
+    const inline: string[] = [];
+    const index = await scanLibrary(options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`), onInlineListing: (r) => inline.push(r) }));
+    // The listing thread walked the same folders in the same order as the scan.
+    expect(inline).toEqual([]);
     expect(index.items.filter((i) => i.path.includes('/loop/'))).toEqual([]);
     expect(index.items.some((i) => i.title === 'Alien' && i.year === 1979)).toBe(true);
     expect(skips).toEqual(['d1/Movies/self ELOOP']);

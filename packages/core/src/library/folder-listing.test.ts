@@ -1,0 +1,92 @@
+import { statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ENTRY_DIR, FIGURES, inlineLister, prefetchingLister, type FolderLister, type FolderListing } from './folder-listing.ts';
+
+let root: string;
+
+async function put(rel: string, bytes = 10) {
+  const p = join(root, rel);
+  await mkdir(dirname(p), { recursive: true });
+  await writeFile(p, Buffer.alloc(bytes));
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mo-listing-'));
+  await put('Movies/Alien (1979)/Alien (1979).mkv', 100);
+  await put('Movies/Alien (1979)/Featurettes/Making Of.mkv', 5);
+  await put('Movies/Line\nBreak (2001)/a "quoted" \\ name.mkv', 7);
+  await put('Movies/Ünïcødé (2002)/Ünïcødé (2002).mkv', 8);
+  await put('TV/Lost (2004)/Season 01/Lost - S01E01.mkv', 9);
+  await put('elsewhere/Heat (1995)/Heat (1995).mkv', 10);
+  await symlink(join(root, 'elsewhere/Heat (1995)'), join(root, 'Movies/Heat (1995)'));
+  await symlink(join(root, 'TV'), join(root, 'TV/Lost (2004)/loop'));
+  await symlink('self', join(root, 'Movies/self'));
+  await symlink(join(root, 'gone'), join(root, 'Movies/dangling'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The walk a scan makes, in its order: every folder's listing, folders entered once by device and inode. */
+async function walk(lister: FolderLister, roots: string[]): Promise<FolderListing[]> {
+  const seen = new Set<string>();
+  const out: FolderListing[] = [];
+  try {
+    for (const r of roots) {
+      const st = statSync(r);
+      seen.add(`${st.dev}:${st.ino}`);
+      const stack = [r];
+      while (stack.length > 0) {
+        const listing = await lister.list(stack.pop()!);
+        out.push({ ...listing, figures: Float64Array.from(listing.figures) });
+        const subdirs: string[] = [];
+        listing.names.forEach((name, i) => {
+          const f = listing.figures.subarray(i * FIGURES, (i + 1) * FIGURES);
+          const key = `${f[4]}:${f[5]}`;
+          if (f[0] === ENTRY_DIR && !seen.has(key)) {
+            seen.add(key);
+            subdirs.push(`${listing.dir}/${name}`);
+          }
+        });
+        stack.push(...subdirs.reverse());
+      }
+    }
+  } finally {
+    lister.close();
+  }
+  return out;
+}
+
+describe('prefetchingLister', () => {
+  it('hands over, from its thread, the listings an inline walk reads: hostile names, links out of the library, loops and errors alike', async () => {
+    const roots = [join(root, 'Movies'), join(root, 'TV')];
+    const inline = await walk(inlineLister(), roots);
+    const fellBack: string[] = [];
+    const prefetched = await walk(prefetchingLister(roots, (reason) => fellBack.push(reason)), roots);
+    expect(fellBack).toEqual([]);
+    expect(prefetched).toEqual(inline);
+    const movies = inline.find((l) => l.dir === join(root, 'Movies'))!;
+    expect(movies.names).toContain('Line\nBreak (2001)');
+    expect(movies.errors[movies.names.indexOf('self')]).toBe('ELOOP');
+    expect(inline.some((l) => l.dir === join(root, 'Movies/Heat (1995)'))).toBe(true);
+  });
+
+  it('reads inline from the first folder asked for out of its order, and says so', async () => {
+    const roots = [join(root, 'Movies'), join(root, 'TV')];
+    const fellBack: string[] = [];
+    const lister = prefetchingLister(roots, (reason) => fellBack.push(reason));
+    try {
+      const first = await lister.list(join(root, 'TV'));
+      expect(first.dir).toBe(join(root, 'TV'));
+      expect(first.names).toEqual(['Lost (2004)']);
+      expect((await lister.list(join(root, 'Movies'))).names).toContain('Alien (1979)');
+    } finally {
+      lister.close();
+    }
+    expect(fellBack).toEqual([`asked for ${join(root, 'TV')}, the thread listed ${join(root, 'Movies')}`]);
+  });
+});
