@@ -17,6 +17,7 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'mo-listing-'));
   await put('Movies/Alien (1979)/Alien (1979).mkv', 100);
   await put('Movies/Alien (1979)/Featurettes/Making Of.mkv', 5);
+  await writeFile(join(root, 'Movies/Alien (1979)/movie.NFO'), '<movie><title>Alien</title></movie>');
   await put('Movies/Line\nBreak (2001)/a "quoted" \\ name.mkv', 7);
   await put('Movies/Ünïcødé (2002)/Ünïcødé (2002).mkv', 8);
   await put('TV/Lost (2004)/Season 01/Lost - S01E01.mkv', 9);
@@ -64,21 +65,24 @@ async function walk(lister: FolderLister, roots: string[]): Promise<FolderListin
 describe('prefetchingLister', () => {
   it('hands over, from its thread, the listings an inline walk reads: hostile names, links out of the library, loops and errors alike', async () => {
     const roots = [join(root, 'Movies'), join(root, 'TV')];
-    const inline = await walk(inlineLister(), roots);
+    const inline = await walk(inlineLister(true), roots);
     const fellBack: string[] = [];
-    const prefetched = await walk(prefetchingLister(roots, (reason) => fellBack.push(reason)), roots);
+    const prefetched = await walk(prefetchingLister(roots, true, (reason) => fellBack.push(reason)), roots);
     expect(fellBack).toEqual([]);
     expect(prefetched).toEqual(inline);
     const movies = inline.find((l) => l.dir === join(root, 'Movies'))!;
     expect(movies.names).toContain('Line\nBreak (2001)');
     expect(movies.errors[movies.names.indexOf('self')]).toBe('ELOOP');
     expect(inline.some((l) => l.dir === join(root, 'Movies/Heat (1995)'))).toBe(true);
+    const alien = inline.find((l) => l.dir === join(root, 'Movies/Alien (1979)'))!;
+    expect(alien.heads[alien.names.indexOf('movie.NFO')]).toBe('<movie><title>Alien</title></movie>');
+    expect(alien.heads[alien.names.indexOf('Alien (1979).mkv')]).toBeUndefined();
   });
 
   it('reads inline from the first folder asked for out of its order, and says so', async () => {
     const roots = [join(root, 'Movies'), join(root, 'TV')];
     const fellBack: string[] = [];
-    const lister = prefetchingLister(roots, (reason) => fellBack.push(reason));
+    const lister = prefetchingLister(roots, true, (reason) => fellBack.push(reason));
     try {
       const first = await lister.list(join(root, 'TV'));
       expect(first.dir).toBe(join(root, 'TV'));

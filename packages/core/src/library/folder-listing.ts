@@ -14,7 +14,15 @@ export interface FolderListing {
   figures: Float64Array;
   /** Per entry, the stat's error code where its kind is ENTRY_ERROR. */
   errors: (string | null)[];
+  /**
+   * Per entry, when .nfo files are read: a `.nfo` file's first NFO_MAX_BYTES as text, or null when
+   * it could not be read; undefined for every other entry (and past the last .nfo).
+   */
+  heads: (string | null | undefined)[];
 }
+
+/** How much of a .nfo file a scan reads: Kodi's files are a few kilobytes; more is not metadata. */
+export const NFO_MAX_BYTES = 256 * 1024;
 
 /** An entry's figures: kind, size, mtimeMs, ctimeMs, dev, ino. */
 export const FIGURES = 6;
@@ -28,17 +36,18 @@ export const ENTRY_ERROR = 4;
  * Reads a folder and stats every entry. Self-contained (no imports, constants spelled out): the
  * prefetching thread runs this function's own source.
  */
-export function listFolder(nodeFs: typeof fs, dir: string): FolderListing {
+export function listFolder(nodeFs: typeof fs, dir: string, nfoBuffer: Buffer | null): FolderListing {
   let names: string[];
   try {
     names = nodeFs.readdirSync(dir);
   } catch (err) {
-    return { dir, error: (err as NodeJS.ErrnoException).code ?? String(err), names: [], figures: new Float64Array(0), errors: [] };
+    return { dir, error: (err as NodeJS.ErrnoException).code ?? String(err), names: [], figures: new Float64Array(0), errors: [], heads: [] };
   }
   // Code-unit order, as `<` compares: the index comes out sorted.
   names.sort();
   const figures = new Float64Array(names.length * 6);
   const errors: (string | null)[] = [];
+  const heads: (string | null | undefined)[] = [];
   for (let i = 0; i < names.length; i++) {
     let st: fs.Stats | undefined;
     errors.push(null);
@@ -58,8 +67,22 @@ export function listFolder(nodeFs: typeof fs, dir: string): FolderListing {
     figures[at + 3] = st.ctimeMs;
     figures[at + 4] = st.dev;
     figures[at + 5] = st.ino;
+    // Read here, on the listing thread, not when the scan reaches the file: an open beside the
+    // thread's stats in the same folder waited on them.
+    if (nfoBuffer && figures[at] === 1 && names[i]!.slice(-4).toLowerCase() === '.nfo') {
+      heads.length = i;
+      let fd: number | undefined;
+      try {
+        fd = nodeFs.openSync(`${dir}/${names[i]}`, 'r');
+        heads.push(nfoBuffer.toString('utf8', 0, nodeFs.readSync(fd, nfoBuffer, 0, nfoBuffer.length, 0)));
+      } catch {
+        heads.push(null);
+      } finally {
+        if (fd !== undefined) nodeFs.closeSync(fd);
+      }
+    }
   }
-  return { dir, error: null, names, figures, errors };
+  return { dir, error: null, names, figures, errors, heads };
 }
 
 /**
@@ -71,10 +94,11 @@ function prefetchTree(
   nodeFs: typeof fs,
   list: typeof listFolder,
   post: (batch: FolderListing[] | null, transfer?: ArrayBuffer) => void,
-  job: { roots: string[]; batchEntries: number; window: number },
+  job: { roots: string[]; readNfo: boolean; nfoMaxBytes: number; batchEntries: number; window: number },
   counters: Int32Array,
 ): void {
   const visited = new Set<string>();
+  const nfoBuffer = job.readNfo ? Buffer.allocUnsafe(job.nfoMaxBytes) : null;
   const enter = (dev: number, ino: number) => {
     const key = `${dev}:${ino}`;
     if (visited.has(key)) return false;
@@ -111,7 +135,7 @@ function prefetchTree(
     if (!st.isDirectory() || !enter(st.dev, st.ino)) continue;
     const stack = [root];
     while (stack.length > 0) {
-      const listing = list(nodeFs, stack.pop()!);
+      const listing = list(nodeFs, stack.pop()!, nfoBuffer);
       batch.push(listing);
       entries += listing.names.length + 1;
       const { names, figures } = listing;
@@ -133,9 +157,14 @@ export interface FolderLister {
   close(): void;
 }
 
+// One buffer for every .nfo read on this thread: allocating (and zero-filling) 256 KiB per file
+// cost more than the whole rest of a scan of a library with many .nfo files.
+let nfoBuffer: Buffer | undefined;
+const nfoBufferFor = (readNfo: boolean) => (readNfo ? (nfoBuffer ??= Buffer.allocUnsafe(NFO_MAX_BYTES)) : null);
+
 /** Each folder read when the scan reaches it, on the scan's own thread. */
-export function inlineLister(): FolderLister {
-  return { list: (dir) => listFolder(fs, dir), close() {} };
+export function inlineLister(readNfo: boolean): FolderLister {
+  return { list: (dir) => listFolder(fs, dir, nfoBufferFor(readNfo)), close() {} };
 }
 
 const BATCH_ENTRIES = 2000;
@@ -147,7 +176,7 @@ const WINDOW_BATCHES = 8;
  * order `prefetchTree` walks `roots`; if it ever asks for another (a root that changed between the
  * two stats, say), the thread is dropped and every folder from then on is read inline.
  */
-export function prefetchingLister(roots: readonly string[], onInline?: (reason: string) => void): FolderLister {
+export function prefetchingLister(roots: readonly string[], readNfo: boolean, onInline?: (reason: string) => void): FolderLister {
   const shared = new Int32Array(new SharedArrayBuffer(8));
   const source =
     `const { parentPort, workerData } = require('node:worker_threads');\n` +
@@ -157,9 +186,9 @@ export function prefetchingLister(roots: readonly string[], onInline?: (reason: 
     `(${prefetchTree.toString()})(require('node:fs'), listFolder, (b, t) => parentPort.postMessage(b, t ? [t] : []), workerData.job, new Int32Array(workerData.shared));`;
   let worker: Worker | null = new Worker(source, {
     eval: true,
-    workerData: { job: { roots: [...roots], batchEntries: BATCH_ENTRIES, window: WINDOW_BATCHES }, shared: shared.buffer },
+    workerData: { job: { roots: [...roots], readNfo, nfoMaxBytes: NFO_MAX_BYTES, batchEntries: BATCH_ENTRIES, window: WINDOW_BATCHES }, shared: shared.buffer },
     // The thread holds a batch window of listings, no more.
-    resourceLimits: { maxOldGenerationSizeMb: 64 },
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
   });
   const ready: FolderListing[] = [];
   let at = 0;
@@ -189,7 +218,7 @@ export function prefetchingLister(roots: readonly string[], onInline?: (reason: 
     if (worker) onInline?.(reason);
     drop();
   };
-  const inline = (dir: string) => listFolder(fs, dir);
+  const inline = (dir: string) => listFolder(fs, dir, nfoBufferFor(readNfo));
   const take = (dir: string): FolderListing | null => {
     if (at >= ready.length) return null;
     const listing = ready[at]!;

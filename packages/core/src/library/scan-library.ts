@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
 import { ENTRY_DIR, ENTRY_ERROR, ENTRY_FILE, FIGURES, inlineLister, prefetchingLister } from './folder-listing.ts';
@@ -38,26 +38,8 @@ export function libraryScanOptions(config: Config): LibraryScanOptions {
   };
 }
 
-const NFO_MAX_BYTES = 256 * 1024;
 /** How many files between yields to the event loop (job lock renewal, progress, time-out checks). */
 const YIELD_EVERY = 2000;
-
-// One buffer for every .nfo read: allocating (and zero-filling) 256 KiB per file cost more than
-// the whole rest of a scan of a library with many .nfo files.
-const nfoBuffer = Buffer.allocUnsafe(NFO_MAX_BYTES);
-
-function readHead(path: string): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const n = readSync(fd, nfoBuffer, 0, NFO_MAX_BYTES, 0);
-    return nfoBuffer.toString('utf8', 0, n);
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 /** A scan's outcome without its items, and how many it found. */
 export type LibraryScanResult = IndexHeader & { files: number };
@@ -181,7 +163,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
         skip(dir, { code: listing.error });
         continue;
       }
-      const { names: entries, figures, errors } = listing;
+      const { names: entries, figures, errors, heads } = listing;
       const subdirs: Pending[] = [];
       const names: string[] = [];
       for (let i = 0; i < entries.length; i++) {
@@ -224,7 +206,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           episodes: c.episodes,
           air_date: c.air_date,
           extra: c.extra,
-          nfo: c.type === 'nfo' && opts.readNfo ? parseNfo(readHead(path) ?? '') : null,
+          nfo: c.type === 'nfo' && opts.readNfo ? parseNfo(heads[i] ?? '') : null,
         });
         if (++sinceYield >= YIELD_EVERY && (await yieldNow())) {
           timedOut = true;
@@ -260,7 +242,9 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
   }
   // A first scan reads every folder: a thread lists them ahead while this one classifies and
   // writes. A rescan reads few, and decides which from the previous scan's records as it goes.
-  const lister = sink.known ? inlineLister() : prefetchingLister(roots.flatMap((r) => ('root' in r ? [r.root] : [])), opts.onInlineListing);
+  const lister = sink.known
+    ? inlineLister(opts.readNfo)
+    : prefetchingLister(roots.flatMap((r) => ('root' in r ? [r.root] : [])), opts.readNfo, opts.onInlineListing);
   try {
     for (const r of roots) {
       if (!('root' in r)) {
