@@ -94,3 +94,17 @@ describe('prefetchingLister', () => {
     expect(fellBack).toEqual([`asked for ${join(root, 'TV')}, the thread listed ${join(root, 'Movies')}`]);
   });
 });
+
+describe('listFolder', () => {
+  it('reads .nfo heads only while the budget lasts: the rest are left for when the scan reaches them', async () => {
+    const big = (i: number) => `<movie><title>Part ${i}</title><plot>${'p'.repeat(300_000)}</plot></movie>`;
+    for (let i = 0; i < 6; i++) await writeFile(join(root, `Movies/Alien (1979)/part${i}.nfo`), big(i));
+    const lister = inlineLister(true);
+    const listing = await lister.list(join(root, 'Movies/Alien (1979)'));
+    const heads = listing.names.map((n, i) => (n.startsWith('part') ? listing.heads[i] : 'n/a'));
+    // 256 KiB each, 1 Mi characters in all: the fourth crosses the budget, the fifth and sixth wait.
+    expect(heads.filter((h) => typeof h === 'string' && h.startsWith('<movie><title>Part')).length).toBe(4);
+    expect(heads.filter((h) => h === undefined).length).toBe(2);
+    expect(lister.nfoHead(join(root, 'Movies/Alien (1979)/part5.nfo'))).toMatch(/^<movie><title>Part 5</);
+  });
+});

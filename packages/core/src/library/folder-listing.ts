@@ -16,9 +16,16 @@ export interface FolderListing {
   errors: (string | null)[];
   /**
    * Per entry, when .nfo files are read: a `.nfo` file's first NFO_MAX_BYTES as text, or null when
-   * it could not be read; undefined for every other entry (and past the last .nfo).
+   * it could not be read; undefined for every other entry, and for the .nfo files past the reader's
+   * budget (`readNfoHead` them when they are reached).
    */
   heads: (string | null | undefined)[];
+}
+
+/** What .nfo files a listing reads: into `buffer`, while `budget` (characters) lasts. */
+export interface NfoReader {
+  buffer: Buffer;
+  budget: number;
 }
 
 /** How much of a .nfo file a scan reads: Kodi's files are a few kilobytes; more is not metadata. */
@@ -32,11 +39,25 @@ export const ENTRY_DIR = 2;
 export const ENTRY_OTHER = 3;
 export const ENTRY_ERROR = 4;
 
+/** A .nfo file's head as text; null when it cannot be read. Self-contained, as `listFolder`. */
+export function readNfoHead(nodeFs: typeof fs, path: string, buffer: Buffer): string | null {
+  let fd: number | undefined;
+  try {
+    fd = nodeFs.openSync(path, 'r');
+    return buffer.toString('utf8', 0, nodeFs.readSync(fd, buffer, 0, buffer.length, 0));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) nodeFs.closeSync(fd);
+  }
+}
+
 /**
- * Reads a folder and stats every entry. Self-contained (no imports, constants spelled out): the
- * prefetching thread runs this function's own source.
+ * Reads a folder and stats every entry, and the heads of its .nfo files while `nfo`'s budget
+ * lasts. Self-contained (no imports, constants spelled out): the prefetching thread runs this
+ * function's own source, and `readNfoHead`'s.
  */
-export function listFolder(nodeFs: typeof fs, dir: string, nfoBuffer: Buffer | null): FolderListing {
+export function listFolder(nodeFs: typeof fs, dir: string, nfo: NfoReader | null, readHead: typeof readNfoHead): FolderListing {
   let names: string[];
   try {
     names = nodeFs.readdirSync(dir);
@@ -69,36 +90,43 @@ export function listFolder(nodeFs: typeof fs, dir: string, nfoBuffer: Buffer | n
     figures[at + 5] = st.ino;
     // Read here, on the listing thread, not when the scan reaches the file: an open beside the
     // thread's stats in the same folder waited on them.
-    if (nfoBuffer && figures[at] === 1 && names[i]!.slice(-4).toLowerCase() === '.nfo') {
+    if (nfo && nfo.budget > 0 && figures[at] === 1 && names[i]!.slice(-4).toLowerCase() === '.nfo') {
+      const head = readHead(nodeFs, `${dir}/${names[i]}`, nfo.buffer);
       heads.length = i;
-      let fd: number | undefined;
-      try {
-        fd = nodeFs.openSync(`${dir}/${names[i]}`, 'r');
-        heads.push(nfoBuffer.toString('utf8', 0, nodeFs.readSync(fd, nfoBuffer, 0, nfoBuffer.length, 0)));
-      } catch {
-        heads.push(null);
-      } finally {
-        if (fd !== undefined) nodeFs.closeSync(fd);
-      }
+      heads.push(head);
+      nfo.budget -= head?.length ?? 0;
     }
   }
   return { dir, error: null, names, figures, errors, heads };
 }
 
+/** What the listing thread is asked to do. */
+interface PrefetchJob {
+  roots: string[];
+  readNfo: boolean;
+  nfoMaxBytes: number;
+  /** A batch goes out once it holds this many entries, or its .nfo heads this many characters. */
+  batchEntries: number;
+  batchHeadChars: number;
+  /** Batches sent and not yet taken, at most. */
+  window: number;
+}
+
 /**
  * The walk the scan makes, run ahead of it on another thread: the same roots, the same depth-first
- * name order, every folder entered once by device and inode. Listings go out in batches of about
- * `batchEntries` entries, at most `window` batches ahead of what the scan has taken (`shared[1]`).
+ * name order, every folder entered once by device and inode. Listings go out in batches, at most
+ * `window` of them ahead of what the scan has taken (`taken[0]`, counted by the scan).
  */
 function prefetchTree(
   nodeFs: typeof fs,
   list: typeof listFolder,
+  readHead: typeof readNfoHead,
   post: (batch: FolderListing[] | null, transfer?: ArrayBuffer) => void,
-  job: { roots: string[]; readNfo: boolean; nfoMaxBytes: number; batchEntries: number; window: number },
-  counters: Int32Array,
+  job: PrefetchJob,
+  taken: Int32Array,
 ): void {
   const visited = new Set<string>();
-  const nfoBuffer = job.readNfo ? Buffer.allocUnsafe(job.nfoMaxBytes) : null;
+  const nfo = job.readNfo ? { buffer: Buffer.allocUnsafe(job.nfoMaxBytes), budget: job.batchHeadChars } : null;
   const enter = (dev: number, ino: number) => {
     const key = `${dev}:${ino}`;
     if (visited.has(key)) return false;
@@ -109,7 +137,7 @@ function prefetchTree(
   let entries = 0;
   let sent = 0;
   const send = () => {
-    for (let taken = Atomics.load(counters, 1); sent - taken >= job.window; taken = Atomics.load(counters, 1)) Atomics.wait(counters, 1, taken, 1000);
+    for (let t = Atomics.load(taken, 0); sent - t >= job.window; t = Atomics.load(taken, 0)) Atomics.wait(taken, 0, t, 1000);
     // One buffer for the batch's figures, moved rather than copied: an array buffer per folder
     // cost the receiving thread more than the syscalls cost this one.
     let total = 0;
@@ -124,6 +152,7 @@ function prefetchTree(
     sent++;
     batch = [];
     entries = 0;
+    if (nfo) nfo.budget = job.batchHeadChars;
   };
   for (const root of job.roots) {
     let st: fs.Stats;
@@ -135,7 +164,7 @@ function prefetchTree(
     if (!st.isDirectory() || !enter(st.dev, st.ino)) continue;
     const stack = [root];
     while (stack.length > 0) {
-      const listing = list(nodeFs, stack.pop()!, nfoBuffer);
+      const listing = list(nodeFs, stack.pop()!, nfo, readHead);
       batch.push(listing);
       entries += listing.names.length + 1;
       const { names, figures } = listing;
@@ -144,7 +173,7 @@ function prefetchTree(
         if (figures[i * 6] === 2 && enter(figures[i * 6 + 4]!, figures[i * 6 + 5]!)) subdirs.push(`${listing.dir}/${names[i]}`);
       }
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
-      if (entries >= job.batchEntries) send();
+      if (entries >= job.batchEntries || (nfo && nfo.budget <= 0)) send();
     }
   }
   if (batch.length > 0) send();
@@ -154,50 +183,72 @@ function prefetchTree(
 /** Where a scan gets its folders' listings, in the order it walks them. */
 export interface FolderLister {
   list(dir: string): FolderListing | Promise<FolderListing>;
+  /** The head of a .nfo file its listing left unread (past the budget). */
+  nfoHead(path: string): string | null;
   close(): void;
 }
+
+/** .nfo heads a listing holds at most (characters), beyond the one that crosses it. */
+const HEAD_CHARS = 1 << 20;
+const BATCH_ENTRIES = 2000;
+const WINDOW_BATCHES = 8;
 
 // One buffer for every .nfo read on this thread: allocating (and zero-filling) 256 KiB per file
 // cost more than the whole rest of a scan of a library with many .nfo files.
 let nfoBuffer: Buffer | undefined;
-const nfoBufferFor = (readNfo: boolean) => (readNfo ? (nfoBuffer ??= Buffer.allocUnsafe(NFO_MAX_BYTES)) : null);
+const buffer = () => (nfoBuffer ??= Buffer.allocUnsafe(NFO_MAX_BYTES));
+const nfoHead = (path: string) => readNfoHead(fs, path, buffer());
+const inline = (dir: string, readNfo: boolean) => listFolder(fs, dir, readNfo ? { buffer: buffer(), budget: HEAD_CHARS } : null, readNfoHead);
 
 /** Each folder read when the scan reaches it, on the scan's own thread. */
 export function inlineLister(readNfo: boolean): FolderLister {
-  return { list: (dir) => listFolder(fs, dir, nfoBufferFor(readNfo)), close() {} };
+  return { list: (dir) => inline(dir, readNfo), nfoHead, close() {} };
 }
-
-const BATCH_ENTRIES = 2000;
-const WINDOW_BATCHES = 8;
 
 /**
  * Listings read ahead on a worker thread while the scan classifies and writes what it has: the
  * syscalls, the largest part of a scan, run beside the rest. The scan must ask for folders in the
  * order `prefetchTree` walks `roots`; if it ever asks for another (a root that changed between the
- * two stats, say), the thread is dropped and every folder from then on is read inline.
+ * two stats, say), or the thread fails, the thread is dropped (`onInline` says why) and every
+ * folder from then on is read inline.
  */
 export function prefetchingLister(roots: readonly string[], readNfo: boolean, onInline?: (reason: string) => void): FolderLister {
-  const shared = new Int32Array(new SharedArrayBuffer(8));
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  const job: PrefetchJob = {
+    roots: [...roots],
+    readNfo,
+    nfoMaxBytes: NFO_MAX_BYTES,
+    batchEntries: BATCH_ENTRIES,
+    batchHeadChars: HEAD_CHARS,
+    window: WINDOW_BATCHES,
+  };
   const source =
     `const { parentPort, workerData } = require('node:worker_threads');\n` +
     // esbuild's keepNames (tsx, vitest) wraps functions in this helper; the bundle does not.
     `const __name = (f) => f;\n` +
-    `const listFolder = ${listFolder.toString()};\n` +
-    `(${prefetchTree.toString()})(require('node:fs'), listFolder, (b, t) => parentPort.postMessage(b, t ? [t] : []), workerData.job, new Int32Array(workerData.shared));`;
+    `(${prefetchTree.toString()})(require('node:fs'), ${listFolder.toString()}, ${readNfoHead.toString()}, ` +
+    `(b, t) => parentPort.postMessage(b, t ? [t] : []), workerData.job, new Int32Array(workerData.taken));`;
   let worker: Worker | null = new Worker(source, {
     eval: true,
-    workerData: { job: { roots: [...roots], readNfo, nfoMaxBytes: NFO_MAX_BYTES, batchEntries: BATCH_ENTRIES, window: WINDOW_BATCHES }, shared: shared.buffer },
-    // The thread holds a batch window of listings, no more.
+    workerData: { job, taken: taken.buffer },
+    // The thread holds a window of batches, no more.
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
   });
   const ready: FolderListing[] = [];
+  /** How many listings had arrived when each batch not yet wholly taken ended. */
+  const batchEnds: number[] = [];
+  let arrived = 0;
+  let handed = 0;
   let at = 0;
   let done = false;
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
   worker.on('message', (batch: FolderListing[] | null) => {
     if (batch === null) done = true;
-    else ready.push(...batch);
+    else {
+      for (const l of batch) ready.push(l);
+      batchEnds.push((arrived += batch.length));
+    }
     wake?.();
   });
   worker.on('error', (err) => {
@@ -212,13 +263,12 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
     void worker?.terminate();
     worker = null;
     ready.length = 0;
+    at = 0;
   };
-  /** The thread is no help from here on: said once, with why. */
   const fallBack = (reason: string) => {
     if (worker) onInline?.(reason);
     drop();
   };
-  const inline = (dir: string) => listFolder(fs, dir, nfoBufferFor(readNfo));
   const take = (dir: string): FolderListing | null => {
     if (at >= ready.length) return null;
     const listing = ready[at]!;
@@ -229,39 +279,41 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
     }
     if (listing.dir !== dir) {
       fallBack(`asked for ${dir}, the thread listed ${listing.dir}`);
-      return inline(dir);
+      return inline(dir, readNfo);
+    }
+    // A batch wholly taken frees the thread to send another.
+    handed++;
+    let freed = 0;
+    while (batchEnds.length > 0 && batchEnds[0]! <= handed) {
+      batchEnds.shift();
+      freed++;
+    }
+    if (freed > 0) {
+      Atomics.add(taken, 0, freed);
+      Atomics.notify(taken, 0);
     }
     return listing;
   };
-  let consumed = 0;
   return {
     list(dir) {
-      if (!worker) return inline(dir);
-      // One batch counted as taken per BATCH_ENTRIES entries handed over keeps the thread's lead bounded.
-      const ack = (l: FolderListing) => {
-        consumed += l.names.length + 1;
-        if (consumed >= BATCH_ENTRIES) {
-          consumed = 0;
-          Atomics.add(shared, 1, 1);
-          Atomics.notify(shared, 1);
-        }
-        return l;
-      };
+      if (!worker) return inline(dir, readNfo);
       const now = take(dir);
-      if (now) return ack(now);
+      if (now) return now;
       return (async () => {
         for (;;) {
+          if (!worker) return inline(dir, readNfo);
           if (failure || (done && at >= ready.length)) {
             fallBack(failure ? `listing thread failed: ${String(failure)}` : `asked for ${dir} after the thread's last folder`);
-            return inline(dir);
+            return inline(dir, readNfo);
           }
           await new Promise<void>((r) => (wake = r));
           wake = null;
           const next = take(dir);
-          if (next) return worker ? ack(next) : next;
+          if (next) return next;
         }
       })();
     },
+    nfoHead,
     close: drop,
   };
 }

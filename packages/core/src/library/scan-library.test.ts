@@ -83,6 +83,17 @@ describe('scanLibrary', () => {
     expect(index.items.filter((i) => i.type === 'nfo').every((i) => i.nfo === null)).toBe(true);
   });
 
+  it('reads every .nfo, however many and large: the listing thread sends its heads in batches a few at a time', async () => {
+    const plot = 'p'.repeat(300_000);
+    for (let i = 0; i < 40; i++) await put(`d1/Movies/Film ${i} (2000)/movie.nfo`, 0, `<movie><title>Film ${i}</title><plot>${plot}</plot></movie>`);
+    await put('d1/Movies/Film 0 (2000)/extra.nfo', 0, `<movie><title>Extra</title><plot>${plot}</plot></movie>`);
+    const inline: string[] = [];
+    const index = await scanLibrary(options({ onInlineListing: (r) => inline.push(r) }));
+    expect(inline).toEqual([]);
+    const titles = index.items.filter((i) => i.type === 'nfo' && i.path.includes('/Film ')).map((i) => i.nfo?.title);
+    expect(titles.sort()).toEqual(['Extra', ...Array.from({ length: 40 }, (_, i) => `Film ${i}`)].sort());
+  });
+
   it('stops at library_scan_max_files and flags the index truncated', async () => {
     const index = await scanLibrary(options({ maxFiles: 3 }));
     expect(index.items).toHaveLength(3);

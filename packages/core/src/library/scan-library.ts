@@ -206,7 +206,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           episodes: c.episodes,
           air_date: c.air_date,
           extra: c.extra,
-          nfo: c.type === 'nfo' && opts.readNfo ? parseNfo(heads[i] ?? '') : null,
+          nfo: c.type === 'nfo' && opts.readNfo ? parseNfo((heads[i] === undefined ? lister.nfoHead(path) : heads[i]) ?? '') : null,
         });
         if (++sinceYield >= YIELD_EVERY && (await yieldNow())) {
           timedOut = true;
