@@ -231,8 +231,9 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
   let worker: Worker | null = new Worker(source, {
     eval: true,
     workerData: { job, taken: taken.buffer },
-    // The thread holds a window of batches, no more.
-    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
+    // What the thread allocates is a window of batches and its set of folders entered: a small
+    // young generation (the default is 16 MB per semi-space) keeps the worker's RSS down.
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   const ready: FolderListing[] = [];
   /** How many listings had arrived when each batch not yet wholly taken ended. */
