@@ -32,8 +32,13 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** The walk a scan makes, in its order: every folder's listing, folders entered once by device and inode. */
-async function walk(lister: FolderLister, roots: string[]): Promise<FolderListing[]> {
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The walk a scan makes, in its order: every folder's listing, folders entered once by device and
+ * inode. `pause` lets the thread's messages in between folders, as the scan's yields do.
+ */
+async function walk(lister: FolderLister, roots: string[], pause = false): Promise<FolderListing[]> {
   const seen = new Set<string>();
   const out: FolderListing[] = [];
   try {
@@ -42,6 +47,7 @@ async function walk(lister: FolderLister, roots: string[]): Promise<FolderListin
       seen.add(`${st.dev}:${st.ino}`);
       const stack = [r];
       while (stack.length > 0) {
+        if (pause) await settle(5);
         const listing = await lister.list(stack.pop()!);
         out.push({ ...listing, figures: Float64Array.from(listing.figures) });
         const subdirs: string[] = [];
@@ -67,7 +73,10 @@ describe('prefetchingLister', () => {
     const roots = [join(root, 'Movies'), join(root, 'TV')];
     const inline = await walk(inlineLister(true), roots);
     const fellBack: string[] = [];
-    const prefetched = await walk(prefetchingLister(roots, true, (reason) => fellBack.push(reason)), roots);
+    const lister = prefetchingLister(roots, true, (reason) => fellBack.push(reason));
+    // Started: every listing comes from the thread (one that failed would say so).
+    await settle(1000);
+    const prefetched = await walk(lister, roots);
     expect(fellBack).toEqual([]);
     expect(prefetched).toEqual(inline);
     const movies = inline.find((l) => l.dir === join(root, 'Movies'))!;
@@ -79,11 +88,22 @@ describe('prefetchingLister', () => {
     expect(alien.heads[alien.names.indexOf('Alien (1979).mkv')]).toBeUndefined();
   });
 
+  it('reads folders itself while the thread starts, and drops the thread\'s listings of them when they come', async () => {
+    for (let i = 0; i < 50; i++) await put(`Movies/Film ${i} (2000)/Film ${i} (2000).mkv`);
+    const roots = [join(root, 'Movies'), join(root, 'TV')];
+    const inline = await walk(inlineLister(true), roots);
+    const fellBack: string[] = [];
+    // Right away, and giving the thread's messages a turn between folders.
+    expect(await walk(prefetchingLister(roots, true, (reason) => fellBack.push(reason)), roots, true)).toEqual(inline);
+    expect(fellBack).toEqual([]);
+  });
+
   it('reads inline from the first folder asked for out of its order, and says so', async () => {
     const roots = [join(root, 'Movies'), join(root, 'TV')];
     const fellBack: string[] = [];
     const lister = prefetchingLister(roots, true, (reason) => fellBack.push(reason));
     try {
+      await settle(1000);
       const first = await lister.list(join(root, 'TV'));
       expect(first.dir).toBe(join(root, 'TV'));
       expect(first.names).toEqual(['Lost (2004)']);

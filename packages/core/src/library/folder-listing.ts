@@ -12,8 +12,8 @@ export interface FolderListing {
   names: string[];
   /** FIGURES numbers per entry, in `names` order. */
   figures: Float64Array;
-  /** Per entry, the stat's error code where its kind is ENTRY_ERROR. */
-  errors: (string | null)[];
+  /** By entry, the stat's error code where its kind is ENTRY_ERROR; nothing for the others (most folders: an empty array). */
+  errors: string[];
   /**
    * Per entry, when .nfo files are read: a `.nfo` file's first NFO_MAX_BYTES as text, or null when
    * it could not be read; undefined for every other entry, and for the .nfo files past the reader's
@@ -67,11 +67,10 @@ export function listFolder(nodeFs: typeof fs, dir: string, nfo: NfoReader | null
   // Code-unit order, as `<` compares: the index comes out sorted.
   names.sort();
   const figures = new Float64Array(names.length * 6);
-  const errors: (string | null)[] = [];
+  const errors: string[] = [];
   const heads: (string | null | undefined)[] = [];
   for (let i = 0; i < names.length; i++) {
     let st: fs.Stats | undefined;
-    errors.push(null);
     try {
       // A dangling symlink or a file gone since readdir: nothing to index.
       st = nodeFs.statSync(`${dir}/${names[i]}`, { throwIfNoEntry: false });
@@ -270,17 +269,15 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
     if (worker) onInline?.(reason);
     drop();
   };
-  const take = (dir: string): FolderListing | null => {
+  /** The folders read inline while the thread started, whose listings from it are dropped. */
+  const readInline: string[] = [];
+  const next = (): FolderListing | null => {
     if (at >= ready.length) return null;
     const listing = ready[at]!;
     ready[at++] = undefined as unknown as FolderListing;
     if (at === ready.length) {
       ready.length = 0;
       at = 0;
-    }
-    if (listing.dir !== dir) {
-      fallBack(`asked for ${dir}, the thread listed ${listing.dir}`);
-      return inline(dir, readNfo);
     }
     // A batch wholly taken frees the thread to send another.
     handed++;
@@ -295,11 +292,28 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
     }
     return listing;
   };
+  const take = (dir: string): FolderListing | null => {
+    for (let listing = next(); listing; listing = next()) {
+      const expected = readInline.shift() ?? dir;
+      if (listing.dir !== expected) {
+        fallBack(`asked for ${expected}, the thread listed ${listing.dir}`);
+        return inline(dir, readNfo);
+      }
+      if (expected === dir) return listing;
+    }
+    return null;
+  };
   return {
     list(dir) {
       if (!worker) return inline(dir, readNfo);
       const now = take(dir);
       if (now) return now;
+      // Until the thread's first batch (it takes tens of milliseconds to start), this thread reads
+      // folders itself rather than wait; their listings from the thread are dropped when they come.
+      if (arrived === 0 && !done && !failure) {
+        readInline.push(dir);
+        return inline(dir, readNfo);
+      }
       return (async () => {
         for (;;) {
           if (!worker) return inline(dir, readNfo);
