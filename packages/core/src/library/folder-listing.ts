@@ -31,12 +31,13 @@ export interface NfoReader {
 /** How much of a .nfo file a scan reads: Kodi's files are a few kilobytes; more is not metadata. */
 export const NFO_MAX_BYTES = 256 * 1024;
 
-/** An entry's figures: kind, size, mtimeMs, ctimeMs, dev, ino. */
+/**
+ * An entry's figures: kind, size, mtimeMs, ctimeMs, dev, ino. Kinds: 0 gone since readdir (or a
+ * dangling symlink), 1 file, 2 folder, 3 anything else, 4 the stat failed (`errors`).
+ */
 export const FIGURES = 6;
-export const ENTRY_GONE = 0;
 export const ENTRY_FILE = 1;
 export const ENTRY_DIR = 2;
-export const ENTRY_OTHER = 3;
 export const ENTRY_ERROR = 4;
 
 /** A .nfo file's head as text; null when it cannot be read. Self-contained, as `listFolder`. */
@@ -91,6 +92,7 @@ export function listFolder(nodeFs: typeof fs, dir: string, nfo: NfoReader | null
     // thread's stats in the same folder waited on them.
     if (nfo && nfo.budget > 0 && figures[at] === 1 && names[i]!.slice(-4).toLowerCase() === '.nfo') {
       const head = readHead(nodeFs, `${dir}/${names[i]}`, nfo.buffer);
+      // Entries before it with no head stay holes (undefined).
       heads.length = i;
       heads.push(head);
       nfo.budget -= head?.length ?? 0;
