@@ -10,6 +10,7 @@ export function libraryScanHandler({ config }: WorkerDeps): JobHandler<'library-
       signal: ctx.signal,
       onProgress: (files) => void ctx.progress({ files }).catch(() => {}),
       onSkip: (path, error) => ctx.log.warn({ path, error }, 'library folder skipped'),
+      onInlineListing: (reason) => ctx.log.warn({ reason }, 'library scan reads its folders without the listing thread from here on (slower, same index)'),
     });
     await config.state.update((s) => ({ ...s, last_library_scan_at: header.scanned_at }));
     ctx.log.info({ ...summary, folders_read: folders.read, folders_unchanged: folders.reused }, 'library index written');

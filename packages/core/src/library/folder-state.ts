@@ -48,6 +48,8 @@ export function foldersPath(dataDir: string): string {
 
 export interface FolderStateWriter {
   add(record: FolderRecord): void;
+  /** A record as a previous scan wrote it, `at` set to where its lines are now (everything else is unchanged). */
+  addUnchanged(line: string, record: FolderRecord, at: number): void;
   finish(header: FoldersHeader): Promise<void>;
   abort(): Promise<void>;
 }
@@ -73,6 +75,12 @@ export async function openFolderStateWriter(dataDir: string): Promise<FolderStat
   return {
     add(record) {
       pending += `${JSON.stringify(record)}\n`;
+      if (pending.length >= CHUNK_CHARS) flush();
+    },
+    addUnchanged(line, record, at) {
+      // `at` follows `dir`, the only string before it, whose quotes inside are escaped: the first
+      // `,"at":` is the field. Copying the line spares a rescan a stringify per folder.
+      pending += `${record.at === at ? line : line.replace(`,"at":${record.at},`, `,"at":${at},`)}\n`;
       if (pending.length >= CHUNK_CHARS) flush();
     },
     async finish(header) {
@@ -129,6 +137,8 @@ export function recordDir(line: string): string | null {
 
 export interface PreviousScan {
   get(dir: string): FolderRecord | undefined;
+  /** The folder's record as the previous scan wrote it. */
+  line(dir: string): string | undefined;
   /** The folder's own index lines as the previous index holds them, each ending in a newline; valid until the next call. */
   lines(record: FolderRecord): Buffer;
   close(): void;
@@ -190,6 +200,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
         return undefined;
       }
     },
+    line: (dir) => folders.get(dir),
     lines(record) {
       const from = itemsAt + record.at;
       if (from < windowAt || from + record.bytes > windowAt + windowBytes) {

@@ -68,6 +68,18 @@ describe('scanLibraryToIndex', () => {
     expect(byPath(after, 'Beta (2002).nfo')?.nfo?.title).toBe('Beta');
     expect(byPath((await scanLibrary(options())).items, 'Beta (2002).nfo')?.nfo?.title).toBe('Beta Changed In Place');
     expect(after.map((i) => i.path)).toEqual((await scanLibrary(options())).items.map((i) => i.path));
+
+    // Beta's lines moved (Alpha's grew ahead of them): the records copied from the previous scan
+    // say where they are now, so the next rescan copies the right lines, and the folder file is
+    // the one a full scan writes (Beta's .nfo put back as the index holds it).
+    await put('d1/Movies/Beta (2002)/Beta (2002).nfo', nfo('Beta'));
+    const again = await scanLibraryToIndex(data, options());
+    expect(again.folders).toEqual({ read: 0, reused: 6 });
+    expect(await items()).toEqual(after);
+    const fresh = join(root, 'fresh');
+    await scanLibraryToIndex(fresh, options());
+    const records = async (dir: string) => (await readFile(join(dir, FOLDERS_FILE), 'utf8')).split('\n').slice(1);
+    expect(await records(data)).toEqual(await records(fresh));
   });
 
   it('reads everything again when the scan options changed or the folder file belongs to another index', async () => {

@@ -22,6 +22,8 @@ function optionsKey(opts: LibraryScanOptions): string {
   ]);
 }
 
+const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name, i) => name === b[i]);
+
 /**
  * A library scan into the index in `dataDir`, streamed: each item goes to the index file and into
  * the summary as it is found, none is held. Folders unchanged since the previous scan (same mtime,
@@ -58,7 +60,9 @@ export async function scanLibraryToIndex(dataDir: string, opts: LibraryScanOptio
         if (reused) folders.reused++;
         else folders.read++;
         summary.add(sum, files);
-        folderState.add({ dir, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, ino: st.ino, at, bytes: mark - at, files, subdirs, sum });
+        const line = reused && sameNames(subdirs, reused.subdirs) ? previous!.line(dir) : undefined;
+        if (line !== undefined) folderState.addUnchanged(line, reused!, at);
+        else folderState.add({ dir, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, ino: st.ino, at, bytes: mark - at, files, subdirs, sum });
         reused = undefined;
         count = 0;
       },

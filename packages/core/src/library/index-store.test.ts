@@ -48,6 +48,27 @@ describe('index writer', () => {
     expect(await readLibraryIndex(dir)).toEqual({ ...header(), items });
   });
 
+  it('writes lines of any length and encoding in file order, and counts their bytes: past the write buffer, and lines that fill it', async () => {
+    const plot = (n: number) => ({ kind: 'movie' as const, title: `é𝄞 ${'x'.repeat(n)}`, season: null, episode: null, aired: null });
+    const many = [
+      item('/m/d1/Movies/é𝄞 (2001)/a.mkv'),
+      // Longer than the write buffer (1 MiB) once encoded, and shorter than it but more than a third of it.
+      item('/m/d1/Movies/é𝄞 (2001)/movie.nfo', { nfo: plot(1_100_000) }),
+      ...Array.from({ length: 3 }, (_, i) => item(`/m/d1/Movies/é𝄞 (2001)/part${i}.nfo`, { nfo: plot(400_000) })),
+      item('/m/d1/Movies/é𝄞 (2001)/z.mkv'),
+    ];
+    const writer = await openIndexWriter(dir);
+    const positions: number[] = [];
+    for (const it of many) {
+      writer.add(it);
+      positions.push(writer.position());
+    }
+    await writer.finish(header());
+    expect(await readLibraryIndex(dir)).toEqual({ ...header(), items: many });
+    let total = 0;
+    expect(positions).toEqual(many.map((it) => (total += Buffer.byteLength(`${JSON.stringify(it)}\n`))));
+  });
+
   it('writes a header too long for the room ahead of a copy of the items', async () => {
     const skipped = Array.from({ length: 200 }, (_, i) => ({ path: `/m/d1/TV/unreadable folder number ${i}`, error: 'EACCES' }));
     await writeLibraryIndex(dir, { ...header(skipped), items });

@@ -83,6 +83,17 @@ describe('scanLibrary', () => {
     expect(index.items.filter((i) => i.type === 'nfo').every((i) => i.nfo === null)).toBe(true);
   });
 
+  it('reads every .nfo, however many and large: the listing thread sends its heads in batches a few at a time', async () => {
+    const plot = 'p'.repeat(300_000);
+    for (let i = 0; i < 40; i++) await put(`d1/Movies/Film ${i} (2000)/movie.nfo`, 0, `<movie><title>Film ${i}</title><plot>${plot}</plot></movie>`);
+    await put('d1/Movies/Film 0 (2000)/extra.nfo', 0, `<movie><title>Extra</title><plot>${plot}</plot></movie>`);
+    const inline: string[] = [];
+    const index = await scanLibrary(options({ onInlineListing: (r) => inline.push(r) }));
+    expect(inline).toEqual([]);
+    const titles = index.items.filter((i) => i.type === 'nfo' && i.path.includes('/Film ')).map((i) => i.nfo?.title);
+    expect(titles.sort()).toEqual(['Extra', ...Array.from({ length: 40 }, (_, i) => `Film ${i}`)].sort());
+  });
+
   it('stops at library_scan_max_files and flags the index truncated', async () => {
     const index = await scanLibrary(options({ maxFiles: 3 }));
     expect(index.items).toHaveLength(3);
@@ -103,7 +114,10 @@ describe('scanLibrary', () => {
     await put('elsewhere/Alien (1979)/Alien (1979).mkv', 10);
     await symlink(join(root, 'elsewhere/Alien (1979)'), join(root, 'd1/Movies/Alien (1979)'));
     const skips: string[] = [];
-    const index = await scanLibrary(options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`) }));
+    const inline: string[] = [];
+    const index = await scanLibrary(options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`), onInlineListing: (r) => inline.push(r) }));
+    // The listing thread walked the same folders in the same order as the scan.
+    expect(inline).toEqual([]);
     expect(index.items.filter((i) => i.path.includes('/loop/'))).toEqual([]);
     expect(index.items.some((i) => i.title === 'Alien' && i.year === 1979)).toBe(true);
     expect(skips).toEqual(['d1/Movies/self ELOOP']);

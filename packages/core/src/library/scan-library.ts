@@ -1,6 +1,7 @@
-import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
+import { ENTRY_DIR, ENTRY_ERROR, ENTRY_FILE, FIGURES, inlineLister, prefetchingLister } from './folder-listing.ts';
 import type { FolderRecord } from './folder-state.ts';
 import type { IndexHeader } from './index-store.ts';
 import { parseNfo } from './nfo.ts';
@@ -17,6 +18,8 @@ export interface LibraryScanOptions {
   signal?: AbortSignal;
   onProgress?: (files: number) => void;
   onSkip?: (path: string, error: string) => void;
+  /** The thread that lists folders ahead of a first scan stopped helping; the scan goes on reading them itself. */
+  onInlineListing?: (reason: string) => void;
   /** Injected for tests of the time-out. */
   now?: () => number;
 }
@@ -35,29 +38,19 @@ export function libraryScanOptions(config: Config): LibraryScanOptions {
   };
 }
 
-const NFO_MAX_BYTES = 256 * 1024;
 /** How many files between yields to the event loop (job lock renewal, progress, time-out checks). */
 const YIELD_EVERY = 2000;
 
-// One buffer for every .nfo read: allocating (and zero-filling) 256 KiB per file cost more than
-// the whole rest of a scan of a library with many .nfo files.
-const nfoBuffer = Buffer.allocUnsafe(NFO_MAX_BYTES);
-
-function readHead(path: string): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const n = readSync(fd, nfoBuffer, 0, NFO_MAX_BYTES, 0);
-    return nfoBuffer.toString('utf8', 0, n);
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** A scan's outcome without its items, and how many it found. */
 export type LibraryScanResult = IndexHeader & { files: number };
+
+/** What a scan keeps of a folder's stat: whether it changed, and whether it was entered already. */
+export interface FolderStats {
+  mtimeMs: number;
+  ctimeMs: number;
+  dev: number;
+  ino: number;
+}
 
 /** Where a scan's findings go. */
 export interface LibraryScanSink {
@@ -67,7 +60,7 @@ export interface LibraryScanSink {
   /** Takes the previous scan's files of an unchanged folder in place of reading it. */
   reuse?(record: FolderRecord): void;
   /** After each folder whose own files were all handed on (read or reused), with its subfolders' names. */
-  folder?(dir: string, st: Stats, subdirs: string[]): void;
+  folder?(dir: string, st: FolderStats, subdirs: string[]): void;
 }
 
 /** `scanLibraryInto` with every item kept: a whole index in memory (tests, small libraries). */
@@ -78,7 +71,7 @@ export async function scanLibrary(opts: LibraryScanOptions): Promise<LibraryInde
 }
 
 /** Whether a folder's entries can have changed since a scan recorded it. */
-function unchanged(record: FolderRecord, st: Stats): boolean {
+function unchanged(record: FolderRecord, st: FolderStats): boolean {
   return record.mtime_ms === st.mtimeMs && record.ctime_ms === st.ctimeMs && record.ino === st.ino;
 }
 
@@ -87,9 +80,11 @@ function unchanged(record: FolderRecord, st: Stats): boolean {
  * each file's item to the sink as it is found (in path order) rather than holding them: a scan's
  * memory does not grow with the library. A folder the sink knows from the previous scan, with the
  * same mtime, ctime and inode, is not read again: its files are the ones that scan found (a file
- * changed in place, which leaves its folder's times alone, keeps its old size and .nfo contents). Synchronous fs calls in batches: for many small metadata
- * reads they are several times faster than promises, and the batches keep the event loop free
- * often enough. Every directory is entered once by device and inode, so symlink loops end.
+ * changed in place, which leaves its folder's times alone, keeps its old size and .nfo contents).
+ * Synchronous fs calls in batches: for many small metadata reads they are several times faster
+ * than promises (through the libuv pool, 2-3x slower at 100,000 stats), and the batches keep the
+ * event loop free often enough. A first scan has a thread make those calls ahead of it
+ * (`prefetchingLister`). Every directory is entered once by device and inode, so symlink loops end.
  */
 export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibraryScanSink): Promise<LibraryScanResult> {
   const now = opts.now ?? Date.now;
@@ -110,21 +105,21 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
     opts.onSkip?.(path, error);
   };
 
-  const enter = (st: Stats): boolean => {
+  const enter = (st: FolderStats): boolean => {
     const key = `${st.dev}:${st.ino}`;
     if (visited.has(key)) return false;
     visited.add(key);
     return true;
   };
 
-  async function walkRoot(drive: Drive, root: string, section: Section, rootStats: Stats) {
+  async function walkRoot(drive: Drive, root: string, section: Section, rootStats: FolderStats) {
     const folders = new Map<string, FolderInfo>();
     const folderInfo = (name: string) => {
       let info = folders.get(name);
       if (!info) folders.set(name, (info = titleYearOfFolder(name)));
       return info;
     };
-    type Pending = { dir: string; parts: string[]; folder: string; st: Stats };
+    type Pending = { dir: string; parts: string[]; folder: string; st: FolderStats };
     const stack: Pending[] = [{ dir: root, parts: [], folder: root, st: rootStats }];
     const yieldNow = async () => {
       sinceYield = 0;
@@ -163,38 +158,37 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
         }
         continue;
       }
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch (err) {
-        skip(dir, err);
+      // Awaited only when the listing is not there yet: a tick per folder adds up.
+      const next = lister.list(dir);
+      const listing = next instanceof Promise ? await next : next;
+      if (listing.error !== null) {
+        skip(dir, { code: listing.error });
         continue;
       }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const { names: entries, figures, errors, heads } = listing;
       const subdirs: Pending[] = [];
       const names: string[] = [];
-      for (const e of entries) {
-        const path = `${dir}/${e.name}`;
-        let st: Stats | undefined;
-        try {
-          // A dangling symlink or a file gone since readdir: nothing to index.
-          st = statSync(path, { throwIfNoEntry: false });
-        } catch (err) {
-          skip(path, err);
+      for (let i = 0; i < entries.length; i++) {
+        const name = entries[i]!;
+        const path = `${dir}/${name}`;
+        const at = i * FIGURES;
+        const kind = figures[at];
+        if (kind === ENTRY_ERROR) {
+          skip(path, { code: errors[i] });
           continue;
         }
-        if (!st) continue;
-        if (st.isDirectory()) {
-          names.push(e.name);
-          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, e.name], folder: parts.length === 0 ? path : folder, st });
+        if (kind === ENTRY_DIR) {
+          names.push(name);
+          const st = { mtimeMs: figures[at + 2]!, ctimeMs: figures[at + 3]!, dev: figures[at + 4]!, ino: figures[at + 5]! };
+          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st });
           continue;
         }
-        if (!st.isFile()) continue;
+        if (kind !== ENTRY_FILE) continue;
         if (files >= opts.maxFiles) {
           truncated = true;
           return;
         }
-        const rel = [...parts, e.name];
+        const rel = [...parts, name];
         const c = classify(section, rel, classifyOpts, folderInfo);
         files++;
         sink.item({
@@ -203,8 +197,8 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           section,
           root,
           folder,
-          bytes: st.size,
-          mtime_ms: Math.round(st.mtimeMs),
+          bytes: figures[at + 1]!,
+          mtime_ms: Math.round(figures[at + 2]!),
           // Spelled out: spreading `c` grew each item's property store field by field.
           ext: c.ext,
           type: c.type,
@@ -214,7 +208,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           episodes: c.episodes,
           air_date: c.air_date,
           extra: c.extra,
-          nfo: c.type === 'nfo' && opts.readNfo ? parseNfo(readHead(path) ?? '') : null,
+          nfo: c.type === 'nfo' && opts.readNfo ? parseNfo((heads[i] === undefined ? lister.nfoHead(path) : heads[i]) ?? '') : null,
         });
         if (++sinceYield >= YIELD_EVERY && (await yieldNow())) {
           timedOut = true;
@@ -227,12 +221,15 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
     }
   }
 
-  outer: for (const drive of opts.drives) {
+  // The library folders to walk, in order (only the drives' children named in the config), and
+  // the drives that could not be read, where they come.
+  const roots: ({ drive: Drive; root: string; section: Section } | { unreadable: string; error: unknown })[] = [];
+  for (const drive of opts.drives) {
     let children: Dirent[];
     try {
       children = readdirSync(drive.path, { withFileTypes: true });
-    } catch (err) {
-      skip(drive.path, err);
+    } catch (error) {
+      roots.push({ unreadable: drive.path, error });
       continue;
     }
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -242,19 +239,33 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
         : opts.tvFolders.includes(child.name)
           ? 'tv'
           : null;
-      if (!section) continue;
-      const root = `${drive.path.replace(/\/+$/, '')}/${child.name}`;
+      if (section) roots.push({ drive, root: `${drive.path.replace(/\/+$/, '')}/${child.name}`, section });
+    }
+  }
+  // A first scan reads every folder: a thread lists them ahead while this one classifies and
+  // writes. A rescan reads few, and decides which from the previous scan's records as it goes.
+  const lister = sink.known
+    ? inlineLister(opts.readNfo)
+    : prefetchingLister(roots.flatMap((r) => ('root' in r ? [r.root] : [])), opts.readNfo, opts.onInlineListing);
+  try {
+    for (const r of roots) {
+      if (!('root' in r)) {
+        skip(r.unreadable, r.error);
+        continue;
+      }
       let st: Stats;
       try {
-        st = statSync(root);
+        st = statSync(r.root);
       } catch (err) {
-        skip(root, err);
+        skip(r.root, err);
         continue;
       }
       if (!st.isDirectory() || !enter(st)) continue;
-      await walkRoot(drive, root, section, st);
-      if (truncated || timedOut) break outer;
+      await walkRoot(r.drive, r.root, r.section, st);
+      if (truncated || timedOut) break;
     }
+  } finally {
+    lister.close();
   }
   opts.onProgress?.(files);
   return {
