@@ -1102,6 +1102,7 @@ export interface components {
                 seasons: {
                     season: number;
                     episodes: number[];
+                    air_dates?: string[];
                 }[];
                 episode_count: number;
                 files: number;

@@ -30,8 +30,11 @@ export interface FolderRecord {
   sum: SummaryPart;
 }
 
-/** 2: records carry `sum`. A file of an older version is not trusted, so the scan after an upgrade reads everything. */
-export const FOLDERS_VERSION = 2;
+/**
+ * 2: records carry `sum`; 3: a `sum` counts the dated episodes of daily shows too. A file of another
+ * version is not trusted, so the scan after an upgrade reads everything.
+ */
+export const FOLDERS_VERSION = 3;
 
 interface FoldersHeader {
   version: typeof FOLDERS_VERSION;

@@ -29,7 +29,9 @@ export interface SeriesView {
   title: string;
   folder: string;
   drive: string;
-  seasons: { season: number; episodes: number[] }[];
+  /** `air_dates`: the dated episodes of a daily show, present where a season has any. */
+  seasons: { season: number; episodes: number[]; air_dates?: string[] }[];
+  /** Numbered and dated episodes. */
   episode_count: number;
   files: number;
   bytes: number;
@@ -56,10 +58,27 @@ export function unitKey(item: IndexItem): string {
   return part ? `${item.path.slice(0, slash)}${part.first}${ext}` : item.path;
 }
 
+/** A series' episodes by season: numbers, and the air dates of a daily show's dated episodes. */
+type Seasons = Map<number, Set<number | string>>;
+
 interface SeriesUnit {
   view: SeriesView;
   key: TitleKey;
-  seasons: Map<number, Set<number>>;
+  seasons: Seasons;
+}
+
+/**
+ * What an episode video adds to its series: its numbers, or for a daily show its air date, in its
+ * season folder's season (`Season 2024`) or else its air date's year. Others add nothing.
+ */
+function addEpisodes(seasons: Seasons, item: IndexItem): void {
+  const numbered = item.season !== null && item.episodes.length > 0;
+  if (!numbered && item.air_date === null) return;
+  const season = numbered ? item.season! : (item.season ?? Number(item.air_date!.slice(0, 4)));
+  let eps = seasons.get(season);
+  if (!eps) seasons.set(season, (eps = new Set()));
+  if (numbered) for (const e of item.episodes) eps.add(e);
+  else eps.add(item.air_date!);
 }
 
 /**
@@ -146,11 +165,7 @@ export function libraryAccumulator(): LibraryAccumulator {
         }
         s.view.files++;
         s.view.bytes += item.bytes;
-        if (item.type === 'video' && !item.extra && item.season !== null && item.episodes.length > 0) {
-          let eps = s.seasons.get(item.season);
-          if (!eps) s.seasons.set(item.season, (eps = new Set()));
-          for (const e of item.episodes) eps.add(e);
-        }
+        if (item.type === 'video' && !item.extra) addEpisodes(s.seasons, item);
       }
     },
     summary(header) {
@@ -167,8 +182,14 @@ export function libraryAccumulator(): LibraryAccumulator {
       for (const { view, seasons } of units) {
         view.seasons = [...seasons.entries()]
           .sort(([a], [b]) => a - b)
-          .map(([season, eps]) => ({ season, episodes: [...eps].sort((a, b) => a - b) }));
-        view.episode_count = view.seasons.reduce((n, s) => n + s.episodes.length, 0);
+          .map(([season, eps]) => {
+            const numbers: number[] = [];
+            const dates: string[] = [];
+            for (const e of eps) typeof e === 'number' ? numbers.push(e) : dates.push(e);
+            numbers.sort((a, b) => a - b);
+            return dates.length === 0 ? { season, episodes: numbers } : { season, episodes: numbers, air_dates: dates.sort() };
+          });
+        view.episode_count = view.seasons.reduce((n, s) => n + s.episodes.length + (s.air_dates?.length ?? 0), 0);
         seriesList.push(view);
       }
       seriesList.sort(byTitle);
@@ -186,26 +207,25 @@ export function libraryAccumulator(): LibraryAccumulator {
 export interface SummaryPart {
   bytes: number;
   movies: string[];
-  series: [id: string, key: TitleKey, seasons: [season: number, episodes: number[]][]][];
+  /** A season's episodes: numbers, and air dates (strings) of dated episodes. */
+  series: [id: string, key: TitleKey, seasons: [season: number, episodes: (number | string)[]][]][];
 }
 
 /** The summary part of the items given, one at a time, since the last `take`. */
 export function summaryPartBuilder(): { add(item: IndexItem): void; take(): SummaryPart } {
   let bytes = 0;
   let movies = new Set<string>();
-  let series = new Map<string, { key: TitleKey; seasons: Map<number, Set<number>> }>();
+  let series = new Map<string, { key: TitleKey; seasons: Seasons }>();
   return {
     add(item) {
       bytes += item.bytes;
       if (item.type !== 'video' || item.extra) return;
       if (item.section === 'movies') movies.add(unitKey(item));
-      else if (item.season !== null && item.episodes.length > 0) {
+      else if ((item.season !== null && item.episodes.length > 0) || item.air_date !== null) {
         const id = seriesUnitId(item);
         let s = series.get(id);
         if (!s) series.set(id, (s = { key: seriesUnitKey(item), seasons: new Map() }));
-        let eps = s.seasons.get(item.season);
-        if (!eps) s.seasons.set(item.season, (eps = new Set()));
-        for (const e of item.episodes) eps.add(e);
+        addEpisodes(s.seasons, item);
       }
     },
     take() {
@@ -227,7 +247,7 @@ export function summaryAccumulator(): { add(part: SummaryPart, files: number): v
   let files = 0;
   let bytes = 0;
   const movies = new Set<string>();
-  const series = new Map<string, { key: TitleKey; seasons: Map<number, Set<number>> }>();
+  const series = new Map<string, { key: TitleKey; seasons: Seasons }>();
   return {
     add(part, n) {
       files += n;

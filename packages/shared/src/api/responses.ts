@@ -117,7 +117,14 @@ export const libraryResponse = z.object({
       title: z.string(),
       folder: z.string(),
       drive: z.string(),
-      seasons: z.array(z.object({ season: z.number().int(), episodes: z.array(z.number().int()) })),
+      seasons: z.array(
+        z.object({
+          season: z.number().int(),
+          episodes: z.array(z.number().int()),
+          /** The dated episodes of a daily show (YYYY-MM-DD), where the season has any. */
+          air_dates: z.array(z.string()).optional(),
+        }),
+      ),
       episode_count: z.number().int(),
       files: z.number().int(),
       bytes: z.number(),
