@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
 import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
+import { toldApart } from './library-rows.ts';
 
 interface Row {
   key: string;
@@ -96,7 +97,7 @@ export function LibraryPage() {
     const data = library.data;
     if (!data) return { movies: [] as Row[], series: [] as Row[] };
     return {
-      movies: data.movies.map((m) => ({
+      movies: toldApart(data.movies.map((m) => ({
         key: m.folder,
         title: m.year ? `${m.title} (${m.year})` : m.title,
         folder: m.folder,
@@ -105,8 +106,8 @@ export function LibraryPage() {
         files: m.files,
         detail: `${m.files} file${m.files === 1 ? '' : 's'}`,
         search: `${m.title} ${m.year ?? ''}`.toLowerCase(),
-      })),
-      series: data.series.map((s) => ({
+      }))),
+      series: toldApart(data.series.map((s) => ({
         key: s.folder,
         title: s.title,
         folder: s.folder,
@@ -115,7 +116,7 @@ export function LibraryPage() {
         files: s.files,
         detail: `${s.seasons.length} season${s.seasons.length === 1 ? '' : 's'}, ${s.episode_count} episode${s.episode_count === 1 ? '' : 's'}`,
         search: s.title.toLowerCase(),
-      })),
+      }))),
     };
   }, [library.data]);
 
