@@ -235,8 +235,9 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       const suffix = (s.tags ? tagSuffix(s.tags) : '') + extensionOf(s.file.rel);
       let target = join(dir, rendered.stem + suffix);
       // Two subtitles of one language in one release (`Subs/2_English.srt`, `3_English.srt`): the
-      // second is numbered, as Radarr names it, rather than left behind.
-      for (let n = 1; s.tags !== null && n < 10 && moves.some((m) => m.destination === target); n++) {
+      // second is numbered, as Radarr names it, rather than left behind. Only this plan can have
+      // claimed a name that starts with its video's.
+      for (let n = 1; s.tags !== null && n < 10 && isClaimed(target); n++) {
         target = join(dir, `${rendered.stem}.${n}${suffix}`);
       }
       if (isClaimed(target) || world.destination(target, s.file) === 'taken') {
