@@ -72,7 +72,7 @@ describe('Dockerfile', () => {
     }
     // 20.15 brought zlib.crc32, which the API's streamed gzip answers need.
     expect(pkg.engines.node).toBe('>=20.15');
-    expect(read('scripts/build.mjs')).toMatch(/target: 'node20'/);
+    expect(read('scripts/bundle-options.mjs')).toMatch(/target: 'node20'/);
   });
 
   it('builds in stages, and the image that runs starts afresh from Node, not from a build stage', () => {
