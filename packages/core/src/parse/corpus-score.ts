@@ -25,7 +25,7 @@ export interface CorpusCase {
 }
 
 /** What a parser under test must produce; the baselines have no edition. */
-export type ParsedForScoring = Omit<ParsedMedia, 'edition' | 'country'> & { edition?: string | null; country?: string | null };
+export type ParsedForScoring = Omit<ParsedMedia, 'edition' | 'country' | 'year_after_episode'> & { edition?: string | null; country?: string | null };
 
 export type Verdict = 'right' | 'refused' | 'wrong';
 

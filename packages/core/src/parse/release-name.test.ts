@@ -45,6 +45,18 @@ describe('parseRelease: paths and folders', () => {
     expectParsed('One Piece/[Grp] One Piece - 1071 [1080p].mkv', absolute('One Piece', [1071]));
   });
 
+  it('says when the year follows the episode marker, and takes a folder\'s year for the same show over it', () => {
+    const year = (path: string) => {
+      const r = parseRelease(path);
+      return r.ok ? { year: r.media.year, late: r.media.year_after_episode } : null;
+    };
+    expect(year('Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toEqual({ year: 2024, late: true });
+    expect(year('Doctor.Who.2005.S13E01.1080p.WEB.mkv')).toEqual({ year: 2005, late: false });
+    expect(year('Young Sheldon (2017)/Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toEqual({ year: 2017, late: false });
+    expect(year('Young.Sheldon.S07.2024.1080p.WEB/Young.Sheldon.S07E14.2024.1080p.WEB.mkv')).toEqual({ year: 2024, late: true });
+    expect(year('The Matrix (1999)/The Matrix (1999).mkv')).toEqual({ year: 1999, late: false });
+  });
+
   it('lets a series folder name the series of a longer file title', () => {
     expectParsed('Bizarre Tales (2012)/Season 02/[Grp] Bizarre Tales - Desert Run - 12 [1080p].mkv', episode('Bizarre Tales', 2, [12], { year: 2012 }));
   });

@@ -30,6 +30,11 @@ export interface ParsedMedia {
   title: string;
   /** Movie year; for an episode the series year when the name carries one. */
   year: number | null;
+  /**
+   * Episodes: the year stands after the episode marker (`Young.Sheldon.S07E14.2024`), where it is
+   * as often the episode's air year as the series': it cannot tell two series of one name apart.
+   */
+  year_after_episode: boolean;
   /** Episodes only; null when the name gives none. */
   season: number | null;
   /** Episodes only; every episode of a multi-episode name; [] for a season pack, a daily show or a movie. */
@@ -100,7 +105,7 @@ function toResult(s: Seg): ParseResult {
     return {
       ok: true,
       media: {
-        kind: 'movie', title: s.title, year: s.year, season: null, episodes: [], air_date: null,
+        kind: 'movie', title: s.title, year: s.year, year_after_episode: false, season: null, episodes: [], air_date: null,
         absolute_episodes: [], edition: s.edition, country: null,
       },
     };
@@ -115,7 +120,7 @@ function toResult(s: Seg): ParseResult {
   return {
     ok: true,
     media: {
-      kind: 'episode', title: s.title, year: s.year, season: s.season, episodes: s.episodes,
+      kind: 'episode', title: s.title, year: s.year, year_after_episode: s.yearLate, season: s.season, episodes: s.episodes,
       air_date: s.airDate, absolute_episodes: s.absolute, edition: null, country: s.country,
     },
   };
@@ -150,15 +155,15 @@ function episodeWithFolders(file: Seg, season: number | null, folder: Seg | null
   if (folder === null || folder.title === '') return out;
   if (out.title === '') {
     out.title = folder.title;
-    out.year ??= folder.year;
+    adoptYear(out, folder);
     out.country ??= folder.country;
   } else if (sameTitle(folder.title, out.title)) {
-    out.year ??= folder.year;
+    adoptYear(out, folder);
     out.country ??= folder.country;
     if (!hasUpper(out.title) && hasUpper(folder.title)) out.title = folder.title;
   } else if (startsWithTitle(out.title, folder.title) && (folder.kind === 'bare' || folder.kind === 'movie')) {
     out.title = folder.title;
-    out.year ??= folder.year;
+    adoptYear(out, folder);
   } else if (
     folder.kind === 'episode' &&
     folder.season === out.season &&
@@ -167,10 +172,21 @@ function episodeWithFolders(file: Seg, season: number | null, folder: Seg | null
   ) {
     // The release folder of an abbreviated or obfuscated scene file name.
     out.title = folder.title;
-    out.year = folder.year ?? out.year;
+    if (folder.year !== null) {
+      out.year = folder.year;
+      out.yearLate = folder.yearLate;
+    }
     out.country = folder.country ?? out.country;
   }
   return out;
+}
+
+/** The year of a folder naming the same show, where the file gives none, or one read after its episode marker. */
+function adoptYear(out: Seg, folder: Seg): void {
+  if (folder.year !== null && (out.year === null || (out.yearLate && !folder.yearLate))) {
+    out.year = folder.year;
+    out.yearLate = folder.yearLate;
+  }
 }
 
 // "tpz-sn203", "abc.1203": abbreviated scene file names end in the season and a two-digit episode.

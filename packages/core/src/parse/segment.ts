@@ -14,6 +14,8 @@ export interface Seg {
   /** '' when the text before the marker was no title (a folder may give it). */
   title: string;
   year: number | null;
+  /** The year was read after the episode marker (`S07E14.2024`), where it may be the episode's air year. */
+  yearLate: boolean;
   country: string | null;
   season: number | null;
   episodes: number[];
@@ -32,6 +34,7 @@ function seg(kind: Seg['kind'], fields: Partial<Seg> = {}): Seg {
     kind,
     title: fields.title ?? '',
     year: fields.year ?? null,
+    yearLate: fields.yearLate ?? false,
     country: fields.country ?? null,
     season: fields.season ?? null,
     episodes: fields.episodes ?? [],
@@ -102,9 +105,11 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
   // "Show S01 EP #1": a season in the title, and a season-less number after it that may not be the episode.
   if (m.weak && RE_SEASON_INSIDE.test(raw)) return refused('a season in the title before a number without one');
   const numbered = m.season !== null && m.episodes.length > 0;
+  const late = m.year === null && t.year === null ? yearAfter(s, m.end) : null;
   return seg(m.kind, {
     title: isPlausibleTitle(t.title) ? t.title : '',
-    year: m.year ?? t.year ?? yearAfter(s, m.end),
+    year: m.year ?? t.year ?? late,
+    yearLate: late !== null,
     country: t.country,
     season: m.season,
     episodes: m.episodes,

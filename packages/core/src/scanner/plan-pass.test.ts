@@ -285,6 +285,19 @@ describe('planPass: the library names the series', () => {
     });
   });
 
+  it('does not take a year after the episode marker for the series: it joins the series folder the library has, or names a new one without it', () => {
+    const young = 'Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv';
+    const folders = [tvFolder('disk1', 'Young Sheldon (2017)')];
+    expect(run([file(young)], world({ folders })).destinations).toEqual({
+      [young]: '/media/disk1/TV/Young Sheldon (2017)/Season 07/Young Sheldon - S07E14.mkv',
+    });
+    expect(run([file(young)], world()).destinations).toEqual({ [young]: '/media/disk1/TV/Young Sheldon/Season 07/Young Sheldon - S07E14.mkv' });
+    // Two series of the title: the year after the marker cannot tell which, and no third folder is made.
+    const who = run([file('Doctor.Who.S13E01.2021.1080p.WEB.mkv')], world({ folders: [tvFolder('disk1', 'Doctor Who (1963)'), tvFolder('disk1', 'Doctor Who (2005)')] }));
+    expect(who.plans).toEqual([]);
+    expect(who.reasons).toEqual({ 'Doctor.Who.S13E01.2021.1080p.WEB.mkv': 'ambiguous' });
+  });
+
   it('skips as ambiguous a name two shows of the library fit, with the folders and its sidecars', () => {
     const drives = [drive('disk1'), drive('disk2', 1000 * GIB, { roots: { tv: 'TV Shows' } })];
     const folders = [tvFolder('disk1', 'Doctor Who (1963)'), tvFolder('disk2', 'Doctor Who (2005)', 'TV Shows')];

@@ -29,6 +29,11 @@ describe('recogniseMedia', () => {
     expect(media('Show.Name.2024.03.14.mkv')).toMatchObject({ kind: 'episode', season: null, episodes: [], air_date: '2024-03-14' });
   });
 
+  it('files an episode whose year follows its episode marker as one without a year: it may be the air year', () => {
+    expect(media('Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toMatchObject({ kind: 'episode', title: 'Young Sheldon', year: null, season: 7, episodes: [14] });
+    expect(media('Young Sheldon (2017)/Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toMatchObject({ title: 'Young Sheldon', year: 2017 });
+  });
+
   it('refuses episodes with only an absolute number or only a season', () => {
     expect(refusal('[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv')).toMatch(/absolute/);
     expect(refusal('Show.S01.1080p/Show.S01.1080p.mkv')).toMatch(/episode/);
