@@ -30,11 +30,10 @@ export interface FolderRecord {
 }
 
 /**
- * 2: records carry `sum`; 3: a `sum` counts the dated episodes of daily shows too; 4: a loose
- * episode's year after its episode marker is no series year. A file of another version is not
- * trusted, so the scan after an upgrade reads everything (and classifies it anew).
+ * 2: records carry `sum`; 3: a `sum` counts the dated episodes of daily shows too. A file of another
+ * version is not trusted, so the scan after an upgrade reads everything.
  */
-export const FOLDERS_VERSION = 4;
+export const FOLDERS_VERSION = 3;
 
 interface FoldersHeader {
   version: typeof FOLDERS_VERSION;
