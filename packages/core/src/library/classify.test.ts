@@ -123,9 +123,6 @@ describe('classify: TV', () => {
 
   it('parses a loose episode in the TV folder', () => {
     expect(c('tv', 'Fargo.S02E05.1080p.WEB.h264-GRP.mkv')).toMatchObject({ title: 'Fargo', season: 2, episodes: [5] });
-    // A year after the episode marker may be the air year: the series is not told apart by it.
-    expect(c('tv', 'Young.Sheldon.S07E14.2024.1080p.WEB.mkv')).toMatchObject({ title: 'Young Sheldon', year: null, season: 7, episodes: [14] });
-    expect(c('tv', 'Doctor.Who.2005.S13E01.1080p.WEB.mkv')).toMatchObject({ title: 'Doctor Who', year: 2005 });
   });
 
   it('numbers subtitles and nfo files of episodes too', () => {

@@ -1,5 +1,5 @@
 import type { IndexItem } from '@mo/shared';
-import { parseReleaseName, type ParsedMedia } from '../parse/release-name.ts';
+import { parseReleaseName } from '../parse/release-name.ts';
 import { episodeOfFile } from './episode-file.ts';
 import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
@@ -22,11 +22,6 @@ const TITLE_YEAR = /^(.*?)[\s._-]*[([]((?:18|19|20)\d\d)[)\]]/;
 /** What a release name has and a library name has not: a bare year, or dots for spaces. */
 const RELEASE_LIKE = /(?<!\d)(?:18|19|20)\d\d(?!\d)|^[^\s]*[._][^\s]*$/;
 
-/** A year after the episode marker may be the air year: it does not tell the series apart, as the scanner files it. */
-function namedYear(parsed: ParsedMedia): number | null {
-  return parsed.year_after_episode ? null : parsed.year;
-}
-
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot).toLowerCase() : '';
@@ -48,7 +43,7 @@ function libraryTitle(name: string, release: string): FolderInfo {
   if (m && m[1]) return { title: m[1], year: Number(m[2]) };
   if (RELEASE_LIKE.test(s)) {
     const parsed = parseReleaseName(release);
-    if (parsed) return { title: parsed.title, year: namedYear(parsed) };
+    if (parsed) return { title: parsed.title, year: parsed.year };
   }
   return { title: s || name.trim(), year: null };
 }
@@ -150,7 +145,7 @@ export function classify(
     }
     if (!folder && parsed) {
       title = parsed.title;
-      year = namedYear(parsed);
+      year = parsed.year;
     }
   }
   return { ext, type, title, year, season, episodes, air_date, extra };
