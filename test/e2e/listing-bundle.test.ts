@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const entry = `
-import { inlineLister, prefetchingLister } from ${JSON.stringify(listing)};
+import { ENTRY_DIR, FIGURES, inlineLister, prefetchingLister } from ${JSON.stringify(listing)};
 const roots = process.argv.slice(2);
 async function walk(lister) {
   const out = [];
@@ -42,7 +42,7 @@ async function walk(lister) {
     while (stack.length > 0) {
       const l = await lister.list(stack.pop());
       out.push(l);
-      const subdirs = l.names.filter((_, i) => l.figures[i * 6] === 2).map((n) => l.dir + '/' + n);
+      const subdirs = l.names.filter((_, i) => l.figures[i * FIGURES] === ENTRY_DIR).map((n) => l.dir + '/' + n);
       stack.push(...subdirs.reverse());
     }
   }
@@ -52,8 +52,8 @@ async function walk(lister) {
 const plain = (l) => ({ dir: l.dir, error: l.error, names: l.names, figures: Array.from(l.figures), errors: l.errors, heads: l.heads });
 const fellBack = [];
 const lister = prefetchingLister(roots, true, (reason) => fellBack.push(reason));
-// Time for the thread to start and send its first batch.
-await new Promise((r) => setTimeout(r, 1500));
+// Time for the thread to start and send its first batch, on a busy machine too.
+await new Promise((r) => setTimeout(r, 3000));
 const ahead = await walk(lister);
 const inline = await walk(inlineLister(true));
 console.log(JSON.stringify({

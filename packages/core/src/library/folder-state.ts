@@ -255,7 +255,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
       }
       return window.subarray(from - windowAt, from - windowAt + record.bytes);
     },
-    // The old index is unlinked by now: its last close frees the file's blocks, which need not hold up the scan.
+    // After a scan the old index is unlinked, and its last close frees the file's blocks: off this thread.
     close: () => close(fd, () => {}),
   };
 }

@@ -51,10 +51,11 @@ export function refused(reason: string): Seg {
 }
 
 /**
- * A year after an episode marker belongs to the series when it stands among release words, right
+ * A year after an episode marker is read as the series' when it stands among release words, right
  * after the marker or a release word and before another or the end ("S01.E12.German.2014.ANiME",
  * "S03.(2005).720p"), or opening a bracket of release words ("[2017, WEBRip]"); after an episode
- * title word it may be the episode's ("S01E01.Back.to.1985").
+ * title word it may be the episode's ("S01E01.Back.to.1985"). Even among release words it may be
+ * the air year of a later season, so the segment says it was read late (`yearLate`).
  */
 const RE_YEAR = /(?:19|20)\d\d/;
 

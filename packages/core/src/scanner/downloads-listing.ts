@@ -41,8 +41,7 @@ function mediaOfDownload(rel: string, videoExtensions: ReadonlySet<string>): Dow
   return {
     kind: p.kind,
     title: p.title,
-    // As the scanner files it: a year after the episode marker does not name the series.
-    year: episode && p.year_after_episode ? null : p.year,
+    year: p.year,
     season: episode ? p.season : null,
     episodes: episode ? p.episodes : null,
     air_date: episode ? p.air_date : null,

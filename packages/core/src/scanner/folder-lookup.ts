@@ -18,7 +18,7 @@ export interface FolderLookup {
    * several drives or library folders, the index's first); or, for a series name that two shows of
    * the library fit, those folders.
    */
-  find(section: Section, media: Pick<TemplateMedia, 'title' | 'year' | 'country'>): FolderFit<ExistingFolder>;
+  find(section: Section, media: Pick<TemplateMedia, 'title' | 'year' | 'country' | 'year_after_episode'>): FolderFit<ExistingFolder>;
   /** A folder this pass is about to create, so the next file of the same series goes beside it. */
   add(folder: LibraryFolder): void;
 }
@@ -86,6 +86,15 @@ export function buildFolderLookup(
         return { kind: 'found', folders: list.filter((e) => wanted.year !== null && e.key.year === wanted.year).map((e) => e.folder) };
       }
       const fit = fittingFolders(wanted, list, (e) => e.key);
+      // A year after the episode marker is the series' in a first season (Doctor.Who.S01E01.2005)
+      // and the air year in a later one (Young.Sheldon.S07E14.2024 for Young Sheldon (2017)). It
+      // picks a folder of its own year, and a new folder is named with it, as a year before the
+      // marker would; but a folder of the title with another year may be the same series, so
+      // without one of its own year that is a refusal rather than a new folder beside it.
+      if (media.year_after_episode && wanted.year !== null && !fit.folders.some((e) => e.key.year === wanted.year)) {
+        const anyYear = fittingFolders(titleKey(media.title, null, media.country), list, (e) => e.key);
+        if (anyYear.folders.some((e) => e.key.year !== null)) return { kind: 'ambiguous', folders: anyYear.folders.map((e) => e.folder) };
+      }
       return { kind: fit.kind, folders: fit.folders.map((e) => e.folder) };
     },
   };

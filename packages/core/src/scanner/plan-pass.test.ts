@@ -285,17 +285,26 @@ describe('planPass: the library names the series', () => {
     });
   });
 
-  it('does not take a year after the episode marker for the series: it joins the series folder the library has, or names a new one without it', () => {
+  it('takes a year after the episode marker as the series\' only where a folder of that year is, or none of the title: another year may be the same series', () => {
     const young = 'Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv';
-    const folders = [tvFolder('disk1', 'Young Sheldon (2017)')];
-    expect(run([file(young)], world({ folders })).destinations).toEqual({
-      [young]: '/media/disk1/TV/Young Sheldon (2017)/Season 07/Young Sheldon - S07E14.mkv',
+    // Its S07 aired in 2024: a second folder "Young Sheldon (2024)" beside it would split the series.
+    const beside = run([file(young)], world({ folders: [tvFolder('disk1', 'Young Sheldon (2017)')] }));
+    expect(beside.plans).toEqual([]);
+    expect(beside.skipped).toEqual([
+      { source: `${DL}/${young}`, reason: 'ambiguous', detail: 'the year 2024 after the episode number may be an air year; library folders of the title: /media/disk1/TV/Young Sheldon (2017)' },
+    ]);
+    expect(run([file(young)], world({ folders: [tvFolder('disk1', 'Young Sheldon')] })).destinations).toEqual({
+      [young]: '/media/disk1/TV/Young Sheldon/Season 07/Young Sheldon (2024) - S07E14.mkv',
     });
-    expect(run([file(young)], world()).destinations).toEqual({ [young]: '/media/disk1/TV/Young Sheldon/Season 07/Young Sheldon - S07E14.mkv' });
-    // Two series of the title: the year after the marker cannot tell which, and no third folder is made.
-    const who = run([file('Doctor.Who.S13E01.2021.1080p.WEB.mkv')], world({ folders: [tvFolder('disk1', 'Doctor Who (1963)'), tvFolder('disk1', 'Doctor Who (2005)')] }));
-    expect(who.plans).toEqual([]);
-    expect(who.reasons).toEqual({ 'Doctor.Who.S13E01.2021.1080p.WEB.mkv': 'ambiguous' });
+    // None of the title: named with the year, so that another series of the title stays apart.
+    expect(run([file(young)], world()).destinations).toEqual({ [young]: '/media/disk1/TV/Young Sheldon (2024)/Season 07/Young Sheldon (2024) - S07E14.mkv' });
+    const who = world({ folders: [tvFolder('disk1', 'Doctor Who (1963)'), tvFolder('disk1', 'Doctor Who (2005)')] });
+    expect(run([file('Doctor.Who.S01E01.2005.720p.HDTV.x264.mkv')], who).destinations).toEqual({
+      'Doctor.Who.S01E01.2005.720p.HDTV.x264.mkv': '/media/disk1/TV/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E01.mkv',
+    });
+    const later = run([file('Doctor.Who.S13E01.2021.1080p.WEB.mkv')], who);
+    expect(later.plans).toEqual([]);
+    expect(later.reasons).toEqual({ 'Doctor.Who.S13E01.2021.1080p.WEB.mkv': 'ambiguous' });
   });
 
   it('skips as ambiguous a name two shows of the library fit, with the folders and its sidecars', () => {

@@ -202,7 +202,13 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     const rendered = renderTemplate(template, media, extensionOf(video.rel));
     const existing = world.folders.find(section, media);
     if (existing.kind === 'ambiguous') {
-      reject('ambiguous', `library folders that fit: ${existing.folders.map(folderPath).join(', ')}`);
+      const fitting = existing.folders.map(folderPath).join(', ');
+      reject(
+        'ambiguous',
+        media.year_after_episode
+          ? `the year ${media.year} after the episode number may be an air year; library folders of the title: ${fitting}`
+          : `library folders that fit: ${fitting}`,
+      );
       continue;
     }
     const bytes = members.reduce((n, m) => n + m.size, 0);

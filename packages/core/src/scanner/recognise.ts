@@ -33,10 +33,8 @@ export function recogniseMedia(relativePath: string): Recognised {
     media: {
       kind: 'episode',
       title: p.title,
-      // A year after the episode marker may be the air year: as a series year it would put
-      // `Young.Sheldon.S07E14.2024` into a new `Young Sheldon (2024)` beside `Young Sheldon (2017)`.
-      // The name files as one without a year does (and two series of its title are a refusal).
-      year: p.year_after_episode ? null : p.year,
+      year: p.year,
+      year_after_episode: p.year_after_episode,
       season: numbered ? p.season : null,
       episodes: numbered ? p.episodes : [],
       air_date: p.air_date,

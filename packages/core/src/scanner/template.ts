@@ -11,6 +11,8 @@ export interface TemplateMedia {
   edition: string | null;
   /** Episodes: the series' country code (`US` for The Office (US)), or null. */
   country: string | null;
+  /** Episodes: `year` stood after the episode marker (`Young.Sheldon.S07E14.2024`), where it may be the air year. */
+  year_after_episode?: boolean;
 }
 
 export interface RenderedPath {
