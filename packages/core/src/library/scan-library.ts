@@ -148,7 +148,10 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           }
           if (!st?.isDirectory()) continue;
           names.push(name);
-          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st });
+          // The four figures, not the Stats: a library folder's subfolders wait on the stack, and
+          // tens of thousands of Stats objects outlived the young generation for nothing.
+          const figures = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, dev: st.dev, ino: st.ino };
+          if (enter(figures)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st: figures });
         }
         sink.folder?.(dir, dirStats, names);
         for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
