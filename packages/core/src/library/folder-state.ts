@@ -72,10 +72,14 @@ export async function openFolderStateWriter(dataDir: string): Promise<FolderStat
     if (used > 0) writeSync(fd!, chunk, 0, used);
     used = 0;
   };
+  /** Whether `bytes` more fit in the chunk, flushed first if they do not fit behind what it holds. */
+  const room = (bytes: number) => {
+    if (used + bytes > chunk.length) flush();
+    return bytes <= chunk.length;
+  };
   const put = (text: string) => {
     // At most 3 bytes per UTF-16 unit, and the newline.
-    if (used + text.length * 3 + 1 > chunk.length) flush();
-    if (text.length * 3 + 1 > chunk.length) writeSync(fd!, `${text}\n`);
+    if (!room(text.length * 3 + 1)) writeSync(fd!, `${text}\n`);
     else {
       used += chunk.write(text, used);
       chunk[used++] = 10;
@@ -97,8 +101,7 @@ export async function openFolderStateWriter(dataDir: string): Promise<FolderStat
         return;
       }
       // Copied as it was: no stringify, no string at all.
-      if (used + line.length + 1 > chunk.length) flush();
-      if (line.length + 1 > chunk.length) writeSync(fd!, Buffer.concat([line, Buffer.from('\n')]));
+      if (!room(line.length + 1)) writeSync(fd!, Buffer.concat([line, Buffer.from('\n')]));
       else {
         used += line.copy(chunk, used);
         chunk[used++] = 10;
