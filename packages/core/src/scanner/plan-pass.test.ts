@@ -246,7 +246,8 @@ describe('planPass: the library names the series', () => {
     const folders = [tvFolder('disk1', 'Law & Order'), tvFolder('disk1', 'Friends'), tvFolder('disk1', 'The Daily Show')];
     const files = {
       '/media/disk1/TV/Law & Order/Season 01': ['Law & Order - S01E01.mkv', 'Law & Order - S01E01.en.srt', 'Law and Order - S01E04.mkv'],
-      '/media/disk1/TV/Friends/Season 01': ['Friends - S01E01-E02.mkv'],
+      // A sample named for S01E03 does not hold it.
+      '/media/disk1/TV/Friends/Season 01': ['Friends - S01E01-E02.mkv', 'Friends - S01E03 - sample.mkv'],
       '/media/disk1/TV/The Daily Show/Season 2024': ['The Daily Show - 2024-01-15 - Some Guest.mkv'],
     };
     // S01E04 under the very name it would get: a move cut short, which the destination's check settles.

@@ -14,6 +14,7 @@ import {
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
+import { isExtraFile } from '../library/extras.ts';
 import { recogniseMedia } from './recognise.ts';
 import { attachSidecars } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
@@ -109,7 +110,8 @@ function heldVideo(media: TemplateMedia, name: string, stem: string, files: read
     if (other === name || !videoExtensions.has(ext)) continue;
     const otherStem = other.slice(0, -ext.length);
     if (otherStem.toLowerCase() === stem.toLowerCase()) return other;
-    if (media.kind !== 'episode') continue;
+    // A sample or featurette named for the episode (`Show - S01E05 - sample.mkv`) does not hold it.
+    if (media.kind !== 'episode' || isExtraFile(otherStem, media.title)) continue;
     const held = episodeOfFile(otherStem, null);
     if (!held) continue;
     const same = media.episodes.length > 0
