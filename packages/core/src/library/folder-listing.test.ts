@@ -88,6 +88,20 @@ describe('prefetchingLister', () => {
     expect(alien.heads[alien.names.indexOf('Alien (1979).mkv')]).toBeUndefined();
   });
 
+  it('keeps handing over batches cut short by their .nfo heads: a scan taking them one folder at a time never waits on the thread', async () => {
+    // 40 folders of one 300 KB .nfo each: batches end on the heads' budget, a few folders each.
+    await rm(join(root, 'Movies'), { recursive: true, force: true });
+    for (let i = 0; i < 40; i++) await put(`Movies/Big ${i} (2000)/movie.nfo`, 300_000);
+    const roots = [join(root, 'Movies')];
+    const inline = await walk(inlineLister(true), roots);
+    const fellBack: string[] = [];
+    const lister = prefetchingLister(roots, true, (reason) => fellBack.push(reason));
+    await settle(1000);
+    expect(await walk(lister, roots)).toEqual(inline);
+    expect(fellBack).toEqual([]);
+    expect(inline.filter((l) => l.heads.some((h) => typeof h === 'string' && h.length > 0))).toHaveLength(40);
+  }, 20_000);
+
   it('reads folders itself while the thread starts, and drops the thread\'s listings of them when they come', async () => {
     for (let i = 0; i < 50; i++) await put(`Movies/Film ${i} (2000)/Film ${i} (2000).mkv`);
     const roots = [join(root, 'Movies'), join(root, 'TV')];
