@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,14 @@ describe('scan-pass handler', () => {
     await config.updateSettings({ library: { movie_template: '{title}{extension}' } });
     await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(UnrecoverableError);
     await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow('library.movie_template: unknown token {extension}');
+  });
+
+  it('fails a pass for good when the downloads folder lies in a library folder', async () => {
+    const d = await deps();
+    rmSync(install.paths.downloads, { recursive: true });
+    symlinkSync(join(install.paths.drive, 'Movies'), install.paths.downloads);
+    await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(UnrecoverableError);
+    await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(`lies in the library folder ${join(install.paths.drive, 'Movies')}`);
   });
 
   it('queues one notice with the destinations after a pass that moved files, none in dry run or without an enabled target', async () => {

@@ -2,6 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
 import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
 import { passFileName, writePassFile } from '@mo/core/scanner/pass-file.ts';
+import { DownloadsInLibraryError } from '@mo/core/scanner/drive-survey.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';
@@ -33,8 +34,8 @@ export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.Proc
         progress: (value) => void ctx.progress(value).catch(() => {}),
       });
     } catch (err) {
-      // A template that cannot name files fails the same way on every retry.
-      if (err instanceof TemplateError) throw new UnrecoverableError(err.message);
+      // A template that cannot name files, or downloads in a library, fail the same way on every retry.
+      if (err instanceof TemplateError || err instanceof DownloadsInLibraryError) throw new UnrecoverableError(err.message);
       throw err;
     }
     const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);

@@ -397,6 +397,31 @@ describe('a drive inside the downloads folder', () => {
   });
 });
 
+describe('a downloads folder in a library folder (set in the TOML file, which no settings route checks)', () => {
+  it('stops the pass before it walks: the library stays as it is, nothing is recorded', async () => {
+    s = setup({ downloadsOnDisk: true });
+    put(s.drive, 'TV/Show/Show.S01E01.720p.HDTV.x264-GRP.mkv');
+    put(s.drive, 'TV/Heat.1995.1080p.BluRay.x264-GRP.mkv');
+    const before = snapshot(s.drive);
+    // Through a link, as a bind mount or a link in the config's path would reach it.
+    const link = join(s.downloads, 'tv');
+    symlinkSync(join(s.drive, 'TV'), link);
+    s.cfg = { ...s.cfg, paths: { ...s.cfg.paths, downloads: link } };
+    await expect(pass(s)).rejects.toThrow(`the downloads folder ${link} lies in the library folder ${join(s.drive, 'TV')}`);
+    expect(snapshot(s.drive)).toEqual(before);
+    expect((await s.state.read()).recent).toEqual([]);
+  });
+
+  it('also when the downloads folder is a folder inside a library folder', async () => {
+    s = setup({ downloadsOnDisk: true });
+    put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.mkv');
+    const before = snapshot(s.drive);
+    s.cfg = { ...s.cfg, paths: { ...s.cfg.paths, downloads: join(s.drive, 'Movies', 'incoming') } };
+    await expect(pass(s)).rejects.toThrow(`lies in the library folder ${join(s.drive, 'Movies')}`);
+    expect(snapshot(s.drive)).toEqual(before);
+  });
+});
+
 describe('a pass records what it moved so far when it is stopped', () => {
   it('saves the moves done before an abort, then fails', async () => {
     s = setup({ downloadsOnDisk: true });
