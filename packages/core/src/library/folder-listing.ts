@@ -244,6 +244,7 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
   let at = 0;
   let done = false;
   let failure: Error | null = null;
+  let closed = false;
   let wake: (() => void) | null = null;
   worker.on('message', (batch: FolderListing[] | null) => {
     if (batch === null) done = true;
@@ -318,6 +319,9 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
       }
       return (async () => {
         for (;;) {
+          // Closed while this waited (the scan's time ran out, or it was cancelled): the folder may
+          // be on a drive that no longer answers, and nobody waits for it now.
+          if (closed) throw new Error('folder lister closed');
           if (!worker) return inline(dir, readNfo);
           if (failure || (done && at >= ready.length)) {
             fallBack(failure ? `listing thread failed: ${String(failure)}` : `asked for ${dir} after the thread's last folder`);
@@ -331,6 +335,9 @@ export function prefetchingLister(roots: readonly string[], readNfo: boolean, on
       })();
     },
     nfoHead,
-    close: drop,
+    close() {
+      closed = true;
+      drop();
+    },
   };
 }

@@ -108,6 +108,29 @@ describe('scanLibrary', () => {
     expect(index.items.length).toBeLessThan(4100);
   });
 
+  describe('with a listing thread that never answers (a drive that hangs)', () => {
+    const closed: string[] = [];
+    const hanging = (): LibraryScanOptions['firstScanLister'] => () => ({
+      list: () => new Promise(() => {}),
+      nfoHead: () => null,
+      close: () => void closed.push('closed'),
+    });
+    beforeEach(() => void (closed.length = 0));
+
+    it('ends at library_scan_timeout_seconds, flagged timed out, and closes the lister', async () => {
+      const index = await scanLibrary(options({ timeoutMs: 50, firstScanLister: hanging() }));
+      expect(index).toMatchObject({ timed_out: true, items: [] });
+      expect(closed).toEqual(['closed']);
+    });
+
+    it('ends when its job is cancelled, with the cancel as its error', async () => {
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(new Error('cancelled by the owner')), 30);
+      await expect(scanLibrary(options({ timeoutMs: 600_000, signal: stop.signal, firstScanLister: hanging() }))).rejects.toThrow('cancelled by the owner');
+      expect(closed).toEqual(['closed']);
+    });
+  });
+
   it('follows a symlinked folder once and ends in a symlink loop, logging what it skipped', async () => {
     await symlink(join(root, 'd1/TV'), join(root, 'd1/TV/Lost (2004)/loop'));
     await symlink('self', join(root, 'd1/Movies/self'));

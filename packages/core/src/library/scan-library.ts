@@ -1,7 +1,7 @@
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
-import { ENTRY_DIR, ENTRY_ERROR, ENTRY_FILE, FIGURES, inlineLister, prefetchingLister } from './folder-listing.ts';
+import { ENTRY_DIR, ENTRY_ERROR, ENTRY_FILE, FIGURES, inlineLister, prefetchingLister, type FolderLister, type FolderListing } from './folder-listing.ts';
 import type { FolderRecord } from './folder-state.ts';
 import type { IndexHeader } from './index-store.ts';
 import { parseNfo } from './nfo.ts';
@@ -22,6 +22,8 @@ export interface LibraryScanOptions {
   onInlineListing?: (reason: string) => void;
   /** Injected for tests of the time-out. */
   now?: () => number;
+  /** Injected for tests: the lister of a first scan (`prefetchingLister`), one that never answers say. */
+  firstScanLister?: (roots: string[], readNfo: boolean) => FolderLister;
 }
 
 /** What a library scan takes from the effective config. */
@@ -99,6 +101,24 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
   let timedOut = false;
   let sinceYield = 0;
 
+  const aborted = () => opts.signal?.reason ?? new Error('library scan aborted');
+  /**
+   * A listing the thread has not sent yet, or null when the scan's time ran out first. A thread
+   * stuck on a drive that no longer answers would otherwise hold the job for good, deaf to its
+   * cancel; reading that folder here instead would block this thread, and the job's lock with it.
+   */
+  const awaitListing = (pending: Promise<FolderListing>) =>
+    new Promise<FolderListing | null>((resolve, reject) => {
+      const onAbort = () => reject(aborted());
+      const timer = setTimeout(() => resolve(null), Math.max(0, opts.timeoutMs - (now() - started)));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      if (opts.signal?.aborted) onAbort();
+      pending.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      });
+    });
+
   const skip = (path: string, err: unknown) => {
     const error = (err as NodeJS.ErrnoException).code ?? String(err);
     skipped.push({ path, error });
@@ -125,7 +145,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
       sinceYield = 0;
       opts.onProgress?.(files);
       await new Promise((r) => setImmediate(r));
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('library scan aborted');
+      if (opts.signal?.aborted) throw aborted();
       return now() - started > opts.timeoutMs;
     };
     while (stack.length > 0) {
@@ -163,7 +183,11 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
       }
       // Awaited only when the listing is not there yet: a tick per folder adds up.
       const next = lister.list(dir);
-      const listing = next instanceof Promise ? await next : next;
+      const listing = next instanceof Promise ? await awaitListing(next) : next;
+      if (listing === null) {
+        timedOut = true;
+        return;
+      }
       if (listing.error !== null) {
         skip(dir, { code: listing.error });
         continue;
@@ -249,7 +273,10 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
   // writes. A rescan reads few, and decides which from the previous scan's records as it goes.
   const lister = sink.known
     ? inlineLister(opts.readNfo)
-    : prefetchingLister(roots.flatMap((r) => ('root' in r ? [r.root] : [])), opts.readNfo, opts.onInlineListing);
+    : (opts.firstScanLister ?? ((dirs, readNfo) => prefetchingLister(dirs, readNfo, opts.onInlineListing)))(
+        roots.flatMap((r) => ('root' in r ? [r.root] : [])),
+        opts.readNfo,
+      );
   try {
     for (const r of roots) {
       if (!('root' in r)) {
