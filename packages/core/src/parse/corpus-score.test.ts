@@ -23,4 +23,23 @@ describe('missedMetrics', () => {
     expect(missedMetrics(judge(music, null))).toEqual([]);
     expect(missedMetrics(judge(music, { ...episode({}), kind: 'movie' }))).toEqual(['nonVideoRefused']);
   });
+
+  it('takes a country suffix in a labelled title as the answer\'s country', () => {
+    const suffixed: CorpusCase = { name: 'Riverdale.US.S05E01', expect: { kind: 'episode', title: 'Riverdale US', season: 5, episodes: [1] } };
+    const riverdale = episode({ title: 'Riverdale', season: 5, episodes: [1] });
+    expect(missedMetrics(judge(suffixed, { ...riverdale, country: 'US' }))).toEqual([]);
+    expect(missedMetrics(judge(suffixed, { ...riverdale, country: 'UK' }))).toEqual(['seriesTitle']);
+    expect(missedMetrics(judge(suffixed, riverdale))).toEqual(['seriesTitle']);
+  });
+
+  it('reads an anime title that keeps its season marker as that season, its absolute number as the episode', () => {
+    const marked: CorpusCase = { name: '[Grp] Fairy Tail S2 - 37', expect: { kind: 'episode', title: 'Fairy Tail S2', absolute: [37] } };
+    expect(judge(marked, episode({ title: 'Fairy Tail', season: 2, episodes: [37] })).verdict).toBe('right');
+    expect(judge(marked, episode({ title: 'Fairy Tail S2', season: null, episodes: [], absolute_episodes: [37] })).verdict).toBe('right');
+    const wrongEpisode = judge(marked, episode({ title: 'Fairy Tail', season: 2, episodes: [36] }));
+    expect([wrongEpisode.verdict, missedMetrics(wrongEpisode)]).toEqual(['wrong', ['absolute']]);
+    expect(judge(marked, episode({ title: 'Fairy Tail', season: 3, episodes: [37] })).verdict).toBe('wrong');
+    const spelled: CorpusCase = { name: 'Tate no Yuusha Season 2 - 09', expect: { kind: 'episode', title: 'Tate no Yuusha Season 2', absolute: [9] } };
+    expect(judge(spelled, episode({ title: 'Tate no Yuusha', season: 2, episodes: [9] })).verdict).toBe('right');
+  });
 });
