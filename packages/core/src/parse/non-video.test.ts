@@ -28,6 +28,15 @@ describe('names of things that are no video', () => {
     expect(nonVideoReason('[Grp] Some Anime - 05 [BD 1080p FLAC].mkv')).toBeNull();
   });
 
+  it('takes a bracketed CRC32 of the file for a fansub episode, not a catalogue number or an audio file', () => {
+    expect(nonVideoReason('[Grp] Some Anime 05 [BD FLAC][D7F8E39D]')).toBeNull();
+    expect(nonVideoReason('[Grp] Some Anime 05 [BD FLAC] (0c4e6b1a)')).toBeNull();
+    expect(nonVideoReason('Some Artist - Some Album (2018) [FLAC] (30022913)')).toMatch(/music/);
+    expect(nonVideoReason('Some Artist - Some Album (2018) [FLAC] [DEADBEEF]')).toMatch(/music/);
+    expect(nonVideoExtension('[Grp] Some Anime OST - 01 [ABCD1234].flac')).toBe('flac');
+    expectParsed('[Grp] Some Anime 05 [BD FLAC][D7F8E39D].mkv', { kind: 'episode', title: 'Some Anime', absolute_episodes: [5] });
+  });
+
   it('takes the ripped TV and satellite sources for video, whatever reads as a version number', () => {
     expect(nonVideoReason('Photo.Editor.4.2.1.HDTVRip-GRP')).toBeNull();
     expect(nonVideoReason('Photo.Editor.4.2.1.SATRip-GRP')).toBeNull();

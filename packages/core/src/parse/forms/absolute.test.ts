@@ -67,6 +67,9 @@ describe('form absolute number', () => {
     expectRefused('Moon Garden 03-20.mkv');
     // HD is a word of titles too ("Moon Garden HD")
     expectRefused('Moon Garden HD 07');
+    // episode 5 in 1080 lines, or episode 1080 of "Moon Garden 05"?
+    expectRefused('[Kitsune]Moon_Garden_05_1080.BD.FLAC_[D7F8E39D].mkv', /resolution/);
+    expectParsed('[Kitsune] Moon Garden 1080 [1080p].mkv', absolute('Moon Garden', [1080]));
   });
 
   it('drops a word before a group only in a fansub name', () => {

@@ -22,6 +22,8 @@ const RE_WIDE_RANGE = /(?<= )(\d{3})(-\d{3})(?= *(?:$|[[(]))/;
 const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
 // "Title HD 09", "Title 720p 09": a number after the release words ends the name.
 const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
+const RESOLUTIONS = new Set(['360', '480', '540', '576', '720', '1080', '2160']);
+const RE_ENDS_WITH_NUMBER = /(?:^|[\s.])\d{1,4}[\s.]*$/;
 // A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
 const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
@@ -134,6 +136,10 @@ export const absolute: Form = {
         if (!/^[\s._[(]*$/.test(s.slice(end, junk)) || (RE_SCENE_NUMBER.test(n[1]!) && s[n.index - 1] === '.' && s[end] === '.')) continue;
         // "Piano no Mori 2 (TV)": a lone 2 to 9 before release words may be a season or a sequel.
         if (countedBefore(s.slice(0, n.index)) || /^[2-9]$/.test(n[1]!)) continue;
+        // "Nichijou_05_1080.BD": a height without its `p` after the episode number.
+        if (RESOLUTIONS.has(n[1]!) && RE_ENDS_WITH_NUMBER.test(s.slice(0, n.index))) {
+          return marker('episode', n.index, n.index, { conflict: 'two numbers side by side, the later one may be a resolution' });
+        }
         return build(s, n, n.index);
       }
     }
