@@ -207,8 +207,29 @@ describe('planPass: the library names the series', () => {
     expect(r.destinations).toEqual({
       'The.Office.US.S09E01.720p.mkv': '/media/disk2/TV/The Office (US)/Season 09/The Office (US) - S09E01.mkv',
       'Doctor.Who.2005.S13E01.1080p.mkv': '/media/disk2/TV/Doctor Who (2005)/Season 13/Doctor Who (2005) - S13E01.mkv',
-      'Law.and.Order.S01E01.mkv': '/media/disk2/TV/Law & Order/Season 01/Law and Order - S01E01.mkv',
-      'Amelie.2001.1080p.mkv': '/media/disk2/Movies/Amélie (2001)/Amelie (2001).mkv',
+      // Named for the folder it joins, as Sonarr and Radarr name a file for the series or movie.
+      'Law.and.Order.S01E01.mkv': '/media/disk2/TV/Law & Order/Season 01/Law & Order - S01E01.mkv',
+      'Amelie.2001.1080p.mkv': '/media/disk2/Movies/Amélie (2001)/Amélie (2001).mkv',
+    });
+  });
+
+  it('names the file for the folder it joins: its spelling and year, without its id tags', () => {
+    const folders = [
+      tvFolder('disk1', 'Doctor Who (2005) [tvdbid-78804]'), tvFolder('disk1', "Marvel's Agents of S.H.I.E.L.D"),
+      { drive: 'disk1', section: 'movies' as const, root: 'Movies', name: 'Heat (1995) [imdbid-tt0113277]' },
+    ];
+    const r = run(
+      [file('doctor.who.2005.s13e02.720p.mkv'), file('Marvels.Agents.of.S.H.I.E.L.D.S01E01.mkv'), file('heat.1995.1080p.bluray.mkv')],
+      world({ folders }),
+    );
+    expect(r.destinations).toEqual({
+      'doctor.who.2005.s13e02.720p.mkv': '/media/disk1/TV/Doctor Who (2005) [tvdbid-78804]/Season 13/Doctor Who (2005) - S13E02.mkv',
+      'Marvels.Agents.of.S.H.I.E.L.D.S01E01.mkv': "/media/disk1/TV/Marvel's Agents of S.H.I.E.L.D/Season 01/Marvel's Agents of S.H.I.E.L.D - S01E01.mkv",
+      'heat.1995.1080p.bluray.mkv': '/media/disk1/Movies/Heat (1995) [imdbid-tt0113277]/Heat (1995).mkv',
+    });
+    // A new folder is named for the download.
+    expect(run([file('doctor.who.2005.s13e02.720p.mkv')]).destinations).toEqual({
+      'doctor.who.2005.s13e02.720p.mkv': '/media/disk1/TV/doctor who (2005)/Season 13/doctor who (2005) - S13E02.mkv',
     });
   });
 
@@ -245,13 +266,13 @@ describe('planPass: the library names the series', () => {
   it('is "exists" for an episode the season folder holds under another name, and plans the others', () => {
     const folders = [tvFolder('disk1', 'Law & Order'), tvFolder('disk1', 'Friends'), tvFolder('disk1', 'The Daily Show')];
     const files = {
-      '/media/disk1/TV/Law & Order/Season 01': ['Law & Order - S01E01.mkv', 'Law & Order - S01E01.en.srt', 'Law and Order - S01E04.mkv'],
+      '/media/disk1/TV/Law & Order/Season 01': ['Law & Order - S01E01 - Pilot.mkv', 'Law & Order - S01E01 - Pilot.en.srt', 'Law & Order - S01E04.mkv'],
       // A sample named for S01E03 does not hold it.
       '/media/disk1/TV/Friends/Season 01': ['Friends - S01E01-E02.mkv', 'Friends - S01E03 - sample.mkv'],
       '/media/disk1/TV/The Daily Show/Season 2024': ['The Daily Show - 2024-01-15 - Some Guest.mkv'],
     };
     // S01E04 under the very name it would get: a move cut short, which the destination's check settles.
-    const same = ['/media/disk1/TV/Law & Order/Season 01/Law and Order - S01E04.mkv'];
+    const same = ['/media/disk1/TV/Law & Order/Season 01/Law & Order - S01E04.mkv'];
     const r = run(
       [
         file('Law.and.Order.S01E01.720p.mkv'), file('Law.and.Order.S01E01.720p.en.srt', 10), file('Law.and.Order.S01E02.mkv'), file('Law.and.Order.S01E04.mkv'),
@@ -262,8 +283,8 @@ describe('planPass: the library names the series', () => {
     expect(Object.keys(r.destinations).sort()).toEqual(['Friends.S01E03.mkv', 'Law.and.Order.S01E02.mkv', 'Law.and.Order.S01E04.mkv', 'The.Daily.Show.2024.01.16.Guest.mkv']);
     expect(r.skipped).toEqual([
       { source: '/downloads/Friends.S01E02.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv' },
-      { source: '/downloads/Law.and.Order.S01E01.720p.en.srt', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01.mkv' },
-      { source: '/downloads/Law.and.Order.S01E01.720p.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01.mkv' },
+      { source: '/downloads/Law.and.Order.S01E01.720p.en.srt', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv' },
+      { source: '/downloads/Law.and.Order.S01E01.720p.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv' },
       { source: '/downloads/The.Daily.Show.2024.01.15.Guest.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv' },
     ]);
   });
@@ -295,7 +316,8 @@ describe('planPass: the library names the series', () => {
       { source: `${DL}/${young}`, reason: 'ambiguous', detail: 'the year 2024 after the episode number may be an air year; library folders of the title: /media/disk1/TV/Young Sheldon (2017)' },
     ]);
     expect(run([file(young)], world({ folders: [tvFolder('disk1', 'Young Sheldon')] })).destinations).toEqual({
-      [young]: '/media/disk1/TV/Young Sheldon/Season 07/Young Sheldon (2024) - S07E14.mkv',
+      // Named for the yearless folder it joins: the 2024 may be the air year.
+      [young]: '/media/disk1/TV/Young Sheldon/Season 07/Young Sheldon - S07E14.mkv',
     });
     // None of the title: named with the year, so that another series of the title stays apart.
     expect(run([file(young)], world()).destinations).toEqual({ [young]: '/media/disk1/TV/Young Sheldon (2024)/Season 07/Young Sheldon (2024) - S07E14.mkv' });

@@ -13,6 +13,7 @@ import {
 } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
+import { titleYearOfFolder } from '../library/classify.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
 import { recogniseMedia } from './recognise.ts';
@@ -201,7 +202,7 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     const media = recognised.media;
     const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
     const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
-    const rendered = renderTemplate(template, media, extensionOf(video.rel));
+    let rendered = renderTemplate(template, media, extensionOf(video.rel));
     const existing = world.folders.find(section, media);
     if (existing.kind === 'ambiguous') {
       const fitting = existing.folders.map(folderPath).join(', ');
@@ -218,6 +219,13 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     if (!choice) {
       reject('no_drive');
       continue;
+    }
+    if (choice.folder !== null) {
+      // As Sonarr and Radarr name a file for the series or movie it joins, not for the download: one
+      // spelling per folder (`Law & Order - S01E01.mkv`, not `Law and Order - …`; no year the folder lacks).
+      const named = titleYearOfFolder(choice.folder);
+      const year = named.year ?? (media.kind === 'movie' ? media.year : null);
+      rendered = renderTemplate(template, { ...media, title: named.title, year, country: null }, extensionOf(video.rel));
     }
     const folders = [...rendered.folders];
     if (choice.folder !== null && folders.length > 0) {
