@@ -75,29 +75,14 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
  * among the conventions its sources differ on. Either spelling names the folder `Riverdale (US)`.
  */
 function sameSeriesTitle(expected: string, got: ParsedForScoring): boolean {
-  const key = titleKey(expected);
-  return key === titleKey(got.title) || (got.country != null && key === titleKey(`${got.title} ${got.country}`));
-}
-
-// "Fairy Tail S2", "Tate no Yuusha no Nariagari Season 2": an anime title that keeps its season.
-const RE_SEASON_IN_TITLE = /^(.*\S)\s+(?:s|season\s*)(\d{1,2})$/i;
-
-/**
- * A label that keeps a season marker in an anime title, with the number after it as absolute
- * (`Fairy Tail S2 - 37` → title `Fairy Tail S2`, absolute 37), says what an answer of season 2,
- * episode 37 of `Fairy Tail` says. The corpus README's review removed such labels as misleading
- * for a media library; the ones it missed are scored in that reading when the answer takes it.
- */
-function expectationFor(e: CaseExpect, got: ParsedForScoring): CaseExpect {
-  const m = typeof e.title === 'string' && e.absolute !== undefined && e.season == null ? RE_SEASON_IN_TITLE.exec(e.title) : null;
-  if (!m || got.season !== Number(m[2])) return e;
-  const { absolute, ...rest } = e;
-  return { ...rest, title: m[1]!, season: got.season, episodes: absolute! };
+  if (titleKey(expected) === titleKey(got.title)) return true;
+  // The code as a code, in capitals: a label `This Is Us` is no `This Is` of country US.
+  const suffix = got.country == null ? null : new RegExp(`^(.*\\S)[\\s.]+\\(?${got.country}\\)?$`).exec(expected);
+  return suffix !== null && titleKey(suffix[1]!) === titleKey(got.title);
 }
 
 /** Each labelled field of one case: right or wrong (only when the parser answered). */
-export function fieldVerdicts(label: CaseExpect, got: ParsedForScoring): Record<string, boolean> {
-  const e = expectationFor(label, got);
+export function fieldVerdicts(e: CaseExpect, got: ParsedForScoring): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   if (e.kind !== undefined) out.kind = e.kind === got.kind;
   if (e.title !== undefined) out.title = e.title !== null && sameSeriesTitle(e.title, got);
@@ -116,8 +101,6 @@ export function fieldVerdicts(label: CaseExpect, got: ParsedForScoring): Record<
     out.absolute =
       sameNumbers(e.absolute, got.absolute_episodes) || (seasonless && sameNumbers(e.absolute, got.episodes));
   }
-  // The absolute figure of a label read as season and episodes is judged by those.
-  if (label.absolute !== undefined && e.absolute === undefined) out.absolute = out.season! && out.episodes!;
   if (e.edition !== undefined) out.edition = (e.edition ?? null) === (got.edition ?? null);
   if (e.country !== undefined) out.country = (e.country ?? null) === (got.country ?? null);
   return out;

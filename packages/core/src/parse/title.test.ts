@@ -34,6 +34,9 @@ describe('titles: what is taken off and what stays', () => {
     expectParsed('Dark Harbour (US) (2005) - S01E02.mkv', episode('Dark Harbour', 1, [2], { country: 'US', year: 2005 }));
     // a title word that spells a code is not one
     expectParsed('Hold.Onto.Us.S01E02.720p.WEB', episode('Hold Onto Us', 1, [2], { country: null }));
+    // nor, in a name all in capitals, a bare one: a word is as likely
+    expectParsed('HOLD.ONTO.US.S01E02.720p.WEB', episode('HOLD ONTO US', 1, [2], { country: null }));
+    expectParsed('DARK.HARBOUR.(US).S01E02.720p.WEB', episode('DARK HARBOUR', 1, [2], { country: 'US' }));
   });
 
   it('ends a series title at its bracketed year: brackets after it are tags', () => {

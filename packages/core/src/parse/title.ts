@@ -302,7 +302,8 @@ export function seriesTitle(raw: string): Title {
     }
     const c: RegExpExecArray | null = country === null && (lastCode === 41 || isUpperCode(lastCode)) ? TRAILING_COUNTRY.exec(t) : null;
     const code: string | null = c ? (c[2] ?? c[3]!).toUpperCase() : null;
-    if (c && code !== null && COUNTRIES.has(code) && finish(c[1]!) !== '') {
+    // In a name all in capitals a bare code is as likely a word (`THIS.IS.US`): it stays in the title.
+    if (c && code !== null && COUNTRIES.has(code) && finish(c[1]!) !== '' && (c[2] !== undefined || /\p{Ll}/u.test(c[1]!))) {
       country = code;
       t = c[1]!;
       continue;

@@ -69,6 +69,8 @@ describe('form absolute number', () => {
     expectRefused('Moon Garden HD 07');
     // episode 5 in 1080 lines, or episode 1080 of "Moon Garden 05"?
     expectRefused('[Kitsune]Moon_Garden_05_1080.BD.FLAC_[D7F8E39D].mkv', /resolution/);
+    expectRefused('[Kitsune] Moon Garden 05 1080 [BD][D7F8E39D].mkv', /resolution/);
+    expectRefused('[Kitsune] Moon Garden 05 - 1080 [BD].mkv', /resolution/);
     expectParsed('[Kitsune] Moon Garden 1080 [1080p].mkv', absolute('Moon Garden', [1080]));
   });
 

@@ -71,6 +71,10 @@ function build(s: string, m: RegExpExecArray, start: number): Marker | null {
   if (nums === null) return null;
   const title = s.slice(0, start);
   if (endsWithMovieWord(title)) return null;
+  // "Nichijou_05_1080.BD", "[Grp] Title 05 1080 [BD]": a height without its `p` after the episode number.
+  if (nums.length === 1 && RESOLUTIONS.has(m[1]!) && RE_ENDS_WITH_NUMBER.test(title)) {
+    return marker('episode', start, start, { conflict: 'two numbers side by side, the later one may be a resolution' });
+  }
   if (RE_NUMBER_IN_TITLE.test(title)) {
     return marker('episode', start, start, { conflict: 'a number inside the title that may be the episode' });
   }
@@ -136,10 +140,6 @@ export const absolute: Form = {
         if (!/^[\s._[(]*$/.test(s.slice(end, junk)) || (RE_SCENE_NUMBER.test(n[1]!) && s[n.index - 1] === '.' && s[end] === '.')) continue;
         // "Piano no Mori 2 (TV)": a lone 2 to 9 before release words may be a season or a sequel.
         if (countedBefore(s.slice(0, n.index)) || /^[2-9]$/.test(n[1]!)) continue;
-        // "Nichijou_05_1080.BD": a height without its `p` after the episode number.
-        if (RESOLUTIONS.has(n[1]!) && RE_ENDS_WITH_NUMBER.test(s.slice(0, n.index))) {
-          return marker('episode', n.index, n.index, { conflict: 'two numbers side by side, the later one may be a resolution' });
-        }
         return build(s, n, n.index);
       }
     }
