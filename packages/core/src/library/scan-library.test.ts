@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONFIG, type Drive } from '@mo/shared';
 import { libraryScanOptions, scanLibrary, type LibraryScanOptions } from './scan-library.ts';
 import { libraryView, extensionBreakdown } from './views.ts';
@@ -117,16 +118,30 @@ describe('scanLibrary', () => {
     });
     beforeEach(() => void (closed.length = 0));
 
-    it('ends at library_scan_timeout_seconds, flagged timed out, and closes the lister', async () => {
-      const index = await scanLibrary(options({ timeoutMs: 50, firstScanLister: hanging() }));
+    it('ends at library_scan_timeout_seconds, flagged timed out, and closes the lister, leaving no listener on the job', async () => {
+      const job = new AbortController();
+      const index = await scanLibrary(options({ timeoutMs: 50, signal: job.signal, firstScanLister: hanging() }));
       expect(index).toMatchObject({ timed_out: true, items: [] });
       expect(closed).toEqual(['closed']);
+      expect(getEventListeners(job.signal, 'abort')).toEqual([]);
     });
 
-    it('ends when its job is cancelled, with the cancel as its error', async () => {
+    it('ends when its job is cancelled, with the cancel as its error, leaving no timer behind', async () => {
       const stop = new AbortController();
-      setTimeout(() => stop.abort(new Error('cancelled by the owner')), 30);
-      await expect(scanLibrary(options({ timeoutMs: 600_000, signal: stop.signal, firstScanLister: hanging() }))).rejects.toThrow('cancelled by the owner');
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const waiting: LibraryScanOptions['firstScanLister'] = () => ({
+          ...hanging()!([], false),
+          list: () => {
+            queueMicrotask(() => stop.abort(new Error('cancelled by the owner')));
+            return new Promise(() => {});
+          },
+        });
+        await expect(scanLibrary(options({ timeoutMs: 600_000, signal: stop.signal, firstScanLister: waiting }))).rejects.toThrow('cancelled by the owner');
+        expect(vi.getTimerCount()).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
       expect(closed).toEqual(['closed']);
     });
   });

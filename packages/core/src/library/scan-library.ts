@@ -109,14 +109,21 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
    */
   const awaitListing = (pending: Promise<FolderListing>) =>
     new Promise<FolderListing | null>((resolve, reject) => {
-      const onAbort = () => reject(aborted());
-      const timer = setTimeout(() => resolve(null), Math.max(0, opts.timeoutMs - (now() - started)));
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      if (opts.signal?.aborted) onAbort();
-      pending.then(resolve, reject).finally(() => {
+      // Whichever comes first clears the others: a listing that never comes must leave no timer
+      // (it kept the process alive) nor a listener on the job's signal.
+      const settle = (done: () => void) => {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
-      });
+        done();
+      };
+      const onAbort = () => settle(() => reject(aborted()));
+      const timer = setTimeout(() => settle(() => resolve(null)), Math.max(0, opts.timeoutMs - (now() - started)));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      if (opts.signal?.aborted) onAbort();
+      pending.then(
+        (listing) => settle(() => resolve(listing)),
+        (err: unknown) => settle(() => reject(err)),
+      );
     });
 
   const skip = (path: string, err: unknown) => {
