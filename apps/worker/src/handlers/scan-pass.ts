@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
 import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
 import { passFileName, writePassFile } from '@mo/core/scanner/pass-file.ts';
-import { DownloadsInLibraryError } from '@mo/core/scanner/drive-survey.ts';
+import { DownloadsInLibraryError } from '@mo/core/scanner/downloads-in-library.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Config, SettingsPatch } from '@mo/shared';
 import { AppError, type KeyIssue } from '../errors.ts';
+import { libraryFolderHolding } from '../scanner/downloads-in-library.ts';
 import { checkTemplate, TemplateError } from '../scanner/template.ts';
 import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots } from './allowed-roots.ts';
 import { extensionProblem, type ExtensionList } from './known-extensions.ts';
@@ -22,7 +23,8 @@ export interface SettingsGuardContext {
  * is the one the patch changed.
  */
 async function downloadsInLibrary(patch: SettingsPatch, base: Config): Promise<KeyIssue | null> {
-  const downloads = await realPathOf(patch.paths?.downloads ?? base.paths.downloads).catch(() => null);
+  const given = patch.paths?.downloads ?? base.paths.downloads;
+  const downloads = await realPathOf(given).catch(() => null);
   if (downloads === null) return null;
   const drives = patch.drives ?? base.drives;
   const movieFolders = patch.library?.movie_folders ?? base.library.movie_folders;
@@ -30,7 +32,8 @@ async function downloadsInLibrary(patch: SettingsPatch, base: Config): Promise<K
   for (const [i, drive] of drives.entries()) {
     for (const folder of folders) {
       const library = await realPathOf(join(drive.path, folder)).catch(() => null);
-      if (library === null || !isInside(downloads, library)) continue;
+      // By path, for folders not made yet; by identity too, for a bind mount of a library's folder.
+      if (library === null || !(isInside(downloads, library) || (await libraryFolderHolding(given, [library])) !== null)) continue;
       const key =
         patch.paths?.downloads !== undefined ? 'paths.downloads'
         : patch.drives !== undefined ? `drives.${i}.path`

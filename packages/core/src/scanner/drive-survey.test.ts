@@ -34,7 +34,7 @@ describe('surveyDrives', () => {
       { drive: 'b', section: 'tv', root: 'TV Shows', name: 'Lost' },
     ]);
     const id = (p: string) => `${statSync(p).dev}:${statSync(p).ino}`;
-    expect(s.libraryDirs).toEqual(new Map([join(a, 'Movies'), join(a, 'TV Shows'), join(b, 'TV'), join(b, 'TV Shows')].map((p) => [id(p), p])));
+    expect(s.libraryDirs).toEqual(new Set([join(a, 'Movies'), join(a, 'TV Shows'), join(b, 'TV'), join(b, 'TV Shows')].map(id)));
     expect(s.listedRoots).toEqual(new Set([rootKey('a', 'Movies'), rootKey('a', 'TV Shows'), rootKey('b', 'TV'), rootKey('b', 'TV Shows')]));
   });
 });

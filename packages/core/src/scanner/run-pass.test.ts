@@ -412,13 +412,21 @@ describe('a downloads folder in a library folder (set in the TOML file, which no
     expect((await s.state.read()).recent).toEqual([]);
   });
 
-  it('also when the downloads folder is a folder inside a library folder', async () => {
+  it('also when the downloads folder is a folder inside a library folder, and before it settles what an interrupted pass left', async () => {
     s = setup({ downloadsOnDisk: true });
-    put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.mkv');
+    const video = put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.mkv');
+    const srt = put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 100);
+    const dir = join(s.drive, 'Movies', 'Heat (1995)');
+    put(dir, 'Heat (1995).mkv');
+    await createSidecarJournal(sidecarJournalDir(s.data)).begin({
+      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
+      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
+    });
     const before = snapshot(s.drive);
     s.cfg = { ...s.cfg, paths: { ...s.cfg.paths, downloads: join(s.drive, 'Movies', 'incoming') } };
     await expect(pass(s)).rejects.toThrow(`lies in the library folder ${join(s.drive, 'Movies')}`);
     expect(snapshot(s.drive)).toEqual(before);
+    expect(readdirSync(sidecarJournalDir(s.data))).toHaveLength(1);
   });
 });
 

@@ -12,7 +12,8 @@ import type { Ownership } from '../fs/ownership.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
-import { DownloadsInLibraryError, libraryFolderHolding, surveyDrives } from './drive-survey.ts';
+import { surveyDrives } from './drive-survey.ts';
+import { DownloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
 import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
 import { withPassLock } from './pass-lock.ts';
@@ -196,6 +197,9 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
   const dry_run = cfg.app.dry_run;
 
   return withPassLock(cfg.paths.data, async (held) => {
+    // Before anything moves, the settling of an interrupted pass's files included.
+    const holder = await libraryFolderHolding(cfg.paths.downloads, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
+    if (holder !== null) throw new DownloadsInLibraryError(cfg.paths.downloads, holder);
     const journal = createTransferJournal(transferJournalDir(cfg.paths.data));
     const sidecarJournal = createSidecarJournal(sidecarJournalDir(cfg.paths.data));
     const moveOpts: MoveOptions = { owner: opts.owner, journal };
@@ -238,8 +242,6 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     }
     const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
-    const holder = await libraryFolderHolding(cfg.paths.downloads, survey.libraryDirs);
-    if (holder !== null) throw new DownloadsInLibraryError(cfg.paths.downloads, holder);
     const listing = folderListings();
     const files = await walkDownloads(cfg.paths.downloads, {
       signal: opts.signal,

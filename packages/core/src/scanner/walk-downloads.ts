@@ -8,7 +8,7 @@ const YIELD_EVERY = 2000;
 export interface WalkOptions {
   signal?: AbortSignal;
   /** Folders not to enter, as `dev:ino`: the library folders, should a drive lie inside the downloads. */
-  exclude?: { has(id: string): boolean };
+  exclude?: ReadonlySet<string>;
   /** A folder that could not be read; it is left out. */
   onSkip?: (path: string, error: string) => void;
 }
