@@ -14,6 +14,7 @@ import {
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
+import { folderTitleKey } from '../library/title-match.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
 import { recogniseMedia } from './recognise.ts';
@@ -225,7 +226,10 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       // spelling per folder (`Law & Order - S01E01.mkv`, not `Law and Order - …`; no year the folder lacks).
       const named = titleYearOfFolder(choice.folder);
       const year = named.year ?? (media.kind === 'movie' ? media.year : null);
-      rendered = renderTemplate(template, { ...media, title: named.title, year, country: null }, extensionOf(video.rel));
+      // A code the folder carries beside its year (`The Office (2005) (US)`), not one its title ends in.
+      const code = media.kind === 'episode' ? folderTitleKey(choice.folder).country : null;
+      const country = code !== null && !new RegExp(`\\b${code}\\)?$`, 'i').test(named.title) ? code : null;
+      rendered = renderTemplate(template, { ...media, title: named.title, year, country }, extensionOf(video.rel));
     }
     const folders = [...rendered.folders];
     if (choice.folder !== null && folders.length > 0) {
