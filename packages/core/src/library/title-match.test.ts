@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contradicts, fittingFolders, folderTitleKey, sameTitleGroups, titleKey, type TitleKey } from './title-match.ts';
+import { capitalsCountryReading, contradicts, fittingFolders, folderTitleKey, sameTitleGroups, titleKey, type TitleKey } from './title-match.ts';
 
 const k = (key: string, year: number | null = null, country: string | null = null): TitleKey => ({ key, year, country });
 
@@ -30,6 +30,8 @@ describe('titleKey', () => {
     // A title word, not a country: lower case, or not a code of a remade series.
     ['This Is Us', null, k('this is us')],
     ['Among Us', null, k('among us')],
+    // In a title all in capitals a bare code may be either: the library decides (capitalsCountryReading).
+    ['THIS IS US', null, k('this is us')],
     ['Ghosts DE', null, k('ghosts de')],
     // A trailing number that is not the year given is part of the title.
     ['Wonder Woman 1984', 2020, k('wonder woman 1984', 2020)],
@@ -158,5 +160,15 @@ describe('sameTitleGroups', () => {
       ['The Office||UK'],
       ['The Office||'],
     ]);
+  });
+});
+
+describe('capitalsCountryReading', () => {
+  it('reads a bare code ending a title all in capitals as a country, for the library to confirm', () => {
+    expect(capitalsCountryReading('THE OFFICE US')).toEqual({ title: 'THE OFFICE', country: 'US' });
+    expect(capitalsCountryReading('The Office US')).toBeNull();
+    expect(capitalsCountryReading('THE OFFICE (US)')).toBeNull();
+    expect(capitalsCountryReading('GHOSTS DE')).toBeNull();
+    expect(capitalsCountryReading('US')).toBeNull();
   });
 });

@@ -28,7 +28,8 @@ const MAX_YEAR = new Date().getUTCFullYear() + 1;
 /** Ids Sonarr, Radarr, Plex and Jellyfin add to folder names: `[tvdbid-78804]`, `{imdb-tt0386676}`. */
 const ID_TAG = /^(.*?)\s*[[{](?:tvdb|tmdb|imdb|tvmaze|anidb)(?:id)?[-=][^\]}]*[\]}]$/i;
 const TRAILING_YEAR = /^(.*?\S)\s*(?:\((\d{4})\)|\[(\d{4})\]|(?<=[\s._-])(\d{4}))$/;
-// A bare code only in capitals: "This Is Us" is a title, "The Office US" a series of the US.
+// A bare code only in capitals: "This Is Us" is a title, "The Office US" a series of the US; and
+// not in a title all in capitals, where it is as likely a word ("THIS IS US"; see `capitalsCountryReading`).
 const TRAILING_COUNTRY = /^(.*?\S)\s*(?:[([]([A-Za-z]{2})[)\]]|(?<=[\s._-])([A-Z]{2}))$/;
 const COUNTRY_TAG = /[([]\s*([A-Za-z]{2})\s*[)\]]/g;
 /** The sort-order spelling of a title some libraries use: `Office, The`. */
@@ -71,7 +72,7 @@ export function titleKey(title: string, year: number | null = null, country: str
     }
     const cm = TRAILING_COUNTRY.exec(t);
     const code = cm ? (cm[2] ?? cm[3]!).toUpperCase() : '';
-    if (cm && COUNTRIES.has(code) && (c === null || c === code) && hasTitleLeft(cm[1]!)) {
+    if (cm && COUNTRIES.has(code) && (c === null || c === code) && hasTitleLeft(cm[1]!) && (cm[2] !== undefined || /\p{Ll}/u.test(cm[1]!))) {
       t = trimEnd(cm[1]!);
       c = code;
       continue;
@@ -80,6 +81,16 @@ export function titleKey(title: string, year: number | null = null, country: str
   }
   const key = normalizeTitle(t.replace(TRAILING_ARTICLE, '')).replace(SPELLED_OUT, (run) => run.replace(/ /g, ''));
   return { key, year: y, country: c };
+}
+
+/**
+ * The other reading of a title all in capitals that ends in a bare country code: `THE OFFICE US` may
+ * be The Office of the US, `THIS IS US` is a title. Null for any other title.
+ */
+export function capitalsCountryReading(title: string): { title: string; country: string } | null {
+  const cm = TRAILING_COUNTRY.exec(title.trim());
+  if (!cm || cm[3] === undefined || !COUNTRIES.has(cm[3]) || /\p{Ll}/u.test(cm[1]!) || !hasTitleLeft(cm[1]!)) return null;
+  return { title: trimEnd(cm[1]!), country: cm[3] };
 }
 
 /**

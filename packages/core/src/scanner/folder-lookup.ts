@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { LibraryIndex } from '@mo/shared';
-import { fittingFolders, folderTitleKey, titleKey, type FolderFit, type TitleKey } from '../library/title-match.ts';
+import { capitalsCountryReading, fittingFolders, folderTitleKey, titleKey, type FolderFit, type TitleKey } from '../library/title-match.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
 import type { TemplateMedia } from './template.ts';
 
@@ -85,7 +85,16 @@ export function buildFolderLookup(
         // A movie is always named with its year, and a title alone matches too many remakes.
         return { kind: 'found', folders: list.filter((e) => wanted.year !== null && e.key.year === wanted.year).map((e) => e.folder) };
       }
-      const fit = fittingFolders(wanted, list, (e) => e.key);
+      let fit = fittingFolders(wanted, list, (e) => e.key);
+      // `THE.OFFICE.US`: the library says whether the capitals' US is a word or the country.
+      const other = media.country === null ? capitalsCountryReading(media.title) : null;
+      if (other) {
+        const key = titleKey(other.title, media.year, other.country);
+        const alt = fittingFolders(key, byKey.get(`${section}\0${key.key}`) ?? [], (e) => e.key);
+        if (alt.folders.length > 0) {
+          fit = fit.folders.length > 0 ? { kind: 'ambiguous', folders: [...fit.folders, ...alt.folders] } : alt;
+        }
+      }
       // A year after the episode marker is the series' in a first season (Doctor.Who.S01E01.2005)
       // and the air year in a later one (Young.Sheldon.S07E14.2024 for Young Sheldon (2017)). It
       // picks a folder of its own year, and a new folder is named with it, as a year before the

@@ -213,6 +213,20 @@ describe('planPass: the library names the series', () => {
     });
   });
 
+  it('lets the library say whether a name in capitals ends in a word or a country code (THIS.IS.US, THE.OFFICE.US)', () => {
+    const names = [file('THIS.IS.US.S01E02.720p.WEB.mkv'), file('THE.OFFICE.US.S02E01.720p.WEB.mkv', 600 * MB)];
+    const r = run(names, world({ folders: [tvFolder('disk1', 'This Is Us'), tvFolder('disk1', 'The Office (US)')] }));
+    expect(r.destinations).toEqual({
+      'THIS.IS.US.S01E02.720p.WEB.mkv': '/media/disk1/TV/This Is Us/Season 01/This Is Us - S01E02.mkv',
+      'THE.OFFICE.US.S02E01.720p.WEB.mkv': '/media/disk1/TV/The Office (US)/Season 02/The Office (US) - S02E01.mkv',
+    });
+    // With neither in the library, the name is kept as it is, not split into a country.
+    expect(run(names.slice(0, 1)).destinations).toEqual({ 'THIS.IS.US.S01E02.720p.WEB.mkv': '/media/disk1/TV/THIS IS US/Season 01/THIS IS US - S01E02.mkv' });
+    // A folder of each reading: no guess.
+    const both = run(names.slice(1), world({ folders: [tvFolder('disk1', 'THE OFFICE US'), tvFolder('disk1', 'The Office (US)')] }));
+    expect(both.reasons).toEqual({ 'THE.OFFICE.US.S02E01.720p.WEB.mkv': 'ambiguous' });
+  });
+
   it('names the file for the folder it joins: its spelling and year, without its id tags', () => {
     const folders = [
       tvFolder('disk1', 'Doctor Who (2005) [tvdbid-78804]'), tvFolder('disk1', "Marvel's Agents of S.H.I.E.L.D"),
