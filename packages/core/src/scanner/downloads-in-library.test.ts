@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { libraryFolderHolding, locate, parseMountInfo } from './downloads-in-library.ts';
+import { heldByMount, libraryFolderHolding, locate, parseMountInfo } from './downloads-in-library.ts';
 
 const MOUNTS = [
   '22 27 0:21 / /proc rw,relatime - proc proc rw',
@@ -23,18 +23,49 @@ describe('where a path lies on its filesystem', () => {
 
   it('reads each mount, with the escapes of spaces undone', () => {
     expect(mounts).toHaveLength(7);
-    expect(mounts[5]).toEqual({ device: '8:17', root: '/dl area', point: '/other dl' });
+    expect(mounts[5]).toEqual({ device: '8:17', root: '/dl area', point: '/other dl', type: 'ext4' });
+    expect(mounts[6]!.type).toBe('tmpfs');
   });
 
   it('by the deepest mount that holds it, a bind mount of a folder included', () => {
-    expect(locate('/downloads/Heat.1995', mounts)).toEqual({ device: '8:17', path: '/Movies/downloads/Heat.1995' });
-    expect(locate('/downloads', mounts)).toEqual({ device: '8:17', path: '/Movies/downloads' });
-    expect(locate('/media/Movies', mounts)).toEqual({ device: '8:17', path: '/Movies' });
-    expect(locate('/downloads/tmp/x', mounts)).toEqual({ device: '0:50', path: '/x' });
-    expect(locate('/other dl/a', mounts)).toEqual({ device: '8:17', path: '/dl area/a' });
+    const at = (p: string) => {
+      const l = locate(p, mounts);
+      return l && { device: l.device, path: l.path };
+    };
+    expect(at('/downloads/Heat.1995')).toEqual({ device: '8:17', path: '/Movies/downloads/Heat.1995' });
+    expect(at('/downloads')).toEqual({ device: '8:17', path: '/Movies/downloads' });
+    expect(at('/media/Movies')).toEqual({ device: '8:17', path: '/Movies' });
+    expect(at('/downloads/tmp/x')).toEqual({ device: '0:50', path: '/x' });
+    expect(at('/other dl/a')).toEqual({ device: '8:17', path: '/dl area/a' });
     // `/mediax` is not under `/media`
-    expect(locate('/mediax/a', mounts)).toEqual({ device: '8:1', path: '/mediax/a' });
+    expect(at('/mediax/a')).toEqual({ device: '8:1', path: '/mediax/a' });
     expect(locate('/x', [])).toBeNull();
+  });
+});
+
+describe('a downloads folder held by a library folder, by mount', () => {
+  const lib = (p: string) => ({ path: p, real: p });
+
+  it('finds the bind mount of a library\'s subfolder (Docker: /srv/media:/media, /srv/media/Movies/downloads:/downloads)', () => {
+    const mounts = parseMountInfo(MOUNTS);
+    expect(heldByMount('/downloads/complete', [lib('/media/TV'), lib('/media/Movies')], mounts)).toBe('/media/Movies');
+    expect(heldByMount('/other dl', [lib('/media/Movies')], mounts)).toBeNull();
+    // a downloads folder under a mount of a whole filesystem: its own parent folders tell
+    expect(heldByMount('/media/Movies/x', [lib('/media/Movies')], mounts)).toBeNull();
+  });
+
+  it('says nothing on NFS, which writes / as every mount\'s root and shares a device among exports', () => {
+    const nfs = parseMountInfo(
+      [
+        '27 1 8:1 / / rw - ext4 /dev/sda1 rw',
+        '50 27 0:53 / /drives/nas/Movies rw - nfs4 nas:/volume1/Movies rw',
+        '51 27 0:53 / /downloads rw - nfs4 nas:/volume1/downloads rw',
+        '52 27 0:53 /TV /mnt/media-tv rw - nfs nas:/volume1/media rw',
+        '53 27 0:53 /TV /mnt/dl-tv rw - nfs nas:/volume1/downloads rw',
+      ].join('\n'),
+    );
+    expect(heldByMount('/downloads/complete', [lib('/drives/nas/Movies')], nfs)).toBeNull();
+    expect(heldByMount('/mnt/dl-tv', [lib('/mnt/media-tv')], nfs)).toBeNull();
   });
 });
 
@@ -54,8 +85,9 @@ describe('libraryFolderHolding', () => {
     expect(await libraryFolderHolding(join(root, 'gone'), [movies, tv])).toBeNull();
   });
 
-  // A private mount namespace needs root (or user namespaces); where there is none, this is skipped.
-  const canMount = process.platform === 'linux' && spawnSync('unshare', ['-m', 'true']).status === 0;
+  // A private mount namespace and a bind mount need root (or user namespaces) and no confining
+  // profile; where they are not allowed, this is skipped.
+  const canMount = process.platform === 'linux' && spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind "${root}" "${root}"`]).status === 0;
   it.skipIf(!canMount)('finds a bind mount of a folder inside a library folder, which the mount point\'s parents never show', () => {
     const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures', 'holding-library.mts');
     const mounted = join(root, 'mnt');

@@ -18,10 +18,11 @@ export class DownloadsInLibraryError extends Error {
   }
 }
 
-/** Where a path lies on its filesystem: the device, and the path from that filesystem's root. */
+/** Where a path lies on its filesystem: the device, the path from that filesystem's root, and the mount. */
 export interface FsLocation {
   device: string;
   path: string;
+  mount: Mount;
 }
 
 interface Mount {
@@ -29,6 +30,7 @@ interface Mount {
   /** The folder of the filesystem mounted there (`/` unless a bind mount of a folder). */
   root: string;
   point: string;
+  type: string;
 }
 
 // mountinfo writes a space, tab, newline and backslash in a path as octal escapes.
@@ -39,12 +41,14 @@ export function parseMountInfo(text: string): Mount[] {
   const mounts: Mount[] = [];
   for (const line of text.split('\n')) {
     const f = line.split(' ');
+    const dash = f.indexOf('-', 6);
     if (f.length < 5 || !/^\d+:\d+$/.test(f[2]!)) continue;
-    mounts.push({ device: f[2]!, root: unescapeMountPath(f[3]!), point: unescapeMountPath(f[4]!) });
+    mounts.push({ device: f[2]!, root: unescapeMountPath(f[3]!), point: unescapeMountPath(f[4]!), type: dash > 0 ? (f[dash + 1] ?? '') : '' });
   }
   return mounts;
 }
 
+const trustsRoots = (m: Mount) => !/^nfs/.test(m.type);
 const under = (path: string, folder: string) => folder === '/' || path === folder || path.startsWith(`${folder}/`);
 
 /**
@@ -56,7 +60,7 @@ export function locate(realPath: string, mounts: readonly Mount[]): FsLocation |
   let best: Mount | null = null;
   for (const m of mounts) if (under(realPath, m.point) && (best === null || m.point.length >= best.point.length)) best = m;
   if (best === null) return null;
-  return { device: best.device, path: posix.join(best.root, posix.relative(best.point, realPath) || '.') };
+  return { device: best.device, path: posix.join(best.root, posix.relative(best.point, realPath) || '.'), mount: best };
 }
 
 /** The library folder, of those given by path, that `downloads` is or lies in; null when none. */
@@ -78,13 +82,20 @@ export async function libraryFolderHolding(downloads: string, libraryFolders: re
     if (library) return library;
     if (dirname(dir) === dir) break;
   }
-  // By where each lies on its filesystem: a bind mount of a folder inside a library folder.
-  const mounts = parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8').catch(() => ''));
-  const at = locate(real, mounts);
-  if (at === null) return null;
+  return heldByMount(real, libraries, parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8').catch(() => '')));
+}
+
+/**
+ * By where each lies on its filesystem: a bind mount of a folder inside a library folder, which
+ * only a downloads folder under a mount of a folder (root not `/`) can be. NFS writes `/` as every
+ * mount's root and shares one device among a server's exports: it says nothing here.
+ */
+export function heldByMount(downloads: string, libraries: readonly { path: string; real: string }[], mounts: readonly Mount[]): string | null {
+  const at = locate(downloads, mounts);
+  if (at === null || at.mount.root === '/' || !trustsRoots(at.mount)) return null;
   for (const l of libraries) {
     const lib = locate(l.real, mounts);
-    if (lib !== null && lib.device === at.device && under(at.path, lib.path)) return l.path;
+    if (lib !== null && trustsRoots(lib.mount) && lib.device === at.device && under(at.path, lib.path)) return l.path;
   }
   return null;
 }

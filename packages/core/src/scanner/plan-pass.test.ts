@@ -230,13 +230,13 @@ describe('planPass: the library names the series', () => {
   it('names the file for the folder it joins: its spelling and year, without its id tags', () => {
     const folders = [
       tvFolder('disk1', 'Doctor Who (2005) [tvdbid-78804]'), tvFolder('disk1', "Marvel's Agents of S.H.I.E.L.D"),
-      tvFolder('disk1', 'The Office (2005) (US)'), tvFolder('disk1', 'This Is Us'),
+      tvFolder('disk1', 'The Office (2005) (US)'), tvFolder('disk1', 'This Is Us'), tvFolder('disk1', 'Shameless [UK] (2004)'),
       { drive: 'disk1', section: 'movies' as const, root: 'Movies', name: 'Heat (1995) [imdbid-tt0113277]' },
     ];
     const r = run(
       [
         file('doctor.who.2005.s13e02.720p.mkv'), file('Marvels.Agents.of.S.H.I.E.L.D.S01E01.mkv'), file('heat.1995.1080p.bluray.mkv'),
-        file('The.Office.US.S02E01.mkv'), file('This.Is.Us.S01E01.mkv'),
+        file('The.Office.US.S02E01.mkv'), file('This.Is.Us.S01E01.mkv'), file('Shameless.UK.S03E01.mkv'),
       ],
       world({ folders }),
     );
@@ -246,6 +246,7 @@ describe('planPass: the library names the series', () => {
       'heat.1995.1080p.bluray.mkv': '/media/disk1/Movies/Heat (1995) [imdbid-tt0113277]/Heat (1995).mkv',
       'The.Office.US.S02E01.mkv': '/media/disk1/TV/The Office (2005) (US)/Season 02/The Office (US) - S02E01.mkv',
       'This.Is.Us.S01E01.mkv': '/media/disk1/TV/This Is Us/Season 01/This Is Us - S01E01.mkv',
+      'Shameless.UK.S03E01.mkv': '/media/disk1/TV/Shameless [UK] (2004)/Season 03/Shameless [UK] (2004) - S03E01.mkv',
     });
     // A new folder is named for the download.
     expect(run([file('doctor.who.2005.s13e02.720p.mkv')]).destinations).toEqual({

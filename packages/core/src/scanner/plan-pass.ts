@@ -228,7 +228,7 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       const year = named.year ?? (media.kind === 'movie' ? media.year : null);
       // A code the folder carries beside its year (`The Office (2005) (US)`), not one its title ends in.
       const code = media.kind === 'episode' ? folderTitleKey(choice.folder).country : null;
-      const country = code !== null && !new RegExp(`\\b${code}\\)?$`, 'i').test(named.title) ? code : null;
+      const country = code !== null && !new RegExp(`\\b${code}[)\\]]?$`, 'i').test(named.title) ? code : null;
       rendered = renderTemplate(template, { ...media, title: named.title, year, country }, extensionOf(video.rel));
     }
     const folders = [...rendered.folders];

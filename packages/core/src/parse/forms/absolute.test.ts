@@ -71,6 +71,7 @@ describe('form absolute number', () => {
     expectRefused('[Kitsune]Moon_Garden_05_1080.BD.FLAC_[D7F8E39D].mkv', /resolution/);
     expectRefused('[Kitsune] Moon Garden 05 1080 [BD][D7F8E39D].mkv', /resolution/);
     expectRefused('[Kitsune] Moon Garden 05 - 1080 [BD].mkv', /resolution/);
+    expectRefused('[Kitsune] Moon Garden 05v2 1080 [BD].mkv', /resolution/);
     expectParsed('[Kitsune] Moon Garden 1080 [1080p].mkv', absolute('Moon Garden', [1080]));
   });
 

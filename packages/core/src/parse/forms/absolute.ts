@@ -23,7 +23,7 @@ const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((
 // "Title HD 09", "Title 720p 09": a number after the release words ends the name.
 const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
 const RESOLUTIONS = new Set(['360', '480', '540', '576', '720', '1080', '2160']);
-const RE_ENDS_WITH_NUMBER = /(?:^|[\s.])\d{1,4}[\s.]*$/;
+const RE_ENDS_WITH_NUMBER = /(?:^|[\s.])\d{1,4}(?:v\d)?[\s.]*$/i;
 // A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
 const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
 // Old scene numbers (`.311.`, `.0105.`) are the scene-number form's.
