@@ -75,6 +75,13 @@ function snapshot(...roots: string[]): Record<string, string> {
 const pass = (s: Setup, extra: Partial<Parameters<typeof runScanPass>[0]> = {}) =>
   runScanPass({ config: s.cfg, state: s.state, owner: { uid: null, gid: null }, log, ...extra });
 
+/** What a pass killed between a video and its sidecar leaves: the note of the sidecar still to move. */
+const noteSidecar = (at: Setup, video: string, srt: string, dir: string) =>
+  createSidecarJournal(sidecarJournalDir(at.data)).begin({
+    video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
+    sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
+  });
+
 let s: Setup;
 
 describe('a dry-run pass', () => {
@@ -279,10 +286,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     put(dir, 'Heat (1995).mkv');
-    await createSidecarJournal(sidecarJournalDir(s.data)).begin({
-      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
-      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
-    });
+    await noteSidecar(s, video, srt, dir);
     // Even root cannot add a file to an immutable folder: the move fails with EPERM.
     if (!makeImmutable(dir, true)) ctx.skip('chattr +i is not permitted here');
     try {
@@ -306,10 +310,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const video = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
-    await createSidecarJournal(sidecarJournalDir(s.data)).begin({
-      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
-      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
-    });
+    await noteSidecar(s, video, srt, dir);
     const result = await pass(s);
     expect(result.moves.map((m) => [m.status, m.sidecars.length])).toEqual([['moved', 1]]);
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
@@ -418,10 +419,7 @@ describe('a downloads folder in a library folder (set in the TOML file, which no
     const srt = put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     put(dir, 'Heat (1995).mkv');
-    await createSidecarJournal(sidecarJournalDir(s.data)).begin({
-      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
-      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
-    });
+    await noteSidecar(s, video, srt, dir);
     const before = snapshot(s.drive);
     s.cfg = { ...s.cfg, paths: { ...s.cfg.paths, downloads: join(s.drive, 'Movies', 'incoming') } };
     await expect(pass(s)).rejects.toThrow(`lies in the library folder ${join(s.drive, 'Movies')}`);
