@@ -29,20 +29,19 @@ async function downloadsInLibrary(patch: SettingsPatch, base: Config): Promise<K
   const drives = patch.drives ?? base.drives;
   const movieFolders = patch.library?.movie_folders ?? base.library.movie_folders;
   const folders = [...movieFolders, ...(patch.library?.tv_folders ?? base.library.tv_folders)];
-  for (const [i, drive] of drives.entries()) {
-    for (const folder of folders) {
-      const library = await realPathOf(join(drive.path, folder)).catch(() => null);
-      // By path, for folders not made yet; by identity too, for a bind mount of a library's folder.
-      if (library === null || !(isInside(downloads, library) || (await libraryFolderHolding(given, [library])) !== null)) continue;
-      const key =
-        patch.paths?.downloads !== undefined ? 'paths.downloads'
-        : patch.drives !== undefined ? `drives.${i}.path`
-        : movieFolders.includes(folder) ? 'library.movie_folders'
-        : 'library.tv_folders';
-      return { path: key, message: `the downloads folder ${downloads} lies in the library folder ${library}: every pass would take the library's own files for downloads` };
-    }
-  }
-  return null;
+  const libraries = await Promise.all(
+    drives.flatMap((drive, i) => folders.map(async (folder) => ({ i, folder, path: join(drive.path, folder), real: await realPathOf(join(drive.path, folder)).catch(() => null) }))),
+  );
+  // By path, for folders not made yet; by identity and mount for links and a bind mount of a library's folder.
+  const holder = libraries.find((l) => l.real !== null && isInside(downloads, l.real))?.path ?? (await libraryFolderHolding(given, libraries.map((l) => l.path)));
+  const hit = libraries.find((l) => l.path === holder);
+  if (!hit) return null;
+  const key =
+    patch.paths?.downloads !== undefined ? 'paths.downloads'
+    : patch.drives !== undefined ? `drives.${hit.i}.path`
+    : movieFolders.includes(hit.folder) ? 'library.movie_folders'
+    : 'library.tv_folders';
+  return { path: key, message: `the downloads folder ${downloads} lies in the library folder ${hit.real ?? hit.path}: every pass would take the library's own files for downloads` };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
-import { folderTitleKey } from '../library/title-match.ts';
+import { folderTitleKey, titleKey } from '../library/title-match.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
 import { recogniseMedia } from './recognise.ts';
@@ -125,6 +125,19 @@ function heldVideo(media: TemplateMedia, name: string, stem: string, files: read
 }
 
 /**
+ * As Sonarr and Radarr name a file for the series or movie it joins, not for the download: one
+ * spelling per folder (`Law & Order - S01E01.mkv`, not `Law and Order - …`; no year the folder
+ * lacks; a country code the folder carries beside its year, `The Office (2005) (US)`, once).
+ */
+function namedForFolder(media: TemplateMedia, folder: string): TemplateMedia {
+  const named = titleYearOfFolder(folder);
+  const year = named.year ?? (media.kind === 'movie' ? media.year : null);
+  const code = media.kind === 'episode' ? folderTitleKey(folder).country : null;
+  const country = code !== null && titleKey(named.title).country === null ? code : null;
+  return { ...media, title: named.title, year, country };
+}
+
+/**
  * Every file gets a plan (a video, with the subtitles and .nfo that travel with it) or a skip
  * reason. Pure apart from `world.destination`: nothing is read or written here.
  */
@@ -203,7 +216,6 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     const media = recognised.media;
     const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
     const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
-    let rendered = renderTemplate(template, media, extensionOf(video.rel));
     const existing = world.folders.find(section, media);
     if (existing.kind === 'ambiguous') {
       const fitting = existing.folders.map(folderPath).join(', ');
@@ -221,16 +233,7 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       reject('no_drive');
       continue;
     }
-    if (choice.folder !== null) {
-      // As Sonarr and Radarr name a file for the series or movie it joins, not for the download: one
-      // spelling per folder (`Law & Order - S01E01.mkv`, not `Law and Order - …`; no year the folder lacks).
-      const named = titleYearOfFolder(choice.folder);
-      const year = named.year ?? (media.kind === 'movie' ? media.year : null);
-      // A code the folder carries beside its year (`The Office (2005) (US)`), not one its title ends in.
-      const code = media.kind === 'episode' ? folderTitleKey(choice.folder).country : null;
-      const country = code !== null && !new RegExp(`\\b${code}[)\\]]?$`, 'i').test(named.title) ? code : null;
-      rendered = renderTemplate(template, { ...media, title: named.title, year, country }, extensionOf(video.rel));
-    }
+    const rendered = renderTemplate(template, choice.folder === null ? media : namedForFolder(media, choice.folder), extensionOf(video.rel));
     const folders = [...rendered.folders];
     if (choice.folder !== null && folders.length > 0) {
       folders[0] = choice.folder;
