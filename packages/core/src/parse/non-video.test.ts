@@ -29,12 +29,10 @@ describe('names of things that are no video', () => {
   });
 
   it('takes a bracketed CRC32 of the file for a fansub episode, not a catalogue number or an audio file', () => {
-    expect(nonVideoReason('[Grp] Some Anime 05 [BD FLAC][D7F8E39D]')).toBeNull();
-    expect(nonVideoReason('[Grp] Some Anime 05 [BD FLAC] (0c4e6b1a)')).toBeNull();
-    expect(nonVideoReason('Some Artist - Some Album (2018) [FLAC] (30022913)')).toMatch(/music/);
-    expect(nonVideoReason('Some Artist - Some Album (2018) [FLAC] [DEADBEEF]')).toMatch(/music/);
-    expect(nonVideoExtension('[Grp] Some Anime OST - 01 [ABCD1234].flac')).toBe('flac');
     expectParsed('[Grp] Some Anime 05 [BD FLAC][D7F8E39D].mkv', { kind: 'episode', title: 'Some Anime', absolute_episodes: [5] });
+    expectParsed('[Grp] Some Anime 05 [BD FLAC] (0c4e6b1a).mkv', { kind: 'episode', title: 'Some Anime', absolute_episodes: [5] });
+    expectRefused('Some Artist - Some Album 05 (2018) [FLAC] (30022913)', /music/);
+    expect(nonVideoExtension('[Grp] Some Anime OST - 01 [ABCD1234].flac')).toBe('flac');
   });
 
   it('takes the ripped TV and satellite sources for video, whatever reads as a version number', () => {

@@ -46,11 +46,6 @@ const RE_EP = /[-(]EP[-)]/;
 const RE_VIDEO =
   /(?:^|[^\p{L}\p{N}])(?:\d{3,4}[pi]|[48]k|uhd|blu-?ray|bdrip|brrip|bdremux|web-?dl|webrip|web-?dlrip|hdtv|hdtvrip|tvrip|satrip|dvbrip|vhsrip|pdtv|dvd-?rip|dvdr|dvd[59]|hdrip|hdcam|camrip|telesync|x26[45]|h\.?26[45]|hevc|xvid|divx|av1|remux|s\d{1,2}e\d{1,3})(?![\p{L}\p{N}])/iu;
 
-// A CRC32 of the file in brackets (`[D7F8E39D]`), with a letter and a digit among its eight: fansub
-// groups put it on each episode file, music releases carry none (`(30022913)` is a catalogue number).
-// Not video evidence for an audio extension: a group's soundtrack file may carry one too.
-const RE_CRC = /[[(](?=[0-9a-f]{0,7}[a-f])(?=[0-9a-f]{0,7}\d)[0-9a-f]{8}[\])]/i;
-
 // Audio formats end many video release names too (`Show.S01E05.WEB-DL.x264.AAC`).
 const AUDIO_TOKENS = new Set(['aac', 'flac', 'mp3', 'ogg', 'opus', 'wav']);
 
@@ -72,7 +67,7 @@ const WHAT: Record<Kind, string> = { music: 'a music release', software: 'softwa
  */
 export function nonVideoReason(s: string): string | null {
   // A resolution, video codec or episode marker outweighs any word: "Demo.Derby.S01E21.Official.Xbox.Magazine".
-  if (RE_VIDEO.test(s) || RE_CRC.test(s)) return null;
+  if (RE_VIDEO.test(s)) return null;
   const strong = new Set<Kind>();
   const weak = new Map<Kind, number>();
   for (const m of s.matchAll(RE_WORD)) {

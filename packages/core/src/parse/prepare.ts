@@ -17,8 +17,9 @@ export interface Prepared {
 
 const ENTITIES: Record<string, string> = { '&#039;': "'", '&#39;': "'", '&apos;': "'", '&amp;': '&', '&quot;': '"' };
 const RE_ENTITY = /&(?:#0?39|apos|amp|quot);/g;
-// CRC32 checksums of fansub releases: [A3C9BD54], (a1fc58a7).
-const RE_CHECKSUM = /[[(][0-9a-f]{8}[\])]/gi;
+// CRC32 checksums of fansub releases: [A3C9BD54], (a1fc58a7); eight digits alone are more often a
+// date or a catalogue number (`(30022913)`) than a checksum.
+const RE_CHECKSUM = /[[(](?=[0-9a-f]{0,7}[a-f])[0-9a-f]{8}[\])]/gi;
 
 const RE_SITE =
   /[[{]\s*(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|to|cd|sh|ws|me|mx|am|is|io|se|ag|pw|cc|co|tv|info|club|xyz|lol|nz|ru|fr|onl|li|bz|si|biz|eu)\s*[\]}]|(?:^|\s)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,4}(?=\s|$)/gi;

@@ -139,10 +139,11 @@ export function parseSegment(raw: string): Seg | null {
     if (!form.hint.test(s)) continue;
     const m = form.find(s, ctx);
     if (!m) continue;
-    const notVideo = mayBeNoVideo(m) ? nonVideoReason(raw) : null;
+    // A fansub's checksum of the file is video evidence too: such names carry `FLAC` and the like.
+    const notVideo = mayBeNoVideo(m) && !checksum ? nonVideoReason(raw) : null;
     return notVideo === null ? fromMarker(s, m, tagged.edition) : refused(`the name of ${notVideo}, not a video`);
   }
-  const notVideo = nonVideoReason(raw);
+  const notVideo = checksum ? null : nonVideoReason(raw);
   if (notVideo !== null) return refused(`the name of ${notVideo}, not a video`);
   const before = titleBeforeJunk(s);
   const t = seriesTitle(before);
