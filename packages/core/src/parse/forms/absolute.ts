@@ -4,7 +4,7 @@
 // the title's ("White Album 2 - 06" is the show "White Album 2"); "Title S2 - 05" is the season
 // pack form's.
 import { isYear } from '../title.ts';
-import { firstJunk, isJunkToken, onlyJunk } from '../vocabulary.ts';
+import { firstJunk, isJunkToken, isReleaseToken, onlyJunk } from '../vocabulary.ts';
 import { lastWords, marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
 const NUM = '(\\d{1,4})(?:[ .]?[vV]\\d)?';
@@ -22,7 +22,6 @@ const RE_WIDE_RANGE = /(?<= )(\d{3})(-\d{3})(?= *(?:$|[[(]))/;
 const RE_NUMBER_TOKEN = /(?<=[\s.])(?<![Nn]o\.|[Vv]ol\.)(\d{1,4})(?:[ .]?v\d)?((?:[ .]*[-~+&][ .]*\d{1,4})*)(?=[\s.]|$)/gu;
 // "Title HD 09", "Title 720p 09": a number after the release words ends the name.
 const RE_END_NUMBER = /[\s.](\d{2,3})()$/u;
-const RESOLUTIONS = new Set(['360', '480', '540', '576', '720', '1080', '2160']);
 const RE_ENDS_WITH_NUMBER = /(?:^|[\s.])\d{1,4}(?:v\d)?[\s.]*$/i;
 // A number after these words is theirs: "Season 3", "Part 2", "Vol 4".
 const COUNTING_WORDS = new Set('s season series saison staffel temporada temp stagione part pt vol volume no chapter episode ep cd disc disk'.split(' '));
@@ -72,7 +71,7 @@ function build(s: string, m: RegExpExecArray, start: number): Marker | null {
   const title = s.slice(0, start);
   if (endsWithMovieWord(title)) return null;
   // "Nichijou_05_1080.BD", "[Grp] Title 05 1080 [BD]": a height without its `p` after the episode number.
-  if (nums.length === 1 && RESOLUTIONS.has(m[1]!) && RE_ENDS_WITH_NUMBER.test(title)) {
+  if (nums.length === 1 && isReleaseToken(`${m[1]}p`) && RE_ENDS_WITH_NUMBER.test(title)) {
     return marker('episode', start, start, { conflict: 'two numbers side by side, the later one may be a resolution' });
   }
   if (RE_NUMBER_IN_TITLE.test(title)) {
