@@ -87,12 +87,13 @@ describe('scan-pass handler', () => {
     await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow('library.movie_template: unknown token {extension}');
   });
 
-  it('fails a pass for good when the downloads folder lies in a library folder', async () => {
+  it('fails a pass for good, as a conflict, when the downloads folder lies in a library folder', async () => {
     const d = await deps();
     rmSync(install.paths.downloads, { recursive: true });
     symlinkSync(join(install.paths.drive, 'Movies'), install.paths.downloads);
     await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(UnrecoverableError);
-    await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(`lies in the library folder ${join(install.paths.drive, 'Movies')}`);
+    // A conflict: the API answers a waiting POST /api/scan with 409 and this message.
+    await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(`[conflict] the downloads folder ${install.paths.downloads} lies in the library folder ${join(install.paths.drive, 'Movies')}`);
   });
 
   it('queues one notice with the destinations after a pass that moved files, none in dry run or without an enabled target', async () => {

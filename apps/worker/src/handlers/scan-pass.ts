@@ -2,10 +2,10 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
 import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
 import { passFileName, writePassFile } from '@mo/core/scanner/pass-file.ts';
-import { DownloadsInLibraryError } from '@mo/core/scanner/downloads-in-library.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';
+import { retryable } from './guards.ts';
 
 /**
  * PUID/PGID are read once, at start: a bad value stops the worker with its name. The pass reads
@@ -34,9 +34,10 @@ export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.Proc
         progress: (value) => void ctx.progress(value).catch(() => {}),
       });
     } catch (err) {
-      // A template that cannot name files, or downloads in a library, fail the same way on every retry.
-      if (err instanceof TemplateError || err instanceof DownloadsInLibraryError) throw new UnrecoverableError(err.message);
-      throw err;
+      // A template that cannot name files fails the same way on every retry; so does a conflict
+      // (downloads in a library), whose code the API answers with.
+      if (err instanceof TemplateError) throw new UnrecoverableError(err.message);
+      throw retryable(err);
     }
     const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
     const imports = result.moves.filter((m) => m.status === 'moved').map((m) => ({ source: m.source, destination: m.destination }));

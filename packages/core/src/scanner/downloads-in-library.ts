@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import type { Drive } from '@mo/shared';
+import { AppError } from '../errors.ts';
 
 /**
  * A downloads folder that is a library folder or lies in one: every pass would take the library's
@@ -9,13 +10,12 @@ import type { Drive } from '@mo/shared';
  * file, a link or a mount set up so. (A library folder inside the downloads is fine: the walk
  * never enters one.)
  */
-export class DownloadsInLibraryError extends Error {
-  constructor(
-    readonly downloads: string,
-    readonly library: string,
-  ) {
-    super(`the downloads folder ${downloads} lies in the library folder ${library}: a pass would take the library's own files for downloads, so none ran`);
-  }
+export function downloadsInLibraryError(downloads: string, library: string): AppError {
+  return new AppError(
+    'conflict',
+    `the downloads folder ${downloads} lies in the library folder ${library}: a pass would take the library's own files for downloads, so none ran`,
+    { key: 'paths.downloads' },
+  );
 }
 
 /** Where a path lies on its filesystem: the device, the path from that filesystem's root, and the mount. */
@@ -25,7 +25,7 @@ export interface FsLocation {
   mount: Mount;
 }
 
-interface Mount {
+export interface Mount {
   device: string;
   /** The folder of the filesystem mounted there (`/` unless a bind mount of a folder). */
   root: string;

@@ -13,7 +13,7 @@ import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { surveyDrives } from './drive-survey.ts';
-import { DownloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
+import { downloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
 import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
 import { withPassLock } from './pass-lock.ts';
@@ -199,7 +199,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
   return withPassLock(cfg.paths.data, async (held) => {
     // Before anything moves, the settling of an interrupted pass's files included.
     const holder = await libraryFolderHolding(cfg.paths.downloads, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
-    if (holder !== null) throw new DownloadsInLibraryError(cfg.paths.downloads, holder);
+    if (holder !== null) throw downloadsInLibraryError(cfg.paths.downloads, holder);
     const journal = createTransferJournal(transferJournalDir(cfg.paths.data));
     const sidecarJournal = createSidecarJournal(sidecarJournalDir(cfg.paths.data));
     const moveOpts: MoveOptions = { owner: opts.owner, journal };
