@@ -177,6 +177,7 @@ const EVERY_KEY_CONFIG: Config = {
     episode_template: '{series}/{series} {season}x{episode}{ext}',
     sample_max_bytes: 0,
     transfer: 'copy',
+    aliases: [],
   },
   metadata: { read_nfo: false, include_specials: true },
   theme: { css_file: 'themes/dark.css' },

@@ -254,6 +254,11 @@ function splitPath(path: string): string[] {
 }
 
 export function parseRelease(input: string): ParseResult {
+  return readRelease(input).result;
+}
+
+/** `parseRelease`'s answer with the reading it was made from (null when nothing of the name was read), for readings.ts. */
+export function readRelease(input: string): { result: ParseResult; seg: Seg | null } {
   const date = input.includes('/') ? RE_SLASHED_DATE.exec(input) : null;
   const name = date ? `${input.slice(0, date.index)}${date[1]}-${date[2]}-${date[3]}${input.slice(date.index + date[0].length)}` : input;
   // "Title / Original Title / Season: 1 [2017]" (tracker names) is one name, not a path.
@@ -261,11 +266,11 @@ export function parseRelease(input: string): ParseResult {
   let last = parts.pop() ?? '';
   while (last.trim() === '' && parts.length > 0) last = parts.pop() ?? '';
   const base = stripExtension(last.trim());
-  if (base === null) return { ok: false, detail: `a .${nonVideoExtension(last.trim())} file, not a video` };
+  if (base === null) return { result: { ok: false, detail: `a .${nonVideoExtension(last.trim())} file, not a video` }, seg: null };
   // Phone and camera clips (IMG_1964.mov) carry a counter that reads like a year; they are no movie.
-  if (RE_CAMERA_NAME.test(base)) return { ok: false, detail: 'a camera clip' };
+  if (RE_CAMERA_NAME.test(base)) return { result: { ok: false, detail: 'a camera clip' }, seg: null };
   const file = base === '' ? null : parseSegment(base);
-  if (file !== null && file.refusal !== null) return toResult(file);
+  if (file !== null && file.refusal !== null) return { result: toResult(file), seg: file };
 
   const { season, folder } = readFolders(parts);
   let out: Seg | null;
@@ -276,9 +281,9 @@ export function parseRelease(input: string): ParseResult {
       out = { ...file, title: folder.title, edition: file.edition ?? folder.edition };
     }
   } else out = fromFolders(file, base, season, folder);
-  if (out === null) return { ok: false, detail: 'not a recognisable movie or episode name' };
+  if (out === null) return { result: { ok: false, detail: 'not a recognisable movie or episode name' }, seg: file };
   if (out.kind === 'season') out = { ...out, kind: 'episode' };
-  return toResult(out);
+  return { result: toResult(out), seg: out };
 }
 
 /** Parses a release / file name or a relative path; null when the parser refuses it (see `parseRelease`). */

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import type { LibraryIndex } from '@mo/shared';
-import { capitalsCountryReading, fittingFolders, folderTitleKey, titleKey, type FolderFit, type TitleKey } from '../library/title-match.ts';
+import { capitalsCountryReading, contradicts, fittingFolders, folderTitleKey, titleKey, type FolderFit, type TitleKey } from '../library/title-match.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
+import { leftoverIsMarker, nearness } from './near-title.ts';
 import type { TemplateMedia } from './template.ts';
 
 export interface LibraryFolder extends ExistingFolder {
@@ -21,6 +22,17 @@ export interface FolderLookup {
   find(section: Section, media: Pick<TemplateMedia, 'title' | 'year' | 'country' | 'year_after_episode'>): FolderFit<ExistingFolder>;
   /** A folder this pass is about to create, so the next file of the same series goes beside it. */
   add(folder: LibraryFolder): void;
+  /**
+   * The folders of the section whose title is near the name's without fitting it (scanner/near-title.ts),
+   * each with whether what is left over is a marker that makes it the name's show.
+   */
+  near(section: Section, media: Pick<TemplateMedia, 'title' | 'year' | 'country' | 'season'>): NearFolder[];
+}
+
+export interface NearFolder {
+  folder: ExistingFolder;
+  /** What is left over is a marker the parser knows: the folder is the name's show. */
+  marker: boolean;
 }
 
 interface Entry {
@@ -105,6 +117,21 @@ export function buildFolderLookup(
         if (anyYear.folders.some((e) => e.key.year !== null)) return { kind: 'ambiguous', folders: anyYear.folders.map((e) => e.folder) };
       }
       return { kind: fit.kind, folders: fit.folders.map((e) => e.folder) };
+    },
+    near(section, media) {
+      const wanted = titleKey(media.title, media.year, media.country);
+      const out: NearFolder[] = [];
+      for (const [bucket, list] of byKey) {
+        if (!bucket.startsWith(`${section}\0`)) continue;
+        for (const e of list) {
+          // A movie is told apart by its year: `Toy Story 2 (1999)` is not near `Toy Story (1995)`.
+          if (section === 'movies' && e.key.year !== wanted.year) continue;
+          if (contradicts(e.key, { ...wanted, year: section === 'movies' ? wanted.year : null })) continue;
+          const n = nearness(wanted.key, e.key.key);
+          if (n !== null) out.push({ folder: e.folder, marker: leftoverIsMarker(n, media.season, e.key.year) });
+        }
+      }
+      return out;
     },
   };
 }

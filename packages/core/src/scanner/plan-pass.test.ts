@@ -68,14 +68,14 @@ describe('planPass: every file gets a plan or a reason', () => {
   it('fills the plan as CONTRACT.md says, nulls where a field does not apply', () => {
     const [movie, episode, daily] = run([
       file('a/Heat.1995.mkv'),
-      file('b/Show.S02E05E06.mkv'),
+      file('b/Other.Series.S02E05E06.mkv'),
       file('c/The.Daily.Show.2024.03.14.Guest.720p.WEB.h264.mkv'),
     ]).plans.map((p) => p.plan);
     expect(movie).toEqual({
       source: `${DL}/a/Heat.1995.mkv`, destination: '/media/disk1/Movies/Heat (1995)/Heat (1995).mkv', kind: 'movie', title: 'Heat',
       year: 1995, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
     });
-    expect(episode).toMatchObject({ kind: 'episode', title: 'Show', season: 2, episodes: [5, 6], air_date: null, destination: '/media/disk1/TV/Show/Season 02/Show - S02E05-E06.mkv' });
+    expect(episode).toMatchObject({ kind: 'episode', title: 'Other Series', season: 2, episodes: [5, 6], air_date: null, destination: '/media/disk1/TV/Other Series/Season 02/Other Series - S02E05-E06.mkv' });
     expect(daily).toMatchObject({ kind: 'episode', title: 'The Daily Show', season: null, episodes: null, air_date: '2024-03-14', destination: '/media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-03-14.mkv' });
   });
 
@@ -248,9 +248,9 @@ describe('planPass: the library names the series', () => {
       'This.Is.Us.S01E01.mkv': '/media/disk1/TV/This Is Us/Season 01/This Is Us - S01E01.mkv',
       'Shameless.UK.S03E01.mkv': '/media/disk1/TV/Shameless [UK] (2004)/Season 03/Shameless [UK] (2004) - S03E01.mkv',
     });
-    // A new folder is named for the download.
+    // A new folder is named for the download, in title case where the download is all in lower case.
     expect(run([file('doctor.who.2005.s13e02.720p.mkv')]).destinations).toEqual({
-      'doctor.who.2005.s13e02.720p.mkv': '/media/disk1/TV/doctor who (2005)/Season 13/doctor who (2005) - S13E02.mkv',
+      'doctor.who.2005.s13e02.720p.mkv': '/media/disk1/TV/Doctor Who (2005)/Season 13/Doctor Who (2005) - S13E02.mkv',
     });
   });
 
@@ -334,7 +334,18 @@ describe('planPass: the library names the series', () => {
     const beside = run([file(young)], world({ folders: [tvFolder('disk1', 'Young Sheldon (2017)')] }));
     expect(beside.plans).toEqual([]);
     expect(beside.skipped).toEqual([
-      { source: `${DL}/${young}`, reason: 'ambiguous', detail: 'the year 2024 after the episode number may be an air year; library folders of the title: /media/disk1/TV/Young Sheldon (2017)' },
+      {
+        source: `${DL}/${young}`,
+        reason: 'ambiguous',
+        detail: 'the year 2024 after the episode number may be an air year; library folders of the title: /media/disk1/TV/Young Sheldon (2017)',
+        // `Import as…` offers the folder as the library spells it.
+        candidates: [
+          {
+            kind: 'episode', title: 'Young Sheldon', year: 2017, season: 7, episodes: [14], absolute_episodes: [], air_date: null,
+            folder: '/media/disk1/TV/Young Sheldon (2017)', destination: '/media/disk1/TV/Young Sheldon (2017)/Season 07/Young Sheldon (2017) - S07E14.mkv',
+          },
+        ],
+      },
     ]);
     expect(run([file(young)], world({ folders: [tvFolder('disk1', 'Young Sheldon')] })).destinations).toEqual({
       // Named for the yearless folder it joins: the 2024 may be the air year.
@@ -357,9 +368,25 @@ describe('planPass: the library names the series', () => {
     const r = run([file('Doctor.Who.S01E01/Doctor.Who.S01E01.mkv'), file('Doctor.Who.S01E01/Doctor.Who.S01E01.en.srt', 10)], world({ drives, folders }));
     expect(r.plans).toEqual([]);
     const detail = 'library folders that fit: /media/disk1/TV/Doctor Who (1963), /media/disk2/TV Shows/Doctor Who (2005)';
+    const reading = { kind: 'episode', season: 1, episodes: [1], absolute_episodes: [], air_date: null };
     expect(r.skipped).toEqual([
       { source: `${DL}/Doctor.Who.S01E01/Doctor.Who.S01E01.en.srt`, reason: 'ambiguous', detail },
-      { source: `${DL}/Doctor.Who.S01E01/Doctor.Who.S01E01.mkv`, reason: 'ambiguous', detail },
+      {
+        source: `${DL}/Doctor.Who.S01E01/Doctor.Who.S01E01.mkv`,
+        reason: 'ambiguous',
+        detail,
+        // One candidate a folder, on its own drive: the sidecar follows whichever is picked.
+        candidates: [
+          {
+            ...reading, title: 'Doctor Who', year: 1963, folder: '/media/disk1/TV/Doctor Who (1963)',
+            destination: '/media/disk1/TV/Doctor Who (1963)/Season 01/Doctor Who (1963) - S01E01.mkv',
+          },
+          {
+            ...reading, title: 'Doctor Who', year: 2005, folder: '/media/disk2/TV Shows/Doctor Who (2005)',
+            destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E01.mkv',
+          },
+        ],
+      },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { planSchema, skippedSchema } from '@mo/shared';
+import type { candidateSchema, planSchema, skippedSchema } from '@mo/shared';
 import { chooseDrive, type DriveSpace, type ExistingFolder, type Section } from './choose-drive.ts';
 import {
   extensionOf,
@@ -17,7 +17,9 @@ import { titleYearOfFolder } from '../library/classify.ts';
 import { folderTitleKey, titleKey } from '../library/title-match.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
-import { recogniseMedia } from './recognise.ts';
+import { identify, type Identified, type ProviderAnswers, type Reading } from './identify.ts';
+import { toTemplateMedia } from './recognise.ts';
+import type { AliasTable } from './aliases.ts';
 import { attachSidecars } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
 import { checkTemplate, renderTemplate, type TemplateMedia } from './template.ts';
@@ -26,6 +28,7 @@ export type Plan = z.infer<typeof planSchema>;
 /** `detail` says why where the reason alone does not: the parser's refusal, the folders that fit. */
 export type Skipped = z.infer<typeof skippedSchema>;
 export type SkipReason = Skipped['reason'];
+export type Candidate = z.infer<typeof candidateSchema>;
 
 /** A regular file under the downloads folder, as the walk found it. */
 export interface DownloadFile {
@@ -65,6 +68,14 @@ export interface PlanWorld {
   subfolders?(dir: string): readonly string[];
   /** The files inside an existing season folder; absent: none. */
   files?(dir: string): readonly string[];
+  /** `[library] aliases`; absent: none. */
+  aliases?: AliasTable;
+  /** The metadata provider's answers, where it is enabled. */
+  provider?: ProviderAnswers;
+  /** The videos to plan (a manual import's); absent: every one. Others and their sidecars are left out, not skipped. */
+  only?(video: DownloadFile): boolean;
+  /** What the owner said a video is (a manual import), instead of what its name reads as; null: its name decides. */
+  forced?(video: DownloadFile): TemplateMedia | null;
 }
 
 /**
@@ -171,21 +182,75 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   }
   const { attached, orphans } = attachSidecars(videos, sidecarFiles);
   for (const o of orphans) skip(o, 'unrecognized', 'no video it belongs to');
+  // A manual import plans its own videos and their sidecars, and says nothing of the other files.
+  const chosen = world.only ? videos.filter((v) => world.only!(v)) : videos;
+  const kept = world.only ? new Set(chosen.flatMap((v) => [v.path, ...(attached.get(v) ?? []).map((s) => s.file.path)])) : null;
 
   // Largest first: when two downloads want one destination the bigger (better) copy wins, and the
   // big files get the pick of the drives.
-  const order = [...videos].sort((a, b) => b.size - a.size || (a.rel < b.rel ? -1 : 1));
+  const order = [...chosen].sort((a, b) => b.size - a.size || (a.rel < b.rel ? -1 : 1));
   const reserved = new Map<string, number>();
   const claimed = new Set<string>();
   const claim = (p: string) => claimed.add(p.toLowerCase());
   const isClaimed = (p: string) => claimed.has(p.toLowerCase());
   const plans: PlannedMove[] = [];
   const folderPath = (f: ExistingFolder) => join(world.drives.find((d) => d.name === f.drive)?.path ?? f.drive, f.root, f.name);
+  const identifyContext = { folders: world.folders, aliases: world.aliases ?? (() => null), provider: world.provider, folderName: folderPath };
+
+  /** The drive, folder and file name a movie or episode gets; null when no drive has room. */
+  const placement = (media: TemplateMedia, existing: readonly ExistingFolder[], video: DownloadFile, bytes: number, reservedBytes: ReadonlyMap<string, number>) => {
+    const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
+    const choice = chooseDrive({ section, bytes, sourceDev: video.dev, existing }, world.drives, reservedBytes);
+    if (!choice) return null;
+    const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
+    const rendered = renderTemplate(template, choice.folder === null ? media : namedForFolder(media, choice.folder), extensionOf(video.rel));
+    const folders = [...rendered.folders];
+    if (choice.folder !== null && folders.length > 0) {
+      folders[0] = choice.folder;
+      if (section === 'tv' && folders.length > 1) {
+        folders[1] = existingSeasonFolder(folders[1]!, world.subfolders?.(join(choice.drive.path, choice.root, choice.folder)) ?? []);
+      }
+    }
+    const dir = join(choice.drive.path, choice.root, ...folders);
+    return { section, choice, dir, rendered, folders, destination: join(dir, rendered.name) };
+  };
+
+  /** The readings as `Import as…` offers them, each with where it would go (nothing reserved for it). */
+  const candidatesOf = (readings: readonly Reading[], video: DownloadFile, bytes: number): Candidate[] =>
+    readings.map(({ media: m, folder }) => {
+      const template = toTemplateMedia(m);
+      const place = template.ok ? placement(template.media, folder ? [folder] : [], video, bytes, new Map()) : null;
+      // The folder's spelling and year, as a manual import of this reading would name it.
+      const named = folder ? titleYearOfFolder(folder.name) : m;
+      return {
+        kind: m.kind,
+        title: named.title,
+        year: folder ? named.year : m.year,
+        season: m.season,
+        episodes: [...m.episodes],
+        absolute_episodes: [...m.absolute_episodes],
+        air_date: m.air_date,
+        folder: folder ? folderPath(folder) : null,
+        destination: place ? place.destination : null,
+      };
+    });
+
+  /** The owner's word (a manual import): the library folder of that title, if the library has one. */
+  const forcedAs = (media: TemplateMedia): Identified => {
+    const fit = world.folders.find(media.kind === 'movie' ? 'movies' : 'tv', media);
+    if (fit.kind === 'ambiguous') return { ok: false, reason: 'ambiguous', detail: `library folders that fit: ${fit.folders.map(folderPath).join(', ')}`, readings: [] };
+    return { ok: true, media, folders: fit.folders, readings: [] };
+  };
 
   for (const video of order) {
     const sidecars = attached.get(video) ?? [];
     const members = [video, ...sidecars.map((s) => s.file)];
     const reject = (reason: SkipReason, detail?: string) => members.forEach((m) => skip(m, reason, detail));
+    // The readings go with the video alone: sidecars follow it, in a pass and in `Import as…`.
+    const rejectWith = (reason: SkipReason, detail: string, candidates: Candidate[]) => {
+      skipped.push({ source: video.path, reason, detail, candidates });
+      sidecars.forEach((s) => skip(s.file, reason, detail));
+    };
     // Before any other rule: a seeding download already in the library is no news each pass.
     if (world.imported?.(video)) {
       for (const m of members) skip(m, 'imported', world.imported(m) ? undefined : 'its video was imported already');
@@ -208,41 +273,24 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       reject('sample');
       continue;
     }
-    const recognised = isInExtrasFolder(parts) ? { ok: false as const, detail: 'in an extras folder' } : recogniseMedia(video.rel);
-    if (!recognised.ok) {
-      reject('unrecognized', recognised.detail);
-      continue;
-    }
-    const media = recognised.media;
-    const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
-    const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
-    const existing = world.folders.find(section, media);
-    if (existing.kind === 'ambiguous') {
-      const fitting = existing.folders.map(folderPath).join(', ');
-      reject(
-        'ambiguous',
-        media.year_after_episode
-          ? `the year ${media.year} after the episode number may be an air year; library folders of the title: ${fitting}`
-          : `library folders that fit: ${fitting}`,
-      );
-      continue;
-    }
+    const forced = world.forced?.(video) ?? null;
+    const found: Identified = isInExtrasFolder(parts)
+      ? { ok: false, reason: 'unrecognized', detail: 'in an extras folder', readings: [] }
+      : forced !== null
+        ? forcedAs(forced)
+        : identify(video.rel, identifyContext);
     const bytes = members.reduce((n, m) => n + m.size, 0);
-    const choice = chooseDrive({ section, bytes, sourceDev: video.dev, existing: existing.folders }, world.drives, reserved);
-    if (!choice) {
+    if (!found.ok) {
+      rejectWith(found.reason, found.detail, candidatesOf(found.readings, video, bytes));
+      continue;
+    }
+    const media = found.media;
+    const place = placement(media, found.folders, video, bytes, reserved);
+    if (!place) {
       reject('no_drive');
       continue;
     }
-    const rendered = renderTemplate(template, choice.folder === null ? media : namedForFolder(media, choice.folder), extensionOf(video.rel));
-    const folders = [...rendered.folders];
-    if (choice.folder !== null && folders.length > 0) {
-      folders[0] = choice.folder;
-      if (section === 'tv' && folders.length > 1) {
-        folders[1] = existingSeasonFolder(folders[1]!, world.subfolders?.(join(choice.drive.path, choice.root, choice.folder)) ?? []);
-      }
-    }
-    const dir = join(choice.drive.path, choice.root, ...folders);
-    const destination = join(dir, rendered.name);
+    const { choice, dir, destination, rendered, section, folders } = place;
     const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, world.files?.(dir) ?? [], types.videoExtensions) : null;
     if (held !== null) {
       reject('exists', `the library holds this ${media.kind} already: ${join(dir, held)}`);
@@ -292,11 +340,13 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
         air_date: numbered ? null : media.air_date,
         drive: choice.drive.name,
         sidecars: moves.map((m) => ({ source: m.file.path, destination: m.destination })),
+        ...(found.readings.length > 1 ? { candidates: candidatesOf(found.readings, video, bytes) } : {}),
       },
     });
   }
 
   plans.sort((a, b) => (a.video.rel < b.video.rel ? -1 : 1));
-  skipped.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  return { plans, skipped };
+  const reported = kept ? skipped.filter((e) => kept.has(e.source)) : skipped;
+  reported.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  return { plans, skipped: reported };
 }

@@ -1,4 +1,4 @@
-import { parseRelease } from '../parse/release-name.ts';
+import { parseRelease, type ParsedMedia } from '../parse/release-name.ts';
 import type { TemplateMedia } from './template.ts';
 
 /** A download the scanner can name, or why it cannot (the skip's `detail`). */
@@ -12,8 +12,11 @@ export type Recognised = { ok: true; media: TemplateMedia } | { ok: false; detai
  */
 export function recogniseMedia(relativePath: string): Recognised {
   const r = parseRelease(relativePath);
-  if (!r.ok) return { ok: false, detail: r.detail };
-  const p = r.media;
+  return r.ok ? toTemplateMedia(r.media) : { ok: false, detail: r.detail };
+}
+
+/** A reading of a name as a library file can be named after it, or why it cannot be. */
+export function toTemplateMedia(p: ParsedMedia): Recognised {
   if (p.kind === 'movie') {
     if (p.year === null) return { ok: false, detail: 'a movie needs its year' };
     return {

@@ -76,6 +76,15 @@ export const drivesSection = z.array(driveSchema).max(64).superRefine((drives, c
 export const TRANSFER_MODES = ['move', 'hardlink', 'copy'] as const;
 export type TransferMode = (typeof TRANSFER_MODES)[number];
 
+/**
+ * A series name as downloads spell it, and the library folder's title it means (`Doctor Who (2005)`):
+ * what the owner settled once in a manual import, so the next download goes there by itself.
+ */
+export const aliasSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  series: z.string().trim().min(1).max(255),
+});
+
 export const librarySection = z.strictObject({
   movie_folders: z.array(folderName).max(32),
   tv_folders: z.array(folderName).max(32),
@@ -85,6 +94,7 @@ export const librarySection = z.strictObject({
   episode_template: z.string().min(1).max(512),
   sample_max_bytes: z.number().int().min(0),
   transfer: z.enum(TRANSFER_MODES),
+  aliases: z.array(aliasSchema).max(10_000),
 });
 
 export const metadataSection = z.strictObject({
@@ -168,6 +178,7 @@ export const configSchema = z.strictObject({
 
 export type Config = z.infer<typeof configSchema>;
 export type Drive = z.infer<typeof driveSchema>;
+export type Alias = z.infer<typeof aliasSchema>;
 export type NotifyTarget = z.infer<typeof notifyTargetSchema>;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -199,6 +210,7 @@ export const DEFAULT_CONFIG: Config = {
     episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
     sample_max_bytes: 52_428_800,
     transfer: 'move',
+    aliases: [],
   },
   metadata: { read_nfo: true, include_specials: false },
   theme: { css_file: 'custom-theme.css' },

@@ -6,6 +6,21 @@ const nullableString = z.string().nullable();
 
 export const sidecarMoveSchema = z.object({ source: z.string(), destination: z.string() });
 
+/** A reading of a download's name the scanner weighed, the library folder it fits, and where it would go. */
+export const candidateSchema = z.object({
+  kind: z.enum(['movie', 'episode']),
+  title: z.string(),
+  year: z.number().int().nullable(),
+  season: z.number().int().nullable(),
+  episodes: z.array(z.number().int()),
+  absolute_episodes: z.array(z.number().int()),
+  air_date: nullableString,
+  /** Absolute path of the library folder this reading fits, or null. */
+  folder: nullableString,
+  /** Where the download would go under this reading, or null where it cannot be named (no season). */
+  destination: nullableString,
+});
+
 export const planSchema = z.object({
   source: z.string(),
   destination: z.string(),
@@ -17,6 +32,8 @@ export const planSchema = z.object({
   air_date: nullableString,
   drive: nullableString,
   sidecars: z.array(sidecarMoveSchema),
+  /** The readings weighed, where the name read more than one way. */
+  candidates: z.array(candidateSchema).optional(),
 });
 
 export const moveSchema = planSchema.extend({
@@ -31,7 +48,13 @@ export const moveSchema = planSchema.extend({
 export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous', 'imported', 'undone'] as const;
 
 /** `detail` is optional so that a client validating against CONTRACT.md's `{source, reason}` still passes. */
-export const skippedSchema = z.object({ source: z.string(), reason: z.enum(SKIP_REASONS), detail: z.string().optional() });
+export const skippedSchema = z.object({
+  source: z.string(),
+  reason: z.enum(SKIP_REASONS),
+  detail: z.string().optional(),
+  /** `unrecognized` and `ambiguous` videos: the readings weighed, the best first, for `Import as…`. */
+  candidates: z.array(candidateSchema).optional(),
+});
 
 export const scanResultSchema = z.object({
   dry_run: z.boolean(),

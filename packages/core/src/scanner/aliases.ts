@@ -1,0 +1,36 @@
+import type { Alias } from '@mo/shared';
+import { titleYearOfFolder } from '../library/classify.ts';
+import { contradicts, folderTitleKey, titleKey } from '../library/title-match.ts';
+
+/** The series an alias names, as a download's title would name it. */
+export interface AliasedSeries {
+  title: string;
+  year: number | null;
+  country: string | null;
+}
+
+/** `[library] aliases`: a download title the owner settled once, and the series it means. */
+export type AliasTable = (title: string, year: number | null, country: string | null) => AliasedSeries | null;
+
+/**
+ * Names compare as titles do (case, accents, punctuation, a leading article); an alias whose name
+ * carries a year or country code is only for downloads that do not contradict it.
+ */
+export function aliasTable(aliases: readonly Alias[]): AliasTable {
+  const byKey = new Map<string, { name: ReturnType<typeof titleKey>; series: AliasedSeries }[]>();
+  for (const a of aliases) {
+    const name = titleKey(a.name);
+    const folder = titleYearOfFolder(a.series);
+    const series = { title: folder.title, year: folder.year, country: folderTitleKey(a.series).country };
+    const list = byKey.get(name.key) ?? [];
+    list.push({ name, series });
+    byKey.set(name.key, list);
+  }
+  return (title, year, country) => {
+    const wanted = titleKey(title, year, country);
+    const fits = (byKey.get(wanted.key) ?? []).filter((a) => !contradicts(a.name, wanted));
+    // Two aliases of one name for different series: the owner's own choices disagree, so neither wins.
+    const distinct = new Set(fits.map((a) => JSON.stringify(a.series)));
+    return distinct.size === 1 ? fits[0]!.series : null;
+  };
+}
