@@ -16,28 +16,19 @@
 //
 // Run: pnpm bench parse   (MO_CORPUS=<path> to score another file of the same shape)
 // Exits 1 when our parser misses a goal of the issue "Recognise real-world names".
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filenameParse } from '@ctrl/video-filename-parser';
 import ptt from 'parse-torrent-title';
 import { GOALS, METRICS, missedGoals, missedMetrics, ratio, scoreCases, type CorpusCase, type CorpusScore, type Metric, type ParsedForScoring } from '../packages/core/src/parse/corpus-score.ts';
 import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
 import { parseRelease, parseReleaseName } from '../packages/core/src/parse/release-name.ts';
+import { baseName, CATEGORY_TAGS, loadCorpus, pct, table } from './support/corpus.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const corpusPath = process.env.MO_CORPUS || resolve(here, '../../shared/corpus/release-names.dev.json');
-if (!existsSync(corpusPath)) {
-  console.error(`no corpus at ${corpusPath}: set MO_CORPUS to shared/corpus/release-names.dev.json`);
-  process.exit(2);
-}
-const cases = (JSON.parse(readFileSync(corpusPath, 'utf8')) as { cases: CorpusCase[] }).cases;
+const { path: corpusPath, cases } = loadCorpus();
 const own = JSON.parse(readFileSync(join(here, '../packages/core/src/parse/corpus.json'), 'utf8')) as CorpusCase[];
-
-function baseName(name: string): string {
-  const parts = name.split(/[\\/]/);
-  return parts[parts.length - 1] ?? name;
-}
 
 function tidy(title: string): string {
   return title.replace(/[\s._\-([]+$/, '').replace(/^[\s._\-\])]+/, '').trim();
@@ -135,15 +126,6 @@ function microsPerName(parse: (n: string) => unknown): number {
 const rows = parsers.map((p) => ({ ...p, score: scoreCases(cases, p.parse, refusedByRule), us: microsPerName(p.parse) }));
 const ours = rows[0]!;
 
-const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((n / of) * 100).toFixed(1)}%`);
-function table(header: string[], body: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const r of body) console.log(line(r));
-}
-
 console.log(`corpus: ${cases.length} names from ${corpusPath}\n`);
 
 console.log('Goals (issue "Recognise real-world names"); "answerable" leaves out the names our rules refuse (no title, not a video):');
@@ -165,11 +147,10 @@ table(
 );
 
 console.log('\nPer category (right / wrong; the rest refused):');
-const tags = ['sxxeyy', 'nxnn', 'multi_episode', 'daily', 'absolute', 'anime', 'season_pack', 'movie_with_year', 'title_with_number', 'foreign', 'non_ascii', 'folder', 'kind_null', 'episode', 'movie'];
 table(
   ['category', 'names', ...rows.map((r) => r.name)],
   [
-    ...tags.map((tag) => {
+    ...CATEGORY_TAGS.map((tag) => {
       const n = ours.score.byTag.get(tag)?.cases ?? 0;
       return [
         tag,
