@@ -100,7 +100,7 @@ const worlds: PlanWorld[] = rounds.map((folders) => {
     drives: [DRIVE],
     // A pass of one file: a folder it would create could only draw later files of the same pass,
     // and the round's library must stay as it is for the next name.
-    folders: { find: (section, media) => lookup.find(section, media), add: () => {} },
+    folders: { find: (section, media) => lookup.find(section, media), near: (section, media) => lookup.near(section, media), add: () => {} },
     destination: () => 'free',
   };
 });
