@@ -145,6 +145,16 @@ function accept(w: Weighed, weighed: readonly Weighed[]): Identified {
 function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext): Identified {
   const template = toTemplateMedia(w.media);
   if (!template.ok) return accept(w, weighed);
+  // `Show.Name.2010.123`: read as a movie of 2010, but the library has the series of that name.
+  const series = w.media.kind === 'movie' ? ctx.folders.find('tv', { ...template.media, year_after_episode: false }) : null;
+  if (series && series.folders.length > 0) {
+    return {
+      ok: false,
+      reason: 'ambiguous',
+      detail: `read as the movie ${describe(w.media)}, but the library has a series of that title: ${series.folders.map((f) => nameOf(f, ctx)).join(', ')}`,
+      readings: spread(weighed),
+    };
+  }
   const near = ctx.folders.near(sectionOf(w.media), template.media);
   if (near.length === 0) return accept(w, weighed);
   const shows = new Set(near.map((n) => folderId(n.folder)));

@@ -4,7 +4,7 @@
 // near folder, where what is left over is a marker the parser knows (a season or part marker, a
 // language, quality or edition word, a year the folder lacks), or refuses it as ambiguous, where it
 // is anything else (a number, a word: `Show Name 2` may well be another show).
-import { isEditionToken, isLanguageToken, isReleaseToken } from '../parse/vocabulary.ts';
+import { isJunkToken } from '../parse/vocabulary.ts';
 import { isYear } from '../parse/title.ts';
 
 export interface Nearness {
@@ -59,15 +59,14 @@ function seasonMarker(words: readonly string[]): number | null | undefined {
   return ordinal && words[1] === 'season' ? Number(ordinal[1]) : null;
 }
 
-const describesRelease = (w: string) => isLanguageToken(w) || isReleaseToken(w) || isEditionToken(w);
-
 /**
  * Whether what is left over is a marker the parser knows, and agrees with the download's season:
  * then the near folder is the download's show. A year counts only where the folder lacks one.
  */
 export function leftoverIsMarker(n: Nearness, season: number | null, folderYear: number | null): boolean {
   if (n.longer !== 'name' || n.leftover.length === 0) return false;
-  const rest = n.leftover.filter((w) => !describesRelease(w) && !(folderYear === null && /^\d{4}$/.test(w) && isYear(Number(w))));
+  // Release words: languages, quality, source, editions (vocabulary.ts).
+  const rest = n.leftover.filter((w) => !isJunkToken(w) && !(folderYear === null && /^\d{4}$/.test(w) && isYear(Number(w))));
   if (rest.length === 0) return true;
   const marked = seasonMarker(rest);
   if (marked === undefined) return true;
