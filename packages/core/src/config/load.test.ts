@@ -121,6 +121,7 @@ transfer = "copy"
 [metadata]
 read_nfo = false
 include_specials = true
+identify = ["tvmaze"]
 
 [theme]
 css_file = "themes/dark.css"
@@ -178,7 +179,7 @@ const EVERY_KEY_CONFIG: Config = {
     sample_max_bytes: 0,
     transfer: 'copy',
   },
-  metadata: { read_nfo: false, include_specials: true },
+  metadata: { read_nfo: false, include_specials: true, identify: ['tvmaze'] },
   theme: { css_file: 'themes/dark.css' },
   release_providers: { tvmaze: { enabled: true, url: 'http://tvmaze.local:8080/api', allow_private: true } },
   transcoder: { video_encoder: 'h264_vaapi', keep_original: true },
@@ -370,6 +371,7 @@ describe('validateFileConfig', () => {
     expect(validateFileConfig('/x.toml', { metadata: { read_nfo: false } }).metadata).toEqual({
       read_nfo: false,
       include_specials: false,
+      identify: [],
     });
   });
 
