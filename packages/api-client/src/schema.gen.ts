@@ -1285,6 +1285,7 @@ export interface components {
             metadata: {
                 read_nfo: boolean;
                 include_specials: boolean;
+                identify: "tvmaze"[];
             };
             theme: {
                 css_file: string;
@@ -1451,6 +1452,7 @@ export interface components {
                 metadata: {
                     read_nfo: boolean;
                     include_specials: boolean;
+                    identify: "tvmaze"[];
                 };
                 theme: {
                     css_file: string;
@@ -1516,6 +1518,7 @@ export interface components {
             metadata?: {
                 read_nfo?: boolean;
                 include_specials?: boolean;
+                identify?: "tvmaze"[];
             };
             theme?: {
                 css_file?: string;

@@ -34,7 +34,7 @@ type Leaf =
   | { t: 'int'; min: number; max: number }
   | { t: 'enum'; values: readonly string[] }
   | { t: 'string'; kind: 'abs' | 'folder' | 'video-ext' | 'subtitle-ext' | 'rel' | 'movie-template' | 'episode-template' | 'url' | 'drive' };
-type Node = Leaf | { t: 'object'; keys: Record<string, Node> } | { t: 'array'; of: Node; min?: number };
+type Node = Leaf | { t: 'object'; keys: Record<string, Node> } | { t: 'array'; of: Node; min?: number; max?: number };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -67,7 +67,10 @@ const SECTIONS: Record<string, Node> = {
       transfer: { t: 'enum', values: ['move', 'hardlink', 'copy'] },
     },
   },
-  metadata: { t: 'object', keys: { read_nfo: { t: 'bool' }, include_specials: { t: 'bool' } } },
+  metadata: {
+    t: 'object',
+    keys: { read_nfo: { t: 'bool' }, include_specials: { t: 'bool' }, identify: { t: 'array', of: { t: 'enum', values: ['tvmaze'] }, max: 1 } },
+  },
   theme: { t: 'object', keys: { css_file: { t: 'string', kind: 'rel' } } },
   release_providers: {
     t: 'object',
@@ -150,7 +153,7 @@ function validSection(r: Rng, name: string, ctx: GeneratorContext): unknown {
     if (!r.chance(0.5)) continue;
     if (child.t === 'object') out[k] = validObject(r, child, ctx);
     else if (child.t === 'array') {
-      const n = r.int(child.min ?? 0, 4);
+      const n = r.int(child.min ?? 0, child.max ?? 4);
       out[k] = Array.from({ length: n }, () => validLeaf(r, child.of as Leaf, ctx));
     } else out[k] = validLeaf(r, child, ctx);
   }

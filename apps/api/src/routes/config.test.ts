@@ -121,6 +121,24 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
   });
 });
 
+describe('POST /api/settings: metadata.identify', () => {
+  it('turns TVmaze look-ups on and off at run time, saved like any setting', async () => {
+    expect((await post({ metadata: { identify: ['tvmaze'] } })).status).toBe(200);
+    expect(t.config.current().metadata.identify).toEqual(['tvmaze']);
+    expect(await readFile(stateFile, 'utf8')).toContain('"identify"');
+    expect((await post({ metadata: { identify: [] } })).status).toBe(200);
+    expect(t.config.current().metadata.identify).toEqual([]);
+  });
+
+  it.each([
+    [{ metadata: { identify: ['tvdb'] } }, 'metadata.identify.0'],
+    [{ metadata: { identify: 'tvmaze' } }, 'metadata.identify'],
+    [{ metadata: { identify: ['tvmaze', 'tvmaze'] } }, 'metadata.identify'],
+  ])('%j names %s', async (body, key) => {
+    await expectRefused(body, key);
+  });
+});
+
 describe('POST /api/settings with a config file that allows private provider addresses', () => {
   it('accepts a LAN provider URL', async () => {
     await t.close();

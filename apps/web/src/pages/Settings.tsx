@@ -57,6 +57,12 @@ const SECTIONS: { title: string; fields: FieldSpec[] }[] = [
     fields: [
       { path: 'metadata.read_nfo', label: 'Read .nfo files', kind: 'bool' },
       { path: 'metadata.include_specials', label: 'Report specials (season 0)', kind: 'bool' },
+      {
+        path: 'metadata.identify',
+        label: 'Look up new series and absolute episode numbers on',
+        kind: 'list',
+        hint: 'Empty, or tvmaze (asks the TVmaze URL below, whether or not upcoming episodes are on)',
+      },
     ],
   },
   {

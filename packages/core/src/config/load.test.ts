@@ -121,6 +121,7 @@ transfer = "copy"
 [metadata]
 read_nfo = false
 include_specials = true
+identify = ["tvmaze"]
 
 [theme]
 css_file = "themes/dark.css"
@@ -179,7 +180,7 @@ const EVERY_KEY_CONFIG: Config = {
     transfer: 'copy',
     aliases: [],
   },
-  metadata: { read_nfo: false, include_specials: true },
+  metadata: { read_nfo: false, include_specials: true, identify: ['tvmaze'] },
   theme: { css_file: 'themes/dark.css' },
   release_providers: { tvmaze: { enabled: true, url: 'http://tvmaze.local:8080/api', allow_private: true } },
   transcoder: { video_encoder: 'h264_vaapi', keep_original: true },
@@ -371,6 +372,7 @@ describe('validateFileConfig', () => {
     expect(validateFileConfig('/x.toml', { metadata: { read_nfo: false } }).metadata).toEqual({
       read_nfo: false,
       include_specials: false,
+      identify: [],
     });
   });
 

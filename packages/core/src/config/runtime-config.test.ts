@@ -96,7 +96,7 @@ describe('createRuntimeConfig', () => {
     expect(c.app.scan_interval_seconds).toBe(300); // TOML beats default
     expect(c.app.library_scan_max_files).toBe(DEFAULT_CONFIG.app.library_scan_max_files); // default
     expect(c.drives).toEqual([savedDrive]); // replaced whole
-    expect(c.metadata).toEqual({ read_nfo: true, include_specials: true });
+    expect(c.metadata).toEqual({ read_nfo: true, include_specials: true, identify: [] });
     expect(c.transcoder.video_encoder).toBe('h264_qsv');
     // fileConfig stays what the TOML says
     expect(rt.fileConfig.app.settle_seconds).toBe(60);

@@ -32,7 +32,7 @@ describe('settingsPatchFromBody', () => {
         { name: 'disk2', path: '/media/disk2' },
       ],
       library: { movie_folders: ['Films'], video_extensions: ['.mkv'], sample_max_bytes: 0 },
-      metadata: { read_nfo: false },
+      metadata: { read_nfo: false, identify: ['tvmaze'] },
       theme: { css_file: 'dark.css' },
       release_providers: { tvmaze: { enabled: true, url: 'https://tvmaze.example/api' } },
     };
@@ -97,6 +97,9 @@ describe('settingsPatchFromBody', () => {
     [{ log_level: 'loud' }, 'app.log_level'],
     [{ app: { api_key: 42 } }, 'app.api_key'],
     [{ metadata: { read_nfo: 'yes' } }, 'metadata.read_nfo'],
+    [{ metadata: { identify: 'tvmaze' } }, 'metadata.identify'],
+    [{ metadata: { identify: ['tvdb'] } }, 'metadata.identify.0'],
+    [{ metadata: { identify: ['tvmaze', 'tvmaze'] } }, 'metadata.identify'],
     [{ library: { movie_folders: 'Movies' } }, 'library.movie_folders'],
     [{ library: { video_extensions: ['mkv'] } }, 'library.video_extensions.0'],
     [{ theme: { css_file: '../../etc/passwd' } }, 'theme.css_file'],

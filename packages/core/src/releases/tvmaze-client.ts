@@ -45,13 +45,15 @@ function defaultDispatcher(allowPrivate: boolean): Dispatcher {
   return (publicOnly ??= publicOnlyDispatcher());
 }
 
+class TooLargeError extends Error {}
+
 async function readBody(res: Response, limit: number): Promise<string> {
   if (!res.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > limit) throw new Error(`answer larger than ${limit} bytes`);
+    if (size > limit) throw new TooLargeError(`answer larger than ${limit} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -68,28 +70,43 @@ export interface TvmazeClient {
   episodes(showId: number): Promise<TvmazeEpisode[]>;
 }
 
+export interface TvmazeGetOptions {
+  /** A smaller bound than the default, for an answer that is small by nature (a search, AKAs). */
+  maxBytes?: number;
+  /** Ends the request early (the caller's time is up); it is then not started if still queued. */
+  signal?: AbortSignal;
+}
+
+/** One GET of a TVmaze path: its answer checked against `schema`, null for a 404. */
+export type TvmazeGet = <T>(path: string, schema: z.ZodType<T>, options?: TvmazeGetOptions) => Promise<T | null>;
+
 /**
- * The few TVmaze endpoints the releases report needs. Errors name the path (never the base URL,
- * which may hold credentials) and say what went wrong: no answer in time, an address that is not
- * public, an HTTP status, or an answer that is not the JSON expected. A 404 is an answer: nothing
- * known.
+ * GET for TVmaze paths. Errors name the path (never the base URL, which may hold credentials) and
+ * say what went wrong: no answer in time, an address that is not public, an HTTP status, or an
+ * answer that is not the JSON expected. A 404 is an answer: nothing known.
  */
-export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
+export function tvmazeGet(opts: TvmazeClientOptions): TvmazeGet {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const credentialed = URL.canParse(base) && (new URL(base).username !== '' || new URL(base).password !== '');
   const schedule = opts.schedule ?? ((request) => request());
   const dispatcher = defaultDispatcher(opts.allowPrivate ?? false);
 
-  function get<T>(path: string, schema: z.ZodType<T>): Promise<T | null> {
-    return schedule(async () => {
-      const signal = AbortSignal.timeout(opts.timeoutMs);
+  return (path, schema, options = {}) =>
+    schedule(async () => {
+      const caller = options.signal;
+      const stopped = () => new Error(`tvmaze ${path}: ${caller?.reason instanceof Error ? caller.reason.message : 'stopped'}`);
+      if (caller?.aborted) throw stopped();
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      const signal = caller ? AbortSignal.any([timeout, caller]) : timeout;
       const failed = (err: unknown) => {
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         if (cause instanceof NotPublicAddressError) return new Error(`tvmaze ${path}: ${cause.message}`);
+        if (err instanceof TooLargeError) return new Error(`tvmaze ${path}: ${err.message}`);
+        if (caller?.aborted) return stopped();
         // The cause is this side's own error (a refused connection, a port fetch does not use), never
         // the server's words; fetch's own message may quote the URL, credentials and all.
         const why = cause?.code ?? cause?.message ?? (err as Error).name;
-        return new Error(signal.aborted ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms` : `tvmaze ${path}: ${why}`);
+        return new Error(timeout.aborted ? `tvmaze ${path}: no answer within ${opts.timeoutMs} ms` : `tvmaze ${path}: ${why}`);
       };
       if (credentialed) throw new Error(`tvmaze ${path}: the URL holds a user name or password, which is never sent; give the URL without them`);
       let res: Response;
@@ -105,7 +122,7 @@ export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
       }
       let text: string;
       try {
-        text = await readBody(res, MAX_BODY_BYTES);
+        text = await readBody(res, options.maxBytes ?? MAX_BODY_BYTES);
       } catch (err) {
         throw failed(err);
       }
@@ -122,7 +139,11 @@ export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
       }
       return parsed.data;
     });
-  }
+}
+
+/** The few TVmaze endpoints the releases report needs. */
+export function tvmazeClient(opts: TvmazeClientOptions): TvmazeClient {
+  const get = tvmazeGet(opts);
 
   return {
     async findShow({ title, year, ids }) {

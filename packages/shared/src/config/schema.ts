@@ -97,9 +97,18 @@ export const librarySection = z.strictObject({
   aliases: z.array(aliasSchema).max(10_000),
 });
 
+/** Metadata providers that may settle what the library and aliases cannot; `release_providers.tvmaze` holds the URL. */
+export const IDENTIFY_PROVIDERS = ['tvmaze'] as const;
+export type IdentifyProvider = (typeof IDENTIFY_PROVIDERS)[number];
+
 export const metadataSection = z.strictObject({
   read_nfo: z.boolean(),
   include_specials: z.boolean(),
+  /**
+   * Asked for a series the library does not hold and for absolute episode numbers. At most as many
+   * as there are providers: with one, that also keeps it from being named twice.
+   */
+  identify: z.array(z.enum(IDENTIFY_PROVIDERS)).max(IDENTIFY_PROVIDERS.length),
 });
 
 export const themeSection = z.strictObject({
@@ -212,7 +221,7 @@ export const DEFAULT_CONFIG: Config = {
     transfer: 'move',
     aliases: [],
   },
-  metadata: { read_nfo: true, include_specials: false },
+  metadata: { read_nfo: true, include_specials: false, identify: [] },
   theme: { css_file: 'custom-theme.css' },
   release_providers: { tvmaze: { enabled: false, url: 'https://api.tvmaze.com', allow_private: false } },
   transcoder: { video_encoder: 'libx264', keep_original: false },
