@@ -3,6 +3,7 @@ import type { JobHandler } from '@mo/core';
 import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
 import { passFileName, writePassFile } from '@mo/core/scanner/pass-file.ts';
 import { runScanPass } from '@mo/core/scanner/run-pass.ts';
+import { createTvmazeIdentifier, type TvmazeIdentifier } from '@mo/core/identify/tvmaze-identify.ts';
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';
 import { retryable } from './guards.ts';
@@ -15,6 +16,13 @@ import { retryable } from './guards.ts';
  */
 export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.ProcessEnv = process.env): JobHandler<'scan-pass'> {
   const owner = ownershipFromEnv(env);
+  // One per data folder for the process: its cache file and its pace with the provider outlive a pass.
+  const identifiers = new Map<string, TvmazeIdentifier>();
+  const identifierFor = (dataDir: string) => {
+    let tvmaze = identifiers.get(dataDir);
+    if (!tvmaze) identifiers.set(dataDir, (tvmaze = createTvmazeIdentifier({ dataDir })));
+    return tvmaze;
+  };
   return async (_payload, ctx) => {
     try {
       // Before the pass, so that an id that cannot name a file fails with nothing moved.
@@ -32,6 +40,7 @@ export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.Proc
         log: ctx.log,
         signal: ctx.signal,
         progress: (value) => void ctx.progress(value).catch(() => {}),
+        tvmaze: identifierFor(cfg.paths.data),
       });
     } catch (err) {
       // A template that cannot name files fails the same way on every retry; so does a conflict

@@ -76,7 +76,7 @@ describe('identify: the library decides between readings', () => {
 
   it('the provider confirms a series the library lacks and numbers its absolute episodes; unsure, it decides nothing', () => {
     const provider: ProviderAnswers = {
-      series: (title) => (title === 'Sousou no Kaeru' || title === 'Kaeru: The Journey' ? { title: 'Kaeru: The Journey', year: 2023, country: null } : null),
+      series: (title) => (title === 'Sousou no Kaeru' || title === 'Kaeru: The Journey' ? { id: 1, title: 'Kaeru: The Journey', year: 2023, country: null } : null),
       absolute: (_s, abs) => (abs[0]! <= 28 ? { season: 1, episodes: [...abs] } : null),
     };
     expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([], { provider }))).toBe('new | Kaeru: The Journey | S1E5');

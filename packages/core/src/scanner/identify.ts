@@ -14,12 +14,17 @@ import type { FolderLookup } from './folder-lookup.ts';
 import { toTemplateMedia } from './recognise.ts';
 import type { TemplateMedia } from './template.ts';
 
+/** A show as the provider names it. */
+export interface ProviderSeries extends AliasedSeries {
+  id: number;
+}
+
 /** Answers of the metadata provider fetched before the plan; null: unknown, or not fetched yet (then asked for). */
 export interface ProviderAnswers {
   /** The series a title names, with its canonical title and year, when exactly one show fits. */
-  series(title: string, year: number | null): AliasedSeries | null;
+  series(title: string, year: number | null): ProviderSeries | null;
   /** The season and episodes that absolute numbers of that series are, when the episode list says. */
-  absolute(series: AliasedSeries, absolute: readonly number[]): { season: number; episodes: number[] } | null;
+  absolute(series: ProviderSeries, absolute: readonly number[]): { season: number; episodes: number[] } | null;
 }
 
 /** One reading the scanner weighed, with the library folder it fits (the first, where a show spans drives). */

@@ -16,6 +16,10 @@ import { surveyDrives } from './drive-survey.ts';
 import { downloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
 import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
+import { aliasTable } from './aliases.ts';
+import { createIdentifyBudget, seriesIdentifierFor } from '../identify/identify.ts';
+import type { TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
+import { createAnswerBook } from './provider-answers.ts';
 import { withPassLock } from './pass-lock.ts';
 import { planPass, type DestinationState, type DownloadFile, type PlannedMove } from './plan-pass.ts';
 import { mergeRecent } from './recent.ts';
@@ -35,7 +39,12 @@ export interface ScanPassOptions {
   signal?: AbortSignal;
   progress?: (value: { moved: number; planned: number }) => void;
   now?: () => number;
+  /** The process's TVmaze identifier (its cache and rate limit), used where `[metadata] identify` names it. */
+  tvmaze?: TvmazeIdentifier;
 }
+
+/** Rounds of asking the provider: the series first, then its episode list for absolute numbers. */
+const PROVIDER_ROUNDS = 3;
 
 /** How often a long pass saves the moves done so far, so that a killed worker's moves are not forgotten. */
 const FLUSH_EVERY_MS = 1000;
@@ -256,27 +265,40 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     const records = history.records();
     const isImported = importedLookup(records);
     const isUndone = undoneLookup(records);
-    const { plans, skipped } = planPass(
-      files,
-      {
-        nowMs: now(),
-        settleSeconds: cfg.app.settle_seconds,
-        sampleMaxBytes: cfg.library.sample_max_bytes,
-        movieTemplate: cfg.library.movie_template,
-        episodeTemplate: cfg.library.episode_template,
-        videoExtensions: cfg.library.video_extensions,
-        subtitleExtensions: cfg.library.subtitle_extensions,
-      },
-      {
-        drives: survey.drives,
-        folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
-        destination: destinationState(mode, listing),
-        imported: (f) => isImported(f) !== null,
-        undone: (f) => isUndone(f) !== null,
-        subfolders: (dir) => listing(dir).folders,
-        files: (dir) => listing(dir).files,
-      },
-    );
+    const identifier = opts.tvmaze
+      ? seriesIdentifierFor(cfg, opts.tvmaze, { budget: createIdentifyBudget(), warn: (message) => opts.log.warn({ provider: 'tvmaze' }, message) })
+      : null;
+    const answers = identifier ? createAnswerBook() : undefined;
+    const aliases = aliasTable(cfg.library.aliases);
+    const plan = () =>
+      planPass(
+        files,
+        {
+          nowMs: now(),
+          settleSeconds: cfg.app.settle_seconds,
+          sampleMaxBytes: cfg.library.sample_max_bytes,
+          movieTemplate: cfg.library.movie_template,
+          episodeTemplate: cfg.library.episode_template,
+          videoExtensions: cfg.library.video_extensions,
+          subtitleExtensions: cfg.library.subtitle_extensions,
+        },
+        {
+          drives: survey.drives,
+          // Anew for each plan: a plan adds the folders it is about to create.
+          folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
+          destination: destinationState(mode, listing),
+          imported: (f) => isImported(f) !== null,
+          undone: (f) => isUndone(f) !== null,
+          subfolders: (dir) => listing(dir).folders,
+          files: (dir) => listing(dir).files,
+          aliases,
+          provider: answers,
+        },
+      );
+    let planned = plan();
+    // The plan asked the provider about names the library does not settle; with the answers, again.
+    for (let round = 0; identifier && answers && round < PROVIDER_ROUNDS && (await answers.fetchAsked(identifier)); round++) planned = plan();
+    const { plans, skipped } = planned;
 
     const moves: Move[] = [];
     if (dry_run) {
