@@ -1163,6 +1163,18 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
+            candidates?: {
+                /** @enum {string} */
+                kind: "movie" | "episode";
+                title: string;
+                year: number | null;
+                season: number | null;
+                episodes: number[];
+                absolute_episodes: number[];
+                air_date: string | null;
+                folder: string | null;
+                destination: string | null;
+            }[];
             /**
              * @default move
              * @enum {string}
@@ -1228,6 +1240,18 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
+            candidates?: {
+                /** @enum {string} */
+                kind: "movie" | "episode";
+                title: string;
+                year: number | null;
+                season: number | null;
+                episodes: number[];
+                absolute_episodes: number[];
+                air_date: string | null;
+                folder: string | null;
+                destination: string | null;
+            }[];
         };
         Probe: {
             path: string;
@@ -1281,6 +1305,10 @@ export interface components {
                 sample_max_bytes: number;
                 /** @enum {string} */
                 transfer: "move" | "hardlink" | "copy";
+                aliases: {
+                    name: string;
+                    series: string;
+                }[];
             };
             metadata: {
                 read_nfo: boolean;
@@ -1448,6 +1476,10 @@ export interface components {
                     sample_max_bytes: number;
                     /** @enum {string} */
                     transfer: "move" | "hardlink" | "copy";
+                    aliases: {
+                        name: string;
+                        series: string;
+                    }[];
                 };
                 metadata: {
                     read_nfo: boolean;
@@ -1514,6 +1546,10 @@ export interface components {
                 sample_max_bytes?: number;
                 /** @enum {string} */
                 transfer?: "move" | "hardlink" | "copy";
+                aliases?: {
+                    name: string;
+                    series: string;
+                }[];
             };
             metadata?: {
                 read_nfo?: boolean;
@@ -1558,6 +1594,18 @@ export interface components {
             /** @enum {string} */
             reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous" | "imported" | "undone";
             detail?: string;
+            candidates?: {
+                /** @enum {string} */
+                kind: "movie" | "episode";
+                title: string;
+                year: number | null;
+                season: number | null;
+                episodes: number[];
+                absolute_episodes: number[];
+                air_date: string | null;
+                folder: string | null;
+                destination: string | null;
+            }[];
         };
         Stream: {
             index: number;

@@ -83,6 +83,8 @@ describe('identify: the library decides between readings', () => {
     expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru - The Journey (2023)')], { provider }))).toBe('Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5');
     expect(decide('[Grp] Sousou no Kaeru - 40 (1080p).mkv', context([], { provider }))).toBe('unrecognized');
     expect(decide('[Grp] Unknown Thing - 05 (1080p).mkv', context([], { provider }))).toBe('unrecognized');
+    // The provider's title beside a folder the owner named otherwise is no more a new folder than the release's.
+    expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru')], { provider }))).toBe('ambiguous');
   });
 
   it('keeps the library\'s word on two folders of one title (Doctor Who 1963 and 2005) as before', () => {

@@ -146,7 +146,7 @@ function accept(w: Weighed, weighed: readonly Weighed[]): Identified {
   return { ok: true, media, folders: w.folders, readings: spread(weighed) };
 }
 
-/** The parser's own reading, confirmed by nothing: a new folder, unless a library folder is near it. */
+/** A reading that makes a new folder (the parser's own, or the provider's): unless a library folder is near it. */
 function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext): Identified {
   const template = toTemplateMedia(w.media);
   if (!template.ok) return accept(w, weighed);
@@ -206,5 +206,7 @@ export function identify(rel: string, ctx: IdentifyContext): Identified {
       readings: spread(weighed),
     };
   }
-  return accept(confirmed[0]!, weighed);
+  const chosen = confirmed[0]!;
+  // The provider's name for a series the library lacks is no more a reason to split a show than the release's.
+  return chosen.via === 'provider' && chosen.folders.length === 0 ? newFolder(chosen, weighed, ctx) : accept(chosen, weighed);
 }
