@@ -33,7 +33,11 @@ describe('identify: the library decides between readings', () => {
     expect(both.readings.map((r) => r.folder?.name)).toEqual(['Hanayome 3', 'Hanayome']);
 
     const absolute = identify('Hanayome 3 - 21 [1080p].mkv', context([tv('Hanayome 3')]));
-    expect(absolute).toMatchObject({ ok: false, reason: 'unrecognized', detail: 'absolute episode numbers without a season' });
+    expect(absolute).toMatchObject({
+      ok: false,
+      reason: 'unrecognized',
+      detail: 'absolute episode numbers without a season; it reads as "Hanayome 3" absolute 21 in Hanayome 3 or "Hanayome" S03E21',
+    });
     expect(absolute.readings.map((r) => [r.media.title, r.folder?.name ?? null])).toEqual([['Hanayome 3', 'Hanayome 3'], ['Hanayome', null]]);
     // An old scene number or an absolute one, of one series: which episode is meant the name cannot say.
     expect(decide('the.Programme.305.avi', context([tv('The Programme')]))).toBe('ambiguous');
@@ -41,7 +45,11 @@ describe('identify: the library decides between readings', () => {
 
   it('does not take a reading nothing confirms: a name the parser refuses stays refused, with its readings', () => {
     const r = identify('[Grp] Kodomo - Hikari no Machi - 07 [1080p].mkv', context([]));
-    expect(r).toMatchObject({ ok: false, reason: 'unrecognized', detail: 'the series title may end before its " - "' });
+    expect(r).toMatchObject({
+      ok: false,
+      reason: 'unrecognized',
+      detail: 'the series title may end before its " - "; it reads as "Kodomo - Hikari no Machi" absolute 7 or "Kodomo" absolute 7',
+    });
     expect(r.readings.map((x) => x.media.title)).toEqual(['Kodomo - Hikari no Machi', 'Kodomo']);
     expect(decide('parks_04_12.avi', context([tv('Other')]))).toBe('unrecognized');
   });

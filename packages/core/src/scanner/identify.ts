@@ -115,6 +115,13 @@ function byProvider(w: Weighed, ctx: IdentifyContext): Weighed {
 
 const nameOf = (f: ExistingFolder, ctx: IdentifyContext) => ctx.folderName?.(f) ?? f.name;
 
+/** A refusal's reason, and the readings weighed where there were several: what `Import as…` offers. */
+function withReadings(detail: string, weighed: readonly Weighed[]): string {
+  if (weighed.length < 2) return detail;
+  const listed = weighed.map((w) => `${describe(w.media)}${w.folders[0] ? ` in ${w.folders[0].name}` : ''}`);
+  return `${detail}; it reads as ${listed.join(' or ')}`;
+}
+
 const readingOf = (w: Weighed): Reading => ({ media: w.media, folder: w.folders[0] ?? null, via: w.via });
 
 /** Every folder of an ambiguous fit as a reading of its own, so each can be picked. */
@@ -141,7 +148,7 @@ export function titleCase(title: string): string {
 
 function accept(w: Weighed, weighed: readonly Weighed[]): Identified {
   const template = toTemplateMedia(w.media);
-  if (!template.ok) return { ok: false, reason: 'unrecognized', detail: template.detail, readings: spread(weighed) };
+  if (!template.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(template.detail, weighed), readings: spread(weighed) };
   const media = w.folders.length === 0 && w.via === null ? { ...template.media, title: titleCase(template.media.title) } : template.media;
   return { ok: true, media, folders: w.folders, readings: spread(weighed) };
 }
@@ -185,7 +192,7 @@ export function identify(rel: string, ctx: IdentifyContext): Identified {
   const confirmed = weighed.filter((w) => w.via !== null);
 
   if (confirmed.length === 0) {
-    if (!primary.ok) return { ok: false, reason: 'unrecognized', detail: primary.detail, readings: spread(weighed) };
+    if (!primary.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(primary.detail, weighed), readings: spread(weighed) };
     return newFolder(weighed[0]!, weighed, ctx);
   }
   const ambiguous = confirmed.find((w) => w.ambiguous);
