@@ -38,6 +38,12 @@ describe('readingsOf: the other ways a name can be read, for the library to deci
     expect(readings('Some.Programme.5100.mkv').filter((r) => r.includes('| 51 |'))).toEqual([]);
   });
 
+  it('keeps the title of a name refused for what it lacks, as a movie where nothing speaks of episodes: where settling it starts', () => {
+    const r = readingsOf('Quiet.Town.1080p.BluRay.x264.mkv');
+    expect(r.primary).toEqual({ ok: false, detail: 'no year, season, episode or air date in the name' });
+    expect(r.alternatives).toMatchObject([{ kind: 'movie', title: 'Quiet Town', year: null }]);
+  });
+
   it('gives none for what is no video or refused outright', () => {
     expect(readingsOf('Artist - Album (2010) [FLAC].mkv').alternatives).toEqual([]);
     expect(readingsOf('notes.pdf').alternatives).toEqual([]);

@@ -15,7 +15,8 @@ export interface Readings {
   /**
    * Whole readings other than the primary one, for the library to confirm; most names have none.
    * Where the parser refuses a name whose title it did read, the first is that title with no
-   * numbers: a library folder of that whole title speaks against the others.
+   * numbers (a movie without its year, where nothing speaks of episodes): a library folder of that
+   * whole title speaks against the others, and it is where a person settling the name starts.
    */
   alternatives: ParsedMedia[];
 }
@@ -126,7 +127,8 @@ export function readingsOf(input: string): Readings {
   } else if (seg.kind === 'bare') {
     alternatives = bareReadings(seg);
   }
-  if (alternatives.length === 0) return { primary: result, alternatives };
-  const whole = result.ok ? [] : [episodeOf(seg, { absolute_episodes: [...seg.absolute] })];
-  return { primary: result, alternatives: distinct(result, [...whole, ...alternatives]) };
+  if (result.ok) return { primary: result, alternatives: distinct(result, alternatives) };
+  // The title the parser did read, though it refused the name: what a person settling it starts from.
+  const whole = seg.kind === 'bare' && alternatives.length === 0 ? { ...episodeOf(seg, {}), kind: 'movie' as const, edition: seg.edition } : episodeOf(seg, { absolute_episodes: [...seg.absolute] });
+  return { primary: result, alternatives: distinct(result, [whole, ...alternatives]) };
 }

@@ -146,9 +146,10 @@ export function titleCase(title: string): string {
   });
 }
 
-function accept(w: Weighed, weighed: readonly Weighed[]): Identified {
+/** `refusal`: the parser's, where it refused the name, said rather than what the reading lacks. */
+function accept(w: Weighed, weighed: readonly Weighed[], refusal: string | null = null): Identified {
   const template = toTemplateMedia(w.media);
-  if (!template.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(template.detail, weighed), readings: spread(weighed) };
+  if (!template.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(refusal ?? template.detail, weighed), readings: spread(weighed) };
   const media = w.folders.length === 0 && w.via === null ? { ...template.media, title: titleCase(template.media.title) } : template.media;
   return { ok: true, media, folders: w.folders, readings: spread(weighed) };
 }
@@ -215,5 +216,5 @@ export function identify(rel: string, ctx: IdentifyContext): Identified {
   }
   const chosen = confirmed[0]!;
   // The provider's name for a series the library lacks is no more a reason to split a show than the release's.
-  return chosen.via === 'provider' && chosen.folders.length === 0 ? newFolder(chosen, weighed, ctx) : accept(chosen, weighed);
+  return chosen.via === 'provider' && chosen.folders.length === 0 ? newFolder(chosen, weighed, ctx) : accept(chosen, weighed, primary.ok ? null : primary.detail);
 }
