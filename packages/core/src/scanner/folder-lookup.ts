@@ -68,6 +68,15 @@ export function buildFolderLookup(
   listedRoots: ReadonlySet<string>,
 ): FolderLookup {
   const byKey = new Map<string, Entry[]>();
+  // For `near`, which would otherwise compare a name with every folder: a folder whose title is a run
+  // of the name's words starts with one of them, and one that holds the name's words holds its first.
+  const byWord = new Map<string, Entry[]>();
+  const byFirstWord = new Map<string, Entry[]>();
+  const push = (map: Map<string, Entry[]>, k: string, e: Entry) => {
+    const list = map.get(k);
+    if (list) list.push(e);
+    else map.set(k, [e]);
+  };
   const present = new Set(diskFolders.map((f) => `${rootKey(f.drive, f.root)}\0${f.name}`));
   const seen = new Set<string>();
 
@@ -79,7 +88,10 @@ export function buildFolderLookup(
     const bucket = `${f.section}\0${key.key}`;
     let list = byKey.get(bucket);
     if (!list) byKey.set(bucket, (list = []));
-    list.push({ folder: { drive: f.drive, root: f.root, name: f.name }, key });
+    const entry = { folder: { drive: f.drive, root: f.root, name: f.name }, key };
+    list.push(entry);
+    for (const word of new Set(key.key.split(' '))) push(byWord, `${f.section}\0${word}`, entry);
+    push(byFirstWord, `${f.section}\0${key.key.split(' ')[0]}`, entry);
   };
 
   for (const f of indexFolders) {
@@ -120,16 +132,18 @@ export function buildFolderLookup(
     },
     near(section, media) {
       const wanted = titleKey(media.title, media.year, media.country);
+      const words = wanted.key.split(' ');
+      const candidates = new Set([
+        ...(byWord.get(`${section}\0${words[0]}`) ?? []),
+        ...words.flatMap((w) => byFirstWord.get(`${section}\0${w}`) ?? []),
+      ]);
       const out: NearFolder[] = [];
-      for (const [bucket, list] of byKey) {
-        if (!bucket.startsWith(`${section}\0`)) continue;
-        for (const e of list) {
-          // A movie is told apart by its year: `Toy Story 2 (1999)` is not near `Toy Story (1995)`.
-          if (section === 'movies' && e.key.year !== wanted.year) continue;
-          if (contradicts(e.key, { ...wanted, year: section === 'movies' ? wanted.year : null })) continue;
-          const n = nearness(wanted.key, e.key.key);
-          if (n !== null) out.push({ folder: e.folder, marker: leftoverIsMarker(n, media.season, e.key.year) });
-        }
+      for (const e of candidates) {
+        // A movie is told apart by its year: `Toy Story 2 (1999)` is not near `Toy Story (1995)`.
+        if (section === 'movies' && e.key.year !== wanted.year) continue;
+        if (contradicts(e.key, { ...wanted, year: section === 'movies' ? wanted.year : null })) continue;
+        const n = nearness(wanted.key, e.key.key);
+        if (n !== null) out.push({ folder: e.folder, marker: leftoverIsMarker(n, media.season, e.key.year) });
       }
       return out;
     },
