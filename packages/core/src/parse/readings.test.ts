@@ -44,6 +44,10 @@ describe('readingsOf: the other ways a name can be read, for the library to deci
     expect(r.alternatives).toMatchObject([{ kind: 'movie', title: 'Quiet Town', year: null }]);
   });
 
+  it('each title of a tracker name in several languages, for the library to pick', () => {
+    expect(readings('Тихий город (S3E2) / Quiet Town (S3E2) (2021) WEB-DL 1080p.mkv')).toEqual(['Тихий город | 3 | 2 | -', 'Quiet Town | 3 | 2 | -']);
+  });
+
   it('gives none for what is no video or refused outright', () => {
     expect(readingsOf('Artist - Album (2010) [FLAC].mkv').alternatives).toEqual([]);
     expect(readingsOf('notes.pdf').alternatives).toEqual([]);

@@ -5,7 +5,7 @@
 // "Chihayafuru 3" in one holding that. So these readings are never taken on their own: the scanner
 // takes one only where a library folder, an alias or the metadata provider confirms it
 // (scanner/identify.ts), and shows them as candidates where nothing does.
-import { readRelease, type ParsedMedia, type ParseResult } from './release-name.ts';
+import { parseRelease, readRelease, type ParsedMedia, type ParseResult } from './release-name.ts';
 import type { Seg } from './segment.ts';
 import { isYear } from './title.ts';
 
@@ -118,14 +118,27 @@ function distinct(primary: ParseResult, list: ParsedMedia[]): ParsedMedia[] {
   });
 }
 
+/** Tracker names give a title in several languages (`Оригинал (S2E1) / Title (S2E1) (2023)`): each may be the library's. */
+const MAX_TITLES = 4;
+
+function titleReadings(input: string): ParsedMedia[] {
+  if (!input.includes(' / ') || input.includes('\0')) return [];
+  const parts = input.split(' / ');
+  if (parts.length > MAX_TITLES) return [];
+  return parts.flatMap((part) => {
+    const r = parseRelease(part);
+    return r.ok ? [r.media] : [];
+  });
+}
+
 export function readingsOf(input: string): Readings {
   const { result, seg } = readRelease(input);
-  if (seg === null || seg.refusal !== null || seg.title === '') return { primary: result, alternatives: [] };
-  let alternatives: ParsedMedia[] = [];
+  if (seg === null || seg.refusal !== null || seg.title === '') return { primary: result, alternatives: result.ok ? distinct(result, titleReadings(input)) : [] };
+  let alternatives: ParsedMedia[] = titleReadings(input);
   if (seg.kind === 'episode' && seg.season === null && seg.absolute.length > 0 && seg.airDate === null) {
-    alternatives = [...absoluteReadings(seg), ...sceneNumberReadings(seg)];
+    alternatives.push(...absoluteReadings(seg), ...sceneNumberReadings(seg));
   } else if (seg.kind === 'bare') {
-    alternatives = bareReadings(seg);
+    alternatives.push(...bareReadings(seg));
   }
   if (result.ok) return { primary: result, alternatives: distinct(result, alternatives) };
   // The title the parser did read, though it refused the name: what a person settling it starts from.

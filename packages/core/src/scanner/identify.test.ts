@@ -24,6 +24,7 @@ describe('identify: the library decides between readings', () => {
     expect(decide('Hanayome 3 - 21 [1080p].mkv', context([tv('Hanayome')]))).toBe('Hanayome | Hanayome | S3E21');
     expect(decide('parks_04_12.avi', context([tv('Parks')]))).toBe('Parks | parks | S4E12');
     expect(decide('parks_04_12.avi', context([tv('The Parks')]))).toBe('The Parks | parks | S4E12');
+    expect(decide('Тихий город (S3E2) / Quiet Town (S3E2) (2021) WEB-DL 1080p.mkv', context([tv('Quiet Town (2021)')]))).toBe('Quiet Town (2021) | Quiet Town | S3E2');
   });
 
   it('refuses, with every reading as a candidate, where two fit or the fitting one has no season', () => {
