@@ -182,3 +182,32 @@ export function withAliases(existing: readonly Alias[], add: readonly Alias[]): 
   }
   return { aliases, added };
 }
+
+const WHY: Partial<Record<Skipped['reason'], string>> = {
+  exists: 'the library holds it already',
+  settling: 'it is still being written; try again once it has settled',
+  partial: 'it is an unfinished download',
+  sample: 'it is a sample',
+  imported: 'it was imported already',
+  no_drive: 'no drive has a library folder for it with room to spare',
+  undone: 'its import was undone',
+};
+
+/**
+ * Why a manual import would import nothing, as the answer's error; null when it imports something.
+ * Several library folders fitting the title is the request's fault (name one, year included); the
+ * rest is the state of the files.
+ */
+export function nothingImported(plans: readonly unknown[], skipped: readonly Skipped[], videoExtensions: readonly string[]): AppError | null {
+  if (plans.length > 0) return null;
+  const types = { videoExtensions: new Set(videoExtensions), subtitleExtensions: new Set<string>() };
+  const first = skipped.find((s) => fileType(s.source, types) === 'video');
+  if (!first) return new AppError('not_found', 'path: holds no video to import', { key: 'path' });
+  const details = { reason: first.reason, path: first.source, ...(first.detail ? { detail: first.detail } : {}) };
+  if (first.reason === 'ambiguous') {
+    return new AppError('bad_request', `as.title: several library folders fit this title (${first.detail ?? ''}); name one as it is spelled, year included`, { key: 'as.title', ...details });
+  }
+  if (first.reason === 'unrecognized') return new AppError('conflict', `${first.source} cannot be imported: ${first.detail ?? 'its name could not be read'}`, details);
+  const why = WHY[first.reason] ?? first.reason;
+  return new AppError('conflict', `${first.source} cannot be imported: ${why}${first.detail ? ` (${first.detail})` : ''}`, details);
+}
