@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
-import { ImportAsButton, SETTLEABLE } from './ImportAs.tsx';
+import { ImportAsButton, ImportAsHost, SETTLEABLE } from './ImportAs.tsx';
 
 type ScanResult = Awaited<ReturnType<typeof runScan>>;
 
@@ -144,8 +144,10 @@ export function DownloadsPage() {
     >
       <ErrorNote error={scan.error} />
       {scan.isPending ? <p role="status">Scanning…</p> : null}
-      {scan.data ? <PassResult result={scan.data} /> : null}
-      <Pending />
+      <ImportAsHost>
+        {scan.data ? <PassResult result={scan.data} /> : null}
+        <Pending />
+      </ImportAsHost>
       <section aria-labelledby="files-h">
         <h2 id="files-h">Files</h2>
         {list.isPending ? <Loading what="downloads" /> : null}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '@mo/api-client';
 import { api, ApiError, unwrap } from '../api/client.ts';
@@ -212,25 +212,40 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
   );
 }
 
+interface Opened {
+  path: string;
+  candidates: Candidate[];
+  opener: HTMLElement | null;
+}
+
+const OpenDialog = createContext<(o: Opened) => void>(() => {});
+
+/**
+ * Holds the dialog above the rows that open it: an import takes its row off the list (the pending
+ * list and the pass result are fetched again), and the dialog must stay to show what happened.
+ */
+export function ImportAsHost({ children }: { children: ReactNode }) {
+  const [opened, setOpened] = useState<Opened | null>(null);
+  const close = useCallback(() => {
+    setOpened((o) => {
+      if (o?.opener?.isConnected) o.opener.focus();
+      return null;
+    });
+  }, []);
+  return (
+    <OpenDialog.Provider value={setOpened}>
+      {children}
+      {opened ? <ImportDialog key={opened.path} path={opened.path} candidates={opened.candidates} onClose={close} /> : null}
+    </OpenDialog.Provider>
+  );
+}
+
 /** `Import as…` for one skipped download: the dialog opens pre-filled with the best reading. */
 export function ImportAsButton({ path, candidates }: { path: string; candidates: Candidate[] }) {
-  const [open, setOpen] = useState(false);
-  const opener = useRef<HTMLButtonElement>(null);
+  const open = useContext(OpenDialog);
   return (
-    <>
-      <button type="button" ref={opener} onClick={() => setOpen(true)} aria-haspopup="dialog">
-        Import as… <span className="sr-only">{path}</span>
-      </button>
-      {open ? (
-        <ImportDialog
-          path={path}
-          candidates={candidates}
-          onClose={() => {
-            setOpen(false);
-            opener.current?.focus();
-          }}
-        />
-      ) : null}
-    </>
+    <button type="button" onClick={(e) => open({ path, candidates, opener: e.currentTarget })} aria-haspopup="dialog">
+      Import as… <span className="sr-only">{path}</span>
+    </button>
   );
 }
