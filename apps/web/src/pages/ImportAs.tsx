@@ -107,14 +107,17 @@ function Outcome({ answer, asked }: { answer: Answer; asked: 'preview' | 'import
   );
 }
 
-/** The API's message as a sentence: the field it names is marked beside the field itself. */
-function problem(error: unknown): string | null {
-  if (!error) return null;
-  if (error instanceof ApiError) {
-    const field = error.issues[0]?.path;
-    return field ? `Check ${field.replace(/^as\./, '').replace('_', ' ')}: ${error.issues[0]!.message}.` : error.message.replace(/^path: /, '');
-  }
-  return error instanceof Error ? error.message : String(error);
+const LABELS: Record<string, string> = { 'as.kind': 'Kind', 'as.title': 'Title', 'as.year': 'Year', 'as.season': 'Season', 'as.episodes': 'Episodes', 'as.air_date': 'Air date', remember: 'Remember' };
+
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+/** The API's message as a sentence, naming the field by its label; the field itself is marked too. */
+function problem(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  const issue = error.issues[0];
+  const label = issue ? LABELS[issue.path] : undefined;
+  if (issue && label) return sentence(`${label}: ${issue.message}`);
+  return sentence(error.message.replace(/^[a-z_.]+: /, ''));
 }
 
 function ImportDialog({ path, candidates, onClose }: { path: string; candidates: Candidate[]; onClose: () => void }) {
