@@ -18,6 +18,7 @@ import { dashboardRoutes } from './routes/dashboard.ts';
 import { releasesRoutes } from './routes/releases.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
 import { historyRoutes } from './routes/history.ts';
+import { importRoutes } from './routes/imports.ts';
 import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
     .route('/', releasesRoutes(deps))
     .route('/', downloadsRoutes(deps))
     .route('/', historyRoutes(deps))
+    .route('/', importRoutes(deps))
     .route('/', transcoderRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', workerRoutes(deps))

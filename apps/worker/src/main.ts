@@ -7,6 +7,7 @@ import { watchDownloads } from './watch-downloads.ts';
 import { watchPassQueue } from './watch-pass.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
+import { manualImportHandler } from './handlers/manual-import.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './handlers/transcode-run.ts';
@@ -29,6 +30,7 @@ async function main() {
   const deps: WorkerDeps = { config, logger, env, ...(notices ? { notify: notices.add } : {}) };
   const handlers: JobHandlers = withFreshConfig(config, {
     'scan-pass': scanPassHandler(deps),
+    'manual-import': manualImportHandler(deps),
     'library-scan': libraryScanHandler(deps),
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),

@@ -528,6 +528,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Downloads waiting for the owner to say what they are
+         * @description The videos the last scanner pass skipped as unrecognized, ambiguous, exists or undone, each with the readings it weighed (`candidates`, best first). Sidecars go with their video and are not listed; a file gone or imported since is left out.
+         */
+        get: operations["getPendingImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/manual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a download as the owner says it is
+         * @description A video, or a folder of one season's videos (a season pack: `as.episodes` left out, each file's episodes read from its own name). Sidecars go with their video, into the library's existing folder of that title, named by the templates, in the transfer mode of a pass; recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config's, or `?dry_run=true` whatever the config says) it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download's series name as an alias of the folder it went into.
+         */
+        post: operations["postManualImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/transcoder": {
         parameters: {
             query?: never;
@@ -873,6 +913,18 @@ export interface components {
             /** @enum {string} */
             auth: "required" | "local_open";
         };
+        Candidate: {
+            /** @enum {string} */
+            kind: "movie" | "episode";
+            title: string;
+            year: number | null;
+            season: number | null;
+            episodes: number[];
+            absolute_episodes: number[];
+            air_date: string | null;
+            folder: string | null;
+            destination: string | null;
+        };
         Dashboard: {
             dry_run: boolean;
             state: {
@@ -1138,6 +1190,52 @@ export interface components {
             truncated: boolean;
             timed_out: boolean;
         };
+        ManualImportAs: {
+            /** @enum {string} */
+            kind: "movie";
+            title: string;
+            year: number;
+        } | {
+            /** @enum {string} */
+            kind: "episode";
+            title: string;
+            year?: number | null;
+            season?: number;
+            episodes?: number[];
+            air_date?: string;
+        };
+        ManualImportPackPreview: {
+            /** @enum {boolean} */
+            dry_run: true;
+            plans: components["schemas"]["Plan"][];
+            skipped: components["schemas"]["Skipped"][];
+        };
+        ManualImportPreview: {
+            /** @enum {boolean} */
+            dry_run: true;
+            plan: components["schemas"]["Plan"];
+            skipped: components["schemas"]["Skipped"][];
+        };
+        ManualImportRequest: {
+            path: string;
+            as: components["schemas"]["ManualImportAs"];
+            /** @default false */
+            remember: boolean;
+            /** @default false */
+            replace: boolean;
+        };
+        ManualImportResult: {
+            dry_run: boolean;
+            started_at: string;
+            finished_at: string;
+            plans: components["schemas"]["Plan"][];
+            moves: components["schemas"]["Move"][];
+            skipped: components["schemas"]["Skipped"][];
+            remembered: {
+                name: string;
+                series: string;
+            }[];
+        };
         MediaSnapshot: {
             bytes: number;
             streams: {
@@ -1163,18 +1261,7 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
-            candidates?: {
-                /** @enum {string} */
-                kind: "movie" | "episode";
-                title: string;
-                year: number | null;
-                season: number | null;
-                episodes: number[];
-                absolute_episodes: number[];
-                air_date: string | null;
-                folder: string | null;
-                destination: string | null;
-            }[];
+            candidates?: components["schemas"]["Candidate"][];
             /**
              * @default move
              * @enum {string}
@@ -1225,6 +1312,18 @@ export interface components {
         OpenSessions: {
             sessions: components["schemas"]["OpenSession"][];
         };
+        PendingImport: {
+            path: string;
+            bytes: number;
+            /** @enum {string} */
+            reason: "unrecognized" | "ambiguous" | "exists" | "undone";
+            detail: string | null;
+            candidates: components["schemas"]["Candidate"][];
+        };
+        PendingImports: {
+            items: components["schemas"]["PendingImport"][];
+            scanned_at: string | null;
+        };
         Plan: {
             source: string;
             destination: string;
@@ -1240,18 +1339,7 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
-            candidates?: {
-                /** @enum {string} */
-                kind: "movie" | "episode";
-                title: string;
-                year: number | null;
-                season: number | null;
-                episodes: number[];
-                absolute_episodes: number[];
-                air_date: string | null;
-                folder: string | null;
-                destination: string | null;
-            }[];
+            candidates?: components["schemas"]["Candidate"][];
         };
         Probe: {
             path: string;
@@ -1594,18 +1682,7 @@ export interface components {
             /** @enum {string} */
             reason: "settling" | "partial" | "sample" | "unrecognized" | "exists" | "no_drive" | "ambiguous" | "imported" | "undone";
             detail?: string;
-            candidates?: {
-                /** @enum {string} */
-                kind: "movie" | "episode";
-                title: string;
-                year: number | null;
-                season: number | null;
-                episodes: number[];
-                absolute_episodes: number[];
-                air_date: string | null;
-                folder: string | null;
-                destination: string | null;
-            }[];
+            candidates?: components["schemas"]["Candidate"][];
         };
         Stream: {
             index: number;
@@ -3866,6 +3943,181 @@ export interface operations {
             };
             /** @description internal error (never with a stack trace) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPendingImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingImports"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postManualImport: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for the job (0 = answer 202 at once). */
+                wait?: number;
+                /** @description true: only preview, whatever app.dry_run says; false or absent: app.dry_run decides */
+                dry_run?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManualImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The preview (dry run), or the import's result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualImportPreview"] | components["schemas"]["ManualImportPackPreview"] | components["schemas"]["ManualImportResult"];
+                };
+            };
+            /** @description Accepted: the job runs on; follow status_url */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            /** @description a bad body (details.key names the key, e.g. as.season), a path that is not a video or folder, remember on a movie, or a title that several library folders fit; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the path lies outside the downloads folder once symlinks are followed; the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such file or folder, or a folder without videos */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description nothing to import: the destination exists (replace comes with upgrades), the download is still settling, imported already, or no drive has room; details.reason says which */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -76,6 +76,14 @@ import {
   transcodeRetryResponse,
   workerSchema,
   workersResponse,
+  candidateSchema,
+  manualAsSchema,
+  manualImportBody,
+  manualImportPackPreviewResponse,
+  manualImportPreviewResponse,
+  manualImportResponse,
+  pendingImportSchema,
+  pendingImportsResponse,
 } from '@mo/shared';
 
 /** The body of POST /api/settings: sections nested, or the legacy flat app keys, or both. */
@@ -172,6 +180,14 @@ const NAMED: Record<string, z.ZodType> = {
   AuthLoginRequest: authLoginBody,
   AuthPasswordRequest: authPasswordBody,
   AuthApiKeyRequest: authApiKeyBody,
+  Candidate: candidateSchema,
+  PendingImport: pendingImportSchema,
+  PendingImports: pendingImportsResponse,
+  ManualImportAs: manualAsSchema,
+  ManualImportRequest: manualImportBody,
+  ManualImportPreview: manualImportPreviewResponse,
+  ManualImportPackPreview: manualImportPackPreviewResponse,
+  ManualImportResult: manualImportResponse,
 };
 
 for (const [id, schema] of Object.entries(NAMED)) {

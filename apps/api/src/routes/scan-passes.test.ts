@@ -106,7 +106,7 @@ describe('GET /api/scan/passes', () => {
     const result = pass('2026-01-01T00:00:00.000Z', 3);
     host = createWorkerHost({
       redisUrl: testRedisUrl(), prefix, queues: ['scan'], logger,
-      handlers: { 'scan-pass': async (_p, ctx) => writePassFile(app.config.current().paths.data, ctx.jobId, result) },
+      handlers: { 'scan-pass': async (_p, ctx) => writePassFile(app.config.current().paths.data, ctx.jobId, result), 'manual-import': async () => Promise.reject(new Error('no manual import in this test')) },
     });
     expect((await app.app.request('/api/scan?wait=10', { method: 'POST' })).status).toBe(200);
     const [listed] = await passes(app);

@@ -40,7 +40,7 @@ async function setup() {
   };
   host = createWorkerHost({
     redisUrl: url, prefix, queues: ['scan'], logger,
-    handlers: { 'scan-pass': async (_p, ctx) => writePassFile(t.config.current().paths.data, ctx.jobId, result) },
+    handlers: { 'scan-pass': async (_p, ctx) => writePassFile(t.config.current().paths.data, ctx.jobId, result), 'manual-import': async () => Promise.reject(new Error('no manual import in this test')) },
   });
   return result;
 }

@@ -101,7 +101,7 @@ const STALE_BY_EVENT: Record<string, string[][]> = {
   transcode: [['transcoder']],
 };
 const STALE_BY_QUEUE: Record<string, string[][]> = {
-  scan: [['downloads'], ['dashboard'], ['scan-passes'], ['history']],
+  scan: [['downloads'], ['dashboard'], ['scan-passes'], ['history'], ['imports-pending']],
   library: STALE_BY_EVENT.library!,
   // What the media servers were told shows in each import's history.
   notify: [['history']],

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
-import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
+import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
+import { ImportAsButton, ImportAsHost, SETTLEABLE } from './ImportAs.tsx';
 
 type ScanResult = Awaited<ReturnType<typeof runScan>>;
 
@@ -16,7 +17,15 @@ function whatItIs(m: { kind: string; title: string; year: number | null; season:
   return `${title} ${m.air_date ?? episodeCode(m.season, m.episodes)}`;
 }
 
+/** Only a video can be imported as something; its subtitles and .nfo go with it. */
+function useIsVideo() {
+  const config = useConfig();
+  const extensions = config.data?.library.video_extensions ?? [];
+  return (path: string) => extensions.some((ext) => path.toLowerCase().endsWith(ext));
+}
+
 function PassResult({ result }: { result: ScanResult }) {
+  const isVideo = useIsVideo();
   if (!('plans' in result)) {
     return <p role="status">The pass was queued; its result will appear under Activity.</p>;
   }
@@ -55,11 +64,56 @@ function PassResult({ result }: { result: ScanResult }) {
               <li key={s.source}>
                 <span className="path">{s.source}</span>: <Status status={s.reason} />
                 {s.detail ? <span className="muted"> {s.detail}</span> : null}
+                {SETTLEABLE.has(s.reason) && isVideo(s.source) ? (
+                  <>
+                    {' '}
+                    <ImportAsButton path={s.source} candidates={s.candidates ?? []} />
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
         </>
       ) : null}
+    </section>
+  );
+}
+
+/** What the last pass left for the owner to say (GET /api/imports/pending), each with `Import as…`. */
+function Pending() {
+  const pending = useQuery({ queryKey: ['imports-pending'], queryFn: () => unwrap(api.GET('/api/imports/pending')) });
+  if (!pending.data || pending.data.items.length === 0) return <ErrorNote error={pending.error} />;
+  return (
+    <section aria-labelledby="pending-h">
+      <h2 id="pending-h">Waiting for you</h2>
+      <p className="muted">The last pass could not tell what these are, or where they go. Say it with Import as….</p>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Why it waits</th>
+            <th scope="col">Size</th>
+            <th scope="col">
+              <span className="sr-only">Import</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pending.data.items.map((i) => (
+            <tr key={i.path} data-pending={i.path}>
+              <td className="path">{i.path}</td>
+              <td>
+                <Status status={i.reason} />
+                {i.detail ? <span className="muted"> {i.detail}</span> : null}
+              </td>
+              <td className="num">{formatBytes(i.bytes)}</td>
+              <td>
+                <ImportAsButton path={i.path} candidates={i.candidates} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }
@@ -71,6 +125,7 @@ export function DownloadsPage() {
     mutationFn: runScan,
     onSettled: () => {
       void queries.invalidateQueries({ queryKey: ['downloads'] });
+      void queries.invalidateQueries({ queryKey: ['imports-pending'] });
       void queries.invalidateQueries({ queryKey: ['dashboard'] });
     },
   });
@@ -89,7 +144,10 @@ export function DownloadsPage() {
     >
       <ErrorNote error={scan.error} />
       {scan.isPending ? <p role="status">Scanning…</p> : null}
-      {scan.data ? <PassResult result={scan.data} /> : null}
+      <ImportAsHost>
+        {scan.data ? <PassResult result={scan.data} /> : null}
+        <Pending />
+      </ImportAsHost>
       <section aria-labelledby="files-h">
         <h2 id="files-h">Files</h2>
         {list.isPending ? <Loading what="downloads" /> : null}

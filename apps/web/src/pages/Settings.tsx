@@ -5,6 +5,7 @@ import { Field, SelectField } from '../components/form.tsx';
 import { ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 import { ownerStylesheetActive } from '../theme.ts';
 import { OpenSessions } from './OpenSessions.tsx';
+import { Aliases } from './SettingsAliases.tsx';
 import { NotificationTargets, targetRows, targetsPatch, type TargetRow } from './SettingsTargets.tsx';
 
 type Config = NonNullable<ReturnType<typeof useConfig>['data']>;
@@ -311,6 +312,7 @@ export function SettingsPage() {
       {config.isPending ? <Loading what="settings" /> : null}
       <ErrorNote error={config.error} />
       {config.data ? <SettingsForm config={config.data} /> : null}
+      {config.data ? <Aliases /> : null}
       <Account />
       <OpenSessions />
     </Page>

@@ -32,8 +32,10 @@ export interface RuntimeConfig {
   /**
    * Validates and saves a settings patch, then applies it here at once. It trusts the patch's
    * content: what a client sends passes `guardSettingsPatch` first (the settings route does that).
+   * A function is given the effective config as saved at that moment, under the state file's lock,
+   * so that a patch built from it (one alias added to the list) loses no other process's change.
    */
-  updateSettings(patch: SettingsPatch): Promise<Config>;
+  updateSettings(patch: SettingsPatch | ((saved: Config) => SettingsPatch)): Promise<Config>;
   /** Re-reads state.json now; the watcher calls this too. */
   refresh(): Promise<void>;
   close(): void;
@@ -140,7 +142,10 @@ export async function createRuntimeConfig(opts: {
       return () => stateListeners.delete(listener);
     },
     async updateSettings(patch) {
-      const state = await store.update((s) => ({ ...s, settings: mergeSettings(fileConfig, s.settings, patch) }));
+      const state = await store.update((s) => {
+        const p = typeof patch === 'function' ? patch(effectiveConfig(fileConfig, s.settings)) : patch;
+        return { ...s, settings: mergeSettings(fileConfig, s.settings, p) };
+      });
       lastStamp = await stamp();
       applyState(state);
       apply(effectiveConfig(fileConfig, state.settings));

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
 import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
 import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
-import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
 import { importedLookup, undoneLookup } from '../history/imported.ts';
 import { createImportJournal, type ImportJournal } from '../history/import-journal.ts';
 import type { Ownership } from '../fs/ownership.ts';
@@ -16,12 +16,13 @@ import { surveyDrives } from './drive-survey.ts';
 import { downloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
 import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
+import { withPassLock } from './pass-lock.ts';
+import { planPass, type DestinationState, type DownloadFile, type PlannedMove, type Skipped } from './plan-pass.ts';
 import { aliasTable } from './aliases.ts';
 import { createIdentifyBudget, seriesIdentifierFor } from '../identify/identify.ts';
 import type { TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
 import { createAnswerBook } from './provider-answers.ts';
-import { withPassLock } from './pass-lock.ts';
-import { planPass, type DestinationState, type DownloadFile, type PlannedMove } from './plan-pass.ts';
+import { manualChoice, type ManualImport } from './manual-import.ts';
 import { mergeRecent } from './recent.ts';
 import { createSidecarJournal, type SidecarJournal } from './sidecar-journal.ts';
 import { createTransferJournal } from './transfer-journal.ts';
@@ -39,6 +40,8 @@ export interface ScanPassOptions {
   signal?: AbortSignal;
   progress?: (value: { moved: number; planned: number }) => void;
   now?: () => number;
+  /** A manual import: only its videos, as the owner said they are; the last pass's listing and time stay. */
+  manual?: ManualImport;
   /** The process's TVmaze identifier (its cache and rate limit), used where `[metadata] identify` names it. */
   tvmaze?: TvmazeIdentifier;
 }
@@ -194,6 +197,81 @@ async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
   return { ...base, method: video.method, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
 }
 
+export interface PlanDownloadsOptions {
+  log: Logger;
+  signal?: AbortSignal;
+  nowMs: number;
+  /** The import history: downloads imported (hardlink, copy) or undone are not imported again. */
+  records: readonly ImportRecord[];
+  manual?: ManualImport;
+  onWalked?: (files: DownloadFile[]) => Promise<void>;
+  tvmaze?: TvmazeIdentifier;
+}
+
+/**
+ * Walks the downloads folder (a manual import: only the folder it takes from) and plans each file
+ * against the drives, the library's folders and aliases, and the history. Reads only; a plan is
+ * carried out by runScanPass, under the lock. The POST /api/imports/manual dry run answers with it.
+ */
+export async function planDownloads(cfg: Config, opts: PlanDownloadsOptions): Promise<{ files: DownloadFile[]; plans: PlannedMove[]; skipped: Skipped[] }> {
+  const mode = cfg.library.transfer;
+  const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
+  const listing = folderListings();
+  const manual = opts.manual;
+  const files = await walkDownloads(cfg.paths.downloads, {
+    signal: opts.signal,
+    exclude: survey.libraryDirs,
+    onSkip: (path, error) => opts.log.warn({ path, error }, 'downloads folder skipped'),
+    // A file's sidecars lie in its folder or below it (`Subs/`), so its folder is walked.
+    ...(manual ? { from: manual.target.folder ? manual.target.rel : dirname(manual.target.rel).replace(/^\.$/, '') } : {}),
+  });
+  await opts.onWalked?.(files);
+  const index = await readLibraryIndex(cfg.paths.data).catch((err: Error) => {
+    opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
+    return null;
+  });
+  const isImported = importedLookup(opts.records);
+  const isUndone = undoneLookup(opts.records);
+  const choice = manual ? manualChoice(files, manual, cfg.library.video_extensions) : null;
+  const identifier = opts.tvmaze && !choice
+    ? seriesIdentifierFor(cfg, opts.tvmaze, { budget: createIdentifyBudget(), warn: (message) => opts.log.warn({ provider: 'tvmaze' }, message) })
+    : null;
+  const answers = identifier ? createAnswerBook() : undefined;
+  const aliases = aliasTable(cfg.library.aliases);
+  const plan = () =>
+    planPass(
+      files,
+      {
+        nowMs: opts.nowMs,
+        settleSeconds: cfg.app.settle_seconds,
+        sampleMaxBytes: cfg.library.sample_max_bytes,
+        movieTemplate: cfg.library.movie_template,
+        episodeTemplate: cfg.library.episode_template,
+        videoExtensions: cfg.library.video_extensions,
+        subtitleExtensions: cfg.library.subtitle_extensions,
+      },
+      {
+        drives: survey.drives,
+        // Anew for each plan: a plan adds the folders it is about to create.
+        folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
+        destination: destinationState(mode, listing),
+        imported: (f) => isImported(f) !== null,
+        // An undone download is one the owner took back: importing it by hand is the owner's word again.
+        undone: (f) => !choice && isUndone(f) !== null,
+        subfolders: (dir) => listing(dir).folders,
+        files: (dir) => listing(dir).files,
+        aliases,
+        provider: answers,
+        ...(choice ? { only: choice.only, forced: choice.forced } : {}),
+      },
+    );
+  let planned = plan();
+  // The plan asked the provider about names the library does not settle; with the answers, again.
+  for (let round = 0; identifier && answers && round < PROVIDER_ROUNDS && (await answers.fetchAsked(identifier)); round++) planned = plan();
+  const { plans, skipped } = planned;
+  return { files, plans, skipped: choice ? [...skipped, ...choice.unread].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)) : skipped };
+}
+
 /**
  * One scanner pass: walk the downloads, plan, and (dry_run off) carry the plans out, recording
  * them in state.json's `recent`. Runs under the pass lock; a dry run changes nothing on disk.
@@ -250,55 +328,21 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       const recovered = await importJournal.recover(history, iso());
       if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     }
-    const survey = await surveyDrives(cfg.drives, { movies: cfg.library.movie_folders, tv: cfg.library.tv_folders });
-    const listing = folderListings();
-    const files = await walkDownloads(cfg.paths.downloads, {
+    const { plans, skipped, files } = await planDownloads(cfg, {
+      log: opts.log,
       signal: opts.signal,
-      exclude: survey.libraryDirs,
-      onSkip: (path, error) => opts.log.warn({ path, error }, 'downloads folder skipped'),
+      nowMs: now(),
+      records: history.records(),
+      manual: opts.manual,
+      tvmaze: opts.tvmaze,
+      // A manual import walks one folder: the listing stays the last pass's.
+      onWalked: opts.manual
+        ? undefined
+        : (walked) => saveDownloadsListing(cfg, walked, now()).then(
+            () => {},
+            (err: Error) => opts.log.warn({ err: err.message }, 'the downloads listing could not be saved'),
+          ),
     });
-    await saveDownloadsListing(cfg, files, now()).catch((err: Error) => opts.log.warn({ err: err.message }, 'the downloads listing could not be saved'));
-    const index = await readLibraryIndex(cfg.paths.data).catch((err: Error) => {
-      opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
-      return null;
-    });
-    const records = history.records();
-    const isImported = importedLookup(records);
-    const isUndone = undoneLookup(records);
-    const identifier = opts.tvmaze
-      ? seriesIdentifierFor(cfg, opts.tvmaze, { budget: createIdentifyBudget(), warn: (message) => opts.log.warn({ provider: 'tvmaze' }, message) })
-      : null;
-    const answers = identifier ? createAnswerBook() : undefined;
-    const aliases = aliasTable(cfg.library.aliases);
-    const plan = () =>
-      planPass(
-        files,
-        {
-          nowMs: now(),
-          settleSeconds: cfg.app.settle_seconds,
-          sampleMaxBytes: cfg.library.sample_max_bytes,
-          movieTemplate: cfg.library.movie_template,
-          episodeTemplate: cfg.library.episode_template,
-          videoExtensions: cfg.library.video_extensions,
-          subtitleExtensions: cfg.library.subtitle_extensions,
-        },
-        {
-          drives: survey.drives,
-          // Anew for each plan: a plan adds the folders it is about to create.
-          folders: buildFolderLookup(foldersOfIndex(index), survey.folders, survey.listedRoots),
-          destination: destinationState(mode, listing),
-          imported: (f) => isImported(f) !== null,
-          undone: (f) => isUndone(f) !== null,
-          subfolders: (dir) => listing(dir).folders,
-          files: (dir) => listing(dir).files,
-          aliases,
-          provider: answers,
-        },
-      );
-    let planned = plan();
-    // The plan asked the provider about names the library does not settle; with the answers, again.
-    for (let round = 0; identifier && answers && round < PROVIDER_ROUNDS && (await answers.fetchAsked(identifier)); round++) planned = plan();
-    const { plans, skipped } = planned;
 
     const moves: Move[] = [];
     if (dry_run) {
@@ -325,9 +369,9 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         throw err;
       }
     }
-    await flush(true);
+    await flush(!opts.manual);
     const failed = moves.filter((m) => m.status === 'failed').length;
-    opts.log.info({ dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length }, 'scanner pass done');
+    opts.log.info({ dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length }, opts.manual ? 'manual import done' : 'scanner pass done');
     return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped };
   });
 }

@@ -11,6 +11,8 @@ export interface WalkOptions {
   exclude?: ReadonlySet<string>;
   /** A folder that could not be read; it is left out. */
   onSkip?: (path: string, error: string) => void;
+  /** Only this folder below the root (`/`-separated), for a manual import; paths and `rel` stay the root's. */
+  from?: string;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface WalkOptions {
  */
 export async function walkDownloads(root: string, opts: WalkOptions = {}): Promise<DownloadFile[]> {
   const files: DownloadFile[] = [];
-  const stack: { dir: string; rel: string }[] = [{ dir: root, rel: '' }];
+  const from = opts.from ?? '';
+  const stack: { dir: string; rel: string }[] = [{ dir: from === '' ? root : join(root, from), rel: from }];
   let sinceYield = 0;
   while (stack.length > 0) {
     const { dir, rel } = stack.pop()!;
@@ -30,7 +33,7 @@ export async function walkDownloads(root: string, opts: WalkOptions = {}): Promi
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? String(err);
-      if (!(rel === '' && code === 'ENOENT')) opts.onSkip?.(dir, code);
+      if (!(rel === from && code === 'ENOENT')) opts.onSkip?.(dir, code);
       continue;
     }
     for (const e of entries) {

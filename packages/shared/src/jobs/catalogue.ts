@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { QueueName } from './queues.ts';
-import { TRANSFER_MODES } from '../config/schema.ts';
+import { aliasSchema, TRANSFER_MODES } from '../config/schema.ts';
+import { manualImportPayloadSchema } from './manual-import.ts';
 
 const nullableString = z.string().nullable();
 
@@ -237,6 +238,9 @@ export const notifyProgressSchema = z.object({
   failed: z.record(z.string(), z.string()),
 });
 
+/** A manual import's result: a pass's, of the files it chose, and the aliases `remember` saved. */
+export const manualImportResultSchema = scanResultSchema.extend({ remembered: z.array(aliasSchema) });
+
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
@@ -244,6 +248,14 @@ export const JOBS = {
     result: passSummarySchema,
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keepPasses },
     joinRunning: true,
+  }),
+  // On the scan queue, so that it never runs beside a pass: one at a time, under the same lock.
+  'manual-import': define({
+    queue: 'scan',
+    payload: manualImportPayloadSchema,
+    result: manualImportResultSchema,
+    defaults: { attempts: 2, backoff: { type: 'fixed', delay: 5000 }, ...keep },
+    joinRunning: false,
   }),
   'library-scan': define({
     queue: 'library',

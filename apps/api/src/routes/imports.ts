@@ -1,0 +1,77 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { AppError } from '@mo/core';
+import { readHistory } from '@mo/core/history/history-log.ts';
+import { checkManualRequest, nothingImported, resolveManualTarget } from '@mo/core/scanner/manual-import.ts';
+import { readPendingImports } from '@mo/core/scanner/pending-imports.ts';
+import { planDownloads } from '@mo/core/scanner/run-pass.ts';
+import {
+  jobAcceptedResponse,
+  manualImportBody,
+  manualImportPackPreviewResponse,
+  manualImportPreviewResponse,
+  manualImportResponse,
+  pendingImportsResponse,
+} from '@mo/shared';
+import type { AppDeps } from '../http/env.ts';
+import { runJob } from '../http/jobs.ts';
+import { body, choiceValue, errors, JOB_ERRORS, json, router, waitQuery } from '../openapi/route.ts';
+
+const pending = createRoute({
+  method: 'get', path: '/imports/pending', operationId: 'getPendingImports', summary: 'Downloads waiting for the owner to say what they are', tags: ['scanner'],
+  description:
+    'The videos the last scanner pass skipped as unrecognized, ambiguous, exists or undone, each with the readings it weighed (`candidates`, best first). ' +
+    'Sidecars go with their video and are not listed; a file gone or imported since is left out.',
+  responses: { 200: json(pendingImportsResponse) },
+});
+
+const manual = createRoute({
+  method: 'post', path: '/imports/manual', operationId: 'postManualImport', summary: 'Import a download as the owner says it is', tags: ['scanner'],
+  description:
+    'A video, or a folder of one season\'s videos (a season pack: `as.episodes` left out, each file\'s episodes read from its own name). ' +
+    'Sidecars go with their video, into the library\'s existing folder of that title, named by the templates, in the transfer mode of a pass; ' +
+    'recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config\'s, or `?dry_run=true` whatever the config says) ' +
+    'it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download\'s series name ' +
+    'as an alias of the folder it went into.',
+  request: {
+    query: waitQuery.extend({ dry_run: choiceValue('dry_run', ['true', 'false'] as const, 'true: only preview, whatever app.dry_run says; false or absent: app.dry_run decides') }),
+    body: body(manualImportBody),
+  },
+  responses: {
+    200: json(z.union([manualImportPreviewResponse, manualImportPackPreviewResponse, manualImportResponse]), 'The preview (dry run), or the import\'s result'),
+    202: json(jobAcceptedResponse, 'Accepted: the job runs on; follow status_url'),
+    ...errors({
+      ...JOB_ERRORS,
+      400: 'a bad body (details.key names the key, e.g. as.season), a path that is not a video or folder, remember on a movie, or a title that several library folders fit',
+      403: 'the path lies outside the downloads folder once symlinks are followed',
+      404: 'no such file or folder, or a folder without videos',
+      409: 'nothing to import: the destination exists (replace comes with upgrades), the download is still settling, imported already, or no drive has room; details.reason says which',
+    }),
+  },
+});
+
+export function importRoutes({ config, jobs }: AppDeps) {
+  return router()
+    .openapi(pending, async (c) => c.json(await readPendingImports(config.current()), 200))
+    .openapi(manual, async (c) => {
+      const req = c.req.valid('json');
+      const query = c.req.valid('query');
+      const cfg = config.current();
+      if (req.remember && req.as.kind !== 'episode') throw new AppError('bad_request', 'remember: only an episode\'s series name can be remembered', { key: 'remember' });
+      const target = await resolveManualTarget(cfg.paths.downloads, req.path);
+      checkManualRequest(target, req.as, cfg.library.video_extensions);
+      const manualImport = { target, as: req.as };
+      const planned = await planDownloads(cfg, { log: c.var.log, nowMs: Date.now(), records: await readHistory(cfg.paths.data), manual: manualImport });
+      const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);
+      if (refusal && req.replace && (refusal.details as { reason?: string }).reason === 'exists') {
+        throw new AppError('conflict', `${refusal.message}; replace: replacing a library file comes with upgrades, and is not done yet`, refusal.details);
+      }
+      if (refusal) throw refusal;
+      const plans = planned.plans.map((p) => p.plan);
+      if (query.dry_run === 'true' || cfg.app.dry_run) {
+        return target.folder
+          ? c.json({ dry_run: true as const, plans, skipped: planned.skipped }, 200)
+          : c.json({ dry_run: true as const, plan: plans[0]!, skipped: planned.skipped }, 200);
+      }
+      return runJob(c, jobs, 'manual-import', { path: req.path, as: req.as, remember: req.remember }, { wait: query.wait });
+    });
+}

@@ -1,0 +1,38 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../api/client.ts';
+import { Empty, ErrorNote, useConfig } from '../components/ui.tsx';
+
+/**
+ * `[library] aliases`: series names downloads use and the library folder each means, saved by
+ * `Import as…` with Remember. Removing one saves at once: the list is replaced whole.
+ */
+export function Aliases() {
+  const queries = useQueryClient();
+  const config = useConfig();
+  const aliases = config.data?.library.aliases ?? [];
+  const remove = useMutation({
+    mutationFn: (index: number) => unwrap(api.POST('/api/settings', { body: { library: { aliases: aliases.filter((_, i) => i !== index) } } as never })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['config'] }),
+  });
+  return (
+    <section aria-labelledby="aliases-h">
+      <h2 id="aliases-h">Aliases</h2>
+      <p className="muted">A download named on the left goes to the library series on the right. Import as… with Remember adds one.</p>
+      {aliases.length === 0 ? (
+        <Empty>No aliases yet.</Empty>
+      ) : (
+        <ul className="alias-list">
+          {aliases.map((a, i) => (
+            <li key={`${a.name}\0${a.series}`}>
+              <span>“{a.name}” → {a.series}</span>
+              <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(i)}>
+                Remove <span className="sr-only">alias {a.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorNote error={remove.error} />
+    </section>
+  );
+}

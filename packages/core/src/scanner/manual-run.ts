@@ -1,0 +1,69 @@
+import { relative } from 'node:path';
+import type { Alias, Config, JobResult, ManualImportPayload } from '@mo/shared';
+import { AppError } from '../errors.ts';
+import { readHistory } from '../history/history-log.ts';
+import { checkManualRequest, downloadSeriesName, nothingImported, resolveManualTarget, seriesFolderOf, withAliases } from './manual-import.ts';
+import { runScanPass, type ScanPassOptions } from './run-pass.ts';
+
+export type ManualImportResult = JobResult<'manual-import'>;
+
+export interface ManualRunOptions extends Omit<ScanPassOptions, 'manual'> {
+  payload: ManualImportPayload;
+  /** Saves settings the way POST /api/settings does; given the config as saved at that moment. */
+  updateSettings(patch: (saved: Config) => { library: { aliases: Alias[] } }): Promise<unknown>;
+}
+
+/** The aliases `remember` asks for: each episode's series name as the download gives it, and the folder it went into. */
+function aliasesOf(result: Pick<ManualImportResult, 'moves'>, cfg: Config): Alias[] {
+  const out = new Map<string, Alias>();
+  for (const m of result.moves) {
+    if (m.status !== 'moved' || m.kind !== 'episode') continue;
+    const name = downloadSeriesName(relative(cfg.paths.downloads, m.source));
+    const series = seriesFolderOf(m.destination, cfg.drives, cfg.library.tv_folders);
+    if (name && series && name.length <= 200) out.set(`${name}\0${series}`, { name, series });
+  }
+  return [...out.values()];
+}
+
+/**
+ * A manual-import job: the path checked again (it may have gone or been swapped for a link since
+ * the API looked), then a pass of just its videos under the pass lock, with the journals, history
+ * and transfer mode of any pass, so that it is undone like any import. Nothing to import is a
+ * failure with why (409, or 400 where the title fits several folders).
+ */
+export async function runManualImport(opts: ManualRunOptions): Promise<ManualImportResult> {
+  const cfg = opts.config;
+  if (cfg.app.dry_run) throw new AppError('conflict', 'dry_run is on: nothing was imported; a preview is POST /api/imports/manual?dry_run=true');
+  let target;
+  try {
+    target = await resolveManualTarget(cfg.paths.downloads, opts.payload.path);
+  } catch (err) {
+    // A job delivered again after it imported (move mode): the history holds it, and that is its result.
+    if (err instanceof AppError && err.code === 'not_found' && (await importedFrom(cfg, opts.payload.path))) {
+      const at = new Date().toISOString();
+      return { dry_run: false, started_at: at, finished_at: at, plans: [], moves: [], skipped: [], remembered: [] };
+    }
+    throw err;
+  }
+  checkManualRequest(target, opts.payload.as, cfg.library.video_extensions);
+  const result = await runScanPass({ ...opts, manual: { target, as: opts.payload.as } });
+  const refusal = nothingImported(result.plans, result.skipped, cfg.library.video_extensions);
+  if (refusal) throw refusal;
+  let remembered: Alias[] = [];
+  if (opts.payload.remember) {
+    const wanted = aliasesOf(result, cfg);
+    if (wanted.length > 0) {
+      await opts.updateSettings((saved) => {
+        const next = withAliases(saved.library.aliases, wanted);
+        remembered = next.added;
+        return { library: { aliases: next.aliases } };
+      });
+    }
+  }
+  return { ...result, remembered };
+}
+
+async function importedFrom(cfg: Config, path: string): Promise<boolean> {
+  const records = await readHistory(cfg.paths.data);
+  return records.some((r) => r.undone_at === null && (r.source === path || r.source.startsWith(`${path.replace(/\/+$/, '')}/`)));
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { candidateSchema, manualImportResultSchema, planSchema, skippedSchema } from '../jobs/catalogue.ts';
+import { manualAsSchema } from '../jobs/manual-import.ts';
+
+/** The skip reasons a person can settle with `Import as…`; the others settle themselves or are not about the name. */
+export const SETTLEABLE_REASONS = ['unrecognized', 'ambiguous', 'exists', 'undone'] as const;
+
+export const pendingImportSchema = z.object({
+  path: z.string(),
+  bytes: z.number(),
+  reason: z.enum(SETTLEABLE_REASONS),
+  detail: z.string().nullable(),
+  /** The readings the scanner weighed, the best first; [] where it read none. */
+  candidates: z.array(candidateSchema),
+});
+
+export const pendingImportsResponse = z.object({
+  items: z.array(pendingImportSchema),
+  /** When the pass these skips come from finished; null before the first pass. */
+  scanned_at: z.string().nullable(),
+});
+
+export const manualImportBody = z.strictObject({
+  /** A video, or a folder of one season's videos (a season pack), inside the downloads folder. */
+  path: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
+  as: manualAsSchema,
+  /** Episodes: save the download's series name as an alias of the library folder it went into. */
+  remember: z.boolean({ error: 'must be true or false' }).default(false),
+  /** Replacing an existing destination comes with upgrades; true is refused for now. */
+  replace: z.boolean({ error: 'must be true or false' }).default(false),
+});
+
+/** A dry run of one file: where it would go, with its sidecars. */
+export const manualImportPreviewResponse = z.object({ dry_run: z.literal(true), plan: planSchema, skipped: z.array(skippedSchema) });
+/** A dry run of a folder: each video's plan, and the files that would stay behind with why. */
+export const manualImportPackPreviewResponse = z.object({ dry_run: z.literal(true), plans: z.array(planSchema), skipped: z.array(skippedSchema) });
+export const manualImportResponse = manualImportResultSchema;
