@@ -77,6 +77,18 @@ describe('form SxxEyy', () => {
     expectParsed('Northern.Lights.S02E07-2019.720p', episode('Northern Lights', 2, [7]));
   });
 
+  it('drops a date said right before the marker from the title', () => {
+    expectParsed('Court Hours 2019 03 14 S08E112', episode('Court Hours', 8, [112], { year: null, air_date: null }));
+    expectParsed('Court.Hours.2019.03.14.S08E112.720p.HDTV', episode('Court Hours', 8, [112], { air_date: null }));
+    expectParsed('Court_Hours_2019-03-14_S08E112', episode('Court Hours', 8, [112]));
+    expectParsed('Court Hours - 2019-03-14 - S08E112 - Title', episode('Court Hours', 8, [112]));
+    expectParsed('Court Hours 2019 S08E112', episode('Court Hours', 8, [112], { year: 2019 }));
+  });
+
+  it('refuses a date before the marker that is no calendar day', () => {
+    expectRefused('Court Hours 2019 02 30 S08E112', /no calendar day/);
+  });
+
   it('takes an air date said after the marker', () => {
     expectParsed('Northern.Lights.S02E07.(16.March.2021).HDTV', episode('Northern Lights', 2, [7], { air_date: '2021-03-16' }));
   });
