@@ -106,3 +106,15 @@ export function prepare(input: string): Prepared {
   }
   return { s: s.trim(), group, checksum };
 }
+
+// "gNWDXow11s7E0X7GTDrZ": upload tools rename files to runs of random letters and digits, in which
+// accidental markers ("s7E0") read as episodes. Such a run mixes both cases and digits, and some
+// run of its letters begins in lower case and goes on in capitals; a camel-cased name
+// ("BreakingBadS01E01", "Movie2019x264") begins each word with a capital.
+const RE_ONE_RUN = /^(?=\D*\d)[A-Za-z0-9]{12,}$/;
+const RE_LOWER_THEN_UPPER = /(?:^|\d)[a-z]+[A-Z]/;
+
+/** Whether a file name (without its extension) is random characters that say nothing about the media. */
+export function isObfuscated(base: string): boolean {
+  return base.length <= MAX_SEGMENT && RE_ONE_RUN.test(base) && RE_LOWER_THEN_UPPER.test(base);
+}

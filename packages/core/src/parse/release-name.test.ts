@@ -19,6 +19,23 @@ describe('parseRelease: paths and folders', () => {
     expectParsed('Breaking.Bad.S01.1080p.BluRay.x264-ROVERS/breaking.bad.s01e03.1080p.bluray.x264-rovers.mkv', episode('Breaking Bad', 1, [3]));
   });
 
+  it('lets the release folder decide for a file name of random characters', () => {
+    // Each holds an accidental marker ("3X11", "1x04") that read as an episode of a series of its own.
+    expectParsed('Night.Harbour.S02E05.720p.WEB-DL-GRP/tRq9wK3X11bLm7Wz.mkv', episode('Night Harbour', 2, [5]));
+    expectParsed('Night.Harbour.2018.1080p.BluRay.x264-GRP/bN7vKd1x04fLqWe2.mkv', movie('Night Harbour', 2018));
+  });
+
+  it('refuses a file name of random characters that no folder names', () => {
+    const why = /obfuscated/;
+    expectRefused('hJkQ2x05mPwRt9Yz.mkv', why);
+    expectRefused('Night.Harbour.S02.720p.WEB-DL-GRP/hJkQ2x05mPwRt9Yz.mkv', why);
+    expectRefused('Night Harbour/Season 2/hJkQ2x05mPwRt9Yz.mkv', why);
+  });
+
+  it('reads a camel-cased file name, which is no random one', () => {
+    expectParsed('NightHarbourS02E05.mkv', episode('NightHarbour', 2, [5]));
+  });
+
   it('reads slashes between the numbers of a date ending a release name as a date, not folders', () => {
     expectParsed('Harbour Lights 03/14/2015', daily('Harbour Lights', '2015-03-14'));
     expectParsed('Harbour Lights 03/14/2015 720p HDTV', daily('Harbour Lights', '2015-03-14'));

@@ -19,6 +19,7 @@
 import { readSubtitleTags } from '../languages/subtitle-tags.ts';
 import { nonVideoExtension } from './non-video.ts';
 import { normalizeTitle } from './normalize-title.ts';
+import { isObfuscated } from './prepare.ts';
 import { seasonFolderAlone } from './season-folder.ts';
 import { parseSegment, type Seg } from './segment.ts';
 
@@ -269,7 +270,9 @@ export function readRelease(input: string): { result: ParseResult; seg: Seg | nu
   if (base === null) return { result: { ok: false, detail: `a .${nonVideoExtension(last.trim())} file, not a video` }, seg: null };
   // Phone and camera clips (IMG_1964.mov) carry a counter that reads like a year; they are no movie.
   if (RE_CAMERA_NAME.test(base)) return { result: { ok: false, detail: 'a camera clip' }, seg: null };
-  const file = base === '' ? null : parseSegment(base);
+  // A file name of random characters says nothing: its folders decide, or the name is refused.
+  const hidden = isObfuscated(base);
+  const file = base === '' || hidden ? null : parseSegment(base);
   if (file !== null && file.refusal !== null) return { result: toResult(file), seg: file };
 
   const { season, folder } = readFolders(parts);
@@ -280,8 +283,11 @@ export function readRelease(input: string): { result: ParseResult; seg: Seg | nu
     if (folder?.kind === 'movie' && folder.year === file.year && !hasUpper(file.title) && sameTitle(folder.title, file.title)) {
       out = { ...file, title: folder.title, edition: file.edition ?? folder.edition };
     }
-  } else out = fromFolders(file, base, season, folder);
-  if (out === null) return { result: { ok: false, detail: 'not a recognisable movie or episode name' }, seg: file };
+  } else out = fromFolders(file, hidden ? '' : base, season, folder);
+  if (out === null) {
+    const detail = hidden ? 'an obfuscated file name, and no folder that names its episode or movie' : 'not a recognisable movie or episode name';
+    return { result: { ok: false, detail }, seg: file };
+  }
   if (out.kind === 'season') out = { ...out, kind: 'episode' };
   return { result: toResult(out), seg: out };
 }

@@ -1,7 +1,7 @@
 // One path segment (a file name without its extension, or a folder name) read on its own: the
 // first form of the table that finds its marker decides; the text before the marker is the title.
 import { findEdition, takeTags } from './edition.ts';
-import { findDate, RE_DATE_HINT } from './forms/daily.ts';
+import { findDate, isoDate, RE_DATE_HINT } from './forms/daily.ts';
 import { FORMS, type Marker } from './forms/index.ts';
 import { nonVideoReason } from './non-video.ts';
 import { prepare } from './prepare.ts';
@@ -87,6 +87,22 @@ function dashesIn(title: string): number {
   return n;
 }
 
+// "Show 2016 02 25 S20E142": a date right before the season and episode is the air date, no word of
+// the title; the numbers say which episode it is, so the date is dropped rather than kept beside them.
+const RE_DATE_AT_END = /(?<!\p{N})((?:19|20)\d{2})([ ._-])(\d{1,2})\2(\d{1,2})$/u;
+
+/** Where a date at the end of `raw` starts, and whether it is a calendar day (read as the air-date form reads it). */
+function dateAtEnd(raw: string): { index: number; day: boolean } | null {
+  let end = raw.length;
+  while (end > 0 && ' ._-'.includes(raw[end - 1]!)) end--;
+  const last = raw.charCodeAt(end - 1);
+  if (end < 10 || last < 48 || last > 57) return null;
+  const d = RE_DATE_AT_END.exec(raw.slice(0, end));
+  if (!d) return null;
+  const [y, a, b] = [Number(d[1]), Number(d[3]), Number(d[4])];
+  return { index: d.index, day: (a <= 12 ? isoDate(y, a, b) : isoDate(y, b, a)) !== null };
+}
+
 function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
   if (m.conflict !== null) return refused(m.conflict);
   const raw = s.slice(m.titleStart, m.start);
@@ -100,12 +116,14 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
       edition: tagEdition ?? findEdition(s.slice(m.end)) ?? findEdition(tail),
     });
   }
-  const t = seriesTitle(raw);
+  const numbered = m.season !== null && m.episodes.length > 0;
+  const date = numbered ? dateAtEnd(raw) : null;
+  if (date && !date.day) return refused('a date before the episode that is no calendar day');
+  const t = seriesTitle(date ? raw.slice(0, date.index) : raw);
   // "The Bridge (Bron Broen)", "Nekomonogatari (Black)": an alternative title, or part of the title?
   if (t.title.endsWith(')') && /\([^()]*\p{L}[^()]*\)$/u.test(t.title)) return refused('a series title with a bracketed addition that may be another title');
   // "Show S01 EP #1": a season in the title, and a season-less number after it that may not be the episode.
   if (m.weak && RE_SEASON_INSIDE.test(raw)) return refused('a season in the title before a number without one');
-  const numbered = m.season !== null && m.episodes.length > 0;
   const late = m.year === null && t.year === null ? yearAfter(s, m.end) : null;
   return seg(m.kind, {
     title: isPlausibleTitle(t.title) ? t.title : '',

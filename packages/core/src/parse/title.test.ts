@@ -14,6 +14,22 @@ describe('titles: what is taken off and what stays', () => {
     expectParsed('Cold.Harbour.CUSTOM.EXTENDED.2020.2160p.UHD', movie('Cold Harbour', 2020));
   });
 
+  it('takes an edition said right before a bracketed year off the title', () => {
+    expectParsed('Cold Harbour EXTENDED (2016)', movie('Cold Harbour', 2016, { edition: 'Extended' }));
+    expectParsed('Cold Harbour UNRATED (2016).mkv', movie('Cold Harbour', 2016, { edition: 'Unrated' }));
+    expectParsed("Cold Harbour Director's Cut (2016)", movie('Cold Harbour', 2016, { edition: "Director's Cut" }));
+    expectParsed('Cold Harbour Extended Edition (2016) 1080p', movie('Cold Harbour', 2016, { edition: 'Extended' }));
+  });
+
+  it('keeps an edition word a clean title may hold: in title case, in a title all in capitals, after a joining word', () => {
+    expectParsed('Cold Harbour Redux (2001)', movie('Cold Harbour Redux', 2001, { edition: null }));
+    expectParsed('COLD HARBOUR EXTENDED (2016)', movie('COLD HARBOUR EXTENDED', 2016));
+    expectParsed('Rough Longer and UNCUT (2001)', movie('Rough Longer and UNCUT', 2001));
+    expectParsed('The Final Cut (2004)', movie('The Final Cut', 2004));
+    expectParsed('Cold Harbour The Final Cut (2007)', movie('Cold Harbour The Final Cut', 2007));
+    expectParsed('Cold.Harbour.The.Final.Cut.2007.1080p', movie('Cold Harbour The Final Cut', 2007));
+  });
+
   it('keeps words a title needs', () => {
     expectParsed('Harry.English.2006.1080p.BluRay', movie('Harry English', 2006));
     expectParsed('The Quiet German (2009).mkv', movie('The Quiet German', 2009));

@@ -151,10 +151,20 @@ function isTailTag(word: string, lower: string, editions: boolean): boolean {
 }
 
 /**
+ * "Suicide Squad EXTENDED (2016)": before a bracketed year the words are the title as written, but
+ * an edition word in capitals in a title that is not is a tag; in title case it may be the title's
+ * ("Apocalypse Now Redux (2001)").
+ */
+function isShoutedEdition(word: string, lower: string, title: string): boolean {
+  return EDITION_WORD.has(lower) && word === word.toUpperCase() && /\p{Ll}/u.test(title);
+}
+
+/**
  * Release words at the end of a raw title (`UNCUT.GERMAN`, `3D.HSBS`, `(TV)`), taken off one by one,
- * never down to nothing and never after a joining word ("Bigger, Longer and Uncut"). A clean name
- * (`Title (Year)`) carries no such words: there, only what is surely a release word goes. Editions
- * are a movie's: in a series title they are words of it ("Starhunter ReduX").
+ * never down to nothing and never after a joining word ("Bigger, Longer and Uncut", "Blade Runner
+ * The Final Cut"). A clean name (`Title (Year)`) carries few such words: there, only what is surely
+ * a release word goes, and an edition phrase or a shouted edition word. Editions are a movie's: in a
+ * series title they are words of it ("Starhunter ReduX").
  */
 function stripTrailingTags(raw: string, clean: boolean, editions = true): string {
   let t = raw;
@@ -180,17 +190,17 @@ function stripTrailingTags(raw: string, clean: boolean, editions = true): string
       t = t.slice(0, genre.index);
       continue;
     }
-    // "Aliens Special Edition", "Nude - International Cut"; but "The Final Cut" is a title.
+    // "Aliens Special Edition", "Nude - International Cut (2018)"; but "The Final Cut" is a title.
     const phrase = editions && endsWithEditionWord(t) ? EDITION_PHRASE_TAIL.exec(t) : null;
     const rest = phrase ? t.slice(0, phrase.index).replace(/[\s._-]+$/, '') : '';
-    if (phrase && rest !== '' && !isArticleOnly(rest) && (!clean || /[\s._]-$/.test(t.slice(0, phrase.index + 2)))) {
+    if (phrase && rest !== '' && !isArticleOnly(rest) && !JOINERS.has(wordBefore(t, phrase.index))) {
       t = rest;
       continue;
     }
     const m = lastWord(t);
     if (!m || m.index === 0) break;
     const lower = m.word.toLowerCase();
-    if (!(clean ? isReleaseToken(lower) : isTailTag(m.word, lower, editions))) break;
+    if (!(clean ? isReleaseToken(lower) || (editions && isShoutedEdition(m.word, lower, t)) : isTailTag(m.word, lower, editions))) break;
     const before = t.slice(0, m.index);
     if (isArticleOnly(before) || before.trim() === '') break;
     if (lower !== 'complete' && JOINERS.has(wordBefore(t, m.index))) break;

@@ -13,7 +13,7 @@ const RELEASE_TOKENS = words(`
   e-ac-3 dd5.1 ddp ddp5.1 ddp2.0 dd2.0 dd+ aac aac2.0 aac5.1 lpcm 2ch 6ch 8ch
   proper repack rerip readnfo nfofix dirfix syncfix subfix dubbed subbed hardsub hardsubs fastsub
   multisub multisubs multi-subs dual-audio dualaudio vostfr subfrench amzn dsnp hmax atvp pcok pmtp
-  crav hulu netflix yify yts rarbg hsbs h-sbs hou 1080p 720p 480p 576p 2160p 1080i 4320p 360p 240p
+  crav hulu netflix yify yts rarbg hsbs h-sbs hou 1080p 720p 480p 576p 2160p 1080i 4320p 360p 240p 540p 1440p
   ntsc dvdrip-x264 x264-hd bdrip-x264 web-dlrip webdlrip hdtvrip-x264 dvd-r screener`);
 
 /**
@@ -38,6 +38,11 @@ const EDITION_TOKENS = words(`
 
 export function isReleaseToken(lower: string): boolean {
   return RELEASE_TOKENS.has(lower) || RESOLUTION.test(lower);
+}
+
+/** A picture height release names write, without its `p` (`720`, `1080`). */
+export function isHeight(digits: string): boolean {
+  return RELEASE_TOKENS.has(`${digits}p`);
 }
 
 export function isAmbiguousToken(lower: string): boolean {

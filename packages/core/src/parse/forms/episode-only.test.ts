@@ -9,6 +9,8 @@ describe('form episode without a season', () => {
     ['Winter.Lake.E04.720p.WEB', absolute('Winter Lake', [4])],
     ['Winter.Lake.E04-05.720p.WEB', absolute('Winter Lake', [4, 5])],
     ['Winter Lake E04 - E06 [WEB]', absolute('Winter Lake', [4, 5, 6])],
+    ['Winter.Lake.E04-E06.720p.WEB', absolute('Winter Lake', [4, 5, 6])],
+    ['winter-lake-episode-12-1080p.mp4', absolute('winter-lake', [12])],
     ['Winter.Lake.Eps.04-05.DVDRip', absolute('Winter Lake', [4, 5])],
     ['Winter Lake #04 - The Ice', absolute('Winter Lake', [4])],
     ['Winter Lake - Episode VII', absolute('Winter Lake', [7])],
@@ -41,6 +43,12 @@ describe('form episode without a season', () => {
     expectParsed('Winter.Lake.Part.Two.720p', absolute('Winter Lake', [2]));
     expectParsed('Winter.Lake.2of6.Title.x264', absolute('Winter Lake', [2]));
     expectParsed('The.Last.Duel.Part.2.2021.1080p', movie('The Last Duel Part 2', 2021));
+  });
+
+  it('refuses a range that runs backwards or past a hundred episodes', () => {
+    expectRefused('Winter.Lake.E06-E04.720p.WEB', /ends before it starts/);
+    expectRefused('Winter Lake Ep 6-4 HDTV', /ends before it starts/);
+    expectRefused('Winter.Lake.E01-E250.720p.WEB', /more than 100 episodes/);
   });
 
   it('refuses a part or count beside another number in the title', () => {

@@ -3,11 +3,12 @@
 // the file may give the season; otherwise these numbers stay without one.
 import { isYear } from '../title.ts';
 import { endsWithMovieWord, RE_NUMBER_IN_TITLE } from './absolute.ts';
-import { marker, MAX_SPAN, range, SMALL_NUMBER, smallNumber, type Form, type Marker } from './marker.ts';
+import { badRange, marker, range, SMALL_NUMBER, smallNumber, type Form, type Marker } from './marker.ts';
 
 const WORDS = 'episodes?|episodios?|épisodes?|eps?|folge|capitulos?|capítulos?|cap|odcinek|jakso|avsnitt|afsnit|серия|bölüm';
+// "episode-25-1080p": a resolution after the dash is no end of a range.
 const RE_WORD = new RegExp(
-  `(?<![\\p{L}\\p{N}])(${WORDS})[ ._-]*[#(]?(\\d{1,4})(?:[ ._]?v\\d)?(?:[ ._]*(?:-|~|to|&|and|\\+)[ ._]*(?:e|ep)?(\\d{1,4}))?\\)?(?!\\d|\\.\\d)`,
+  `(?<![\\p{L}\\p{N}])(${WORDS})[ ._-]*[#(]?(\\d{1,4})(?:[ ._]?v\\d)?(?:[ ._]*(?:-|~|to|&|and|\\+)[ ._]*(?:e|ep)?(\\d{1,4})(?![pi](?!\\p{L})))?\\)?(?!\\d|\\.\\d)`,
   'iu',
 );
 const RE_NUMBER_BEFORE = /[ ._]-[ ._](\d{2,4})[ ._]*-[ ._]*$/;
@@ -34,10 +35,14 @@ function movieYearAfter(s: string, from: number): boolean {
   return year !== null && isYear(Number(year[1]));
 }
 
-function numbers(from: string, to: string | undefined): number[] {
+/** The numbers `m` found, one or a range from `from` to `to`: a range that cannot be one ("E05-E02") is refused. */
+function numbered(m: RegExpExecArray, from: string, to: string | undefined): Marker {
   const a = Number(from);
-  const b = to === undefined ? a : Number(to);
-  return b > a && b - a <= MAX_SPAN ? range(a, b) : [a];
+  // "Ep 05 - 2019": a year after the dash is no end of a range.
+  const b = to === undefined || (to.length === 4 && isYear(Number(to))) ? a : Number(to);
+  const bad = badRange(a, b);
+  if (bad !== null) return marker('episode', m.index, m.index, { conflict: bad });
+  return marker('episode', m.index, m.index + m[0].length, { absolute: range(a, b), weak: true });
 }
 
 export const episodeOnly: Form = {
@@ -53,7 +58,7 @@ export const episodeOnly: Form = {
       // "Show Name 123 - 001 - Ep 1 name": the absolute number said before the episode word.
       const before = RE_NUMBER_BEFORE.exec(s.slice(0, m.index));
       if (before && before.index > 0) return marker('episode', before.index, end, { absolute: [Number(before[1])], weak: true });
-      return marker('episode', m.index, end, { absolute: numbers(m[2]!, m[3]), weak: true });
+      return numbered(m, m[2]!, m[3]);
     }
     const roman = RE_WORD_ROMAN.exec(s);
     const romanNumber = roman ? smallNumber(roman[1]!) : null;
@@ -62,7 +67,7 @@ export const episodeOnly: Form = {
       return movieYearAfter(s, end) ? null : marker('episode', roman.index, end, { absolute: [romanNumber], weak: true });
     }
     m = RE_E.exec(s) ?? RE_HASH.exec(s) ?? RE_NUMBER_WORD.exec(s);
-    if (m) return marker('episode', m.index, m.index + m[0].length, { absolute: numbers(m[1]!, m[2]), weak: true });
+    if (m) return numbered(m, m[1]!, m[2]);
     m = RE_KANJI.exec(s);
     if (m) return marker('episode', m.index, m.index + m[0].length, { absolute: [Number(m[1])], weak: true });
     return null;

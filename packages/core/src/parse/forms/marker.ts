@@ -56,6 +56,16 @@ export function marker(kind: Marker['kind'], start: number, end: number, fields:
 /** The most episodes one file or range may span; more is a misread, not a release. */
 export const MAX_SPAN = 100;
 
+/**
+ * Why the range `from`–`to` cannot be episodes of one file: one that ends before it starts, or
+ * spans more than MAX_SPAN, is a misread or a typo, and which end is wrong cannot be told; null
+ * when it can.
+ */
+export function badRange(from: number, to: number): string | null {
+  if (to < from) return 'a range of episodes that ends before it starts';
+  return to - from > MAX_SPAN ? `a range of more than ${MAX_SPAN} episodes` : null;
+}
+
 export function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let i = from; i <= to; i++) out.push(i);

@@ -23,6 +23,8 @@ describe('form NxNN', () => {
     ['Harbour_Lights.3x07x08x09.DVD', [7, 8, 9]],
     ['Harbour Lights - 3x07-3x09 - Titles', [7, 8, 9]],
     ['Harbour Lights 3x07-09', [7, 8, 9]],
+    ['Harbour.Lights.3x07-x09.HDTV', [7, 8, 9]],
+    ['Harbour Lights - [03x07-x09] - Titles', [7, 8, 9]],
     ['Harbour Lights 3x07+08', [7, 8]],
     ['Harbour_Lights.3x07and08and09.DVD', [7, 8, 9]],
   ])('multi-episode %s', (name, episodes) => {
@@ -58,5 +60,15 @@ describe('form NxNN', () => {
 
   it('refuses episodes of two seasons', () => {
     expectRefused('Harbour.Lights.3x07-4x01.HDTV', /two seasons/);
+  });
+
+  it('refuses a range that runs backwards', () => {
+    expectRefused('Harbour.Lights.3x09-3x07.HDTV', /ends before it starts/);
+    expectRefused('Harbour.Lights.3x09-x07.HDTV', /ends before it starts/);
+    expectRefused('Harbour.Lights.3x09-07.HDTV', /ends before it starts/);
+  });
+
+  it('leaves a lower number after a spaced dash to the absolute number it may be', () => {
+    expectParsed('Harbour Lights - 3x14 - 012 - The Storm', episode('Harbour Lights', 3, [14], { absolute_episodes: [12] }));
   });
 });

@@ -1,8 +1,8 @@
 // 1x02 and its kin: 01x02, 1X7, 1 x 02, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", .02.09., the
-// multi-episode forms 1x02-1x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08, and
+// multi-episode forms 1x02-1x03, 1x02-x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08, and
 // 1xAll (the whole season).
 import { firstJunk } from '../vocabulary.ts';
-import { marker, MAX_SPAN, range, sortedUnique, type Form } from './marker.ts';
+import { badRange, marker, MAX_SPAN, range, sortedUnique, type Form } from './marker.ts';
 import { withAbsolute } from './sxxeyy.ts';
 
 // Not after a digit, nor after one digit and a dot: `1920x1080` and `5.1x2` are no episodes, `2005.8x11` is.
@@ -14,7 +14,9 @@ const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
 // date ("2014.02.09", "02.09.2014", "02.09.14"), whose numbers have another number beside them.
 const RE_DOTTED = /(?<=\p{L}\.)0([1-9])\.(\d{2})(?=$|\.)(?!\.\d+(?![\p{L}\d]))/u;
 const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
-const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
+const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})?[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
+// "1x02-x04", "1x02-1x04", "1x02-04": the end of a range; " - 04" may be an absolute number or a title's.
+const RE_RANGE_END = /^-|[xх]/i;
 // "10x10.2018", "3x3 Eyes - 05": a number pair at the very start, or a spaced one, is a title's when a year or another marker follows.
 const RE_LATER_NUMBER = /(?:\b(?:19|20)\d{2}\b|\s-\s\d{1,4}\b|s\d{1,2}e\d)/i;
 
@@ -44,8 +46,14 @@ export const nxnn: Form = {
         }
         const last = eps[eps.length - 1]!;
         const n = Number(more[4]);
-        if (more[1] === '-' && n > last && n - last <= MAX_SPAN) eps.push(...range(last + 1, n));
-        else if (n > last && n - last <= MAX_SPAN) eps.push(n);
+        if (more[1] === '-') {
+          const bad = badRange(last, n);
+          if (bad !== null) {
+            if (RE_RANGE_END.test(more[0])) conflict = bad;
+            break;
+          }
+          eps.push(...range(last + 1, n));
+        } else if (n > last && n - last <= MAX_SPAN) eps.push(n);
         else break;
         pos = RE_MORE.lastIndex;
       }

@@ -30,6 +30,7 @@ describe('form spelled-out season and episode', () => {
     ['Episode.12.River.Town.(Season.3).720p', episode('River Town', 3, [12])],
     ['River Town - Temporada 2 [HDTV][Cap.205]', episode('River Town', 2, [5])],
     ['River Town - Temporada 2 HDTV [Cap.205_206]', episode('River Town', 2, [5, 6])],
+    ['River.Town.Cap.102_104.HDTV.XviD', episode('River Town', 1, [2, 3, 4])],
   ])('%s', (name, want) => {
     expectParsed(name, want);
   });
@@ -49,5 +50,11 @@ describe('form spelled-out season and episode', () => {
 
   it('refuses a Spanish episode code that contradicts its season', () => {
     expectRefused('River Town - Temporada 3 [HDTV][Cap.205]', /disagree/);
+  });
+
+  it('refuses a range of episodes that runs backwards', () => {
+    expectRefused('River.Town.Cap.104_102.HDTV.XviD', /ends before it starts/);
+    expectRefused('River Town Season 2 Episodes 8-3 WEB', /ends before it starts/);
+    expectRefused('River Town 2nd Season - 12 ~ 03 [720p]', /ends before it starts/);
   });
 });

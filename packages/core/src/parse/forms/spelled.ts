@@ -3,7 +3,7 @@
 // "2nd Season 24", "Season 2 2of12", "Episode 14 Title (saison 2)", "Season 3 Part IV",
 // "Season 4.16", "NCIS Season 11 01", "Сезон: 1 / Серии: 1-10", and the number-first orders of
 // Russian and Turkish ("5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "3.sezon.22.seria").
-import { marker, MAX_SPAN, range, smallNumber, type Form, type Marker } from './marker.ts';
+import { badRange, marker, range, smallNumber, type Form, type Marker } from './marker.ts';
 
 export const SEASON_WORDS =
   'seasons?|series|saison|staffel|temporada|temp|stagione|seizoen|sezon|sez|säsong|sasong|sæson|saeson|sesong|kausi|évad|evad|сезон';
@@ -35,7 +35,7 @@ const RE_SEASON_DOT = new RegExp(`${B}(?:season|series|saison|staffel|temporada)
 const RE_SEASON_NUMBER = new RegExp(`${B}(?:season|series|saison|staffel|temporada)[ ._-]*(\\d{1,2})[ ._]+(\\d{1,3})(?=[ ._]*(?:$|[[(]|-[ ._]))`, 'iu');
 // Japanese "第2期 01話": the 2nd season, episode 1.
 const RE_KANJI = /第(\d{1,2})期[\s._]*第?(\d{1,4})[話话集]/u;
-// Spanish "Cap.408" (season 4, episode 8) and "Cap.408_409", usually after "Temporada 4".
+// Spanish "Cap.408" (season 4, episode 8) and the range "Cap.408_410", usually after "Temporada 4".
 const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
 // "Episode 14 Title (saison 2)": the episode first, the season in brackets after the title. Not
 // "Episode 3 - The Fog (Season 2)", where a dash says an episode title follows.
@@ -62,21 +62,18 @@ export function hasSeasonWord(s: string): boolean {
   return hintFound;
 }
 
-function numbers(from: string, to: string | undefined): number[] | null {
-  const a = Number(from);
-  if (to === undefined) return [a];
-  const b = Number(to);
-  return b > a && b - a <= MAX_SPAN ? range(a, b) : null;
-}
 
 function spanish(s: string): Marker | null {
   const cap = RE_CAP.exec(s);
   if (!cap) return null;
   const season = Number(cap[1]);
-  const episodes = [Number(cap[2])];
+  let episodes = [Number(cap[2])];
   if (cap[3] !== undefined) {
     if (Number(cap[3]) !== season) return marker('episode', cap.index, cap.index, { conflict: 'episodes of two seasons' });
-    episodes.push(Number(cap[4]));
+    // "Cap.102_104" holds episodes 2 to 4, as "S01E02-E04" does.
+    const bad = badRange(episodes[0]!, Number(cap[4]));
+    if (bad !== null) return marker('episode', cap.index, cap.index, { conflict: bad });
+    episodes = range(episodes[0]!, Number(cap[4]));
   }
   const word = RE_SEASON_WORD.exec(s);
   if (word && word.index < cap.index && Number(word[1]) !== season) {
@@ -89,6 +86,14 @@ function spanish(s: string): Marker | null {
 const at = (m: RegExpExecArray, season: number, episodes: number[]): Marker =>
   marker('episode', m.index, m.index + m[0].length, { season, episodes });
 
+/** Episode `from`, or episodes `from` to `to`, of `season`; a range that cannot be one ("Episodes 12-3") is refused. */
+function rangeAt(m: RegExpExecArray, season: number, from: string, to: string | undefined): Marker {
+  const a = Number(from);
+  const b = to === undefined ? a : Number(to);
+  const bad = badRange(a, b);
+  return bad === null ? at(m, season, range(a, b)) : marker('episode', m.index, m.index, { conflict: bad });
+}
+
 export const spelled: Form = {
   name: 'spelled-out season and episode',
   hint: { test: (s: string) => hasSeasonWord(s) || /第|cap/i.test(s) },
@@ -99,16 +104,12 @@ export const spelled: Form = {
       if (m[3] === undefined && m[2] !== '1' && RE_OUT_OF.test(s.slice(m.index + m[0].length))) {
         return marker('episode', m.index, m.index, { conflict: 'one episode number out of a total may count the episodes so far' });
       }
-      const eps = numbers(m[2]!, m[3]);
-      if (eps) return at(m, Number(m[1]), eps);
+      return rangeAt(m, Number(m[1]), m[2]!, m[3]);
     }
     m = RE_NUMBER_FIRST.exec(s);
     if (m) return at(m, Number(m[1]), [Number(m[2])]);
     m = RE_ORDINAL_SEASON.exec(s);
-    if (m) {
-      const eps = numbers(m[2]!, m[3]);
-      if (eps) return at(m, Number(m[1]), eps);
-    }
+    if (m) return rangeAt(m, Number(m[1]), m[2]!, m[3]);
     m = RE_SEASON_OF.exec(s) ?? RE_SEASON_DOT.exec(s) ?? RE_SEASON_NUMBER.exec(s) ?? RE_KANJI.exec(s);
     if (m) return at(m, Number(m[1]), [Number(m[2])]);
     m = RE_SEASON_PART.exec(s);

@@ -34,6 +34,10 @@ describe('form SxxEyy', () => {
     ['Northern.Lights.S02E07+E08.mkv', [7, 8]],
     ['Northern.Lights.S02E10.11.HDTV.XviD', [10, 11]],
     ['Northern Lights S02E09E07 WEB-DL', [7, 9]],
+    ['Northern Lights - S02E01-02-03 - Titles', [1, 2, 3]],
+    // A doubled marker lists episodes (guessit, and the multi-episode names this project writes);
+    // only a dash or "to" spans the episodes between.
+    ['Northern.Lights.S02E01E03.1080p', [1, 3]],
     ['Northern Lights (2019) - S02 - E01 à E04 - [WEB-DL]', [1, 2, 3, 4]],
   ])('multi-episode %s', (name, episodes) => {
     expectParsed(name, { season: 2, episodes });
@@ -60,6 +64,29 @@ describe('form SxxEyy', () => {
 
   it('refuses episodes of two seasons', () => {
     expectRefused('Northern.Lights.S02E07-S03E01.720p', /two seasons/);
+  });
+
+  it('refuses a range that runs backwards or past a hundred episodes', () => {
+    expectRefused('Northern.Lights.S02E09-E07.720p', /ends before it starts/);
+    expectRefused('Northern.Lights.S02E09-07.720p', /ends before it starts/);
+    expectRefused('Northern Lights - S02E09 - S02E07 - Titles', /ends before it starts/);
+    expectRefused('Northern.Lights.S02E01-E250.720p', /more than 100 episodes/);
+  });
+
+  it('reads a year after the dash as no end of a range', () => {
+    expectParsed('Northern.Lights.S02E07-2019.720p', episode('Northern Lights', 2, [7]));
+  });
+
+  it('drops a date said right before the marker from the title', () => {
+    expectParsed('Court Hours 2019 03 14 S08E112', episode('Court Hours', 8, [112], { year: null, air_date: null }));
+    expectParsed('Court.Hours.2019.03.14.S08E112.720p.HDTV', episode('Court Hours', 8, [112], { air_date: null }));
+    expectParsed('Court_Hours_2019-03-14_S08E112', episode('Court Hours', 8, [112]));
+    expectParsed('Court Hours - 2019-03-14 - S08E112 - Title', episode('Court Hours', 8, [112]));
+    expectParsed('Court Hours 2019 S08E112', episode('Court Hours', 8, [112], { year: 2019 }));
+  });
+
+  it('refuses a date before the marker that is no calendar day', () => {
+    expectRefused('Court Hours 2019 02 30 S08E112', /no calendar day/);
   });
 
   it('takes an air date said after the marker', () => {

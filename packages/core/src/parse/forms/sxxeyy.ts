@@ -2,7 +2,7 @@
 // multi-episode forms S01E02E03, S01E02-E03, S01E02-03, S01E02-S01E03, S01E02and03, S01E02&3&4,
 // S01E21.22. Also S01.07 (season, then a two-digit episode), S0615 and SO2E04.
 import { isYear } from '../title.ts';
-import { marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
+import { badRange, marker, MAX_SPAN, range, sortedUnique, type Form, type Marker } from './marker.ts';
 
 // `Sn4 Ep14`, `S01EP(01-09)`, `S01xE03`, Spanish and Portuguese `T02E22`, `DieS01E06` glued to a
 // title in camel case, and `SO2E04` with the letter O typed for the zero.
@@ -51,16 +51,21 @@ function episodesAfter(s: string, season: number, first: number, from: number): 
         return { episodes: eps, end: pos, conflict: 'episodes of two seasons' };
       }
       const n = Number(more[6]);
-      const isRange = connector === '-' || connector === 'to' || connector === 'à';
-      if (isRange && n > last && n - last <= MAX_SPAN) eps.push(...range(last + 1, n));
-      else if (!isRange && n !== last) eps.push(n);
+      if (connector === '-' || connector === 'to' || connector === 'à') {
+        const bad = badRange(last, n);
+        if (bad !== null) return { episodes: eps, end: pos, conflict: bad };
+        eps.push(...range(last + 1, n));
+      } else if (n !== last) eps.push(n);
       else break;
       pos = RE_MORE.lastIndex;
       continue;
     }
     RE_RANGE.lastIndex = pos;
     const r = RE_RANGE.exec(s);
-    if (r && Number(r[1]) > last && Number(r[1]) - last <= MAX_SPAN) {
+    // "S01E05-2024": a year after the dash is the air year, not the end of a range.
+    if (r && !(r[1]!.length === 4 && isYear(Number(r[1])))) {
+      const bad = badRange(last, Number(r[1]));
+      if (bad !== null) return { episodes: eps, end: pos, conflict: bad };
       eps.push(...range(last + 1, Number(r[1])));
       pos = RE_RANGE.lastIndex;
       continue;
