@@ -79,6 +79,8 @@ function yearAfter(s: string, from: number): number | null {
   return null;
 }
 
+const RE_PART_OF = /(?:^|[\s.])\d{1,2} ?of ?\d{1,2}(?=$|[\s.])/i;
+
 const RE_SEASON_INSIDE = /(?:^|[^\p{L}\p{N}])(?:s\d{1,2}|season[\s._]*\d{1,2})(?![\p{L}\p{N}])/iu;
 
 function dashesIn(title: string): number {
@@ -110,6 +112,8 @@ function fromMarker(s: string, m: Marker, tagEdition: string | null): Seg {
     const { title, tail } = movieTitle(raw, s[m.start] === '(' || s[m.start] === '[');
     // "(Comedy) Netflix Originals - Dave Chappelle - The Age of Spin": which part is the movie?
     if (dashesIn(title) >= 2) return refused('a title of several parts; which one is the movie is not clear');
+    // "Title.5of9.Episode.Title.1990": the part of a mini-series, not a movie of that title.
+    if (RE_PART_OF.test(title)) return refused('a part "N of M" inside the title: an episode of a series more likely than a movie');
     return seg('movie', {
       title: isPlausibleTitle(title) ? title : '',
       year: m.year,

@@ -24,6 +24,11 @@ describe('form movie year', () => {
     expectRefused('Бумажные кораблики / Paper Boats / Boats of Paper (2015) WEB-DL 1080p');
   });
 
+  it('refuses a "N of M" part inside a movie title: the episode of a mini-series', () => {
+    expectRefused('Paper.Boats.Saga.3of6.The.River.1992.DVDRip', /of M/);
+    expectParsed('One of Us (2016)', movie('One of Us', 2016));
+  });
+
   it('refuses a movie without a year, and a collection of years', () => {
     expectRefused('Paper.Boats.1080p.BluRay.x264-GRP', /year/);
     expectRefused('Paper Boats Collection (1990-2005) [1080p]', /collection/);

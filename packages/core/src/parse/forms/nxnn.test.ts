@@ -31,6 +31,14 @@ describe('form NxNN', () => {
     expectParsed(name, { season: 3, episodes });
   });
 
+  it('ends a spaced range where a title word or another part follows: the number is the title\'s or an absolute one', () => {
+    expectParsed('Harbour Lights - 3x07 - 24 Hour Watch [SDTV]', episode('Harbour Lights', 3, [7]));
+    expectParsed('Harbour Lights - 3x07 - 107 - The Storm', { season: 3, episodes: [7], absolute_episodes: [107] });
+    expectParsed('Harbour Lights - 3x07 - 09', { season: 3, episodes: [7, 8, 9] });
+    expectParsed('Harbour Lights - 3x07 - 09 HDTV', { season: 3, episodes: [7, 8, 9] });
+    expectParsed('Harbour Lights - 3x07 - 09 [720p]', { season: 3, episodes: [7, 8, 9] });
+  });
+
   it('is no episode inside a resolution, an audio layout or a title', () => {
     expectParsed('Harbour (2011) [1280x720 x264 AC3 5.1x2].mkv', movie('Harbour', 2011));
     expectParsed('12x12.2015.1080p.BluRay.x264', movie('12x12', 2015));

@@ -1,7 +1,7 @@
 // 1x02 and its kin: 01x02, 1X7, 1 x 02, Castle1x01, 06х01 (Cyrillic х), [2.10], " - 6.01 - ", .02.09., the
 // multi-episode forms 1x02-1x03, 1x02-x03, 1x02x03x04, 1x02.1x03, 1x02 1x03, 1x02and03, 2x01+02, 06х01-08, and
 // 1xAll (the whole season).
-import { firstJunk } from '../vocabulary.ts';
+import { firstJunk, isJunkToken } from '../vocabulary.ts';
 import { badRange, marker, MAX_SPAN, range, sortedUnique, type Form } from './marker.ts';
 import { withAbsolute } from './sxxeyy.ts';
 
@@ -15,6 +15,10 @@ const RE_DASHED = /(?<=\s-\s)(\d{1,2})\.(\d{2})(?=\s-\s|$)/;
 const RE_DOTTED = /(?<=\p{L}\.)0([1-9])\.(\d{2})(?=$|\.)(?!\.\d+(?![\p{L}\d]))/u;
 const NEXT = '(?=$|[^\\p{L}\\p{N}]|[xх]|and|&)';
 const RE_MORE = new RegExp(`(?:[xх]|[ ._]*(-|\\+|and|&)[ ._]*(?:(\\d{1,2})?[xх])?|[ ._]+(\\d{1,2})[xх])(\\d{1,3})${NEXT}`, 'iuy');
+// After a spaced ` - 24`, what leaves it the end of a range: the end, a bracket, a release word.
+// A title word (`10x12 - 24 Hour People`) or another part (`3x09 - 107 - Title`, an absolute
+// number) makes it the title's or the series' number.
+const RE_AFTER_SPACED_END = /^\s*(?:$|[[(]|(\p{L}+))/u;
 // "1x02-x04", "1x02-1x04", "1x02-04": the end of a range; " - 04" may be an absolute number or a title's.
 const RE_RANGE_END = /^-|[xх]/i;
 // "10x10.2018", "3x3 Eyes - 05": a number pair at the very start, or a spaced one, is a title's when a year or another marker follows.
@@ -46,6 +50,10 @@ export const nxnn: Form = {
         }
         const last = eps[eps.length - 1]!;
         const n = Number(more[4]);
+        if (more[1] === '-' && more[0].includes(' -') && !/[xх]/i.test(more[0])) {
+          const after = RE_AFTER_SPACED_END.exec(s.slice(RE_MORE.lastIndex));
+          if (!after || (after[1] !== undefined && !isJunkToken(after[1].toLowerCase()))) break;
+        }
         if (more[1] === '-') {
           const bad = badRange(last, n);
           if (bad !== null) {

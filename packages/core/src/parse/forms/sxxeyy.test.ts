@@ -62,6 +62,11 @@ describe('form SxxEyy', () => {
     expectParsed('300.Code.S01E01.720p.WEB', episode('300 Code', 1, [1]));
   });
 
+  it('refuses S and four digits that form a year: season 20 episode 14, or the season a show numbers by its year', () => {
+    expectRefused('Northern.Lights.S2014.720p.HDTV', /year/);
+    expectParsed('Northern.Lights.S1203.720p.HDTV', episode('Northern Lights', 12, [3]));
+  });
+
   it('refuses episodes of two seasons', () => {
     expectRefused('Northern.Lights.S02E07-S03E01.720p', /two seasons/);
   });

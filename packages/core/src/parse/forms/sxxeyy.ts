@@ -125,7 +125,11 @@ export const sxxeyy: Form = {
       return before && before.index > 0 ? { ...found, start: before.index, absolute: [Number(before[1])] } : found;
     }
     const g = RE_GLUED.exec(s);
-    if (g) return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1] ?? g[3]), episodes: [Number(g[2] ?? g[4])] });
+    if (g) {
+      // `S2014`: season 20 episode 14, or the season a show numbers by its year (Sonarr's reading)?
+      const conflict = g[1] !== undefined && isYear(Number(g[1] + g[2])) ? 'S and four digits that may be a season numbered by its year' : null;
+      return marker('episode', g.index, g.index + g[0].length, { season: Number(g[1] ?? g[3]), episodes: [Number(g[2] ?? g[4])], conflict });
+    }
     const d = RE_SEASON_DOT.exec(s);
     if (d) return marker('episode', d.index, d.index + d[0].length, { season: Number(d[1]), episodes: [Number(d[2])] });
     return null;
