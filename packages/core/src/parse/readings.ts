@@ -8,6 +8,8 @@
 import { parseRelease, readRelease, type ParsedMedia, type ParseResult } from './release-name.ts';
 import type { Seg } from './segment.ts';
 import { isYear } from './title.ts';
+import { isLanguageToken } from './vocabulary.ts';
+import { normalizeTitle } from './normalize-title.ts';
 
 export interface Readings {
   /** The parser's own answer: a reading it is sure of, or why it refuses the name. */
@@ -106,6 +108,24 @@ function sceneNumberReadings(seg: Seg): ParsedMedia[] {
   return season <= MAX_SEASON && episode >= 1 ? [episodeOf(seg, { season, episodes: [episode] })] : [];
 }
 
+const RE_WORD_BEFORE_YEAR = /([\p{L}]+)[ ._]+[([]?((?:19|20)\d\d)(?![\p{L}\p{N}])/gu;
+
+/**
+ * A language word right before a movie's year is a tag in German scene names (`Noah.German.2014`)
+ * and a title's last word elsewhere (`The.Good.German.2006`): the parser cuts it, as most names
+ * want; a library folder of the longer title says otherwise.
+ */
+function languageInTitle(input: string, m: ParsedMedia): ParsedMedia[] {
+  if (m.kind !== 'movie' || m.year === null) return [];
+  const file = input.slice(Math.max(input.lastIndexOf('/'), input.lastIndexOf('\\')) + 1);
+  for (const w of file.matchAll(RE_WORD_BEFORE_YEAR)) {
+    if (Number(w[2]) !== m.year || !isLanguageToken(w[1]!.toLowerCase())) continue;
+    if (normalizeTitle(file.slice(0, w.index)) !== normalizeTitle(m.title)) continue;
+    return [{ ...m, title: `${m.title} ${w[1]}` }];
+  }
+  return [];
+}
+
 /** Drops readings that say the same as the primary one or an earlier one. */
 function distinct(primary: ParseResult, list: ParsedMedia[]): ParsedMedia[] {
   const id = (m: ParsedMedia) => JSON.stringify([m.kind, m.title, m.year, m.season, m.episodes, m.absolute_episodes, m.air_date]);
@@ -133,8 +153,8 @@ function titleReadings(input: string): ParsedMedia[] {
 
 export function readingsOf(input: string): Readings {
   const { result, seg } = readRelease(input);
-  if (seg === null || seg.refusal !== null || seg.title === '') return { primary: result, alternatives: result.ok ? distinct(result, titleReadings(input)) : [] };
-  let alternatives: ParsedMedia[] = titleReadings(input);
+  const alternatives = [...titleReadings(input), ...(result.ok ? languageInTitle(input, result.media) : [])];
+  if (seg === null || seg.refusal !== null || seg.title === '') return { primary: result, alternatives: result.ok ? distinct(result, alternatives) : [] };
   if (seg.kind === 'episode' && seg.season === null && seg.absolute.length > 0 && seg.airDate === null) {
     alternatives.push(...absoluteReadings(seg), ...sceneNumberReadings(seg));
   } else if (seg.kind === 'bare') {

@@ -73,6 +73,8 @@ describe('identify: the library decides between readings', () => {
   it('a movie is near only a folder of its own year, and never beside a series of its title', () => {
     expect(decide('Toy.Story.2.1999.1080p.mkv', context([movie('Toy Story (1995)')]))).toBe('new | Toy Story 2 | 1999');
     expect(decide('Heist.Film.Extended.Cut.2016.1080p.mkv', context([movie('Heist Film (2016)')]))).toMatch(/^Heist Film \(2016\) \|/);
+    expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Quiet Town French (2006)')]))).toBe('Quiet Town French (2006) | Quiet Town French | 2006');
+    expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Other (2006)')]))).toBe('new | Quiet Town | 2006');
     const r = identify('Quiet.Town.2010.1080p.BluRay.mkv', context([tv('Quiet Town (2010)')]));
     expect(r).toMatchObject({ ok: false, reason: 'ambiguous', detail: 'read as the movie "Quiet Town" (2010), but the library has a series of that title: Quiet Town (2010)' });
   });
