@@ -1,12 +1,17 @@
 import type { Alias } from '@mo/shared';
 import { titleYearOfFolder } from '../library/classify.ts';
-import { contradicts, folderTitleKey, titleKey } from '../library/title-match.ts';
+import { contradicts, folderTitleKey, titleKey, type TitleKey } from '../library/title-match.ts';
 
 /** The series an alias names, as a download's title would name it. */
 export interface AliasedSeries {
   title: string;
   year: number | null;
   country: string | null;
+}
+
+function withoutCountry(title: string, code: string): string {
+  const tag = [`(${code})`, `[${code}]`, ` ${code}`].find((t) => title.toUpperCase().endsWith(t));
+  return tag && title.length > tag.length ? title.slice(0, -tag.length).trimEnd() : title;
 }
 
 /** `[library] aliases`: a download title the owner settled once, and the series it means. */
@@ -17,18 +22,22 @@ export type AliasTable = (title: string, year: number | null, country: string | 
  * carries a year or country code is only for downloads that do not contradict it.
  */
 export function aliasTable(aliases: readonly Alias[]): AliasTable {
-  const byKey = new Map<string, { name: ReturnType<typeof titleKey>; series: AliasedSeries }[]>();
+  const byKey = new Map<string, { name: TitleKey; key: TitleKey; series: AliasedSeries }[]>();
   for (const a of aliases) {
     const name = titleKey(a.name);
     const folder = titleYearOfFolder(a.series);
-    const series = { title: folder.title, year: folder.year, country: folderTitleKey(a.series).country };
+    const key = folderTitleKey(a.series);
+    // `The Office (US)`: the country is the series' own field, as a download's name gives it.
+    const title = key.country === null ? folder.title : withoutCountry(folder.title, key.country);
+    const series = { title, year: folder.year, country: key.country };
     const list = byKey.get(name.key) ?? [];
-    list.push({ name, series });
+    list.push({ name, key, series });
     byKey.set(name.key, list);
   }
   return (title, year, country) => {
     const wanted = titleKey(title, year, country);
-    const fits = (byKey.get(wanted.key) ?? []).filter((a) => !contradicts(a.name, wanted));
+    // `Doctor.Who.1963` is no download of `Doctor Who (2005)`, whatever an alias of `Doctor Who` says.
+    const fits = (byKey.get(wanted.key) ?? []).filter((a) => !contradicts(a.name, wanted) && !contradicts(a.key, wanted));
     // Two aliases of one name for different series: the owner's own choices disagree, so neither wins.
     const distinct = new Set(fits.map((a) => JSON.stringify(a.series)));
     return distinct.size === 1 ? fits[0]!.series : null;

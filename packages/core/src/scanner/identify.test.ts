@@ -68,6 +68,10 @@ describe('identify: the library decides between readings', () => {
     expect(!other.ok && other.detail).toBe('library folders near "Show Name 2" S01E01: Show Name; a new folder beside them may split one show');
     expect(other.readings.map((r) => r.folder?.name ?? null)).toEqual(['Show Name', null]);
     expect(decide('Show.S01E01.720p.mkv', context([tv('Show Name')]))).toBe('ambiguous');
+    // Words before the folder's title, or words a title may hold, make another show: never into it.
+    expect(decide('The.Real.Hustle.S01E01.720p.HDTV.x264.mkv', context([tv('Hustle')]))).toBe('ambiguous');
+    expect(decide('Final.Space.S01E01.720p.mkv', context([tv('Space')]))).toBe('ambiguous');
+    expect(decide('Show.Name.Ultimate.S01E01.720p.mkv', context([tv('Show Name')]))).toBe('ambiguous');
   });
 
   it('a movie is near only a folder of its own year, and never beside a series of its title', () => {
@@ -83,6 +87,10 @@ describe('identify: the library decides between readings', () => {
     const aliases = aliasTable([{ name: 'Sousou no Kaeru', series: 'Kaeru: The Journey (2023)' }]);
     expect(decide('Sousou.no.Kaeru.S01E05.1080p.mkv', context([tv('Kaeru - The Journey (2023)')], { aliases }))).toBe('Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5');
     expect(decide('Sousou.no.Kaeru.S01E05.1080p.mkv', context([], { aliases }))).toBe('new | Kaeru: The Journey | S1E5');
+    const office = aliasTable([{ name: 'The Office', series: 'The Office (US)' }]);
+    const both = context([tv('The Office (US)'), tv('The Office (UK)')], { aliases: office });
+    expect(decide('The.Office.S02E01.720p.mkv', both)).toBe('The Office (US) | The Office | S2E1');
+    expect(decide('The.Office.UK.S02E01.720p.mkv', both)).toBe('The Office (UK) | The Office | S2E1');
   });
 
   it('the provider confirms a series the library lacks and numbers its absolute episodes; unsure, it decides nothing', () => {

@@ -4,12 +4,14 @@
 // near folder, where what is left over is a marker the parser knows (a season or part marker, a
 // language, quality or edition word, a year the folder lacks), or refuses it as ambiguous, where it
 // is anything else (a number, a word: `Show Name 2` may well be another show).
-import { isJunkToken } from '../parse/vocabulary.ts';
+import { isStrongJunkToken } from '../parse/vocabulary.ts';
 import { isYear } from '../parse/title.ts';
 
 export interface Nearness {
   /** The words of the longer title outside the shorter one, in order. */
   leftover: string[];
+  /** Whether some of them stand before the shorter title (`The Real Hustle` for `Hustle`). */
+  before: boolean;
   /** Which title has them: the download's (`Show Name Tem 1` for `Show Name`) or the folder's. */
   longer: 'name' | 'folder';
 }
@@ -36,7 +38,7 @@ export function nearness(nameKey: string, folderKey: string): Nearness | null {
   if (long.length === short.length || short.join('').length < 2) return null;
   const at = runAt(long, short);
   if (at < 0) return null;
-  return { leftover: [...long.slice(0, at), ...long.slice(at + short.length)], longer };
+  return { leftover: [...long.slice(0, at), ...long.slice(at + short.length)], before: at > 0, longer };
 }
 
 const SEASON_WORD = /^(?:s|season|series|saison|staffel|temporada|tem|temp|stagione|seizoen|sezon|sezona|kausi)$/;
@@ -61,12 +63,14 @@ function seasonMarker(words: readonly string[]): number | null | undefined {
 
 /**
  * Whether what is left over is a marker the parser knows, and agrees with the download's season:
- * then the near folder is the download's show. A year counts only where the folder lacks one.
+ * then the near folder is the download's show. Only after the folder's title (words before it the
+ * parser took for the title: `The Real Hustle` is no `Hustle`), and only words that never name
+ * anything (`1080p`, `x264`, not `Real`, `Final`, `English` or `Ultimate`, which title shows too);
+ * a year counts where the folder lacks one.
  */
 export function leftoverIsMarker(n: Nearness, season: number | null, folderYear: number | null): boolean {
-  if (n.longer !== 'name' || n.leftover.length === 0) return false;
-  // Release words: languages, quality, source, editions (vocabulary.ts).
-  const rest = n.leftover.filter((w) => !isJunkToken(w) && !(folderYear === null && /^\d{4}$/.test(w) && isYear(Number(w))));
+  if (n.longer !== 'name' || n.before || n.leftover.length === 0) return false;
+  const rest = n.leftover.filter((w) => !isStrongJunkToken(w) && !(folderYear === null && /^\d{4}$/.test(w) && isYear(Number(w))));
   if (rest.length === 0) return true;
   const marked = seasonMarker(rest);
   if (marked === undefined) return true;
