@@ -77,8 +77,8 @@ function absoluteReadings(seg: Seg): ParsedMedia[] {
 
 /**
  * A title followed by numbers and nothing that says what they are: `office 03 19` (season 3,
- * episode 19), `the Series 101` (the old scene number of season 1, episode 1), `Show Name 13`
- * (absolute episode 13, or the thirteenth film of a series: only a folder of the library says).
+ * episode 19), `the Series 101` (the old scene number of season 1, episode 1, or absolute episode
+ * 101: only a folder of the library, with the provider, says).
  */
 function bareReadings(seg: Seg): ParsedMedia[] {
   const last = trailingNumber(seg.title);
@@ -95,7 +95,9 @@ function bareReadings(seg: Seg): ParsedMedia[] {
     const episode = last.n % 100;
     if (season >= 1 && episode >= 1) out.push(episodeOf(seg, { title: last.rest, season, episodes: [episode] }));
   }
-  if (last.n >= 1) out.push(episodeOf(seg, { title: last.rest, absolute_episodes: [last.n] }));
+  // One or two digits after a title are a sequel's or a title's as often as an episode's (`Scream 2`,
+  // `Apollo 13`): only three or more, an old scene number, are also read as an absolute one.
+  if (last.digits.length >= 3) out.push(episodeOf(seg, { title: last.rest, absolute_episodes: [last.n] }));
   return out;
 }
 

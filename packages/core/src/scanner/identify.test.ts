@@ -102,6 +102,19 @@ describe('identify: the library decides between readings', () => {
     expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru - The Journey (2023)')], { provider }))).toBe('Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5');
     expect(decide('[Grp] Sousou no Kaeru - 40 (1080p).mkv', context([], { provider }))).toBe('unrecognized');
     expect(decide('[Grp] Unknown Thing - 05 (1080p).mkv', context([], { provider }))).toBe('unrecognized');
+    // The country a name gives goes with it to the provider and stays with its answer.
+    const asked: (string | null)[] = [];
+    const remakes: ProviderAnswers = {
+      series: (title, _year, country) => {
+        asked.push(country);
+        return title === 'Shameless' ? { id: 2, title: 'Shameless', year: 2011, country } : null;
+      },
+      absolute: () => null,
+    };
+    expect(decide('Shameless.US.S01E01.720p.mkv', context([tv('Shameless (UK)')], { provider: remakes }))).toBe('new | Shameless | S1E1');
+    expect(asked).toEqual(['US']);
+    // A sequel's number is no absolute episode for the provider to map (`Scream 2` beside a series `Scream`).
+    expect(decide('Quiet.Town.2.DVDRip.XviD.avi', context([tv('Quiet Town')], { provider }))).toBe('unrecognized');
     // The provider's title beside a folder the owner named otherwise is no more a new folder than the release's.
     expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru')], { provider }))).toBe('ambiguous');
   });

@@ -22,7 +22,7 @@ export interface ProviderSeries extends AliasedSeries {
 /** Answers of the metadata provider fetched before the plan; null: unknown, or not fetched yet (then asked for). */
 export interface ProviderAnswers {
   /** The series a title names, with its canonical title and year, when exactly one show fits. */
-  series(title: string, year: number | null): ProviderSeries | null;
+  series(title: string, year: number | null, country: string | null): ProviderSeries | null;
   /** The season and episodes that absolute numbers of that series are, when the episode list says. */
   absolute(series: ProviderSeries, absolute: readonly number[]): { season: number; episodes: number[] } | null;
 }
@@ -84,7 +84,7 @@ function renamed(m: ParsedMedia, s: AliasedSeries): ParsedMedia {
 function numbered(w: Weighed, ctx: IdentifyContext): Weighed {
   const m = w.media;
   if (!ctx.provider || m.kind !== 'episode' || m.season !== null || m.absolute_episodes.length === 0) return w;
-  const series = ctx.provider.series(m.title, m.year);
+  const series = ctx.provider.series(m.title, m.year, m.country);
   const mapped = series && ctx.provider.absolute(series, m.absolute_episodes);
   return mapped ? { ...w, media: { ...m, season: mapped.season, episodes: mapped.episodes } } : w;
 }
@@ -105,7 +105,7 @@ function weigh(m: ParsedMedia, ctx: IdentifyContext): Weighed {
 /** A series the library does not hold, named by the provider (its folder, if the library has it under that name). */
 function byProvider(w: Weighed, ctx: IdentifyContext): Weighed {
   if (!ctx.provider || w.media.kind !== 'episode') return w;
-  const series = ctx.provider.series(w.media.title, w.media.year);
+  const series = ctx.provider.series(w.media.title, w.media.year, w.media.country);
   if (!series) return w;
   const media = renamed(w.media, series);
   const fit = ctx.folders.find('tv', media);

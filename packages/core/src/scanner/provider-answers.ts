@@ -17,13 +17,13 @@ export function createAnswerBook(): AnswerBook {
   const absolute = new Map<string, SeasonEpisodes | null>();
   /** The provider's own record of each show it named, which its episode list is asked by. */
   const shows = new Map<number, IdentifiedSeries>();
-  const askedSeries = new Map<string, { title: string; year: number | null }>();
+  const askedSeries = new Map<string, { title: string; year: number | null; country: string | null }>();
   const askedAbsolute = new Map<string, { show: IdentifiedSeries; numbers: number[] }>();
 
   return {
-    series(title, year) {
-      const key = `${title}\0${year ?? ''}`;
-      if (!series.has(key)) askedSeries.set(key, { title, year });
+    series(title, year, country) {
+      const key = `${title}\0${year ?? ''}\0${country ?? ''}`;
+      if (!series.has(key)) askedSeries.set(key, { title, year, country });
       return series.get(key) ?? null;
     },
     absolute(show, numbers) {
@@ -39,9 +39,10 @@ export function createAnswerBook(): AnswerBook {
       askedAbsolute.clear();
       await Promise.all([
         ...titles.map(async ([key, q]) => {
-          const r = await identifier.series(q.title, q.year);
+          // The identifier reads a country as a title carries it (`The Office (US)`), and holds the show to it.
+          const r = await identifier.series(q.country === null ? q.title : `${q.title} (${q.country})`, q.year);
           if (r !== 'unknown') shows.set(r.id, r);
-          series.set(key, r === 'unknown' ? null : { id: r.id, title: r.title, year: r.year, country: null });
+          series.set(key, r === 'unknown' ? null : { id: r.id, title: r.title, year: r.year, country: q.country });
         }),
         ...numbers.map(async ([key, q]) => {
           const r = await identifier.absolute(q.show, q.numbers);
