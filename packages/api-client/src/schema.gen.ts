@@ -1190,6 +1190,7 @@ export interface components {
             truncated: boolean;
             timed_out: boolean;
         };
+        ManualImportAnswer: components["schemas"]["ManualImportPreview"] | components["schemas"]["ManualImportPackPreview"] | components["schemas"]["ManualImportResult"];
         ManualImportAs: {
             /** @enum {string} */
             kind: "movie";
@@ -4032,7 +4033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ManualImportPreview"] | components["schemas"]["ManualImportPackPreview"] | components["schemas"]["ManualImportResult"];
+                    "application/json": components["schemas"]["ManualImportAnswer"];
                 };
             };
             /** @description Accepted: the job runs on; follow status_url */

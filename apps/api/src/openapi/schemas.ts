@@ -81,6 +81,7 @@ import {
   manualImportBody,
   manualImportPackPreviewResponse,
   manualImportPreviewResponse,
+  manualImportAnswer,
   manualImportResponse,
   pendingImportSchema,
   pendingImportsResponse,
@@ -188,6 +189,7 @@ const NAMED: Record<string, z.ZodType> = {
   ManualImportPreview: manualImportPreviewResponse,
   ManualImportPackPreview: manualImportPackPreviewResponse,
   ManualImportResult: manualImportResponse,
+  ManualImportAnswer: manualImportAnswer,
 };
 
 for (const [id, schema] of Object.entries(NAMED)) {

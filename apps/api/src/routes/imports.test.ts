@@ -192,6 +192,24 @@ describe('POST /api/imports/manual', () => {
     expect(body.skipped).toMatchObject([{ source: odd, reason: 'unrecognized' }]);
   });
 
+  it('leaves behind a pack file whose own name gives another season, and refuses a movie folder of several videos', async () => {
+    await install();
+    const e1 = put('Who.Pack.S02/Doctor.Who.S02E01.mkv');
+    const other = put('Who.Pack.S02/Doctor.Who.S01E05.mkv');
+    const res = await importAs({ path: join(t.install.paths.downloads, 'Who.Pack.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 } }, '?dry_run=true');
+    const body = manualImportPackPreviewResponse.parse(await res.json());
+    expect(body.plans.map((p) => p.source)).toEqual([e1]);
+    expect(body.skipped).toMatchObject([{ source: other, reason: 'unrecognized', detail: expect.stringMatching(/season 1, not season 2/) }]);
+
+    put('Heat.1995/Heat.1995.CD1.avi');
+    put('Heat.1995/Heat.1995.CD2.avi');
+    const before = tree();
+    const cds = await importAs({ path: join(t.install.paths.downloads, 'Heat.1995'), as: { kind: 'movie', title: 'Heat', year: 1995 } });
+    expect(cds.status).toBe(400);
+    expect((await cds.json()).error).toMatchObject({ details: { key: 'path' }, message: expect.stringMatching(/several videos/) });
+    expect(tree()).toEqual(before);
+  });
+
   it('answers 409 when the destination exists, also with replace (which comes with upgrades), and moves nothing', async () => {
     const { drive } = await install();
     mkdirSync(join(drive, 'Movies/Heat (1995)'), { recursive: true });
@@ -234,6 +252,8 @@ describe('POST /api/imports/manual', () => {
     ['an extra key in as', { path: '@who', as: { ...episode, quality: '1080p' } }, 'as.quality'],
     ['remember on a movie', { path: '@who', as: { kind: 'movie', title: 'Heat', year: 1995 }, remember: true }, 'remember'],
     ['a subtitle', { path: '@srt', as: episode }, 'path'],
+    ['a title of dots alone', { path: '@who', as: { ...episode, title: '..' } }, 'as.title'],
+    ['a title with a right-to-left override', { path: '@who', as: { ...episode, title: 'Doctor\u202eWho' } }, 'as.title'],
   ])('refuses %s with a 400 naming the key, and moves nothing', async (_what, body, key) => {
     await install();
     const who = put('Doctor.Who.S01E01.mkv');

@@ -1,15 +1,14 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
 import { readHistory } from '@mo/core/history/history-log.ts';
 import { checkManualRequest, nothingImported, resolveManualTarget } from '@mo/core/scanner/manual-import.ts';
+import { libraryFoldersOf } from '@mo/core/scanner/downloads-in-library.ts';
 import { readPendingImports } from '@mo/core/scanner/pending-imports.ts';
 import { planDownloads } from '@mo/core/scanner/run-pass.ts';
 import {
   jobAcceptedResponse,
+  manualImportAnswer,
   manualImportBody,
-  manualImportPackPreviewResponse,
-  manualImportPreviewResponse,
-  manualImportResponse,
   pendingImportsResponse,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
@@ -37,7 +36,7 @@ const manual = createRoute({
     body: body(manualImportBody),
   },
   responses: {
-    200: json(z.union([manualImportPreviewResponse, manualImportPackPreviewResponse, manualImportResponse]), 'The preview (dry run), or the import\'s result'),
+    200: json(manualImportAnswer, 'The preview (dry run), or the import\'s result'),
     202: json(jobAcceptedResponse, 'Accepted: the job runs on; follow status_url'),
     ...errors({
       ...JOB_ERRORS,
@@ -57,7 +56,7 @@ export function importRoutes({ config, jobs }: AppDeps) {
       const query = c.req.valid('query');
       const cfg = config.current();
       if (req.remember && req.as.kind !== 'episode') throw new AppError('bad_request', 'remember: only an episode\'s series name can be remembered', { key: 'remember' });
-      const target = await resolveManualTarget(cfg.paths.downloads, req.path);
+      const target = await resolveManualTarget(cfg.paths.downloads, req.path, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
       checkManualRequest(target, req.as, cfg.library.video_extensions);
       const manualImport = { target, as: req.as };
       const planned = await planDownloads(cfg, { log: c.var.log, nowMs: Date.now(), records: await readHistory(cfg.paths.data), manual: manualImport });

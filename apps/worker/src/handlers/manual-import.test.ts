@@ -48,6 +48,14 @@ describe('manual-import handler', () => {
     expect(again.moves).toEqual([]);
   });
 
+  it('a job whose download another import took since is a failure, not the success of an import it never did', async () => {
+    const run = await handler();
+    const src = put('heat-final-cut.mkv');
+    await run({ path: src, as: heat, remember: false }, { ...ctx, jobId: '8' });
+    const msg = await failure(run({ path: src, as: { kind: 'movie', title: 'Ronin', year: 1998 }, remember: false }, { ...ctx, jobId: '9' }));
+    expect(msg).toMatch(/^\[not_found\]/);
+  });
+
   it('refuses, moving nothing, a path that now leads out of the downloads folder, and any job while dry_run is on', async () => {
     const run = await handler();
     mkdirSync(join(install.paths.drive, 'Movies/Heat (1995)'), { recursive: true });

@@ -23,6 +23,7 @@ export function manualImportHandler({ config, notify }: WorkerDeps, env: NodeJS.
         log: ctx.log,
         signal: ctx.signal,
         payload,
+        jobId: ctx.jobId,
         updateSettings: (patch) => config.updateSettings(patch),
       });
     } catch (err) {

@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { downloadSeriesName, forcedMedia, seriesFolderOf, withAliases } from './manual-import.ts';
+import { downloadSeriesName, forcedMedia, resolveManualTarget, seriesFolderOf, withAliases } from './manual-import.ts';
 
 describe('manual import decisions', () => {
   it('reads a title as a library folder spells it: year and country split off for the template', () => {
@@ -25,5 +28,24 @@ describe('manual import decisions', () => {
     const b = { name: 'Dr Who', series: 'Doctor Who (1963)' };
     expect(withAliases([a], [b])).toEqual({ aliases: [b], added: [b] });
     expect(withAliases([], [{ name: 'Doctor Who (2005)', series: 'Doctor Who (2005)' }]).added).toEqual([]);
+  });
+
+  it('refuses a library folder on a drive inside the downloads folder, and a folder holding one: they are no downloads', async () => {
+    const root = mkdtempSync(join(os.tmpdir(), 'manual-target-'));
+    try {
+      const downloads = join(root, 'downloads');
+      const season = join(downloads, 'media/TV/Doctor Who (2005)/Season 01');
+      mkdirSync(season, { recursive: true });
+      writeFileSync(join(season, 'Doctor Who (2005) - S01E01.mkv'), 'library');
+      mkdirSync(join(downloads, 'incoming'), { recursive: true });
+      writeFileSync(join(downloads, 'incoming/Show.S01E01.mkv'), 'download');
+      const library = [join(downloads, 'media/Movies'), join(downloads, 'media/TV')];
+      for (const path of [season, join(season, 'Doctor Who (2005) - S01E01.mkv'), join(downloads, 'media/TV'), join(downloads, 'media')]) {
+        await expect(resolveManualTarget(downloads, path, library)).rejects.toMatchObject({ code: 'forbidden', details: { key: 'path' } });
+      }
+      await expect(resolveManualTarget(downloads, join(downloads, 'incoming/Show.S01E01.mkv'), library)).resolves.toEqual({ rel: 'incoming/Show.S01E01.mkv', folder: false });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

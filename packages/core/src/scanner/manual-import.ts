@@ -6,7 +6,7 @@ import { titleYearOfFolder } from '../library/classify.ts';
 import { folderTitleKey, identityOf, titleKey } from '../library/title-match.ts';
 import { parseRelease } from '../parse/release-name.ts';
 import { readingsOf } from '../parse/readings.ts';
-import { fileType } from './download-rules.ts';
+import { fileType, isSampleByName } from './download-rules.ts';
 import type { DownloadFile, Skipped } from './plan-pass.ts';
 import type { TemplateMedia } from './template.ts';
 
@@ -32,10 +32,11 @@ function inside(path: string, root: string): boolean {
 
 /**
  * Where `raw` lies in the downloads folder once symlinks are followed: a link inside that points
- * out is outside (403), as is a `..` that climbs out; absent is 404 (outside it is 403 whether or not
+ * out is outside (403), as is a `..` that climbs out, and so is a library folder on a drive that lies
+ * in the downloads folder, or a folder holding one; absent is 404 (outside it is 403 whether or not
  * it exists, so the answer says nothing of other folders).
  */
-export async function resolveManualTarget(downloads: string, raw: string): Promise<ManualTarget> {
+export async function resolveManualTarget(downloads: string, raw: string, libraryDirs: readonly string[] = []): Promise<ManualTarget> {
   if (raw.includes('\0')) throw badPath('must not contain NUL bytes');
   if (!isAbsolute(raw)) throw badPath('must be an absolute path');
   const requested = resolve(raw);
@@ -55,6 +56,13 @@ export async function resolveManualTarget(downloads: string, raw: string): Promi
     throw new AppError('forbidden', `path: cannot be read (${code ?? 'error'})`, { key: 'path' });
   }
   if (!inside(real, root)) throw outside();
+  // A drive inside the downloads folder: its library is no download, whatever a request names it.
+  for (const dir of libraryDirs) {
+    const lib = await realpath(dir).catch(() => null);
+    if (lib !== null && (real === lib || inside(real, lib) || inside(lib, real))) {
+      throw new AppError('forbidden', `path: ${requested} is or holds the library folder ${dir}, not a download`, { key: 'path' });
+    }
+  }
   const info = await stat(real).catch(() => {
     throw new AppError('not_found', `path: no such file or folder: ${requested}`, { key: 'path' });
   });
@@ -105,9 +113,13 @@ export function forcedMedia(as: ManualAs, episodes?: readonly number[]): Templat
   };
 }
 
-/** A file's episode numbers as its own name gives them, or why they cannot be read. */
-function episodesOfName(rel: string): { ok: true; episodes: number[] } | { ok: false; detail: string } {
+/** A file's episode numbers as its own name gives them, in the season said, or why they cannot be taken. */
+function episodesOfName(rel: string, season: number): { ok: true; episodes: number[] } | { ok: false; detail: string } {
   const parsed = parseRelease(rel);
+  // A pack folder may hold another season's episode, or another show's: its own name says so.
+  if (parsed.ok && parsed.media.season !== null && parsed.media.season !== season) {
+    return { ok: false, detail: `its name gives season ${parsed.media.season}, not season ${season}; import it on its own` };
+  }
   if (parsed.ok && parsed.media.episodes.length > 0) return { ok: true, episodes: parsed.media.episodes };
   // Anime numbers run across seasons (episode 25 may be the first of season 3): a guess would misfile it.
   if (parsed.ok && parsed.media.absolute_episodes.length > 0) {
@@ -129,13 +141,17 @@ export function manualChoice(files: readonly DownloadFile[], m: ManualImport, vi
   const within = (f: DownloadFile) => (m.target.folder ? f.rel.startsWith(`${m.target.rel}/`) : f.rel === m.target.rel);
   const media = new Map<string, TemplateMedia>();
   const unread: Skipped[] = [];
-  for (const f of files) {
-    if (!within(f) || fileType(f.rel, types) !== 'video') continue;
+  const videos = files.filter((f) => within(f) && fileType(f.rel, types) === 'video');
+  // `Heat.1995/CD1.avi` and `CD2.avi`: one of them would become the movie and the other stay behind.
+  if (m.target.folder && m.as.kind === 'movie' && videos.filter((f) => !isSampleByName(f.rel.split('/'))).length > 1) {
+    throw badPath('holds several videos, and a movie is one file: import the one that is the movie');
+  }
+  for (const f of videos) {
     if (!m.target.folder || m.as.kind === 'movie') {
       media.set(f.path, forcedMedia(m.as));
       continue;
     }
-    const read = episodesOfName(f.rel);
+    const read = episodesOfName(f.rel, m.as.season ?? 0);
     if (read.ok) media.set(f.path, forcedMedia(m.as, read.episodes));
     else unread.push({ source: f.path, reason: 'unrecognized', detail: read.detail });
   }

@@ -4,11 +4,14 @@ import { AppError } from '../errors.ts';
 import { readHistory } from '../history/history-log.ts';
 import { checkManualRequest, downloadSeriesName, nothingImported, resolveManualTarget, seriesFolderOf, withAliases } from './manual-import.ts';
 import { runScanPass, type ScanPassOptions } from './run-pass.ts';
+import { libraryFoldersOf } from './downloads-in-library.ts';
 
 export type ManualImportResult = JobResult<'manual-import'>;
 
-export interface ManualRunOptions extends Omit<ScanPassOptions, 'manual'> {
+export interface ManualRunOptions extends Omit<ScanPassOptions, 'manual' | 'pass'> {
   payload: ManualImportPayload;
+  /** The job's id: its imports are recorded under it, so that a delivery again knows its own. */
+  jobId: string;
   /** Saves settings the way POST /api/settings does; given the config as saved at that moment. */
   updateSettings(patch: (saved: Config) => { library: { aliases: Alias[] } }): Promise<unknown>;
 }
@@ -36,17 +39,18 @@ export async function runManualImport(opts: ManualRunOptions): Promise<ManualImp
   if (cfg.app.dry_run) throw new AppError('conflict', 'dry_run is on: nothing was imported; a preview is POST /api/imports/manual?dry_run=true');
   let target;
   try {
-    target = await resolveManualTarget(cfg.paths.downloads, opts.payload.path);
+    target = await resolveManualTarget(cfg.paths.downloads, opts.payload.path, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
   } catch (err) {
     // A job delivered again after it imported (move mode): the history holds it, and that is its result.
-    if (err instanceof AppError && err.code === 'not_found' && (await importedFrom(cfg, opts.payload.path))) {
+    // An import by anything else (a pass, another job) is not this job's: the owner's word was not done.
+    if (err instanceof AppError && err.code === 'not_found' && (await importedFrom(cfg, opts.payload.path, manualPass(opts.jobId)))) {
       const at = new Date().toISOString();
       return { dry_run: false, started_at: at, finished_at: at, plans: [], moves: [], skipped: [], remembered: [] };
     }
     throw err;
   }
   checkManualRequest(target, opts.payload.as, cfg.library.video_extensions);
-  const result = await runScanPass({ ...opts, manual: { target, as: opts.payload.as } });
+  const result = await runScanPass({ ...opts, manual: { target, as: opts.payload.as }, pass: manualPass(opts.jobId) });
   const refusal = nothingImported(result.plans, result.skipped, cfg.library.video_extensions);
   if (refusal) throw refusal;
   let remembered: Alias[] = [];
@@ -63,7 +67,10 @@ export async function runManualImport(opts: ManualRunOptions): Promise<ManualImp
   return { ...result, remembered };
 }
 
-async function importedFrom(cfg: Config, path: string): Promise<boolean> {
+/** The history's name for a manual import's imports: the job that made them. */
+export const manualPass = (jobId: string) => `manual-import:${jobId}`;
+
+async function importedFrom(cfg: Config, path: string, pass: string): Promise<boolean> {
   const records = await readHistory(cfg.paths.data);
-  return records.some((r) => r.undone_at === null && (r.source === path || r.source.startsWith(`${path.replace(/\/+$/, '')}/`)));
+  return records.some((r) => r.pass === pass && r.undone_at === null && (r.source === path || r.source.startsWith(`${path.replace(/\/+$/, '')}/`)));
 }

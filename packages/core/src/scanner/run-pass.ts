@@ -44,6 +44,8 @@ export interface ScanPassOptions {
   manual?: ManualImport;
   /** The process's TVmaze identifier (its cache and rate limit), used where `[metadata] identify` names it. */
   tvmaze?: TvmazeIdentifier;
+  /** What the history names this pass's imports by; absent: the time it started. */
+  pass?: string;
 }
 
 /** Rounds of asking the provider: the series first, then its episode list for absolute numbers. */
@@ -357,7 +359,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         for (const p of plans) {
           held();
           opts.signal?.throwIfAborted();
-          moves.push(await carryOut(p, { mode, pass: started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
+          moves.push(await carryOut(p, { mode, pass: opts.pass ?? started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
           opts.progress?.({ moved: moves.length, planned: plans.length });
           if (now() - flushedAt >= FLUSH_EVERY_MS) {
             await flush(false);

@@ -35,3 +35,6 @@ export const manualImportPreviewResponse = z.object({ dry_run: z.literal(true), 
 /** A dry run of a folder: each video's plan, and the files that would stay behind with why. */
 export const manualImportPackPreviewResponse = z.object({ dry_run: z.literal(true), plans: z.array(planSchema), skipped: z.array(skippedSchema) });
 export const manualImportResponse = manualImportResultSchema;
+
+/** What POST /api/imports/manual answers with 200: a preview of a file or of a folder, or the import's result. */
+export const manualImportAnswer = z.union([manualImportPreviewResponse, manualImportPackPreviewResponse, manualImportResponse]);

@@ -57,6 +57,7 @@ describe('DEFAULT_CONFIG', () => {
         episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
         sample_max_bytes: 52428800,
         transfer: 'move',
+        aliases: [],
       },
       metadata: { read_nfo: true, include_specials: false, identify: [] },
       theme: { css_file: 'custom-theme.css' },
@@ -290,5 +291,26 @@ describe('notifications section', () => {
   it('a settings patch may leave the secret out: the saved one is kept', () => {
     const { api_key: _omit, ...bare } = target;
     expect(settingsPatchSchema.safeParse({ notifications: { targets: [bare] } }).success).toBe(true);
+  });
+});
+
+describe('library.aliases', () => {
+  const aliases = (list: unknown) => settingsPatchSchema.safeParse({ library: { aliases: list } });
+
+  it('takes names and series folders as the owner spells them', () => {
+    expect(aliases([{ name: 'Sousou no Frieren', series: "Frieren - Beyond Journey's End (2023)" }]).success).toBe(true);
+  });
+
+  it('refuses control and invisible formatting characters, a name with no letter or digit, and one name twice', () => {
+    for (const bad of [
+      [{ name: 'a\u0000b', series: 'x' }],
+      [{ name: 'ab', series: 'x\ny' }],
+      [{ name: 'ab', series: 'Doctor\u202eWho' }],
+      [{ name: '!!!', series: 'x' }],
+      [{ name: 'Dr Who', series: 'Doctor Who (2005)' }, { name: 'dr who', series: 'Doctor Who (1963)' }],
+    ]) {
+      const r = aliases(bad);
+      expect(r.success, JSON.stringify(bad)).toBe(false);
+    }
   });
 });

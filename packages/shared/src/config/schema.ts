@@ -80,10 +80,29 @@ export type TransferMode = (typeof TRANSFER_MODES)[number];
  * A series name as downloads spell it, and the library folder's title it means (`Doctor Who (2005)`):
  * what the owner settled once in a manual import, so the next download goes there by itself.
  */
-export const aliasSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  series: z.string().trim().min(1).max(255),
-});
+const aliasText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((t) => !/[\p{Cc}\p{Cf}]/u.test(t), { message: 'must not contain control or invisible formatting characters' })
+    .refine((t) => /[\p{L}\p{N}]/u.test(t), { message: 'must hold a letter or a digit' });
+
+export const aliasSchema = z.strictObject({ name: aliasText(200), series: aliasText(255) });
+
+// Two aliases of one name would cancel each other out: the scanner follows neither.
+const aliasList = z
+  .array(aliasSchema)
+  .max(10_000)
+  .superRefine((aliases, ctx) => {
+    const seen = new Set<string>();
+    aliases.forEach((a, i) => {
+      const name = a.name.toLowerCase();
+      if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate alias name "${a.name}"` });
+      seen.add(name);
+    });
+  });
 
 export const librarySection = z.strictObject({
   movie_folders: z.array(folderName).max(32),
@@ -94,7 +113,7 @@ export const librarySection = z.strictObject({
   episode_template: z.string().min(1).max(512),
   sample_max_bytes: z.number().int().min(0),
   transfer: z.enum(TRANSFER_MODES),
-  aliases: z.array(aliasSchema).max(10_000),
+  aliases: aliasList,
 });
 
 /** Metadata providers that may settle what the library and aliases cannot; `release_providers.tvmaze` holds the URL. */

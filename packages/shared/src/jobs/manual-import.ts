@@ -10,7 +10,10 @@ const title = z
   .trim()
   .min(1, { error: 'must not be empty' })
   .max(255, { error: 'must be at most 255 characters' })
-  .refine((t) => !/[\0-\x1f\x7f]/.test(t), { error: 'must not contain control characters' });
+  .refine((t) => !/[\0-\x1f\x7f]/.test(t), { error: 'must not contain control characters' })
+  // Right-to-left overrides and other invisible marks would make a folder name read as another.
+  .refine((t) => !/\p{Cf}/u.test(t), { error: 'must not contain invisible formatting characters' })
+  .refine((t) => /[\p{L}\p{N}]/u.test(t), { error: 'must hold a letter or a digit' });
 const year = z.number({ error: 'must be a year' }).int({ error: 'must be a year' }).min(MIN_YEAR, { error: `must be a year from ${MIN_YEAR}` }).max(MAX_YEAR, { error: `must be a year up to ${MAX_YEAR}` });
 const season = z.number({ error: 'must be a season number' }).int({ error: 'must be a whole number' }).min(0, { error: 'must be 0 (specials) or more' }).max(9999, { error: 'must be at most 9999' });
 const episode = z.number({ error: 'must be an episode number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be 1 or more' }).max(99_999, { error: 'must be at most 99999' });
