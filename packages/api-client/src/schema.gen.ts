@@ -568,6 +568,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports/aliases/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove one alias
+         * @description Removes the alias of that name and series from `library.aliases`, under the settings lock: an alias a manual import remembered meanwhile stays (replacing the whole list through POST /api/settings could drop it).
+         */
+        post: operations["postRemoveAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/transcoder": {
         parameters: {
             query?: never;
@@ -874,6 +894,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Aliases: {
+            aliases: {
+                name: string;
+                series: string;
+            }[];
+        };
+        AliasRemoveRequest: {
+            name: string;
+            series: string;
+        };
         AuthApiKey: {
             api_key: string;
             /** @enum {string} */
@@ -4119,6 +4149,93 @@ export interface operations {
             };
             /** @description Redis or the queue cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postRemoveAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasRemoveRequest"];
+            };
+        };
+        responses: {
+            /** @description The aliases left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Aliases"];
+                };
+            };
+            /** @description a bad body (details.key names the key); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such alias */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

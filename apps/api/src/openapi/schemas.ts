@@ -83,6 +83,8 @@ import {
   manualImportPreviewResponse,
   manualImportAnswer,
   manualImportResponse,
+  aliasRemoveBody,
+  aliasesResponse,
   pendingImportSchema,
   pendingImportsResponse,
 } from '@mo/shared';
@@ -190,6 +192,8 @@ const NAMED: Record<string, z.ZodType> = {
   ManualImportPackPreview: manualImportPackPreviewResponse,
   ManualImportResult: manualImportResponse,
   ManualImportAnswer: manualImportAnswer,
+  AliasRemoveRequest: aliasRemoveBody,
+  Aliases: aliasesResponse,
 };
 
 for (const [id, schema] of Object.entries(NAMED)) {

@@ -288,3 +288,23 @@ describe('POST /api/imports/manual', () => {
     expect(tree()).toEqual(before);
   });
 });
+
+describe('POST /api/imports/aliases/remove', () => {
+  const remove = (body: unknown) => t.app.request('/api/imports/aliases/remove', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('removes the one alias under the settings lock, keeping the others; 404 for none such, 400 for a bad body', async () => {
+    await install();
+    const keep = { name: 'Sousou no Frieren', series: 'Frieren (2023)' };
+    const gone = { name: 'Dr Who', series: 'Doctor Who (2005)' };
+    await t.config.updateSettings({ library: { aliases: [gone, keep] } });
+    const res = await remove({ name: 'dr who', series: 'Doctor Who (2005)' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ aliases: [keep] });
+    expect(t.config.current().library.aliases).toEqual([keep]);
+    expect((await remove(gone)).status).toBe(404);
+    const bad = await remove({ name: 'Dr Who' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details.key).toBe('series');
+    expect(t.config.current().library.aliases).toEqual([keep]);
+  });
+});

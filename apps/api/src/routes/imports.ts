@@ -7,6 +7,8 @@ import { readPendingImports } from '@mo/core/scanner/pending-imports.ts';
 import { planDownloads } from '@mo/core/scanner/run-pass.ts';
 import {
   jobAcceptedResponse,
+  aliasesResponse,
+  aliasRemoveBody,
   manualImportAnswer,
   manualImportBody,
   pendingImportsResponse,
@@ -48,6 +50,15 @@ const manual = createRoute({
   },
 });
 
+const removeAlias = createRoute({
+  method: 'post', path: '/imports/aliases/remove', operationId: 'postRemoveAlias', summary: 'Remove one alias', tags: ['scanner'],
+  description:
+    'Removes the alias of that name and series from `library.aliases`, under the settings lock: an alias a manual import remembered meanwhile ' +
+    'stays (replacing the whole list through POST /api/settings could drop it).',
+  request: { body: body(aliasRemoveBody) },
+  responses: { 200: json(aliasesResponse, 'The aliases left'), ...errors({ 400: 'a bad body (details.key names the key)', 404: 'no such alias' }) },
+});
+
 export function importRoutes({ config, jobs }: AppDeps) {
   return router()
     .openapi(pending, async (c) => c.json(await readPendingImports(config.current()), 200))
@@ -72,5 +83,16 @@ export function importRoutes({ config, jobs }: AppDeps) {
           : c.json({ dry_run: true as const, plan: plans[0]!, skipped: planned.skipped }, 200);
       }
       return runJob(c, jobs, 'manual-import', { path: req.path, as: req.as, remember: req.remember }, { wait: query.wait });
+    })
+    .openapi(removeAlias, async (c) => {
+      const gone = c.req.valid('json');
+      const same = (a: { name: string; series: string }) => a.name.toLowerCase() === gone.name.toLowerCase() && a.series === gone.series;
+      let found = false;
+      const saved = await config.updateSettings((now) => {
+        found = now.library.aliases.some(same);
+        return { library: { aliases: now.library.aliases.filter((a) => !same(a)) } };
+      });
+      if (!found) throw new AppError('not_found', `no alias "${gone.name}" for ${gone.series}`, { key: 'name' });
+      return c.json({ aliases: saved.library.aliases }, 200);
     });
 }

@@ -4,14 +4,16 @@ import { Empty, ErrorNote, useConfig } from '../components/ui.tsx';
 
 /**
  * `[library] aliases`: series names downloads use and the library folder each means, saved by
- * `Import as…` with Remember. Removing one saves at once: the list is replaced whole.
+ * `Import as…` with Remember. Removing one saves at once.
  */
 export function Aliases() {
   const queries = useQueryClient();
   const config = useConfig();
   const aliases = config.data?.library.aliases ?? [];
   const remove = useMutation({
-    mutationFn: (index: number) => unwrap(api.POST('/api/settings', { body: { library: { aliases: aliases.filter((_, i) => i !== index) } } as never })),
+    // One alias by the server, under the settings lock: a list sent whole from this page could drop
+    // an alias a manual import remembered since the page loaded.
+    mutationFn: (alias: { name: string; series: string }) => unwrap(api.POST('/api/imports/aliases/remove', { body: alias })),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['config'] }),
   });
   return (
@@ -22,10 +24,10 @@ export function Aliases() {
         <Empty>No aliases yet.</Empty>
       ) : (
         <ul className="alias-list">
-          {aliases.map((a, i) => (
+          {aliases.map((a) => (
             <li key={`${a.name}\0${a.series}`}>
               <span>“{a.name}” → {a.series}</span>
-              <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(i)}>
+              <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(a)}>
                 Remove <span className="sr-only">alias {a.name}</span>
               </button>
             </li>

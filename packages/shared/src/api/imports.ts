@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { candidateSchema, manualImportResultSchema, planSchema, skippedSchema } from '../jobs/catalogue.ts';
 import { manualAsSchema } from '../jobs/manual-import.ts';
+import { aliasSchema } from '../config/schema.ts';
 
 /** The skip reasons a person can settle with `Import as…`; the others settle themselves or are not about the name. */
 export const SETTLEABLE_REASONS = ['unrecognized', 'ambiguous', 'exists', 'undone'] as const;
@@ -38,3 +39,7 @@ export const manualImportResponse = manualImportResultSchema;
 
 /** What POST /api/imports/manual answers with 200: a preview of a file or of a folder, or the import's result. */
 export const manualImportAnswer = z.union([manualImportPreviewResponse, manualImportPackPreviewResponse, manualImportResponse]);
+
+/** POST /api/imports/aliases/remove: one alias, as listed in `library.aliases`. */
+export const aliasRemoveBody = z.strictObject({ name: z.string().min(1).max(200), series: z.string().min(1).max(255) });
+export const aliasesResponse = z.object({ aliases: z.array(aliasSchema) });
