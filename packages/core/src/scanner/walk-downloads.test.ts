@@ -29,6 +29,24 @@ describe('walkDownloads', () => {
     expect(files[2]!.ino).toBeGreaterThan(0);
   });
 
+  it('walks only the folder `from` names, and nothing when a link or a library folder is on its way', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'mo-walk-from-'));
+    try {
+      mkdirSync(join(base, 'dl/Pack.S01'), { recursive: true });
+      writeFileSync(join(base, 'dl/Pack.S01/e1.mkv'), 'x');
+      writeFileSync(join(base, 'dl/other.mkv'), 'x');
+      mkdirSync(join(base, 'outside'));
+      writeFileSync(join(base, 'outside/secret.mkv'), 'x');
+      symlinkSync(join(base, 'outside'), join(base, 'dl/Swapped'));
+      expect((await walkDownloads(join(base, 'dl'), { from: 'Pack.S01' })).map((f) => f.rel)).toEqual(['Pack.S01/e1.mkv']);
+      expect(await walkDownloads(join(base, 'dl'), { from: 'Swapped' })).toEqual([]);
+      const lib = statSync(join(base, 'dl/Pack.S01'));
+      expect(await walkDownloads(join(base, 'dl'), { from: 'Pack.S01', exclude: new Set([`${lib.dev}:${lib.ino}`]) })).toEqual([]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it('neither follows nor lists symbolic links, and skips pipes', async () => {
     const dir = join(root, 'links');
     mkdirSync(dir);

@@ -21,9 +21,24 @@ export interface WalkOptions {
  * for many small metadata reads they are several times faster than promises.
  * A missing downloads folder (an unmounted disk) is an empty one.
  */
+/**
+ * Whether `from` is a folder below the root reached without a link or a library folder on the way:
+ * a manual import's folder checked by its real path may have been swapped for a link since.
+ */
+function reachable(root: string, from: string, exclude: ReadonlySet<string> | undefined): boolean {
+  let dir = root;
+  for (const part of from.split('/')) {
+    dir = join(dir, part);
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st || !st.isDirectory() || exclude?.has(`${st.dev}:${st.ino}`)) return false;
+  }
+  return true;
+}
+
 export async function walkDownloads(root: string, opts: WalkOptions = {}): Promise<DownloadFile[]> {
   const files: DownloadFile[] = [];
   const from = opts.from ?? '';
+  if (from !== '' && !reachable(root, from, opts.exclude)) return files;
   const stack: { dir: string; rel: string }[] = [{ dir: from === '' ? root : join(root, from), rel: from }];
   let sinceYield = 0;
   while (stack.length > 0) {
