@@ -224,6 +224,15 @@ describe('POST /api/imports/manual', () => {
       if (replace) expect(error.message).toMatch(/upgrades/);
     }
     expect(tree()).toEqual(before);
+    // A pack with one episode held: replace is not silently dropped for the others.
+    mkdirSync(join(drive, 'TV/Doctor Who (2005)/Season 02'), { recursive: true });
+    writeFileSync(join(drive, 'TV/Doctor Who (2005)/Season 02/Doctor Who (2005) - S02E01.mkv'), 'held');
+    put('Who.S02/Doctor.Who.S02E01.mkv');
+    put('Who.S02/Doctor.Who.S02E02.mkv');
+    const packBefore = tree();
+    const pack = await importAs({ path: join(t.install.paths.downloads, 'Who.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 }, replace: true });
+    expect(pack.status).toBe(409);
+    expect(tree()).toEqual(packBefore);
   });
 
   it('answers 400 naming as.title when several library folders fit it', async () => {

@@ -76,6 +76,11 @@ export function importRoutes({ config, jobs }: AppDeps) {
         throw new AppError('conflict', `${refusal.message}; replace: replacing a library file comes with upgrades, and is not done yet`, refusal.details);
       }
       if (refusal) throw refusal;
+      // Replace asked for, and some of a pack held already: importing the rest would ignore the request.
+      const held = planned.skipped.find((k) => k.reason === 'exists');
+      if (req.replace && held) {
+        throw new AppError('conflict', `${held.source}: the library holds it already; replace: replacing a library file comes with upgrades, and is not done yet`, { reason: 'exists', path: held.source });
+      }
       const plans = planned.plans.map((p) => p.plan);
       if (query.dry_run === 'true' || cfg.app.dry_run) {
         return target.folder
