@@ -62,6 +62,8 @@ describe('identify: the library decides between readings', () => {
 
   it('never a new folder beside a near one: into it when the rest is a marker, ambiguous otherwise', () => {
     expect(decide('Show Name - Tem 1 [Cap.102].mkv', context([tv('Show Name')]))).toBe('Show Name | Show Name - Tem 1 | S1E2');
+    // `Show` is near only through words `Show Name` has too: the closer folder decides.
+    expect(decide('Show Name - Tem 1 [Cap.102].mkv', context([tv('Show Name'), tv('Show')]))).toBe('Show Name | Show Name - Tem 1 | S1E2');
     expect(decide('Show.Name.German.Dubbed.S02E03.mkv', context([tv('Show Name (2019)')]))).toMatch(/^Show Name \(2019\) \|/);
     const other = identify('Show.Name.2.S01E01.720p.mkv', context([tv('Show Name')]));
     expect(other).toMatchObject({ ok: false, reason: 'ambiguous' });

@@ -10,7 +10,8 @@ import { readingsOf } from '../parse/readings.ts';
 import { identityOf, folderTitleKey } from '../library/title-match.ts';
 import type { AliasedSeries, AliasTable } from './aliases.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
-import type { FolderLookup } from './folder-lookup.ts';
+import type { FolderLookup, NearFolder } from './folder-lookup.ts';
+import { nearness } from './near-title.ts';
 import { toTemplateMedia } from './recognise.ts';
 import type { TemplateMedia } from './template.ts';
 
@@ -154,6 +155,15 @@ function accept(w: Weighed, weighed: readonly Weighed[], refusal: string | null 
   return { ok: true, media, folders: w.folders, readings: spread(weighed) };
 }
 
+/**
+ * The near folders that no other near folder's title holds: beside `Show Name`, `Show` is near
+ * `Show Name - Tem 1` only through the words the closer folder has too.
+ */
+function closest(near: readonly NearFolder[]): NearFolder[] {
+  const keys = near.map((n) => folderTitleKey(n.folder.name).key);
+  return near.filter((_, i) => !keys.some((k, j) => j !== i && nearness(k, keys[i]!)?.longer === 'name'));
+}
+
 /** A reading that makes a new folder (the parser's own, or the provider's): unless a library folder is near it. */
 function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext): Identified {
   const template = toTemplateMedia(w.media);
@@ -168,7 +178,7 @@ function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext
       readings: spread(weighed),
     };
   }
-  const near = ctx.folders.near(sectionOf(w.media), template.media);
+  const near = closest(ctx.folders.near(sectionOf(w.media), template.media));
   if (near.length === 0) return accept(w, weighed);
   const shows = new Set(near.map((n) => folderId(n.folder)));
   if (shows.size === 1 && near.every((n) => n.marker)) {
