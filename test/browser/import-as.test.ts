@@ -2,28 +2,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { logIn, setUpOwner } from './support/owner.ts';
 import { checkA11y, useStack } from './support/stack.ts';
 
 const stack = useStack({ toml: '[app]\ndry_run = false\nsettle_seconds = 0\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n' });
-const OWNER = { username: 'owner', password: 'a good passphrase' };
 
 beforeAll(async () => {
-  const token = new URL(await stack().setupUrl()).searchParams.get('token');
-  const res = await fetch(`${stack().baseUrl}/api/auth/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, ...OWNER }),
-  });
-  expect(res.status).toBe(201);
+  await setUpOwner(stack());
 });
-
-async function logIn(page: Page) {
-  await page.goto('/');
-  await page.getByLabel('Username').fill(OWNER.username);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
 
 describe('Import as… on the Downloads page, in a browser', () => {
   it('opens on a skipped row, marks a refused field, previews the destination, imports, and remembers the alias shown in Settings', async () => {

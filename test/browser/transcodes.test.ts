@@ -4,36 +4,22 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { withTestKey } from '../support/service.ts';
+import { logIn, setUpOwner } from './support/owner.ts';
 import { checkA11y, useStack } from './support/stack.ts';
 
 const stack = useStack({
   toml: '[app]\nsettle_seconds = 0\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n\n[transcoder]\nkeep_original = true\n',
 });
-const OWNER = { username: 'owner', password: 'a good passphrase' };
 const TITLES = ['Alpha (2001)', 'Bravo (2002)', 'Charlie (2003)'];
 const movie = (title: string) => join(stack().install.paths.drive, 'Movies', title, `${title}.mkv`);
 
 beforeAll(async () => {
-  const token = new URL(await stack().setupUrl()).searchParams.get('token');
-  const res = await fetch(`${stack().baseUrl}/api/auth/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, ...OWNER }),
-  });
-  expect(res.status).toBe(201);
+  await setUpOwner(stack());
   for (const title of TITLES) {
     await mkdir(join(movie(title), '..'), { recursive: true });
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '1', '-c:v', 'mpeg4', '-y', movie(title)]);
   }
 });
-
-async function logIn(page: Page) {
-  await page.goto('/');
-  await page.getByLabel('Username').fill(OWNER.username);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
-}
 
 async function open(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name, exact: true }).click();
@@ -53,7 +39,7 @@ describe('the Transcodes page steering the queue, in a browser', () => {
   it('lists Run all as commands in dry run, reorders the line, pauses and resumes, then runs one and discards its original', async () => {
     const page = await stack().newPage();
     page.setDefaultTimeout(10_000);
-    await logIn(page);
+    await logIn(page, 'Activity');
     await open(page, 'Library');
     await page.getByRole('button', { name: 'Scan library' }).click();
     await page.getByRole('listitem').getByText('Charlie (2003)').waitFor();

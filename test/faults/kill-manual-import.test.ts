@@ -5,16 +5,16 @@
 // intact after the kill; once the job completes its copy must be whole at the destination, with its
 // sidecar, once in the history, and no half file anywhere.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyResponse } from '../../packages/shared/src/index.ts';
 import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, startProcess, waitFor, type RunningProcess, writeTestKey } from '../support/service.ts';
+import { buildApps, startProcess, waitFor, type RunningProcess } from '../support/service.ts';
 import { ageLocks, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobFinal, sleep, startWorker } from './support/jobs.ts';
-import { crossFilesystem } from './support/cross-fs.ts';
+import { crossFilesystem, killInstall } from './support/cross-fs.ts';
 import { Figures } from './support/report.ts';
 
 const TRIALS = Number(process.env.FAULTS_MANUAL_TRIALS ?? 4);
@@ -53,15 +53,7 @@ async function killWhenCopying(w: RunningProcess, dir: string, done: () => Promi
 
 describe.skipIf(skip !== null)('SIGKILL during a manual import in copy mode (downloads on tmpfs, drive on disk)', () => {
   it(`${TRIALS} workers killed mid-copy of a ${MOVE_MB} MiB manual import: the download intact, the retry leaves one whole copy and no half file`, async () => {
-    const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
-    for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
-    await writeTestKey(paths.data);
-    const configFile = join(paths.config, 'config.toml');
-    await writeFile(
-      configFile,
-      `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
-        `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\ntransfer = "copy"\n`,
-    );
+    const { paths, configFile } = await killInstall({ shm, disk }, 'copy');
     const env = { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
     const port = await freePort();
     const api = startProcess('api', { ...env, PORT: String(port), HOST: '127.0.0.1' }, { built: true });

@@ -7,19 +7,19 @@
 // must then complete the undo when asked again (or say it was done), leaving the file once at its
 // download path, no temp or transfer note, and a history that parses with the import undone.
 import { existsSync, watch } from 'node:fs';
-import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyResponse, undoResponse } from '../../packages/shared/src/index.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, startProcess, waitFor, type RunningProcess, writeTestKey } from '../support/service.ts';
+import { buildApps, startProcess, waitFor, type RunningProcess } from '../support/service.ts';
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { sleep, startWorker } from './support/jobs.ts';
 import { rng, suiteSeed } from './support/prng.ts';
 import { Figures } from './support/report.ts';
-import { crossFilesystem } from './support/cross-fs.ts';
+import { crossFilesystem, killInstall } from './support/cross-fs.ts';
 
 const TRIALS = Number(process.env.FAULTS_KILL_TRIALS ?? 26);
 const MOVE_MB = Number(process.env.FAULTS_MOVE_MB ?? 48);
@@ -73,15 +73,7 @@ function killWhenAppears(api: RunningProcess, dir: string, name: (n: string) => 
 
 describe.skipIf(skip !== null)('SIGKILL during an undo (library on disk, downloads on tmpfs)', () => {
   it(`${TRIALS - 1} APIs killed while moving an import of ${MOVE_MB} MiB back: nothing lost, asking again completes it`, async () => {
-    const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
-    for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
-    await writeTestKey(paths.data);
-    const configFile = join(paths.config, 'config.toml');
-    await writeFile(
-      configFile,
-      `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
-        `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\ntransfer = "move"\n`,
-    );
+    const { paths, configFile } = await killInstall({ shm, disk }, 'move');
     const prefix = uniquePrefix('kundo');
     prefixes.push(prefix);
     const env = { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };

@@ -22,11 +22,11 @@ import type { MediaStream } from '../../packages/core/src/media/probe.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { stateSchema } from '../../packages/shared/src/index.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, REPO_ROOT, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, writeTestKey } from '../support/service.ts';
+import { buildApps, REPO_ROOT, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobRecord, sleep } from './support/jobs.ts';
-import { crossFilesystem } from './support/cross-fs.ts';
+import { crossFilesystem, killInstall } from './support/cross-fs.ts';
 import { jobCounts, runKillTrials, type Check, type KindSpec, type Settled, type TrialStats } from './support/kill-trials.ts';
 import { rng, suiteSeed } from './support/prng.ts';
 import { Figures, percentile } from './support/report.ts';
@@ -107,15 +107,7 @@ describe.skipIf(moveSkip !== null).each(['move', 'hardlink', 'copy'] as const)('
   const trials = transfer === 'move' ? TRIALS : Math.ceil(TRIALS / 2);
   it(`${trials - 1} kills of scanner passes importing ${MOVE_MB} MiB files: nothing lost, each file once at its destination${keeps ? ', the download kept' : ''}, imported once, no temp left`, async () => {
     const root = { shm: join(shm, transfer), disk: join(disk, transfer) };
-    const paths = { downloads: join(root.shm, 'downloads'), data: join(root.disk, 'data'), config: join(root.disk, 'config'), drive: join(root.disk, 'media', 'disk1') };
-    for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
-    await writeTestKey(paths.data);
-    const configFile = join(paths.config, 'config.toml');
-    await writeFile(
-      configFile,
-      `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
-        `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\ntransfer = "${transfer}"\n`,
-    );
+    const { paths, configFile } = await killInstall({ shm: root.shm, disk: root.disk }, transfer);
     const prefix = uniquePrefix(`k${transfer}`);
     prefixes.push(prefix);
     const { port } = await startApi(configFile, prefix);

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeTestKey } from '../../support/service.ts';
 
 export interface CrossFilesystem {
   /** A folder on tmpfs (/dev/shm). */
@@ -37,4 +39,27 @@ export function crossFilesystem(name: string, what: string): CrossFilesystem {
       if (disk) rmSync(disk, { recursive: true, force: true });
     },
   };
+}
+
+export interface KillInstall {
+  paths: { downloads: string; data: string; config: string; drive: string };
+  configFile: string;
+}
+
+/**
+ * An install for kill trials: downloads under `shm`, the data, config and drive (with `Movies` and
+ * `TV`) under `disk`, the test key written, and a config of the transfer mode that runs at once
+ * (dry run off, no periodic pass, no watcher, nothing left to settle).
+ */
+export async function killInstall(root: { shm: string; disk: string }, transfer: 'move' | 'hardlink' | 'copy'): Promise<KillInstall> {
+  const paths = { downloads: join(root.shm, 'downloads'), data: join(root.disk, 'data'), config: join(root.disk, 'config'), drive: join(root.disk, 'media', 'disk1') };
+  for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
+  await writeTestKey(paths.data);
+  const configFile = join(paths.config, 'config.toml');
+  await writeFile(
+    configFile,
+    `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+      `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\ntransfer = "${transfer}"\n`,
+  );
+  return { paths, configFile };
 }
