@@ -80,7 +80,11 @@ describe('identify: the library decides between readings', () => {
     expect(decide('Toy.Story.2.1999.1080p.mkv', context([movie('Toy Story (1995)')]))).toBe('new | Toy Story 2 | 1999');
     expect(decide('Heist.Film.Extended.Cut.2016.1080p.mkv', context([movie('Heist Film (2016)')]))).toMatch(/^Heist Film \(2016\) \|/);
     expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Quiet Town French (2006)')]))).toBe('Quiet Town French (2006) | Quiet Town French | 2006');
-    expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Other (2006)')]))).toBe('new | Quiet Town | 2006');
+    expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Quiet Town (2006)')]))).toBe('Quiet Town (2006) | Quiet Town | 2006');
+    // Neither in the library: the word may end the title or tag the release, and a new folder of either may be wrong.
+    const unsure = identify('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Other (2006)')]));
+    expect(unsure).toMatchObject({ ok: false, reason: 'ambiguous' });
+    expect(unsure.readings.map((r) => r.media.title)).toEqual(['Quiet Town', 'Quiet Town French']);
     const r = identify('Quiet.Town.2010.1080p.BluRay.mkv', context([tv('Quiet Town (2010)')]));
     expect(r).toMatchObject({ ok: false, reason: 'ambiguous', detail: 'read as the movie "Quiet Town" (2010), but the library has a series of that title: Quiet Town (2010)' });
   });

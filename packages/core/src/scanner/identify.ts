@@ -7,6 +7,7 @@
 // for beforehand (`ProviderAnswers`).
 import type { ParsedMedia } from '../parse/release-name.ts';
 import { readingsOf } from '../parse/readings.ts';
+import { isLanguageToken } from '../parse/vocabulary.ts';
 import { identityOf, folderTitleKey } from '../library/title-match.ts';
 import type { AliasedSeries, AliasTable } from './aliases.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
@@ -164,6 +165,12 @@ function closest(near: readonly NearFolder[]): NearFolder[] {
   return near.filter((_, i) => !keys.some((k, j) => j !== i && nearness(k, keys[i]!)?.longer === 'name'));
 }
 
+/** `longer` is `movie`'s title with a language word added: the other reading of a word before the year. */
+function languageTail(movie: ParsedMedia, longer: ParsedMedia): boolean {
+  if (movie.kind !== 'movie' || longer.kind !== 'movie' || movie.year !== longer.year || !longer.title.startsWith(`${movie.title} `)) return false;
+  return isLanguageToken(longer.title.slice(movie.title.length + 1).toLowerCase());
+}
+
 /** A reading that makes a new folder (the parser's own, or the provider's): unless a library folder is near it. */
 function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext): Identified {
   const template = toTemplateMedia(w.media);
@@ -175,6 +182,17 @@ function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext
       ok: false,
       reason: 'ambiguous',
       detail: `read as the movie ${describe(w.media)}, but the library has a series of that title: ${series.folders.map((f) => nameOf(f, ctx)).join(', ')}`,
+      readings: spread(weighed),
+    };
+  }
+  // `The.Good.German.2006` beside `Noah.German.2014`: a language word before the year ends a title as
+  // often as it tags a release, and nothing in the library says which.
+  const longer = weighed.find((o) => o !== w && languageTail(w.media, o.media));
+  if (longer) {
+    return {
+      ok: false,
+      reason: 'ambiguous',
+      detail: `the movie may be ${describe(w.media)} or ${describe(longer.media)}: a language word before the year ends a title as often as it tags a release`,
       readings: spread(weighed),
     };
   }
