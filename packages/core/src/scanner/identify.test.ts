@@ -68,7 +68,7 @@ describe('identify: the library decides between readings', () => {
     const other = identify('Show.Name.2.S01E01.720p.mkv', context([tv('Show Name')]));
     expect(other).toMatchObject({ ok: false, reason: 'ambiguous' });
     expect(!other.ok && other.detail).toBe('library folders near "Show Name 2" S01E01: Show Name; a new folder beside them may split one show');
-    expect(other.readings.map((r) => r.folder?.name ?? null)).toEqual(['Show Name', null]);
+    expect(other.readings.map((r) => r.folder?.name ?? null)).toEqual([null, 'Show Name']);
     expect(decide('Show.S01E01.720p.mkv', context([tv('Show Name')]))).toBe('ambiguous');
     // Words before the folder's title, or words a title may hold, make another show: never into it.
     expect(decide('The.Real.Hustle.S01E01.720p.HDTV.x264.mkv', context([tv('Hustle')]))).toBe('ambiguous');

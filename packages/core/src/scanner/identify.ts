@@ -202,7 +202,8 @@ function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext
   if (shows.size === 1 && near.every((n) => n.marker)) {
     return accept({ ...w, folders: near.map((n) => n.folder), via: 'library', show: [...shows][0]! }, weighed);
   }
-  const readings = [...near.map((n) => ({ media: w.media, folder: n.folder, via: 'library' as const })), readingOf(w)];
+  // The name's own reading first: what is left over is no marker, so another show is the likelier.
+  const readings = [readingOf(w), ...near.map((n) => ({ media: w.media, folder: n.folder, via: 'library' as const }))];
   return {
     ok: false,
     reason: 'ambiguous',
