@@ -40,11 +40,19 @@ export const ENTRY_FILE = 1;
 export const ENTRY_DIR = 2;
 export const ENTRY_ERROR = 4;
 
-/** A .nfo file's head as text; null when it cannot be read. Self-contained, as `listFolder`. */
+/**
+ * A .nfo file's head as text; null when it cannot be read, or is not a regular file of its own.
+ * Self-contained, as `listFolder`. The listing's stat follows links and is older than this open: a
+ * link here (to a file outside the library, to a FIFO or a device) is refused by the open itself,
+ * and a FIFO or device put in the file's place opens without waiting and is refused by its fstat.
+ * A blocked read would hold the thread for good, beyond the reach of a cancel or SIGTERM.
+ */
 export function readNfoHead(nodeFs: typeof fs, path: string, buffer: Buffer): string | null {
   let fd: number | undefined;
   try {
-    fd = nodeFs.openSync(path, 'r');
+    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = nodeFs.constants;
+    fd = nodeFs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (!nodeFs.fstatSync(fd).isFile()) return null;
     return buffer.toString('utf8', 0, nodeFs.readSync(fd, buffer, 0, buffer.length, 0));
   } catch {
     return null;
