@@ -145,7 +145,7 @@ describe('scanLibrary', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
         const waiting: LibraryScanOptions['firstScanLister'] = () => ({
-          ...hanging()!([], false),
+          ...hanging()!([], false, new Set()),
           list: () => {
             queueMicrotask(() => stop.abort(new Error('cancelled by the owner')));
             return new Promise(() => {});
@@ -174,6 +174,23 @@ describe('scanLibrary', () => {
     expect(index.items.some((i) => i.title === 'Alien' && i.year === 1979)).toBe(true);
     expect(skips).toEqual(['d1/Movies/self ELOOP']);
     expect(index.skipped).toEqual([{ path: join(root, 'd1/Movies/self'), error: 'ELOOP' }]);
+  });
+
+  it('keeps walking the other library folders when one holds a link above them (Movies/Loop (2001) -> ..) or to another', async () => {
+    const expected = (await scanLibrary(options())).items.map((i) => [i.path, i.section]);
+    await symlink('..', join(root, 'd1/Movies/Loop (2001)'));
+    await symlink('../..', join(root, 'd1/Movies/Up (2002)'));
+    await symlink('../TV', join(root, 'd1/Movies/Shows (2003)'));
+    const skips: string[] = [];
+    const inline: string[] = [];
+    const opts = options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`), onInlineListing: (r) => inline.push(r) });
+    for (const items of [(await scanLibrary(opts)).items, await scanInline(opts)]) {
+      // TV is walked where it is, as TV; nothing outside the library folders comes in through a link.
+      expect(items.map((i) => [i.path, i.section])).toEqual(expected);
+    }
+    // The listing thread walked the same folders in the same order as the scan.
+    expect(inline).toEqual([]);
+    expect(skips).toEqual(['d1/Movies/Loop (2001) ELOOP', 'd1/Movies/Up (2002) ELOOP', 'd1/Movies/Loop (2001) ELOOP', 'd1/Movies/Up (2002) ELOOP']);
   });
 
   describe('hostile .nfo files', () => {
