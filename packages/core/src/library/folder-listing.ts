@@ -40,11 +40,19 @@ export const ENTRY_FILE = 1;
 export const ENTRY_DIR = 2;
 export const ENTRY_ERROR = 4;
 
-/** A .nfo file's head as text; null when it cannot be read. Self-contained, as `listFolder`. */
+/**
+ * A .nfo file's head as text; null when it cannot be read, or is not a regular file of its own.
+ * Self-contained, as `listFolder`. The listing's stat follows links and is older than this open: a
+ * link here (to a file outside the library, to a FIFO or a device) is refused by the open itself,
+ * and a FIFO or device put in the file's place opens without waiting and is refused by its fstat.
+ * A blocked read would hold the thread for good, beyond the reach of a cancel or SIGTERM.
+ */
 export function readNfoHead(nodeFs: typeof fs, path: string, buffer: Buffer): string | null {
   let fd: number | undefined;
   try {
-    fd = nodeFs.openSync(path, 'r');
+    const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = nodeFs.constants;
+    fd = nodeFs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (!nodeFs.fstatSync(fd).isFile()) return null;
     return buffer.toString('utf8', 0, nodeFs.readSync(fd, buffer, 0, buffer.length, 0));
   } catch {
     return null;
@@ -104,6 +112,8 @@ export function listFolder(nodeFs: typeof fs, dir: string, nfo: NfoReader | null
 /** What the listing thread is asked to do. */
 interface PrefetchJob {
   roots: string[];
+  /** Folders never entered (`dev:ino`): those above the roots (`foldersAbove`). */
+  above: string[];
   readNfo: boolean;
   nfoMaxBytes: number;
   /** A batch goes out once it holds this many entries, or its .nfo heads this many characters. */
@@ -114,8 +124,9 @@ interface PrefetchJob {
 }
 
 /**
- * The walk the scan makes, run ahead of it on another thread: the same roots, the same depth-first
- * name order, every folder entered once by device and inode. Listings go out in batches, at most
+ * The walk the scan makes, run ahead of it on another thread: the same roots, each claimed before
+ * any is walked, the same depth-first name order, every folder entered once by device and inode
+ * and none of `job.above`. Listings go out in batches, at most
  * `window` of them ahead of what the scan has taken (`taken[0]`, counted by the scan).
  */
 function prefetchTree(
@@ -126,7 +137,7 @@ function prefetchTree(
   job: PrefetchJob,
   taken: Int32Array,
 ): void {
-  const visited = new Set<string>();
+  const visited = new Set<string>(job.above);
   const nfo = job.readNfo ? { buffer: Buffer.allocUnsafe(job.nfoMaxBytes), budget: job.batchHeadChars } : null;
   const enter = (dev: number, ino: number) => {
     const key = `${dev}:${ino}`;
@@ -155,6 +166,7 @@ function prefetchTree(
     entries = 0;
     if (nfo) nfo.budget = job.batchHeadChars;
   };
+  const roots: string[] = [];
   for (const root of job.roots) {
     let st: fs.Stats;
     try {
@@ -162,7 +174,9 @@ function prefetchTree(
     } catch {
       continue;
     }
-    if (!st.isDirectory() || !enter(st.dev, st.ino)) continue;
+    if (st.isDirectory() && enter(st.dev, st.ino)) roots.push(root);
+  }
+  for (const root of roots) {
     const stack = [root];
     while (stack.length > 0) {
       const listing = list(nodeFs, stack.pop()!, nfo, readHead);
@@ -209,14 +223,20 @@ export function inlineLister(readNfo: boolean): FolderLister {
 /**
  * Listings read ahead on a worker thread while the scan classifies and writes what it has: the
  * syscalls, the largest part of a scan, run beside the rest. The scan must ask for folders in the
- * order `prefetchTree` walks `roots`; if it ever asks for another (a root that changed between the
- * two stats, say), or the thread fails, the thread is dropped (`onInline` says why) and every
- * folder from then on is read inline.
+ * order `prefetchTree` walks `roots`, entering none of `above` (`foldersAbove`); if it ever asks for
+ * another (a root that changed between the two stats, say), or the thread fails, the thread is
+ * dropped (`onInline` says why) and every folder from then on is read inline.
  */
-export function prefetchingLister(roots: readonly string[], readNfo: boolean, onInline?: (reason: string) => void): FolderLister {
+export function prefetchingLister(
+  roots: readonly string[],
+  readNfo: boolean,
+  onInline?: (reason: string) => void,
+  above: ReadonlySet<string> = new Set(),
+): FolderLister {
   const taken = new Int32Array(new SharedArrayBuffer(4));
   const job: PrefetchJob = {
     roots: [...roots],
+    above: [...above],
     readNfo,
     nfoMaxBytes: NFO_MAX_BYTES,
     batchEntries: BATCH_ENTRIES,

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,24 @@ describe('scanLibraryToIndex', () => {
     // d1/Movies, Alpha, Beta, d1/TV, Lost, Season 01.
     expect(r.folders).toEqual({ read: 6, reused: 0 });
     expect((await readdir(data)).sort()).toEqual([FOLDERS_FILE, INDEX_FILE]);
+  });
+
+  it('walks a library folder that holds a link above the library (Movies/Loop (2001) -> ..) the same way when it reuses that folder', async () => {
+    await symlink('..', join(root, 'd1/Movies/Loop (2001)'));
+    const skipped: string[] = [];
+    const opts = options({ onSkip: (path, error) => skipped.push(`${path.slice(root.length + 1)} ${error}`) });
+    await scanLibraryToIndex(data, opts);
+    const first = await items();
+    const again = await scanLibraryToIndex(data, opts);
+    expect(again.folders).toEqual({ read: 0, reused: 6 });
+    expect(await items()).toEqual(first);
+    expect(first.map((i) => [i.path.slice(root.length + 1), i.section])).toEqual([
+      ['d1/Movies/Alpha (2001)/Alpha (2001).mkv', 'movies'],
+      ['d1/Movies/Beta (2002)/Beta (2002).mkv', 'movies'],
+      ['d1/Movies/Beta (2002)/Beta (2002).nfo', 'movies'],
+      ['d1/TV/Lost (2004)/Season 01/Lost (2004) - S01E01.mkv', 'tv'],
+    ]);
+    expect(skipped).toEqual(['d1/Movies/Loop (2001) ELOOP', 'd1/Movies/Loop (2001) ELOOP']);
   });
 
   it('rescans by reading only the folders that changed', async () => {

@@ -1,12 +1,14 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
+import { rmSync, symlinkSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CONFIG, type Drive } from '@mo/shared';
-import { libraryScanOptions, scanLibrary, type LibraryScanOptions } from './scan-library.ts';
+import { DEFAULT_CONFIG, type Drive, type IndexItem } from '@mo/shared';
+import { NFO_MAX_BYTES } from './folder-listing.ts';
+import { libraryScanOptions, scanLibrary, scanLibraryInto, type LibraryScanOptions } from './scan-library.ts';
 import { libraryView, extensionBreakdown } from './views.ts';
 
 let root: string;
@@ -20,6 +22,18 @@ async function put(rel: string, bytes = 10, content?: string) {
 
 function options(over: Partial<LibraryScanOptions> = {}): LibraryScanOptions {
   return { ...libraryScanOptions({ ...DEFAULT_CONFIG, drives }), maxFiles: 1000, ...over };
+}
+
+function mkfifo(path: string) {
+  const out = spawnSync('mkfifo', [path], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`mkfifo ${path}: ${out.stderr}`);
+}
+
+/** A scan whose folders are read on its own thread, when it reaches them, as a rescan reads them. */
+async function scanInline(opts: LibraryScanOptions): Promise<IndexItem[]> {
+  const items: IndexItem[] = [];
+  await scanLibraryInto(opts, { item: (item) => items.push(item), known: () => undefined });
+  return items;
 }
 
 beforeEach(async () => {
@@ -131,7 +145,7 @@ describe('scanLibrary', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
         const waiting: LibraryScanOptions['firstScanLister'] = () => ({
-          ...hanging()!([], false),
+          ...hanging()!([], false, new Set()),
           list: () => {
             queueMicrotask(() => stop.abort(new Error('cancelled by the owner')));
             return new Promise(() => {});
@@ -160,6 +174,78 @@ describe('scanLibrary', () => {
     expect(index.items.some((i) => i.title === 'Alien' && i.year === 1979)).toBe(true);
     expect(skips).toEqual(['d1/Movies/self ELOOP']);
     expect(index.skipped).toEqual([{ path: join(root, 'd1/Movies/self'), error: 'ELOOP' }]);
+  });
+
+  it('keeps walking the other library folders when one holds a link above them (Movies/Loop (2001) -> ..) or to another', async () => {
+    const expected = (await scanLibrary(options())).items.map((i) => [i.path, i.section]);
+    await symlink('..', join(root, 'd1/Movies/Loop (2001)'));
+    await symlink('../..', join(root, 'd1/Movies/Up (2002)'));
+    await symlink('../TV', join(root, 'd1/Movies/Shows (2003)'));
+    const skips: string[] = [];
+    const inline: string[] = [];
+    const opts = options({ onSkip: (p, e) => skips.push(`${p.slice(root.length + 1)} ${e}`), onInlineListing: (r) => inline.push(r) });
+    for (const items of [(await scanLibrary(opts)).items, await scanInline(opts)]) {
+      // TV is walked where it is, as TV; nothing outside the library folders comes in through a link.
+      expect(items.map((i) => [i.path, i.section])).toEqual(expected);
+    }
+    // The listing thread walked the same folders in the same order as the scan.
+    expect(inline).toEqual([]);
+    expect(skips).toEqual(['d1/Movies/Loop (2001) ELOOP', 'd1/Movies/Up (2002) ELOOP', 'd1/Movies/Loop (2001) ELOOP', 'd1/Movies/Up (2002) ELOOP']);
+  });
+
+  describe('hostile .nfo files', () => {
+    it('reads only the .nfo files that are regular files of their own: a link out of the library, to a FIFO or to a device is indexed unread', async () => {
+      await put('elsewhere/secret.nfo', 0, '<movie><title>Secret</title></movie>');
+      mkfifo(join(root, 'elsewhere/pipe'));
+      const film = join(root, 'd1/Movies/The Matrix (1999)');
+      await symlink(join(root, 'elsewhere/secret.nfo'), join(film, 'movie.nfo'));
+      await symlink(join(root, 'elsewhere/pipe'), join(film, 'pipe.nfo'));
+      mkfifo(join(film, 'fifo.nfo'));
+      await symlink('/dev/zero', join(film, 'zero.nfo'));
+      await symlink('/dev/null', join(film, 'null.nfo'));
+      for (const items of [(await scanLibrary(options())).items, await scanInline(options())]) {
+        // FIFOs and devices are no files to index; the link to a file is one, but not read.
+        expect(items.filter((i) => i.folder === film && i.type === 'nfo').map((i) => [basename(i.path), i.nfo])).toEqual([['movie.nfo', null]]);
+        expect(items.find((i) => i.path.endsWith('S01E06.nfo'))?.nfo?.title).toBe('Walkabout');
+      }
+    });
+
+    it('refuses at once a .nfo swapped, after its folder was listed, for a FIFO or a link to one or to a device', async () => {
+      const season = join(root, 'd1/TV/Lost (2004)/Season 01');
+      // Four whole heads spend a listing's budget: the .nfo files after them are opened only when
+      // the scan reaches them, after its first yield (every 2,000 files), where they are swapped.
+      for (const n of ['a', 'b', 'c', 'd']) await writeFile(join(season, `${n}.nfo`), `<episodedetails>${'p'.repeat(NFO_MAX_BYTES)}`);
+      for (let i = 0; i < 2000; i++) await writeFile(join(season, `f${i}.txt`), '');
+      const late = ['x', 'y', 'z'].map((n) => join(season, `${n}.nfo`));
+      for (const f of late) await writeFile(f, '<episodedetails><title>Late</title></episodedetails>');
+      const pipe = join(root, 'elsewhere/pipe');
+      await mkdir(dirname(pipe));
+      mkfifo(pipe);
+      const [x, y, z] = late as [string, string, string];
+      let swapped = false;
+      const swap = () => {
+        if (swapped) return;
+        swapped = true;
+        rmSync(x);
+        symlinkSync('/dev/zero', x);
+        rmSync(y);
+        mkfifo(y);
+        rmSync(z);
+        symlinkSync(pipe, z);
+      };
+      // An open that waits on a FIFO blocks this thread, out of reach of the test's own timeout: a
+      // writer opening each after 5 s frees it, and the test fails by its time instead of hanging.
+      const freers = [y, pipe].map((f) => spawn('sh', ['-c', 'sleep 5; : > "$0"', f], { stdio: 'ignore' }));
+      try {
+        const started = Date.now();
+        const items = await scanInline(options({ maxFiles: 10_000, onProgress: swap }));
+        expect(Date.now() - started).toBeLessThan(4000);
+        expect(swapped).toBe(true);
+        expect(items.filter((i) => late.includes(i.path)).map((i) => [basename(i.path), i.nfo])).toEqual([['x.nfo', null], ['y.nfo', null], ['z.nfo', null]]);
+      } finally {
+        for (const f of freers) f.kill('SIGKILL');
+      }
+    }, 20_000);
   });
 
   it('skips an unreadable folder with a warning and indexes the rest', async () => {

@@ -3,6 +3,7 @@ import type { Config, Drive, IndexItem, LibraryIndex } from '@mo/shared';
 import { classify, titleYearOfFolder, type FolderInfo, type Section } from './classify.ts';
 import { ENTRY_DIR, ENTRY_ERROR, ENTRY_FILE, FIGURES, inlineLister, prefetchingLister, type FolderLister, type FolderListing } from './folder-listing.ts';
 import type { FolderRecord } from './folder-state.ts';
+import { foldersAbove } from './folders-above.ts';
 import type { IndexHeader } from './index-store.ts';
 import { parseNfo } from './nfo.ts';
 
@@ -23,7 +24,7 @@ export interface LibraryScanOptions {
   /** Injected for tests of the time-out. */
   now?: () => number;
   /** Injected for tests: the lister of a first scan (`prefetchingLister`), one that never answers say. */
-  firstScanLister?: (roots: string[], readNfo: boolean) => FolderLister;
+  firstScanLister?: (roots: string[], readNfo: boolean, above: ReadonlySet<string>) => FolderLister;
 }
 
 /** What a library scan takes from the effective config. */
@@ -86,7 +87,9 @@ function unchanged(record: FolderRecord, st: FolderStats): boolean {
  * Synchronous fs calls in batches: for many small metadata reads they are several times faster
  * than promises (through the libuv pool, 2-3x slower at 100,000 stats), and the batches keep the
  * event loop free often enough. A first scan has a thread make those calls ahead of it
- * (`prefetchingLister`). Every directory is entered once by device and inode, so symlink loops end.
+ * (`prefetchingLister`). Every directory is entered once by device and inode, so symlink loops end;
+ * the library folders are claimed before any is walked, so a link to one is not followed (the
+ * folder is walked where it is), and a link to a folder above them is skipped as a loop (ELOOP).
  */
 export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibraryScanSink): Promise<LibraryScanResult> {
   const now = opts.now ?? Date.now;
@@ -132,8 +135,14 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
     opts.onSkip?.(path, error);
   };
 
-  const enter = (st: FolderStats): boolean => {
+  // Filled in once the library folders are known, before any folder is entered.
+  let above: ReadonlySet<string> = new Set();
+  const enter = (path: string, st: FolderStats): boolean => {
     const key = `${st.dev}:${st.ino}`;
+    if (above.has(key)) {
+      skip(path, { code: 'ELOOP' });
+      return false;
+    }
     if (visited.has(key)) return false;
     visited.add(key);
     return true;
@@ -178,7 +187,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
           // The four figures, not the Stats: a library folder's subfolders wait on the stack, and
           // tens of thousands of Stats objects outlived the young generation for nothing.
           const figures = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, dev: st.dev, ino: st.ino };
-          if (enter(figures)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st: figures });
+          if (enter(path, figures)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st: figures });
         }
         sink.folder?.(dir, dirStats, names);
         for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
@@ -214,7 +223,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
         if (kind === ENTRY_DIR) {
           names.push(name);
           const st = { mtimeMs: figures[at + 2]!, ctimeMs: figures[at + 3]!, dev: figures[at + 4]!, ino: figures[at + 5]! };
-          if (enter(st)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st });
+          if (enter(path, st)) subdirs.push({ dir: path, parts: [...parts, name], folder: parts.length === 0 ? path : folder, st });
           continue;
         }
         if (kind !== ENTRY_FILE) continue;
@@ -256,8 +265,9 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
   }
 
   // The library folders to walk, in order (only the drives' children named in the config), and
-  // the drives that could not be read, where they come.
-  const roots: ({ drive: Drive; root: string; section: Section } | { unreadable: string; error: unknown })[] = [];
+  // the drives and folders that could not be read, where they come.
+  type Root = { drive: Drive; root: string; section: Section };
+  const roots: (Root | { unreadable: string; error: unknown })[] = [];
   for (const drive of opts.drives) {
     let children: Dirent[];
     try {
@@ -276,29 +286,40 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
       if (section) roots.push({ drive, root: `${drive.path.replace(/\/+$/, '')}/${child.name}`, section });
     }
   }
+  // Each claimed before any is walked: a link in one to another (`Movies/Shows -> ../TV`) is not
+  // followed, and the other is walked where it is, in its own section. The listing thread does the same.
+  const walks: ((Root & { st: Stats }) | { unreadable: string; error: unknown })[] = [];
+  for (const r of roots) {
+    if (!('root' in r)) {
+      walks.push(r);
+      continue;
+    }
+    let st: Stats;
+    try {
+      st = statSync(r.root);
+    } catch (error) {
+      walks.push({ unreadable: r.root, error });
+      continue;
+    }
+    if (st.isDirectory() && enter(r.root, st)) walks.push({ ...r, st });
+  }
+  above = foldersAbove(walks.flatMap((w) => ('root' in w ? [w.root] : [])));
   // A first scan reads every folder: a thread lists them ahead while this one classifies and
   // writes. A rescan reads few, and decides which from the previous scan's records as it goes.
   const lister = sink.known
     ? inlineLister(opts.readNfo)
-    : (opts.firstScanLister ?? ((dirs, readNfo) => prefetchingLister(dirs, readNfo, opts.onInlineListing)))(
+    : (opts.firstScanLister ?? ((dirs, readNfo, aboveRoots) => prefetchingLister(dirs, readNfo, opts.onInlineListing, aboveRoots)))(
         roots.flatMap((r) => ('root' in r ? [r.root] : [])),
         opts.readNfo,
+        above,
       );
   try {
-    for (const r of roots) {
-      if (!('root' in r)) {
-        skip(r.unreadable, r.error);
+    for (const w of walks) {
+      if (!('root' in w)) {
+        skip(w.unreadable, w.error);
         continue;
       }
-      let st: Stats;
-      try {
-        st = statSync(r.root);
-      } catch (err) {
-        skip(r.root, err);
-        continue;
-      }
-      if (!st.isDirectory() || !enter(st)) continue;
-      await walkRoot(r.drive, r.root, r.section, st);
+      await walkRoot(w.drive, w.root, w.section, w.st);
       if (truncated || timedOut) break;
     }
   } finally {
