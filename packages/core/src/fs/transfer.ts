@@ -257,24 +257,25 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
   return { status: 'moved', method: 'rename' };
 }
 
-type Identity = Pick<Stats, 'dev' | 'ino' | 'nlink' | 'size' | 'mtimeMs'>;
+type Identity = Pick<Stats, 'dev' | 'ino' | 'nlink'>;
 
 /**
- * Whether `existing` is what an earlier, interrupted `keepAndPlace` of `source` left: its link
- * (one inode, two names: with one link both paths name the same entry, not a link made here) or
- * its verified copy (another inode with the same size and mtime). null: another file.
+ * Whether `existing` is the link an earlier, interrupted `keepAndPlace` of `source` made (one
+ * inode, two names: with one link both paths name the same entry, not a link made here). A copy is
+ * never known by its size and mtime: the owner's own file of the same ones would be taken for it,
+ * recorded as an import, and removed by its undo. Only the inode the copy was made on proves it,
+ * which the import journal notes (see import-journal.ts). null: another file.
  */
-export function alreadyPlaced(existing: Identity, source: Identity): 'link' | 'copy' | null {
-  if (existing.dev === source.dev && existing.ino === source.ino) return source.nlink >= 2 ? 'link' : null;
-  return sameStamp(existing, source) ? 'copy' : null;
+export function alreadyPlaced(existing: Identity, source: Identity): 'link' | null {
+  return existing.dev === source.dev && existing.ino === source.ino && source.nlink >= 2 ? 'link' : null;
 }
 
 /**
  * Puts a copy of `source` at `destination` and leaves the source where it is, for a torrent
  * client that keeps seeding it: `hardlink` makes a hard link, and where the filesystems differ
  * or have no hard links, a verified copy (`method: 'copy'`); `copy` always copies. Never
- * overwrites. Safe to repeat: a destination that is already this file's link (same inode), or
- * a copy of it (same size and mtime, which a verified copy keeps), counts as done.
+ * overwrites. Safe to repeat for a link (the destination is the source's inode); any other file
+ * at the destination, a copy made before included, is `exists`.
  */
 export async function keepAndPlace(source: string, destination: string, mode: 'hardlink' | 'copy', opts: MoveOptions = {}): Promise<MoveResult> {
   const st = await lstatOrNull(source);

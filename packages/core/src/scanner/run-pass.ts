@@ -3,11 +3,11 @@ import { lstat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
-import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
+import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
 import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
 import { importedLookup, undoneLookup } from '../history/imported.ts';
-import { createImportJournal, type ImportJournal } from '../history/import-journal.ts';
+import { createImportJournal, type ImportJournal, type ImportTicket } from '../history/import-journal.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -107,7 +107,8 @@ function destinationState(mode: TransferMode, listing: (dir: string) => FolderLi
       const st = lstatSync(path, { throwIfNoEntry: false });
       if (!st) return listing(dirname(path)).lower.has(basename(path).toLowerCase()) ? 'taken' : 'free';
       if (mode === 'move') return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
-      // A link or copy a killed pass made before it could record it: done, to be recorded now.
+      // A link a killed pass made before it could record it: done, to be recorded now. Its copy the
+      // import journal has recorded already, by the inode it was made on; any other file is taken.
       return st.isFile() && alreadyPlaced(st, { ...source, nlink: lstatSync(source.path).nlink }) ? 'same' : 'taken';
     } catch {
       // ENOTDIR and the like: something that is not a folder stands in the way.
@@ -147,6 +148,26 @@ async function missingDirs(dir: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * The transfer journal, also telling the import's note the inode each copy is made on: the only
+ * proof, after a kill, that the file at a destination is this import's copy and not another file
+ * of the same size and mtime.
+ */
+function notingCopies(journal: TransferJournal | undefined, noted: ImportTicket): TransferJournal {
+  return {
+    async begin(transfer) {
+      const ticket = await journal?.begin(transfer);
+      return {
+        end: async () => ticket?.end(),
+        tempMade: async (id) => {
+          await ticket?.tempMade(id);
+          await noted.made(transfer.destination, id);
+        },
+      };
+    },
+  };
+}
+
 interface CarryOut {
   mode: TransferMode;
   pass: string;
@@ -178,14 +199,15 @@ async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
     created_dirs,
     pass: c.pass,
   });
-  const video = await placeOne(p.video, p.plan.destination, c.mode, c.opts);
+  const opts: MoveOptions = { ...c.opts, journal: notingCopies(c.opts.journal, importNoted) };
+  const video = await placeOne(p.video, p.plan.destination, c.mode, opts);
   c.record(p.plan.source, p.plan.destination, video.ok ? null : video.error);
   const sidecarErrors: string[] = [];
   const sidecars: PlacedFile[] = [];
   // Only after the video: sidecars without their video would be orphans in the library.
   if (video.ok) {
     for (const s of p.sidecars) {
-      const r = await placeOne(s.file, s.destination, c.mode, c.opts);
+      const r = await placeOne(s.file, s.destination, c.mode, opts);
       c.record(s.file.path, s.destination, r.ok ? null : r.error);
       if (r.ok) sidecars.push(r.file);
       else sidecarErrors.push(r.error);
