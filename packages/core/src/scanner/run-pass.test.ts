@@ -604,3 +604,27 @@ describe('copy mode and a library file of the same size and mtime as a download'
     expect(readFileSync(own).equals(Buffer.alloc(2 * MB, 7))).toBe(true);
   });
 });
+
+describe('a library folder that is a symbolic link', () => {
+  it.each(['move', 'hardlink', 'copy'] as const)('%s: nothing lands where a movie, series or season folder link leads; each download is skipped as "exists", naming the link', async (transfer) => {
+    s = setup({ downloadsOnDisk: true, transfer });
+    const outside = join(fx.disk, `outside${++n}`);
+    mkdirSync(join(outside, 'movie'), { recursive: true });
+    mkdirSync(join(outside, 'season'), { recursive: true });
+    symlinkSync(join(outside, 'movie'), join(s.drive, 'Movies', 'Outside Film (2005)'));
+    mkdirSync(join(s.drive, 'TV', 'Show Name'), { recursive: true });
+    symlinkSync(join(outside, 'season'), join(s.drive, 'TV', 'Show Name', 'Season 02'));
+    const movie = put(s.downloads, 'Outside.Film.2005.1080p.mkv');
+    const episode = put(s.downloads, 'Show.Name.S02E03.720p.mkv');
+    const result = await pass(s);
+    expect(readdirSync(join(outside, 'movie'))).toEqual([]);
+    expect(readdirSync(join(outside, 'season'))).toEqual([]);
+    expect(result.moves).toEqual([]);
+    expect(result.skipped).toEqual([
+      { source: movie, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'Movies', 'Outside Film (2005)')) },
+      { source: episode, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'TV', 'Show Name', 'Season 02')) },
+    ]);
+    expect(result.skipped.every((k) => k.detail!.includes('symbolic link'))).toBe(true);
+    expect(existsSync(movie) && existsSync(episode)).toBe(true);
+  });
+});
