@@ -4,7 +4,7 @@
 // nothing on disk changed by a request that was refused.
 import { execFileSync } from 'node:child_process';
 import { Agent } from 'node:http';
-import { copyFile, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -599,6 +599,51 @@ describe('hostile names on disk', () => {
         sidecarNamedAfterAFunction: planned.some((s) => /native code|function/.test(s)),
         sidecars: planned.length,
       }).toEqual({ audit: 200, auditNamesAFunction: false, languageConstructor: '200 or 400', sidecarNamedAfterAFunction: false, sidecars: 1 });
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('hostile library folders', () => {
+  it('a movie or season folder that is a symbolic link gets nothing (skipped as "exists", naming the link); in copy mode an owner\'s file of a download\'s size and mtime is never taken for its copy, so no undo removes it', async () => {
+    const h = await testApp({ toml: `[app]\nscan_interval_seconds = 0\nwatch = false\n\n[library]\nsample_max_bytes = 0\n` });
+    try {
+      const drive = h.install.paths.drive;
+      const downloads = h.install.paths.downloads;
+      const outside = join(h.install.root, 'outside');
+      await mkdir(outside, { recursive: true });
+      await mkdir(join(drive, 'Movies'), { recursive: true });
+      await mkdir(join(drive, 'TV', 'Show Name'), { recursive: true });
+      await symlink(outside, join(drive, 'Movies', 'Outside Film (2005)'));
+      await symlink(outside, join(drive, 'TV', 'Show Name', 'Season 02'));
+      const old = new Date('2024-01-01T00:00:00Z');
+      for (const name of ['Outside.Film.2005.mkv', 'Show.Name.S02E03.mkv', 'Heat.1995.mkv']) {
+        await writeFile(join(downloads, name), Buffer.alloc(2000, 1));
+        await utimes(join(downloads, name), old, old);
+      }
+      const own = join(drive, 'Movies', 'Heat (1995)', 'Heat (1995).mkv');
+      await mkdir(join(own, '..'), { recursive: true });
+      await writeFile(own, Buffer.alloc(2000, 2));
+      await utimes(own, old, old);
+      const cfg = h.config.current();
+      const copy = { ...cfg, library: { ...cfg.library, transfer: 'copy' as const } };
+      const pass = await runScanPass({ config: copy, state: h.config.state, owner: NO_OWNERSHIP, log: silent });
+      const undo = await h.app.request('/api/history/1/undo', { method: 'POST' });
+      figures.set('hostile library folders: skipped', pass.skipped.map((k) => k.reason).join(', '));
+      expect({
+        outside: await readdir(outside),
+        moves: pass.moves.length,
+        skipped: pass.skipped.map((k) => [k.source.slice(downloads.length + 1), k.reason, /symbolic link/.test(k.detail ?? '')]),
+        undo: undo.status,
+        own: (await readFile(own)).equals(Buffer.alloc(2000, 2)),
+      }).toEqual({
+        outside: [],
+        moves: 0,
+        skipped: [['Heat.1995.mkv', 'exists', false], ['Outside.Film.2005.mkv', 'exists', true], ['Show.Name.S02E03.mkv', 'exists', true]],
+        undo: 404,
+        own: true,
+      });
     } finally {
       await h.close();
     }

@@ -294,6 +294,24 @@ describe('POST /api/history/:id/undo', () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 
+  it('409 naming the link when the download\'s folder is now a link, even one to another folder of the downloads: nothing moves through a link', async () => {
+    const drive = await install('move');
+    const source = put('Heat.1995/Heat.1995.mkv');
+    await pass();
+    const elsewhere = join(t.install.paths.downloads, 'elsewhere');
+    mkdirSync(elsewhere);
+    rmdirSync(join(source, '..'));
+    symlinkSync(elsewhere, join(source, '..'));
+    const before = snapshot(drive, t.install.paths.downloads, t.install.paths.data);
+    const res = await undo(1);
+    expect(res.status).toBe(409);
+    const { error } = await res.json();
+    expect(error).toMatchObject({ code: 'conflict', details: { reason: 'source_taken', path: source } });
+    expect(error.message).toContain(`${join(source, '..')}, on the way to ${source}, is a symbolic link`);
+    expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
   it('409 for a link whose download was deleted: the library file is the last copy', async () => {
     const drive = await install('hardlink');
     const source = put('Heat.1995.mkv');

@@ -1,12 +1,6 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { applyUmask, makeDirs, ownershipFromEnv, umaskFromEnv } from './ownership.ts';
+import { describe, expect, it } from 'vitest';
+import { applyUmask, ownershipFromEnv, umaskFromEnv } from './ownership.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'mo-ownership-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 const asRoot = { uid: 0, gid: 0, groups: [0] };
 const asUser = { uid: 1000, gid: 1000, groups: [1000, 44] };
 
@@ -52,54 +46,5 @@ describe('umaskFromEnv', () => {
     } finally {
       process.umask(before);
     }
-  });
-});
-
-describe('makeDirs', () => {
-  it('creates the missing folders, gives only those to the owner, and honours the umask', async () => {
-    const before = process.umask(0o027);
-    try {
-      mkdirSync(join(root, 'a'));
-      await makeDirs(join(root, 'a', 'b', 'c'), { uid: 1234, gid: 5678 });
-    } finally {
-      process.umask(before);
-    }
-    expect(statSync(join(root, 'a')).uid).toBe(process.getuid!());
-    for (const d of ['a/b', 'a/b/c']) {
-      const st = statSync(join(root, d));
-      expect({ uid: st.uid, gid: st.gid, mode: st.mode & 0o777 }).toEqual({ uid: 1234, gid: 5678, mode: 0o750 });
-    }
-  });
-
-  it('leaves ownership alone without PUID/PGID, and is fine when everything exists', async () => {
-    await makeDirs(join(root, 'x', 'y'), { uid: null, gid: null });
-    expect(statSync(join(root, 'x', 'y')).uid).toBe(process.getuid!());
-    await makeDirs(join(root, 'x', 'y'), { uid: 1, gid: 1 });
-    expect(statSync(join(root, 'x', 'y')).uid).toBe(process.getuid!());
-  });
-
-  it.each([
-    ['the folder made', 'Heat (1995)', 'Heat (1995)'],
-    ['a folder above it', 'Movies2', 'Movies2/Heat (1995)'],
-  ])('gives nothing away when %s becomes a link between its mkdir and its chown', async (_, swapped, made) => {
-    // Someone who may write the parent folder (PUID's own programs, a downloads folder) puts a link
-    // to a folder of theirs choosing where the new folder was: a chown by path would follow it.
-    const victim = join(root, `victim-${swapped.length}`);
-    mkdirSync(join(victim, 'Heat (1995)'), { recursive: true });
-    const base = join(root, `race-${swapped.length}`);
-    mkdirSync(base);
-    const swap = async (path: string, opts: { recursive: true }) => {
-      const first = await mkdir(path, opts);
-      renameSync(join(base, swapped), join(base, `${swapped}.old`));
-      symlinkSync(swapped === made ? join(victim, 'Heat (1995)') : victim, join(base, swapped));
-      return first;
-    };
-    await expect(makeDirs(join(base, made), { uid: 1234, gid: 5678 }, swap)).rejects.toThrow('changed while it was made');
-    for (const d of [victim, join(victim, 'Heat (1995)')]) expect(statSync(d)).toMatchObject({ uid: process.getuid!(), gid: process.getgid!() });
-  });
-
-  it('sets only the group when only PGID is given', async () => {
-    await makeDirs(join(root, 'g'), { uid: null, gid: 4321 });
-    expect(statSync(join(root, 'g'))).toMatchObject({ uid: process.getuid!(), gid: 4321 });
   });
 });

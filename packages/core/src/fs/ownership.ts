@@ -1,7 +1,3 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readlink } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { realPathOf } from '../config/allowed-roots.ts';
 
 // The linuxserver.io convention: PUID and PGID say who should own what the container creates in
 // the user's folders, UMASK which permission bits it leaves out. The worker stays root (it may
@@ -62,44 +58,4 @@ export function ownershipFromEnv(
     }
   }
   return { uid, gid };
-}
-
-type MakeDir = (path: string, opts: { recursive: true }) => Promise<string | undefined>;
-
-/**
- * `mkdir -p`, giving each folder it creates to the owner; folders that existed are left alone.
- * Each new folder is opened (not followed if it is a link) and given away through its descriptor,
- * once the kernel says the descriptor is that folder at the path it was made at: whoever may write
- * a parent (PUID's own programs, a downloads folder) could otherwise put a link there between the
- * mkdir and the chown, and a root worker would give away the folder it leads to (`/etc`).
- * `make` is mkdir; tests pass one that swaps a folder in that window.
- */
-export async function makeDirs(dir: string, owner: Ownership, make: MakeDir = mkdir): Promise<void> {
-  const want = resolve(dir);
-  if (owner.uid === null && owner.gid === null) {
-    await make(want, { recursive: true });
-    return;
-  }
-  // Before anything is made: where each new folder must turn out to be.
-  const real = await realPathOf(want);
-  const first = await make(want, { recursive: true });
-  if (first === undefined) return;
-  const created: string[] = [];
-  for (let d = want; d.length >= first.length; d = dirname(d)) {
-    created.push(d);
-    if (d === first) break;
-  }
-  for (const d of created.reverse()) {
-    const expected = join(real, relative(want, d));
-    const handle = await open(d, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((err: NodeJS.ErrnoException) => {
-      throw new Error(`${d} changed while it was made (${err.code ?? err.message}); its owner was not set`);
-    });
-    try {
-      const opened = await readlink(`/proc/self/fd/${handle.fd}`);
-      if (opened !== expected) throw new Error(`${d} changed while it was made (it leads to ${opened}); its owner was not set`);
-      await handle.chown(owner.uid ?? -1, owner.gid ?? -1);
-    } finally {
-      await handle.close();
-    }
-  }
 }

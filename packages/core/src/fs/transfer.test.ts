@@ -84,7 +84,9 @@ describe('moveFile on one filesystem', () => {
     expect(await moveFile(src.path, src.path)).toEqual({ status: 'exists' });
     const alias = join(fx.disk, `alias${++n}`);
     symlinkSync(dirname(src.path), alias);
-    expect(await moveFile(src.path, join(alias, 'a.mkv'))).toEqual({ status: 'exists' });
+    // The alias as the drive's own path (followed, as configured), and as a link on the way (refused).
+    expect(await moveFile(src.path, join(alias, 'a.mkv'), { within: alias })).toEqual({ status: 'exists' });
+    await expect(moveFile(src.path, join(alias, 'a.mkv'))).rejects.toThrow('is a symbolic link');
     expect(hashOf(src.path)).toBe(src.hash);
   });
 
@@ -141,6 +143,39 @@ describe('moveFile on one filesystem', () => {
     const dir = join(fx.disk, `dir${++n}`);
     mkdirSync(dir);
     await expect(moveFile(dir, dest(fx.disk))).rejects.toThrow('not a regular file');
+  });
+});
+
+describe('a folder on the way that is a symbolic link', () => {
+  it.each(['move', 'hardlink', 'copy'] as const)('%s: refused at the moment of placing, naming the link; nothing lands where it leads, the source stays', async (mode) => {
+    const src = put(fx.disk, 'a.mkv');
+    const drive = join(fx.disk, `drive${++n}`);
+    const outside = join(fx.disk, `outside${n}`);
+    mkdirSync(join(drive, 'Movies'), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync(outside, join(drive, 'Movies', 'Outside Film (2005)'));
+    const to = join(drive, 'Movies', 'Outside Film (2005)', 'Outside Film (2005).mkv');
+    const place = mode === 'move' ? moveFile(src.path, to, { within: drive }) : keepAndPlace(src.path, to, mode, { within: drive });
+    await expect(place).rejects.toThrow(`${join(drive, 'Movies', 'Outside Film (2005)')} is a symbolic link`);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(hashOf(src.path)).toBe(src.hash);
+  });
+
+  it('a movie folder swapped for a link between the plan and the link into place: the file lands in the real folder, never where the link leads', async () => {
+    const src = put(fx.disk, 'a.mkv');
+    const drive = join(fx.disk, `drive${++n}`);
+    const outside = join(fx.disk, `outside${n}`);
+    const movie = join(drive, 'Movies', 'Heat (1995)');
+    mkdirSync(movie, { recursive: true });
+    mkdirSync(outside);
+    beforeLink.run = () => {
+      beforeLink.run = null;
+      renameSync(movie, `${movie}.real`);
+      symlinkSync(outside, movie);
+    };
+    expect(await moveFile(src.path, join(movie, 'Heat (1995).mkv'), { within: drive })).toEqual({ status: 'moved', method: 'rename' });
+    expect(readdirSync(outside)).toEqual([]);
+    expect(hashOf(join(`${movie}.real`, 'Heat (1995).mkv'))).toBe(src.hash);
   });
 });
 
@@ -337,9 +372,8 @@ describe('alreadyPlaced', () => {
   it.each([
     ['its link', { dev: 1, ino: 10, nlink: 2, size: 100, mtimeMs: 5000.4 }, src, 'link'],
     ['the same single entry under two paths', { dev: 1, ino: 10, nlink: 1, size: 100, mtimeMs: 5000.4 }, { ...src, nlink: 1 }, null],
-    ['a copy: same size and mtime', { dev: 2, ino: 99, nlink: 1, size: 100, mtimeMs: 5000 }, src, 'copy'],
-    ['another size', { dev: 2, ino: 99, nlink: 1, size: 101, mtimeMs: 5000.4 }, src, null],
-    ['another mtime', { dev: 1, ino: 11, nlink: 1, size: 100, mtimeMs: 6000 }, src, null],
+    // Another file of the same size and mtime may be the owner's own: a copy is known by the inode it was made on only.
+    ['another inode of the same size and mtime', { dev: 2, ino: 99, nlink: 1, size: 100, mtimeMs: 5000 }, src, null],
   ] as const)('%s', (_name, existing, source, want) => {
     expect(alreadyPlaced(existing, source)).toBe(want);
   });
@@ -365,8 +399,8 @@ describe('keepAndPlace', () => {
     expect(Math.abs(statSync(to).mtimeMs - statSync(src.path).mtimeMs)).toBeLessThan(1);
     expect(statSync(to).mode).toBe(statSync(src.path).mode);
     expect(partials(dirname(to))).toEqual([]);
-    // Repeated after a crash before it was recorded: the copy is recognised, not made twice.
-    expect(await keepAndPlace(src.path, to, 'copy')).toEqual({ status: 'moved', method: 'copy' });
+    // Repeated, it is another file there: a copy is recognised by the import journal's note of its inode, not here.
+    expect(await keepAndPlace(src.path, to, 'copy')).toEqual({ status: 'exists' });
   });
 
   it('never overwrites another file, in either mode', async () => {

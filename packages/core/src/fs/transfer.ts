@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { copyFile, link, lstat, open, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { makeDirs, NO_OWNERSHIP, type Ownership } from './ownership.ts';
+import { NO_OWNERSHIP, type Ownership } from './ownership.ts';
+import { openRealFolder, type RealFolder } from './real-folder.ts';
 import { fsyncPath } from './fsync.ts';
 
 /** Temp files of cross-filesystem copies start with this, in the destination's folder. */
@@ -58,6 +59,12 @@ export interface MoveOptions {
    */
   expect?: { size: number; mtimeMs: number; dev?: number; ino?: number };
   journal?: TransferJournal;
+  /**
+   * The folder (a drive; the downloads folder for an undo) from which every folder on the way to
+   * the destination must be a real folder, no link: see openRealFolder. Absent: the filesystem's
+   * root, so that no link anywhere on the way is followed.
+   */
+  within?: string;
 }
 
 // Filesystems without hard links (exFAT, FAT, some FUSE and network mounts) answer with one of these.
@@ -100,10 +107,6 @@ export async function placeNoReplace(from: string, to: string): Promise<boolean>
   return true;
 }
 
-function tempPathFor(destination: string): string {
-  return join(dirname(destination), `${PARTIAL_PREFIX}${randomBytes(8).toString('hex')}`);
-}
-
 /** Same size and mtime (to the millisecond: copies keep mtime through a double of seconds). */
 export function sameStamp(a: { size: number; mtimeMs: number }, b: { size: number; mtimeMs: number }): boolean {
   return a.size === b.size && Math.abs(a.mtimeMs - b.mtimeMs) < 1;
@@ -120,9 +123,13 @@ function asPlanned(st: Stats, expect: NonNullable<MoveOptions['expect']>): boole
  * mode, times and the configured owner, then puts it in place and only then removes the source.
  * Any failure removes the temp file and leaves the source as it was.
  */
-async function copyAcross(source: string, destination: string, st: Stats, opts: MoveOptions, keepSource = false): Promise<MoveResult> {
+async function copyAcross(source: string, destination: string, folder: RealFolder, st: Stats, opts: MoveOptions, keepSource = false): Promise<MoveResult> {
   const owner = opts.owner ?? NO_OWNERSHIP;
-  const temp = tempPathFor(destination);
+  const tempName = `${PARTIAL_PREFIX}${randomBytes(8).toString('hex')}`;
+  // The journal's note names the paths; every step here goes through the folder held open.
+  const temp = join(dirname(destination), tempName);
+  const tempAt = folder.at(tempName);
+  const to = folder.at(basename(destination));
   const ticket = await opts.journal?.begin({
     source,
     destination,
@@ -139,7 +146,7 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     // The temp is made here (O_EXCL: never through a link) and written, given away and flushed
     // through this descriptor only: whoever may write the folder could swap its name for a link
     // (to /etc/shadow, of the same size) once it exists, and a root worker would chown what it names.
-    const fh = await open(temp, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const fh = await open(tempAt, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     let copied: Stats;
     try {
       // A recovery after a kill takes only this inode at the destination for the copy: a file of
@@ -172,34 +179,34 @@ async function copyAcross(source: string, destination: string, st: Stats, opts: 
     const now = await lstatOrNull(source);
     if (!now || !sameStamp(now, st) || now.dev !== st.dev || now.ino !== st.ino) throw new Error(`${source} changed while it was being copied`);
     const ours = (f: Stats | null) => f !== null && f.dev === copied.dev && f.ino === copied.ino;
-    if (!ours(await lstatOrNull(temp))) throw new Error(`${temp} was replaced while ${source} was copied into it`);
-    if (!(await placeNoReplace(temp, destination))) {
-      await rm(temp, { force: true });
+    if (!ours(await lstatOrNull(tempAt))) throw new Error(`${temp} was replaced while ${source} was copied into it`);
+    if (!(await placeNoReplace(tempAt, to))) {
+      await rm(tempAt, { force: true });
       await end?.();
       return { status: 'exists' };
     }
     // Swapped between that check and the link: what the link put in place is taken back.
-    const placed = await lstatOrNull(destination);
+    const placed = await lstatOrNull(to);
     if (!ours(placed)) {
-      if (placed !== null && !placed.isFile()) await unlink(destination);
+      if (placed !== null && !placed.isFile()) await unlink(to);
       throw new Error(`${temp} was replaced while ${source} was copied into it`);
     }
-    await fsyncPath(dirname(destination));
+    await folder.sync();
     if (keepSource) {
       await end?.();
       return { status: 'moved', method: 'copy' };
     }
   } catch (err) {
     // The note stays while the temp file does, so that the next pass removes what this one could not.
-    if (await rm(temp, { force: true }).then(() => true, () => false)) await end?.();
+    if (await rm(tempAt, { force: true }).then(() => true, () => false)) await end?.();
     throw err;
   }
   try {
     await unlink(source);
   } catch (err) {
     // Undo rather than leave two copies: the next pass tries again, the source is still whole.
-    const placed = await lstatOrNull(destination);
-    if (placed && placed.ino === placedIno) await unlink(destination).catch(() => {});
+    const placed = await lstatOrNull(to);
+    if (placed && placed.ino === placedIno) await unlink(to).catch(() => {});
     await end?.();
     throw new Error(`copied ${source} but could not remove it, so the copy was taken back: ${(err as Error).message}`);
   }
@@ -235,67 +242,75 @@ export async function moveFile(source: string, destination: string, opts: MoveOp
   if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
   if (opts.expect && !asPlanned(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
-  const existing = await lstatOrNull(destination);
-  if (existing) {
-    // One inode under both names is a move cut short between link and unlink, but only with two
-    // links: with one, both paths name the same entry (bind mounts, a library inside the
-    // downloads) and unlinking the source would delete the file.
-    if (existing.dev !== st.dev || existing.ino !== st.ino || st.nlink < 2) return { status: 'exists' };
-    await throughFolder(source, st, (name) => unlink(name));
+  const folder = await openRealFolder(opts.within ?? '/', dirname(destination), opts.owner ?? NO_OWNERSHIP);
+  try {
+    const to = folder.at(basename(destination));
+    const existing = await lstatOrNull(to);
+    if (existing) {
+      // One inode under both names is a move cut short between link and unlink, but only with two
+      // links: with one, both paths name the same entry (bind mounts, a library inside the
+      // downloads) and unlinking the source would delete the file.
+      if (existing.dev !== st.dev || existing.ino !== st.ino || st.nlink < 2) return { status: 'exists' };
+      await throughFolder(source, st, (name) => unlink(name));
+      await fsyncPath(dirname(source));
+      return { status: 'moved', method: 'rename' };
+    }
+    try {
+      if (!(await throughFolder(source, st, (name) => placeNoReplace(name, to)))) return { status: 'exists' };
+    } catch (err) {
+      if (code(err) === 'EXDEV') return await copyAcross(source, destination, folder, st, opts);
+      throw err;
+    }
+    await folder.sync();
     await fsyncPath(dirname(source));
     return { status: 'moved', method: 'rename' };
+  } finally {
+    await folder.close();
   }
-  await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
-  try {
-    if (!(await throughFolder(source, st, (name) => placeNoReplace(name, destination)))) return { status: 'exists' };
-  } catch (err) {
-    if (code(err) === 'EXDEV') return copyAcross(source, destination, st, opts);
-    throw err;
-  }
-  await fsyncPath(dirname(destination));
-  await fsyncPath(dirname(source));
-  return { status: 'moved', method: 'rename' };
 }
 
-type Identity = Pick<Stats, 'dev' | 'ino' | 'nlink' | 'size' | 'mtimeMs'>;
+type Identity = Pick<Stats, 'dev' | 'ino' | 'nlink'>;
 
 /**
- * Whether `existing` is what an earlier, interrupted `keepAndPlace` of `source` left: its link
- * (one inode, two names: with one link both paths name the same entry, not a link made here) or
- * its verified copy (another inode with the same size and mtime). null: another file.
+ * Whether `existing` is the link an earlier, interrupted `keepAndPlace` of `source` made (one
+ * inode, two names: with one link both paths name the same entry, not a link made here). A copy is
+ * never known by its size and mtime: the owner's own file of the same ones would be taken for it,
+ * recorded as an import, and removed by its undo. Only the inode the copy was made on proves it,
+ * which the import journal notes (see import-journal.ts). null: another file.
  */
-export function alreadyPlaced(existing: Identity, source: Identity): 'link' | 'copy' | null {
-  if (existing.dev === source.dev && existing.ino === source.ino) return source.nlink >= 2 ? 'link' : null;
-  return sameStamp(existing, source) ? 'copy' : null;
+export function alreadyPlaced(existing: Identity, source: Identity): 'link' | null {
+  return existing.dev === source.dev && existing.ino === source.ino && source.nlink >= 2 ? 'link' : null;
 }
 
 /**
  * Puts a copy of `source` at `destination` and leaves the source where it is, for a torrent
  * client that keeps seeding it: `hardlink` makes a hard link, and where the filesystems differ
  * or have no hard links, a verified copy (`method: 'copy'`); `copy` always copies. Never
- * overwrites. Safe to repeat: a destination that is already this file's link (same inode), or
- * a copy of it (same size and mtime, which a verified copy keeps), counts as done.
+ * overwrites. Safe to repeat for a link (the destination is the source's inode); any other file
+ * at the destination, a copy made before included, is `exists`.
  */
 export async function keepAndPlace(source: string, destination: string, mode: 'hardlink' | 'copy', opts: MoveOptions = {}): Promise<MoveResult> {
   const st = await lstatOrNull(source);
   if (!st) return { status: 'gone', destination_exists: (await lstatOrNull(destination)) !== null };
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
   if (opts.expect && !asPlanned(st, opts.expect)) throw new Error(`${source} changed since it was planned`);
-  const existing = await lstatOrNull(destination);
-  if (existing) {
-    const method = existing.isFile() ? alreadyPlaced(existing, st) : null;
-    return method === null ? { status: 'exists' } : { status: 'moved', method };
-  }
-  await makeDirs(dirname(destination), opts.owner ?? NO_OWNERSHIP);
-  if (mode === 'hardlink') {
-    try {
-      await throughFolder(source, st, (name) => link(name, destination));
-      await fsyncPath(dirname(destination));
-      return { status: 'moved', method: 'link' };
-    } catch (err) {
-      if (code(err) === 'EEXIST') return { status: 'exists' };
-      if (code(err) !== 'EXDEV' && !NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+  const folder = await openRealFolder(opts.within ?? '/', dirname(destination), opts.owner ?? NO_OWNERSHIP);
+  try {
+    const to = folder.at(basename(destination));
+    const existing = await lstatOrNull(to);
+    if (existing) return existing.isFile() && alreadyPlaced(existing, st) ? { status: 'moved', method: 'link' } : { status: 'exists' };
+    if (mode === 'hardlink') {
+      try {
+        await throughFolder(source, st, (name) => link(name, to));
+        await folder.sync();
+        return { status: 'moved', method: 'link' };
+      } catch (err) {
+        if (code(err) === 'EEXIST') return { status: 'exists' };
+        if (code(err) !== 'EXDEV' && !NO_HARD_LINKS.has(code(err) ?? '')) throw err;
+      }
     }
+    return await copyAcross(source, destination, folder, st, opts, true);
+  } finally {
+    await folder.close();
   }
-  return copyAcross(source, destination, st, opts, true);
 }

@@ -1,9 +1,10 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isInside, realPathOf } from '../config/allowed-roots.ts';
+import { isInside } from '../config/allowed-roots.ts';
 import { AppError } from '../errors.ts';
 import { fsyncPath } from '../fs/fsync.ts';
-import { NO_OWNERSHIP, makeDirs, type Ownership } from '../fs/ownership.ts';
+import type { Ownership } from '../fs/ownership.ts';
+import { LinkOnTheWayError, linkOnTheWay } from '../fs/real-folder.ts';
 import { moveFile, throughFolder } from '../fs/transfer.ts';
 import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
 import { createTransferJournal } from '../scanner/transfer-journal.ts';
@@ -13,7 +14,7 @@ import { planUndo, type SeenPath, type UndoStep } from './undo-plan.ts';
 
 export interface UndoOptions {
   dataDir: string;
-  /** paths.downloads: a file goes back only into a folder that lies in it, symlinks followed. */
+  /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
   downloads: string;
   id: number;
   dryRun: boolean;
@@ -49,27 +50,35 @@ async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): 
     await fsyncPath(dirname(file.destination));
     return;
   }
-  // The download's folder may have gone since: made again, as the import made the library's.
-  await makeDirs(dirname(file.source), opts.owner ?? NO_OWNERSHIP);
+  // The download's folder may have gone since: moveFile makes it again, as the import made the library's.
   const r = await moveFile(file.destination, file.source, {
     owner: opts.owner,
     expect: { size: file.to.size, mtimeMs: file.to.mtime_ms, dev: file.to.dev, ino: file.to.ino },
     journal: createTransferJournal(journalDir),
+    within: opts.downloads,
+  }).catch((err: unknown) => {
+    // A link put on the way since the check below: refused as that check refuses it.
+    if (err instanceof LinkOnTheWayError) throw linkConflict(file.source, err.link);
+    throw err;
   });
   if (r.status === 'exists') throw new AppError('conflict', `${file.source} is taken by another file`, { path: file.source });
 }
 
+const linkConflict = (source: string, link: string) =>
+  new AppError('conflict', `${link}, on the way to ${source}, is a symbolic link now; nothing is moved through one`, { reason: 'source_taken', path: source });
+
 /**
- * The first download path whose folder now leads outside the downloads folder (a folder on the way
- * replaced by a symbolic link since the import), or null: a file moved back there would land
+ * The first download path with a symbolic link on its way from the downloads folder (a folder
+ * replaced by a link since the import), with that link, or null: a file moved back there would land
  * wherever the link points.
  */
-async function leadsOutside(steps: readonly UndoStep[], downloads: string): Promise<string | null> {
-  const root = await realPathOf(downloads).catch(() => null);
+function linkedSource(steps: readonly UndoStep[], downloads: string): { source: string; link: string } | null {
   for (const { action, file } of steps) {
     if (action !== 'move_back') continue;
-    const folder = await realPathOf(dirname(file.source)).catch(() => null);
-    if (root === null || folder === null || !isInside(folder, root)) return file.source;
+    // The downloads folder moved in the settings since the import.
+    if (!isInside(file.source, downloads)) return { source: file.source, link: dirname(file.source) };
+    const link = linkOnTheWay(downloads, dirname(file.source));
+    if (link !== null) return { source: file.source, link };
   }
   return null;
 }
@@ -108,10 +117,8 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
       const files = [record, ...record.sidecars];
       const plan = planUndo(record, await Promise.all(files.map(async (f) => ({ destination: await seen(f.destination), source: await seen(f.source) }))));
       if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
-      const outside = await leadsOutside(plan.steps, opts.downloads);
-      if (outside !== null) {
-        throw new AppError('conflict', `the folder of ${outside} leads outside the downloads folder now (a symbolic link on the way); nothing was moved`, { reason: 'source_taken', path: outside });
-      }
+      const linked = linkedSource(plan.steps, opts.downloads);
+      if (linked !== null) throw linkConflict(linked.source, linked.link);
       const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
       if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
       // Sidecars first: a video back in the downloads without them would be planned alone.

@@ -52,14 +52,18 @@ export interface PlanOptions {
   subtitleExtensions: readonly string[];
 }
 
-/** `same`: the destination is the source itself, a move cut short between its link and unlink. */
-export type DestinationState = 'free' | 'taken' | 'same';
+/**
+ * `same`: the destination is the source itself, a move cut short between its link and unlink.
+ * `link`: a folder on the way from the drive is a symbolic link, which nothing is placed through.
+ */
+export type DestinationState = 'free' | 'taken' | 'same' | { link: string };
 
 /** What the planner may ask of the filesystem, gathered or answered by the caller. */
 export interface PlanWorld {
   drives: readonly DriveSpace[];
   folders: FolderLookup;
-  destination(path: string, source: DownloadFile): DestinationState;
+  /** `drive`: the path of the drive the destination lies on. */
+  destination(path: string, source: DownloadFile, drive: string): DestinationState;
   /** Whether the import history holds this download as imported (hardlink or copy mode); absent: none is. */
   imported?(file: DownloadFile): boolean;
   /** Whether this download is the file of an import the owner undid; absent: none is. */
@@ -296,7 +300,14 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       reject('exists', `the library holds this ${media.kind} already: ${join(dir, held)}`);
       continue;
     }
-    if (isClaimed(destination) || world.destination(destination, video) === 'taken') {
+    const state = isClaimed(destination) ? 'taken' : world.destination(destination, video, choice.drive.path);
+    // `exists`, as for a file where a folder should be: something the scanner never writes through
+    // stands on the way, and the owner settles it (a real folder there, or `Import as…` elsewhere).
+    if (typeof state === 'object') {
+      reject('exists', `${state.link} is a symbolic link: files are placed only through real folders`);
+      continue;
+    }
+    if (state === 'taken') {
       reject('exists');
       continue;
     }
@@ -311,7 +322,8 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
       for (let n = 1; s.tags !== null && n < 10 && isClaimed(target); n++) {
         target = join(dir, `${rendered.stem}.${n}${suffix}`);
       }
-      if (isClaimed(target) || world.destination(target, s.file) === 'taken') {
+      // Its video's folder, checked for links above.
+      if (isClaimed(target) || world.destination(target, s.file, choice.drive.path) === 'taken') {
         skip(s.file, 'exists');
         continue;
       }

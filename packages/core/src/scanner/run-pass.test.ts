@@ -12,6 +12,7 @@ import { createSidecarJournal } from './sidecar-journal.ts';
 import { importJournalDir, runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
 import { createImportJournal } from '../history/import-journal.ts';
 import { readHistory } from '../history/history-log.ts';
+import { undoImport } from '../history/undo-import.ts';
 
 const fx = twoFilesystems('pass');
 if (fx.skip) console.warn(fx.skip);
@@ -539,5 +540,91 @@ describe('transfer modes', () => {
     put(s.downloads, 'Heat.1995.mkv');
     await pass(s);
     expect(readdirSync(importJournalDir(s.data))).toEqual([]);
+  });
+});
+
+describe('copy mode and a library file of the same size and mtime as a download', () => {
+  it('takes it for the owner’s file, not a copy of the download: skipped as "exists", nothing recorded, nothing an undo could remove', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'copy' });
+    s.cfg.library.sample_max_bytes = 0;
+    const src = put(s.downloads, 'Heat.1995.mkv', 2 * MB);
+    const own = join(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    mkdirSync(dirname(own), { recursive: true });
+    writeFileSync(own, Buffer.alloc(2 * MB, 7));
+    utimesSync(own, OLD, OLD);
+    const result = await pass(s);
+    // Before this was refused, the pass recorded an import and its undo deleted the owner's file.
+    const undo = await undoImport({ dataDir: s.data, downloads: s.downloads, id: 1, dryRun: false }).then(() => 'undone', (err: Error) => err.message);
+    expect(readFileSync(own).equals(Buffer.alloc(2 * MB, 7))).toBe(true);
+    expect(undo).toBe('no import 1 in the history');
+    expect(result.moves).toEqual([]);
+    expect(result.skipped).toEqual([{ source: src, reason: 'exists' }]);
+    expect(await readHistory(s.data)).toEqual([]);
+  });
+
+  it('records a copy a killed pass placed but never recorded, known by the inode its note says it was made on', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'copy' });
+    const src = put(s.downloads, 'Heat.1995.mkv', 2 * MB);
+    const dest = join(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    const st = statSync(src);
+    const from = { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
+    const ticket = await createImportJournal(importJournalDir(s.data)).begin({ source: src, destination: dest, from, mode: 'copy', sidecars: [], created_dirs: [], pass: 'killed' });
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(dest, readFileSync(src));
+    utimesSync(dest, OLD, OLD);
+    const copy = statSync(dest);
+    await ticket.made(dest, { dev: copy.dev, ino: copy.ino });
+    const result = await pass(s);
+    expect(await readHistory(s.data)).toMatchObject([{ id: 1, method: 'copy', destination: dest, to: { ino: copy.ino } }]);
+    expect(result.skipped.map((k) => k.reason)).toEqual(['imported']);
+    await undoImport({ dataDir: s.data, downloads: s.downloads, id: 1, dryRun: false });
+    expect(existsSync(dest)).toBe(false);
+    expect(existsSync(src)).toBe(true);
+  });
+
+  it('a note of a killed import is not recorded on the strength of such a file: only the inode the copy was made on counts', async () => {
+    s = setup({ downloadsOnDisk: true, transfer: 'copy' });
+    const src = put(s.downloads, 'Heat.1995.mkv', 2 * MB);
+    const own = join(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    const st = statSync(src);
+    await createImportJournal(importJournalDir(s.data)).begin({
+      source: src,
+      destination: own,
+      from: { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs },
+      mode: 'copy',
+      sidecars: [],
+      created_dirs: [],
+      pass: 'killed',
+    });
+    mkdirSync(dirname(own), { recursive: true });
+    writeFileSync(own, Buffer.alloc(2 * MB, 7));
+    utimesSync(own, OLD, OLD);
+    await pass(s);
+    expect(await readHistory(s.data)).toEqual([]);
+    expect(readFileSync(own).equals(Buffer.alloc(2 * MB, 7))).toBe(true);
+  });
+});
+
+describe('a library folder that is a symbolic link', () => {
+  it.each(['move', 'hardlink', 'copy'] as const)('%s: nothing lands where a movie, series or season folder link leads; each download is skipped as "exists", naming the link', async (transfer) => {
+    s = setup({ downloadsOnDisk: true, transfer });
+    const outside = join(fx.disk, `outside${++n}`);
+    mkdirSync(join(outside, 'movie'), { recursive: true });
+    mkdirSync(join(outside, 'season'), { recursive: true });
+    symlinkSync(join(outside, 'movie'), join(s.drive, 'Movies', 'Outside Film (2005)'));
+    mkdirSync(join(s.drive, 'TV', 'Show Name'), { recursive: true });
+    symlinkSync(join(outside, 'season'), join(s.drive, 'TV', 'Show Name', 'Season 02'));
+    const movie = put(s.downloads, 'Outside.Film.2005.1080p.mkv');
+    const episode = put(s.downloads, 'Show.Name.S02E03.720p.mkv');
+    const result = await pass(s);
+    expect(readdirSync(join(outside, 'movie'))).toEqual([]);
+    expect(readdirSync(join(outside, 'season'))).toEqual([]);
+    expect(result.moves).toEqual([]);
+    expect(result.skipped).toEqual([
+      { source: movie, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'Movies', 'Outside Film (2005)')) },
+      { source: episode, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'TV', 'Show Name', 'Season 02')) },
+    ]);
+    expect(result.skipped.every((k) => k.detail!.includes('symbolic link'))).toBe(true);
+    expect(existsSync(movie) && existsSync(episode)).toBe(true);
   });
 });

@@ -3,12 +3,14 @@ import { lstat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
-import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod } from '../fs/transfer.ts';
+import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
 import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
 import { importedLookup, undoneLookup } from '../history/imported.ts';
-import { createImportJournal, type ImportJournal } from '../history/import-journal.ts';
+import { createImportJournal, type ImportJournal, type ImportTicket } from '../history/import-journal.ts';
 import type { Ownership } from '../fs/ownership.ts';
+import { linkOnTheWay } from '../fs/real-folder.ts';
+import { isInside } from '../config/allowed-roots.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
@@ -102,12 +104,15 @@ function folderListings(): (dir: string) => FolderListing {
  * file on SMB, exFAT or a Windows client.
  */
 function destinationState(mode: TransferMode, listing: (dir: string) => FolderListing) {
-  return (path: string, source: DownloadFile): DestinationState => {
+  return (path: string, source: DownloadFile, drive: string): DestinationState => {
     try {
+      const link = linkOnTheWay(drive, dirname(path));
+      if (link !== null) return { link };
       const st = lstatSync(path, { throwIfNoEntry: false });
       if (!st) return listing(dirname(path)).lower.has(basename(path).toLowerCase()) ? 'taken' : 'free';
       if (mode === 'move') return st.dev === source.dev && st.ino === source.ino ? 'same' : 'taken';
-      // A link or copy a killed pass made before it could record it: done, to be recorded now.
+      // A link a killed pass made before it could record it: done, to be recorded now. Its copy the
+      // import journal has recorded already, by the inode it was made on; any other file is taken.
       return st.isFile() && alreadyPlaced(st, { ...source, nlink: lstatSync(source.path).nlink }) ? 'same' : 'taken';
     } catch {
       // ENOTDIR and the like: something that is not a folder stands in the way.
@@ -137,6 +142,14 @@ async function placeOne(file: DownloadFile, destination: string, mode: TransferM
   }
 }
 
+/**
+ * The drive a library path lies on (the deepest, should one drive hold another): no folder below it
+ * on the way to a destination may be a link. undefined: none, so no link anywhere on the way.
+ */
+function driveHolding(drives: Config['drives'], path: string): string | undefined {
+  return drives.map((d) => d.path).filter((d) => isInside(path, d)).sort((a, b) => b.length - a.length)[0];
+}
+
 /** The folders above `dir` that do not exist yet, outermost first: the ones an import creates. */
 async function missingDirs(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -147,8 +160,29 @@ async function missingDirs(dir: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * The transfer journal, also telling the import's note the inode each copy is made on: the only
+ * proof, after a kill, that the file at a destination is this import's copy and not another file
+ * of the same size and mtime.
+ */
+function notingCopies(journal: TransferJournal | undefined, noted: ImportTicket): TransferJournal {
+  return {
+    async begin(transfer) {
+      const ticket = await journal?.begin(transfer);
+      return {
+        end: async () => ticket?.end(),
+        tempMade: async (id) => {
+          await ticket?.tempMade(id);
+          await noted.made(transfer.destination, id);
+        },
+      };
+    },
+  };
+}
+
 interface CarryOut {
   mode: TransferMode;
+  drives: Config['drives'];
   pass: string;
   at: () => string;
   opts: MoveOptions;
@@ -178,14 +212,15 @@ async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
     created_dirs,
     pass: c.pass,
   });
-  const video = await placeOne(p.video, p.plan.destination, c.mode, c.opts);
+  const opts: MoveOptions = { ...c.opts, journal: notingCopies(c.opts.journal, importNoted), within: c.drives.find((d) => d.name === p.plan.drive)?.path };
+  const video = await placeOne(p.video, p.plan.destination, c.mode, opts);
   c.record(p.plan.source, p.plan.destination, video.ok ? null : video.error);
   const sidecarErrors: string[] = [];
   const sidecars: PlacedFile[] = [];
   // Only after the video: sidecars without their video would be orphans in the library.
   if (video.ok) {
     for (const s of p.sidecars) {
-      const r = await placeOne(s.file, s.destination, c.mode, c.opts);
+      const r = await placeOne(s.file, s.destination, c.mode, opts);
       c.record(s.file.path, s.destination, r.ok ? null : r.error);
       if (r.ok) sidecars.push(r.file);
       else sidecarErrors.push(r.error);
@@ -316,7 +351,8 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         const st = await lstat(s.source).catch(() => null);
         if (st && !isSettled(st.mtimeMs, now(), cfg.app.settle_seconds)) return 'keep';
         try {
-          const r = mode === 'move' ? await moveFile(s.source, s.destination, moveOpts) : await keepAndPlace(s.source, s.destination, mode, moveOpts);
+          const o = { ...moveOpts, within: driveHolding(cfg.drives, s.destination) };
+          const r = mode === 'move' ? await moveFile(s.source, s.destination, o) : await keepAndPlace(s.source, s.destination, mode, o);
           const error = r.status === 'exists' ? `${s.destination} already exists` : null;
           opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
           if (r.status !== 'gone') record(s.source, s.destination, error);
@@ -359,7 +395,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         for (const p of plans) {
           held();
           opts.signal?.throwIfAborted();
-          moves.push(await carryOut(p, { mode, pass: opts.pass ?? started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
+          moves.push(await carryOut(p, { mode, drives: cfg.drives, pass: opts.pass ?? started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
           opts.progress?.({ moved: moves.length, planned: plans.length });
           if (now() - flushedAt >= FLUSH_EVERY_MS) {
             await flush(false);
