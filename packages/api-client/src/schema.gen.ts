@@ -639,9 +639,29 @@ export interface paths {
         put?: never;
         /**
          * Queue every queued transcode at once
-         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. Dry run: the first 100 entries with their commands, and `total`.
+         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (`"paused": true`). Dry run: the first 100 entries with their commands, and `total`.
          */
         post: operations["postTranscoderRunAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/transcoder/cancel-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel every transcode job that has not started
+         * @description Each waiting job is removed from the queue and its entry goes back in line without a job (run-all queues it again); running transcodes go on.
+         */
+        post: operations["postTranscoderCancelAll"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1505,6 +1525,7 @@ export interface components {
                 job: components["schemas"]["JobRef"];
                 status_url: string;
             }[];
+            paused: boolean;
         };
         RunNextAnswer: components["schemas"]["RunNextNothing"] | components["schemas"]["RunNextDryRun"];
         RunNextDryRun: {
@@ -1766,6 +1787,9 @@ export interface components {
             cancelled: true;
             job: components["schemas"]["JobRef"];
             status_url: string;
+        };
+        TranscodeCancelAll: {
+            cancelled: number;
         };
         TranscodeEntry: {
             path: string;
@@ -4429,7 +4453,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunAllAnswer"];
                 };
             };
-            /** @description Accepted: the jobs run on */
+            /** @description Accepted: the jobs run on, or wait for resume while paused */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4465,8 +4489,82 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the transcode queue is paused; resume it first */
-            409: {
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached; nothing was queued */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTranscoderCancelAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many waiting jobs were cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscodeCancelAll"];
+                };
+            };
+            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4501,7 +4599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Redis or the queue cannot be reached; nothing was queued */
+            /** @description Redis or the queue cannot be reached; nothing was cancelled */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -286,10 +286,13 @@ describe('real answers: each status is documented and each body validates agains
     expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: item.path, priority: 1.5 }))).status).toBe(400);
     expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: item.path }))).status).toBe(409);
     expect((await call('post', '/api/tools/transcoder/pause', '/api/tools/transcoder/pause')).status).toBe(200);
-    expect((await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all')).status).toBe(409);
+    expect((await call('post', '/api/tools/transcoder/run-next', '/api/tools/transcoder/run-next')).status).toBe(409);
+    const paused = await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all');
+    expect(paused.status).toBe(202);
+    expect(await paused.json()).toMatchObject({ paused: true });
     expect((await call('post', '/api/tools/transcoder/resume', '/api/tools/transcoder/resume')).status).toBe(200);
-    expect((await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all')).status).toBe(202);
     expect((await call('post', '/api/jobs/transcode/{id}/cancel', `/api/jobs/transcode/${job.id}/cancel`)).status).toBe(202);
+    expect((await call('post', '/api/tools/transcoder/cancel-all', '/api/tools/transcoder/cancel-all')).status).toBe(200);
     // The jobs just added, as the list describes them.
     const recent = await call('get', '/api/jobs', '/api/jobs?limit=10');
     expect(((await recent.json()) as { jobs: unknown[] }).jobs.length).toBeGreaterThanOrEqual(4);

@@ -310,7 +310,7 @@ describe('POST /api/tools/transcoder/run-all', () => {
     const state = t.config.currentState().transcodes;
     expect(state[e1]).toMatchObject({ status: 'queued', job_id: body.jobs[0].job.id, priority: 4 });
     expect(state[b]).toMatchObject({ status: 'failed' });
-    expect(await post('/api/tools/transcoder/run-all')).toEqual({ status: 200, body: { queued: 0, jobs: [] } });
+    expect(await post('/api/tools/transcoder/run-all')).toEqual({ status: 200, body: { queued: 0, jobs: [], paused: false } });
   });
 
   it('queues a long line in batches; a batch Redis refuses, and every one after it, goes back in line', async () => {
@@ -351,6 +351,78 @@ describe('POST /api/tools/transcoder/run-all', () => {
     await t.config.updateSettings({ app: { dry_run: false } });
     expect((await post('/api/tools/transcoder/run-all')).status).toBe(503);
     expect(t.config.currentState().transcodes).toEqual({});
+  });
+});
+
+describe('steering the queue in bulk: run-all while paused, cancel-all', () => {
+  /** A real job client and a worker whose transcodes wait for `release`, each recording its entry's path. */
+  async function withWorker() {
+    const prefix = uniquePrefix('bulk-route');
+    const logger = createLogger({ name: 't', level: 'silent' });
+    const jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const ran: string[] = [];
+    const host = createWorkerHost({
+      redisUrl: testRedisUrl(), prefix, queues: ['transcode'], logger,
+      handlers: {
+        'transcode-run': async ({ item }) => {
+          ran.push(item.path);
+          await gate;
+          return { item: { ...item, status: 'done' as const }, output: item.path, command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null };
+        },
+      },
+    });
+    // Released first on the way out, so that a failed test leaves no transcode holding the worker.
+    closers.push(() => dropPrefix(testRedisUrl(), prefix), () => jobs.close(), () => host.close(), async () => release());
+    return { jobs, ran, release };
+  }
+
+  it('run-all while paused queues every entry (202, "paused": true) and the jobs wait for resume', async () => {
+    const { jobs, ran, release } = await withWorker();
+    const { a, b, e1 } = await library({ jobs });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    expect(await post('/api/tools/transcoder/pause')).toEqual({ status: 200, body: { paused: true } });
+    const res = await post('/api/tools/transcoder/run-all');
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ queued: 3, paused: true });
+    expect(res.body.jobs.map((j: any) => j.path)).toEqual([a, b, e1]);
+    const records = t.config.currentState().transcodes;
+    expect([a, b, e1].map((p) => records[p])).toEqual(res.body.jobs.map((j: any) => expect.objectContaining({ status: 'queued', job_id: j.job.id })));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(ran).toEqual([]);
+    release();
+    expect(await post('/api/tools/transcoder/resume')).toEqual({ status: 200, body: { paused: false } });
+    await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(3);
+    expect(ran).toEqual([a, b, e1]);
+  });
+
+  it('cancel-all ends every job not yet started and puts its entry back in line; the running one goes on', async () => {
+    const { jobs, ran, release } = await withWorker();
+    const { a, b, e1 } = await library({ jobs });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    const queued = (await post('/api/tools/transcoder/run-all')).body.jobs.map((j: any) => j.job.id as string);
+    await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(1);
+    expect(await post('/api/tools/transcoder/cancel-all')).toEqual({ status: 200, body: { cancelled: 2 } });
+    expect(await Promise.all(queued.map(async (id: string) => (await jobs.get('transcode', id))?.state ?? null))).toEqual(['active', null, null]);
+    const listed = (await get('/api/tools/transcoder')).body.queue;
+    expect(listed.map((e: any) => [e.path, e.status, e.job_id])).toEqual([[a, 'queued', queued[0]], [b, 'queued', null], [e1, 'queued', null]]);
+    expect(await post('/api/tools/transcoder/cancel-all')).toEqual({ status: 200, body: { cancelled: 0 } });
+    release();
+    await expect.poll(async () => (await jobs.get('transcode', queued[0]))?.state, { timeout: 10_000 }).toBe('completed');
+    expect(ran).toEqual([a]);
+  });
+
+  it('cancel-all answers 503 without Redis and changes nothing; it takes no other method', async () => {
+    await library({ jobs: { ...recordingJobs([]), removeWaiting: () => Promise.reject(new AppError('unavailable', 'the job queue cannot be reached')) } });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    await post('/api/tools/transcoder/run-all');
+    const before = t.config.currentState().transcodes;
+    expect(Object.keys(before)).toHaveLength(3);
+    expect(await post('/api/tools/transcoder/cancel-all')).toMatchObject({ status: 503, body: { error: { code: 'unavailable' } } });
+    expect((await t.config.state.read()).transcodes).toEqual(before);
+    expect((await t.app.request('/api/tools/transcoder/cancel-all')).status).toBe(405);
+    expect((await t.app.request('/api/tools/transcoder/cancel-all', { method: 'PUT' })).status).toBe(405);
   });
 });
 
@@ -416,18 +488,16 @@ describe('POST /api/tools/transcoder/priority', () => {
 });
 
 describe('POST /api/tools/transcoder/pause and /resume', () => {
-  it('keeps the pause in state.json, tells BullMQ, and refuses to start transcodes until resumed', async () => {
+  it('keeps the pause in state.json, tells BullMQ, and refuses to run the next transcode until resumed', async () => {
     const calls: any[] = [];
     await library({ jobs: recordingJobs(calls) });
     await t.config.updateSettings({ app: { dry_run: false } });
     expect(await post('/api/tools/transcoder/pause')).toEqual({ status: 200, body: { paused: true } });
     expect((await t.config.state.read()).transcoder_paused).toBe(true);
     expect((await get('/api/tools/transcoder')).body.paused).toBe(true);
-    for (const route of ['run-next', 'run-all']) {
-      const res = await post(`/api/tools/transcoder/${route}`);
-      expect(res.status, route).toBe(409);
-      expect(res.body.error.message).toMatch(/paused/);
-    }
+    const res = await post('/api/tools/transcoder/run-next');
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/paused/);
     expect(t.config.currentState().transcodes).toEqual({});
     expect(await post('/api/tools/transcoder/resume')).toEqual({ status: 200, body: { paused: false } });
     expect((await post('/api/tools/transcoder/run-next')).status).toBe(202);

@@ -18,6 +18,7 @@ import {
   discardOriginalResponse,
   runAllStartedResponse,
   runNextStartedResponse,
+  transcodeCancelAllResponse,
   transcodeCancelResponse,
   transcodePausedResponse,
   transcodePriorityBody,
@@ -67,11 +68,20 @@ const runNext = createRoute({
 
 const runAll = createRoute({
   method: 'post', path: '/tools/transcoder/run-all', operationId: 'postTranscoderRunAll', summary: 'Queue every queued transcode at once', tags: ['tools'],
-  description: `One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. Dry run: the first ${RUN_ALL_DRY_RUN_LIMIT} entries with their commands, and \`total\`.`,
+  description: `One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (\`"paused": true\`). Dry run: the first ${RUN_ALL_DRY_RUN_LIMIT} entries with their commands, and \`total\`.`,
   responses: {
     200: json(runAllAnswer, 'Dry run, or nothing was queued'),
-    202: json(runAllStartedResponse, 'Accepted: the jobs run on'),
-    ...errors({ 409: PAUSED, 503: 'Redis or the queue cannot be reached; nothing was queued' }),
+    202: json(runAllStartedResponse, 'Accepted: the jobs run on, or wait for resume while paused'),
+    ...errors({ 503: 'Redis or the queue cannot be reached; nothing was queued' }),
+  },
+});
+
+const cancelAll = createRoute({
+  method: 'post', path: '/tools/transcoder/cancel-all', operationId: 'postTranscoderCancelAll', summary: 'Cancel every transcode job that has not started', tags: ['tools'],
+  description: 'Each waiting job is removed from the queue and its entry goes back in line without a job (run-all queues it again); running transcodes go on.',
+  responses: {
+    200: json(transcodeCancelAllResponse, 'How many waiting jobs were cancelled'),
+    ...errors({ 503: 'Redis or the queue cannot be reached; nothing was cancelled' }),
   },
 });
 
@@ -223,6 +233,29 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     return queued;
   }
 
+  /**
+   * Removes the waiting jobs of the entries that hold one, a batch at a time so that each round
+   * trip fits Redis's deadline, and puts those entries back in line. A batch Redis cannot be
+   * reached for ends the work; none removed at all is the caller's error.
+   */
+  async function cancelWaiting(): Promise<number> {
+    const ids = Object.values((await config.state.read()).transcodes).flatMap((e) => (e.status === 'queued' && e.job_id !== null ? [e.job_id] : []));
+    const removed: string[] = [];
+    for (let i = 0; i < ids.length; i += QUEUE_BATCH) {
+      try {
+        removed.push(...(await jobs.removeWaiting('transcode', ids.slice(i, i + QUEUE_BATCH))));
+      } catch (err) {
+        if (removed.length === 0) throw err;
+        logger.warn({ err: (err as Error).message, cancelled: removed.length, left: ids.length - i }, 'cancel-all cancelled only part of the waiting jobs');
+        break;
+      }
+    }
+    // A job removed before it started did nothing to the file: its entry simply waits again.
+    await entries().applyToJobs(removed.map((job_id) => ({ type: 'settle', job_id, error: 'cancelled' })));
+    await config.refresh();
+    return removed.length;
+  }
+
   async function refusePaused() {
     if ((await config.state.read()).transcoder_paused) throw new AppError('conflict', PAUSED);
   }
@@ -278,14 +311,16 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
         }
         return c.json({ dry_run: true as const, items, total: next.length }, 200);
       }
-      await refusePaused();
+      // While paused the jobs are queued all the same: the workers hold them back until resume.
+      const paused = (await config.state.read()).transcoder_paused;
       const claimed = await entries().claim(await queue(), Number.POSITIVE_INFINITY);
-      if (claimed.length === 0) return c.json({ queued: 0, jobs: [] }, 200);
+      if (claimed.length === 0) return c.json({ queued: 0, jobs: [], paused }, 200);
       const queued = await queueClaimed(claimed);
       await config.refresh();
       const list = queued.map((job, i) => ({ path: claimed[i]!.entry.path, job, status_url: statusUrl('transcode', job.id) }));
-      return c.json({ queued: list.length, jobs: list }, 202);
+      return c.json({ queued: list.length, jobs: list, paused }, 202);
     })
+    .openapi(cancelAll, async (c) => c.json({ cancelled: await cancelWaiting() }, 200))
     .openapi(retry, async (c) => {
       const { path } = c.req.valid('json');
       const entry = await inQueue(path);

@@ -24,7 +24,7 @@ export interface TestApp {
 /** A job client for routes that never reach the queue; `ready` decides what ping answers. */
 export function stubJobs(ready = true): JobClient {
   const fail = () => Promise.reject(new Error('the queue is not part of this test'));
-  return { submit: fail, queueTranscodes: fail, reprioritize: fail, setPaused: fail, progressOf: fail, get: fail, list: fail, stats: fail, workers: fail, ping: async () => ready, queues: () => [], close: async () => {} };
+  return { submit: fail, queueTranscodes: fail, reprioritize: fail, removeWaiting: fail, setPaused: fail, progressOf: fail, get: fail, list: fail, stats: fail, workers: fail, ping: async () => ready, queues: () => [], close: async () => {} };
 }
 
 /** Job events for tests that do not reach the queue: none ever come, and no job is active. */

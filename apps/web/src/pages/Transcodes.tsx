@@ -117,6 +117,8 @@ export function TranscodesPage() {
   const after = { onSettled: refresh };
   const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), ...after });
   const runAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-all')), ...after });
+  // What Run all queued last is no longer what waits once the waiting jobs are cancelled.
+  const cancelAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/cancel-all')), onSuccess: () => runAll.reset(), ...after });
   const pause = useMutation({
     mutationFn: (paused: boolean) => unwrap(paused ? api.POST('/api/tools/transcoder/pause') : api.POST('/api/tools/transcoder/resume')),
     ...after,
@@ -138,6 +140,11 @@ export function TranscodesPage() {
   const all = runAll.data;
   const paused = queue.data?.paused ?? false;
   const dryRun = config.data?.app.dry_run ?? true;
+  const waiting = ordered.filter((e) => e.status === 'queued' && e.job_id !== null).length;
+  const askCancelAll = () => {
+    const jobs = waiting === 1 ? '1 transcode that waits' : `${waiting.toLocaleString()} transcodes that wait`;
+    if (confirm(`Cancel ${jobs} to start? Running transcodes go on; the files stay in line.`)) cancelAll.mutate();
+  };
   return (
     <Page
       id="transcodes"
@@ -157,6 +164,11 @@ export function TranscodesPage() {
           <button type="button" onClick={() => runAll.mutate()} disabled={runAll.isPending}>
             Run all
           </button>
+          {queue.data ? (
+            <button type="button" onClick={askCancelAll} disabled={cancelAll.isPending || waiting === 0}>
+              Cancel all
+            </button>
+          ) : null}
         </>
       }
     >
@@ -164,6 +176,7 @@ export function TranscodesPage() {
       <ErrorNote error={pause.error} />
       <ErrorNote error={runNext.error} />
       <ErrorNote error={runAll.error} />
+      <ErrorNote error={cancelAll.error} />
       {next && 'item' in next ? (
         next.item === null ? (
           <p role="status">Nothing is queued.</p>
@@ -185,9 +198,14 @@ export function TranscodesPage() {
         'dry_run' in all ? (
           <RunAllPlan plan={all} />
         ) : (
-          <p role="status">{all.queued === 0 ? 'Nothing is queued.' : `Queued ${all.queued.toLocaleString()} transcodes.`}</p>
+          <p role="status">
+            {all.queued === 0
+              ? 'Nothing is queued.'
+              : `Queued ${all.queued.toLocaleString()} transcodes${all.paused ? '; they start when the queue is resumed' : ''}.`}
+          </p>
         )
       ) : null}
+      {cancelAll.data ? <p role="status">Cancelled {cancelAll.data.cancelled.toLocaleString()} waiting transcodes.</p> : null}
       {queue.isPending ? <Loading what="the transcode queue" /> : null}
       <ErrorNote error={queue.error} />
       <ErrorNote error={retry.error} />

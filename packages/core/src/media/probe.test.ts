@@ -6,6 +6,22 @@ const disposition = (d: Partial<Record<'default' | 'forced' | 'attached_pic', nu
 });
 
 describe('normaliseProbe', () => {
+  it('reads an MP4 track’s title from its handler name, unless that only names the handler', () => {
+    const titles = (format_name: string) =>
+      normaliseProbe({
+        streams: [
+          { index: 0, codec_type: 'audio', tags: { handler_name: 'English Stereo' } },
+          { index: 1, codec_type: 'audio', tags: { handler_name: 'SoundHandler' } },
+          { index: 2, codec_type: 'video', tags: { handler_name: 'Core Media Video' } },
+          { index: 3, codec_type: 'subtitle', tags: { handler_name: 'GPAC ISO Text Handler' } },
+          { index: 4, codec_type: 'audio', tags: { title: 'Commentary', handler_name: 'Director' } },
+        ],
+        format: { format_name },
+      }).streams.map((s) => s.title);
+    expect(titles('mov,mp4,m4a,3gp,3g2,mj2')).toEqual(['English Stereo', null, null, null, 'Commentary']);
+    expect(titles('matroska,webm')).toEqual([null, null, null, null, 'Commentary']);
+  });
+
   it('keeps video, audio and subtitle streams in the contract shape and the rest aside', () => {
     const probe = normaliseProbe({
       streams: [

@@ -5,6 +5,9 @@ import { inputArgs, type Demuxer } from './containers.ts';
 export type MediaStream = z.infer<typeof streamSchema>;
 export type StreamType = MediaStream['type'];
 
+/** ffmpeg's stream specifier for each type: `-c:a:1` is the second audio stream of the output. */
+export const TYPE_SPECIFIER = { video: 'v', audio: 'a', subtitle: 's' } as const satisfies Record<StreamType, string>;
+
 /** A stream the contract does not list (attachment, data, cover art…); kept so remuxes can check they survive. */
 export interface OtherStream {
   index: number;
@@ -59,6 +62,23 @@ function tag(tags: Record<string, unknown> | undefined, name: string): string | 
   return null;
 }
 
+/**
+ * The names muxers give an MP4 track's handler when nobody named the track ("SoundHandler",
+ * "GPAC ISO Video Handler", Apple's "Core Media Audio"); any other handler name is a title.
+ */
+const GENERIC_HANDLER = /handler$|^core media /i;
+
+/**
+ * A stream's title. MP4 keeps titles in a box ffprobe does not read, so a title written there is
+ * read back from the handler name, which transcodes write too.
+ */
+function title(tags: Record<string, unknown> | undefined, container: string | undefined): string | null {
+  const titled = tag(tags, 'title');
+  if (titled !== null || !(container ?? '').split(',').includes('mp4')) return titled;
+  const handler = tag(tags, 'handler_name');
+  return handler !== null && !GENERIC_HANDLER.test(handler) ? handler : null;
+}
+
 function seconds(raw: string | undefined): number | null {
   const n = raw === undefined ? NaN : Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : null;
@@ -86,7 +106,7 @@ export function normaliseProbe(json: unknown): MediaProbe {
       codec,
       // "und" is ffprobe's way of saying there is no language.
       language: language === 'und' ? null : language,
-      title: tag(s.tags, 'title'),
+      title: title(s.tags, data.format?.format_name),
       default: Boolean(s.disposition?.default),
       forced: Boolean(s.disposition?.forced),
       channels: type === 'audio' ? (s.channels ?? null) : null,

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.ts';
 import { inputArgs, requireDemuxer, type Muxer } from './containers.ts';
-import type { MediaProbe, MediaStream } from './probe.ts';
+import { TYPE_SPECIFIER, type MediaProbe, type MediaStream } from './probe.ts';
 
 export type TrackAction = 'set_default' | 'remove';
 
@@ -9,8 +9,6 @@ export interface TrackRequest {
   /** ffprobe's stream index. */
   stream: number;
 }
-
-const TYPE_SPECIFIER = { video: 'v', audio: 'a', subtitle: 's' } as const;
 
 /** The stream a request names; only audio and subtitle tracks may be changed. */
 export function trackTarget(streams: readonly MediaStream[], stream: number): MediaStream {

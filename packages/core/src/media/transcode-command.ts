@@ -1,7 +1,7 @@
 import type { VIDEO_ENCODERS } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import { inputArgs, MP4_MUXER, requireDemuxer } from './containers.ts';
-import type { MediaProbe } from './probe.ts';
+import { TYPE_SPECIFIER, type MediaProbe, type MediaStream } from './probe.ts';
 import type { ExpectedStream } from './verify.ts';
 
 export type VideoEncoder = (typeof VIDEO_ENCODERS)[number];
@@ -63,6 +63,27 @@ function dropReason(type: string, codec: string | null): string {
 }
 
 /**
+ * The flags that give output stream `n` the source stream's language, title and default/forced
+ * flags. Both are needed: left to itself ffmpeg makes the first stream of a type default when the
+ * source marks none (any `-disposition` turns that off), and MP4 keeps a track's title where
+ * ffprobe cannot read it, so it is also written as the handler name, which ffprobe reads.
+ * Relative flags (`+default-forced`) leave the stream's other flags (commentary, hearing impaired)
+ * as copied from the source.
+ */
+function identityArgs(s: MediaStream, n: number): string[] {
+  const spec = `${TYPE_SPECIFIER[s.type]}:${n}`;
+  const flags = `${s.default ? '+' : '-'}default${s.forced ? '+' : '-'}forced`;
+  const args = [`-disposition:${spec}`, flags, `-metadata:s:${spec}`, `language=${s.language ?? 'und'}`];
+  if (s.title !== null) args.push(`-metadata:s:${spec}`, `title=${s.title}`, `-metadata:s:${spec}`, `handler_name=${s.title}`);
+  return args;
+}
+
+/** What an output stream made from `s` must be, beyond its codec. */
+function identity(s: MediaStream): Pick<MediaStream, 'language' | 'title' | 'default' | 'forced'> {
+  return { language: s.language, title: s.title, default: s.default, forced: s.forced };
+}
+
+/**
  * ffmpeg argv that turns `src` into an MP4 at `tmp`, copying every stream MP4 players accept
  * and encoding the rest: video with `encoder`, audio to AAC, text subtitles to mov_text.
  */
@@ -90,15 +111,16 @@ export function transcodePlan(probe: MediaProbe, opts: { encoder: VideoEncoder; 
         encoding = true;
         codecs.push(...videoEncoderArgs(opts.encoder, n));
       }
-      expected.push({ type: 'video', codec: MP4_VIDEO.has(s.codec ?? '') ? s.codec : 'h264', width: s.width, height: s.height });
+      expected.push({ type: 'video', codec: MP4_VIDEO.has(s.codec ?? '') ? s.codec : 'h264', width: s.width, height: s.height, ...identity(s) });
     } else if (s.type === 'audio') {
       if (MP4_AUDIO.has(s.codec ?? '')) codecs.push(`-c:a:${n}`, 'copy');
       else codecs.push(`-c:a:${n}`, 'aac', `-b:a:${n}`, (s.channels ?? 2) > 2 ? '384k' : '192k');
-      expected.push({ type: 'audio', codec: MP4_AUDIO.has(s.codec ?? '') ? s.codec : 'aac' });
+      expected.push({ type: 'audio', codec: MP4_AUDIO.has(s.codec ?? '') ? s.codec : 'aac', ...identity(s) });
     } else {
       codecs.push(`-c:s:${n}`, 'mov_text');
-      expected.push({ type: 'subtitle', codec: 'mov_text' });
+      expected.push({ type: 'subtitle', codec: 'mov_text', ...identity(s) });
     }
+    codecs.push(...identityArgs(s, n));
   }
   if (maps.length === 0) throw new AppError('bad_request', `${opts.src} has no stream an MP4 can carry`);
 

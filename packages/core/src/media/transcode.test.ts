@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import type { MediaStream } from './probe.ts';
 import type { FfmpegProgress } from './progress.ts';
 import { probeFile, ToolError } from './run.ts';
 import { fullClip, makeClip } from './test-fixtures/clips.ts';
@@ -62,6 +63,19 @@ describe('transcodeToMp4 on real media', () => {
     expect(progress.at(-1)).toMatchObject({ done: true, percent: 100 });
     // The source stays: removing it is the caller's decision, made after the result is recorded.
     expect((await names()).sort()).toEqual(['Movie (2001).mkv', 'Movie (2001).mp4']);
+  });
+
+  it.each([
+    ['one subtitle default, one forced', {}],
+    ['no subtitle default (ffmpeg made the first one default)', { noDefaultSubtitle: true }],
+  ])('keeps every stream’s language, title and default/forced flags: %s', async (_, flags) => {
+    const file = join(dir, 'media', 'Flags (2002).mkv');
+    await makeClip(file, { subtitles: true, seconds: 2, ...flags });
+    const identity = (s: MediaStream) => ({ type: s.type, language: s.language, title: s.title, default: s.default, forced: s.forced });
+    const before = (await probeFile(file)).streams.map(identity);
+    expect(before.filter((s) => s.type === 'subtitle').map((s) => s.default)).toEqual([!('noDefaultSubtitle' in flags), false]);
+    const out = await transcodeToMp4(job(file));
+    expect((await probeFile(out.output)).streams.map(identity)).toEqual(before);
   });
 
   it('encodes MPEG-4 video with libx264 and keeps MP3 audio', async () => {

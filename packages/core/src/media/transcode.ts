@@ -1,8 +1,10 @@
-import { rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { MediaSnapshot } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import { withMediaInFolder, type OpenedMedia, type PinnedFolder } from './open-media.ts';
+import { setTracksEnabled } from './mp4-track-enabled.ts';
 import { progressReader, type FfmpegProgress } from './progress.ts';
 import type { MediaProbe } from './probe.ts';
 import { remuxTimeoutMs } from './remux.ts';
@@ -29,6 +31,19 @@ export function transcodeTimeoutMs(probe: MediaProbe, plan: TranscodePlan): numb
   if (plan.encoder === null) return remuxTimeoutMs(probe.size_bytes);
   const seconds = probe.duration_seconds ?? 4 * 3600;
   return (600 + 20 * seconds) * 1000;
+}
+
+/**
+ * Gives each track of the MP4 at `temp` the default flag the plan expects. ffmpeg numbers an MP4's
+ * tracks from 1 in output stream order; the verification that follows reads the flags back.
+ */
+async function setDefaultTracks(folder: PinnedFolder, temp: string, plan: TranscodePlan): Promise<void> {
+  const file = await open(folder.at(temp), constants.O_RDWR | constants.O_NOFOLLOW);
+  try {
+    await setTracksEnabled(file, new Map(plan.expected.map((s, i) => [i + 1, s.default === true])));
+  } finally {
+    await file.close();
+  }
 }
 
 function expectation(probe: MediaProbe, plan: TranscodePlan): OutputExpectation {
@@ -99,6 +114,7 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
       const onLine = job.onProgress && progressReader(probe.duration_seconds, (p) => job.onProgress!({ ...p, encoder: plan.encoder }));
       const output = { path: ticket.temp, folder };
       await runWith(plan.argv, { input: source, output }, { timeoutMs: transcodeTimeoutMs(probe, plan), ...signal, ...(onLine ? { onStdoutLine: onLine } : {}) });
+      await setDefaultTracks(folder, temp, plan);
       return plan;
     };
     let plan = transcodePlan(probe, { encoder: job.encoder, src: job.file, tmp: ticket.temp });

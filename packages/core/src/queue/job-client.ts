@@ -54,6 +54,11 @@ export interface JobClient {
   queueTranscodes(jobs: readonly { payload: JobPayload<'transcode-run'>; jobId: string; priority: number }[]): Promise<JobRef[]>;
   /** Gives a waiting job another priority (BullMQ's: lower runs first); false when it no longer waits. */
   reprioritize(queue: QueueName, id: string, priority: number): Promise<boolean>;
+  /**
+   * Removes each named job that has not started (waiting, or put back by a paused worker); one a
+   * worker holds stays. Returns the ids removed.
+   */
+  removeWaiting(queue: QueueName, ids: readonly string[]): Promise<string[]>;
   /** BullMQ's own pause of a queue: workers take none of its jobs while paused. */
   setPaused(queue: QueueName, paused: boolean): Promise<void>;
   /** The progress each named job last reported; a job the queue no longer has is left out. */
@@ -201,6 +206,22 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
         if (!job || (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed')) return false;
         await job.changePriority({ priority });
         return true;
+      });
+    },
+
+    async removeWaiting(name, ids) {
+      return guarded(async () => {
+        const q = queue(name);
+        const removed = await Promise.all(
+          ids.map(async (id) => {
+            const job = await q.getJob(id);
+            const state = job ? await job.getState() : null;
+            if (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed') return null;
+            // BullMQ refuses (0) to remove a job a worker has locked: one that started since stays.
+            return (await q.remove(id)) === 1 ? id : null;
+          }),
+        );
+        return removed.filter((id) => id !== null);
       });
     },
 

@@ -361,7 +361,11 @@ export const runAllDryRunResponse = z.object({
 export const runAllStartedResponse = z.object({
   queued: z.number().int(),
   jobs: z.array(z.object({ path: z.string(), job: jobRefSchema, status_url: z.string() })),
+  /** The queue is paused: the jobs wait until it is resumed. */
+  paused: z.boolean(),
 });
+/** POST /api/tools/transcoder/cancel-all: the waiting jobs ended; their entries are back in line. */
+export const transcodeCancelAllResponse = z.object({ cancelled: z.number().int().nonnegative() });
 /** POST /api/tools/transcoder/discard-original: the path as the queue lists it. */
 export const discardOriginalBody = z.strictObject({ path: z.string().min(1) });
 export const discardOriginalResponse = z.object({ dry_run: z.boolean(), item: transcodeListingSchema, removed: z.string().nullable() });

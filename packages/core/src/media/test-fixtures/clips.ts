@@ -12,6 +12,8 @@ export interface ClipOptions {
   audio?: 'aac' | 'mp3';
   /** Two SubRip tracks: eng "English" (default) and spa "Español" (forced). */
   subtitles?: boolean;
+  /** With `subtitles`: the English track is not default either, so no subtitle is. */
+  noDefaultSubtitle?: boolean;
   /** Two chapters and a title. */
   chapters?: boolean;
   /** A font attachment (Matroska only). */
@@ -49,7 +51,7 @@ export async function makeClip(file: string, opts: ClipOptions = {}): Promise<vo
     meta.push(
       '-metadata:s:s:0', 'language=eng', '-metadata:s:s:0', 'title=English',
       '-metadata:s:s:1', 'language=spa', '-metadata:s:s:1', 'title=Español',
-      '-disposition:s:0', 'default', '-disposition:s:1', 'forced',
+      '-disposition:s:0', opts.noDefaultSubtitle ? '0' : 'default', '-disposition:s:1', 'forced',
     );
   }
   if (opts.chapters) {
