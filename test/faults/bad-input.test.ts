@@ -148,7 +148,11 @@ describe('POST /api/settings with generated bodies', () => {
   it(`${SETTINGS_BODIES} seeded bodies: never a 5xx; a 400 names the key and saves nothing; a 200 is saved and shown`, async () => {
     const ctx = {
       // Inside the allowed roots (the install's folders, and the drive's parent); outside ones are bad strings.
-      folders: [D, V, t.install.paths.config, join(D, 'not yet'), join(t.install.root, 'media', 'with space')],
+      folders: {
+        downloads: [D, V, join(D, 'not yet'), join(t.install.root, 'media', 'with space')],
+        config: [t.install.paths.config, join(t.install.paths.config, 'themes')],
+        drives: [D, V, join(t.install.root, 'media', 'with space')],
+      },
       localUrl: CLOSED_URL,
     };
     const cases = generateSettingsCases(rng(seed).fork('settings'), SETTINGS_BODIES, ctx);

@@ -120,6 +120,30 @@ describe('a fresh install, attacked without credentials', () => {
     figures.set('DNS-rebinding requests let in', 0);
   });
 
+  it('sixty wrong passwords sent at once are judged no more than the limit allows, and the right one is then refused', async () => {
+    // Each attack from an address of its own: 127.0.0.1 spent its tries above.
+    const token = /setup\?token=([\w-]+)/.exec(api.output())![1]!;
+    const password = 'the owner passphrase';
+    const owner = await anonymous('POST', '/api/auth/setup', { ...body({ token, username: 'owner', password }), from: '127.0.0.2' });
+    expect(owner.status).toBe(201);
+    const attacks: [string, string, (guess: string) => object, string][] = [
+      ['127.0.0.3', '/api/auth/login', (guess) => ({ username: 'owner', password: guess }), 'login'],
+      ['127.0.0.4', '/api/auth/api-key', (guess) => ({ password: guess }), 'API key for the password'],
+    ];
+    for (const [from, path, bodyOf, name] of attacks) {
+      const guesses = await Promise.all(Array.from({ length: 60 }, (_, i) => anonymous('POST', path, { ...body(bodyOf(`guess number ${i}`)), from })));
+      const right = await anonymous('POST', path, { ...body(bodyOf(password)), from });
+      const judged = guesses.filter((r) => r.status === 401).length;
+      figures.set(`${name}: of 60 wrong passwords at once, judged / 429; then the right one`, `${judged} / ${guesses.filter((r) => r.status === 429).length}; ${right.status}`);
+      expect(judged).toBe(10);
+      expect(right.status).toBe(429);
+      expect(right.text).not.toContain(key);
+    }
+    const keys = await Promise.all(Array.from({ length: 60 }, (_, i) => anonymous('GET', '/api/config', { headers: { 'x-api-key': `guess-${i}` }, from: '127.0.0.5' })));
+    expect(keys.filter((r) => r.status === 401).length).toBe(10);
+    expect((await anonymous('GET', '/api/config', { headers: { 'x-api-key': key }, from: '127.0.0.5' })).status).toBe(429);
+  });
+
   it('the generated key was never logged, and the state file holds no secret', async () => {
     expect(api.output()).not.toContain(key);
     expect(await state()).not.toContain(key);

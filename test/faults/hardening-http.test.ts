@@ -4,7 +4,8 @@
 //   of JSON); now it serves the bounded listing the scanner pass saved;
 // - a body just over 1 MiB through nginx was a 502 (the API closed the connection unread); now
 //   every size is the API's JSON 413;
-// - a known route with another method was a 404, `?wait=1e1` a 400, and the metrics mistyped.
+// - a known route with another method was a 404, `?wait=1e1` a 400, and the metrics mistyped;
+// - Bull Board and the API docs page could be framed by any site (clickjacking the owner's session).
 import { writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,25 @@ describe('bodies over 1 MiB through the shipped nginx config', () => {
       agent.destroy();
       if (first.status !== 413 || next.status !== 200) out.push(`${size} bytes: ${first.status}, then GET /api/health: ${next.status}`);
     }
+    expect(out).toEqual([]);
+  });
+});
+
+describe('framing a page under the owner\'s session', () => {
+  it('no page can be framed: Bull Board, the API docs, the set-up page and errors say DENY and frame-ancestors none, directly and through nginx', async () => {
+    const out: string[] = [];
+    let checked = 0;
+    for (const p of [port, nginx.port]) {
+      for (const path of ['/api/admin/queues', '/api/docs', '/setup', '/api/health', '/api/nowhere']) {
+        const r = await call(p, 'GET', path, { headers: { accept: 'text/html' } });
+        checked++;
+        const policy = String(r.headers['content-security-policy'] ?? '');
+        if (r.headers['x-frame-options'] !== 'DENY' || !/(?:^|; )frame-ancestors 'none'$/.test(policy)) {
+          out.push(`${p === port ? 'api' : 'nginx'} ${path} ${r.status}: X-Frame-Options ${String(r.headers['x-frame-options'])}, CSP ${policy || '(none)'}`);
+        }
+      }
+    }
+    figures.set('answers checked for framing / framable', `${checked} / ${out.length}`);
     expect(out).toEqual([]);
   });
 });

@@ -163,6 +163,20 @@ describe('locking the owner out', () => {
   });
 });
 
+describe('a drive on the data folder', () => {
+  it('is refused, and so is every overlap of the drives, downloads, config and data folders; the data folder stays as it was', async () => {
+    const before = await readdir(install.paths.data);
+    const disk1 = { name: 'disk1', path: install.paths.drive };
+    await expectRefused({ drives: [{ name: 'state', path: install.paths.data }] }, 'drives.0.path');
+    await expectRefused({ drives: [disk1, { name: 'state', path: install.paths.data }] }, 'drives.1.path');
+    await expectRefused({ drives: [disk1, { name: 'again', path: install.paths.drive }] }, 'drives.1.path');
+    await expectRefused({ paths: { downloads: install.paths.data } }, 'paths.downloads');
+    await expectRefused({ paths: { config: join(install.paths.drive, 'Movies') } }, 'paths.config');
+    expect(await readdir(install.paths.data)).toEqual(before);
+    expect((await get('/api/config')).status).toBe(200);
+  });
+});
+
 describe('the provider URL at an internal address', () => {
   // PORT: the canary's, known once it listens.
   it.each([

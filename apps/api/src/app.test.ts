@@ -46,6 +46,25 @@ describe('health and readiness', () => {
     const b = await t.app.request('/api/health', { headers: { 'x-request-id': 'abc-123' } });
     expect(b.headers.get('x-request-id')).toBe('abc-123');
   });
+
+  it('no answer can be framed: pages, documents and errors all say DENY and frame-ancestors none', async () => {
+    t = await testApp();
+    const answers = {
+      docs: await t.app.request('/api/docs'),
+      openapi: await t.app.request('/api/openapi.json'),
+      setup: await t.anonymous('/setup?token=abc'),
+      health: await t.anonymous('/api/health'),
+      unauthorized: await t.anonymous('/api/config'),
+      notFound: await t.app.request('/api/nothing-here'),
+      wrongMethod: await t.app.request('/api/health', { method: 'DELETE' }),
+    };
+    for (const [name, res] of Object.entries(answers)) {
+      expect(res.headers.get('x-frame-options'), name).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), name).toMatch(/(?:^|; )frame-ancestors 'none'$/);
+    }
+    // A page's own policy is kept beside it.
+    expect(answers.setup.headers.get('content-security-policy')).toMatch(/^default-src 'none'; .*; frame-ancestors 'none'$/);
+  });
 });
 
 describe('GET /api/config', () => {

@@ -20,6 +20,8 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Sends no API key (by default every request carries the key temp installs keep). */
   anonymous?: boolean;
+  /** The loopback address to send from (127.0.0.0/8), so that a client of its own can be played. */
+  from?: string;
 }
 
 /** Resolves with status -1 (and the error text) when the connection fails or times out. */
@@ -29,7 +31,7 @@ export function send(port: number, method: string, path: string, opts: SendOptio
     const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body);
     const headers: Record<string, string | number> = { ...(opts.anonymous ? {} : { 'x-api-key': TEST_API_KEY }), ...(opts.headers ?? {}) };
     if (body && !opts.chunked && headers['content-length'] === undefined) headers['content-length'] = body.length;
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: opts.agent ?? false }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: opts.agent ?? false, localAddress: opts.from }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0, headers: res.headers }));

@@ -20,8 +20,12 @@ export interface SettingsCase {
 }
 
 export interface GeneratorContext {
-  /** Absolute folders valid as paths.* and drive paths. */
-  folders: readonly string[];
+  /**
+   * Absolute folders valid as each of paths.downloads, paths.config and a drive path: inside the
+   * allowed roots, none of one role overlapping one of another or the data folder, and the drives'
+   * apart from one another (a drive may hold the downloads: the library folders judge that).
+   */
+  folders: { downloads: readonly string[]; config: readonly string[]; drives: readonly string[] };
   /** Base URL of a closed local port, for release_providers.tvmaze.url. */
   localUrl: string;
 }
@@ -33,7 +37,8 @@ type Leaf =
   | { t: 'bool' }
   | { t: 'int'; min: number; max: number }
   | { t: 'enum'; values: readonly string[] }
-  | { t: 'string'; kind: 'abs' | 'folder' | 'video-ext' | 'subtitle-ext' | 'rel' | 'movie-template' | 'episode-template' | 'url' | 'drive' };
+  | { t: 'string'; kind: 'folder' | 'video-ext' | 'subtitle-ext' | 'rel' | 'movie-template' | 'episode-template' | 'url' | 'drive' }
+  | { t: 'string'; kind: 'abs'; role: keyof GeneratorContext['folders'] };
 type Node = Leaf | { t: 'object'; keys: Record<string, Node> } | { t: 'array'; of: Node; min?: number; max?: number };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -52,8 +57,8 @@ const FLAT_KEYS = ['dry_run', 'scan_interval_seconds', 'settle_seconds', 'librar
 
 const SECTIONS: Record<string, Node> = {
   app: { t: 'object', keys: APP },
-  paths: { t: 'object', keys: { downloads: { t: 'string', kind: 'abs' }, config: { t: 'string', kind: 'abs' } } },
-  drives: { t: 'array', of: { t: 'object', keys: { name: { t: 'string', kind: 'drive' }, path: { t: 'string', kind: 'abs' } } } },
+  paths: { t: 'object', keys: { downloads: { t: 'string', kind: 'abs', role: 'downloads' }, config: { t: 'string', kind: 'abs', role: 'config' } } },
+  drives: { t: 'array', of: { t: 'object', keys: { name: { t: 'string', kind: 'drive' }, path: { t: 'string', kind: 'abs', role: 'drives' } } } },
   library: {
     t: 'object',
     keys: {
@@ -112,7 +117,7 @@ function validLeaf(r: Rng, leaf: Leaf, ctx: GeneratorContext): unknown {
     case 'string':
       switch (leaf.kind) {
         case 'abs':
-          return r.pick(ctx.folders);
+          return r.pick(ctx.folders[leaf.role]);
         case 'folder':
           return r.pick(['Movies', 'Films', 'TV', 'TV Shows', 'Séries', 'Kids (old)', 'a'.repeat(200), '...x', '.hidden']);
         case 'video-ext':
@@ -141,7 +146,9 @@ function validDrives(r: Rng, ctx: GeneratorContext): unknown[] {
   const names = ['disk1', 'disk2', 'media_3', 'A.b-c', 'x'.repeat(64)];
   const n = r.int(0, 3);
   const out: unknown[] = [];
-  for (let i = 0; i < n; i++) out.push({ name: names[i], path: r.pick(ctx.folders) });
+  // Each drive a folder of its own: two on one folder are refused.
+  const paths = [...ctx.folders.drives];
+  for (let i = 0; i < n && paths.length > 0; i++) out.push({ name: names[i], path: paths.splice(r.int(0, paths.length - 1), 1)[0] });
   return out;
 }
 
@@ -425,7 +432,7 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       if (which === 'paths.data') {
         const paths = getAt(m.body, ['paths']);
         if (paths === undefined || jsonType(paths) !== 'object') setAt(m.body, ['paths'], {});
-        setAt(m.body, ['paths', 'data'], r.pick(ctx.folders));
+        setAt(m.body, ['paths', 'data'], r.pick(ctx.folders.downloads));
         return reject(choice, 'paths.data');
       }
       if (which === 'transcoder') {
@@ -444,7 +451,8 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       return reject(choice, 'api_key');
     }
     case 'duplicate-drive': {
-      setAt(m.body, ['drives'], [{ name: 'twin', path: r.pick(ctx.folders) }, { name: 'twin', path: r.pick(ctx.folders) }]);
+      const [a, b] = ctx.folders.drives;
+      setAt(m.body, ['drives'], [{ name: 'twin', path: a }, { name: 'twin', path: b }]);
       return reject(choice, 'drives.1.name');
     }
   }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import {
+  AppError,
   clientAddress,
   failureKey,
   hostOfHeader,
@@ -116,12 +117,27 @@ export function clientKey(c: Context): string {
   return failureKey(remoteAddress(c) ?? 'unknown');
 }
 
-/** 429 with Retry-After while the client is over its limit of wrong credentials. */
-export function tooManyFailures(c: Context, limiter: FailureLimiter) {
-  const wait = limiter.retryAfterMs(clientKey(c));
-  if (wait <= 0) return null;
-  c.header('Retry-After', String(Math.ceil(wait / 1000)));
-  return errorResponse(c, 'too_many_requests', 'too many wrong keys or passwords from this address; try again later');
+/**
+ * Judges one presented secret (a key, a password, a set-up token) under the client's limit of wrong
+ * ones: the check's result, or 429 with Retry-After while the address is over its limit. The place
+ * is taken before the check runs, so requests sent at once are judged no more than the limit allows;
+ * an `unauthorized` error from the check counts as a failure.
+ */
+export async function limitedCheck<T>(c: Context, limiter: FailureLimiter, check: () => Promise<T>): Promise<T | Response> {
+  const reservation = await limiter.reserve(clientKey(c));
+  if ('retryAfterMs' in reservation) {
+    c.header('Retry-After', String(Math.ceil(reservation.retryAfterMs / 1000)));
+    return errorResponse(c, 'too_many_requests', 'too many wrong keys or passwords from this address; try again later');
+  }
+  let failed = false;
+  try {
+    return await check();
+  } catch (err) {
+    failed = err instanceof AppError && err.code === 'unauthorized';
+    throw err;
+  } finally {
+    reservation.attempt.settle(failed);
+  }
 }
 
 /**
@@ -137,12 +153,10 @@ export function authGuard(deps: { config: RuntimeConfig; auth: AuthService; limi
     const admin = path.startsWith(ADMIN_PREFIX);
     const key = presentedKey(c) ?? (admin ? (getCookie(c, ADMIN_COOKIE) ?? null) : null);
     if (key !== null) {
-      const limited = tooManyFailures(c, limiter);
-      if (limited) return limited;
-      if (!(await auth.keyMatches(key))) {
-        limiter.fail(clientKey(c));
-        return errorResponse(c, 'unauthorized', 'the API key is not valid');
-      }
+      const limited = await limitedCheck(c, limiter, async () => {
+        if (!(await auth.keyMatches(key))) throw new AppError('unauthorized', 'the API key is not valid');
+      });
+      if (limited instanceof Response) return limited;
       await next();
       // Set on the finished answer: the dashboard's mounted app builds its own Response.
       if (admin && c.req.query('api_key')) {

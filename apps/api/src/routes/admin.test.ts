@@ -29,6 +29,8 @@ describe('queue dashboard', () => {
     const page = await t.app.request('/api/admin/queues');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    // Its own answers, built by the mounted app, cannot be framed either.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const api = await t.app.request('/api/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const body = (await api.json()) as { queues: { name: string }[] };
@@ -96,7 +98,7 @@ describe('queue dashboard', () => {
     await setup();
     const page = await t.app.request('/api/admin/queues');
     const html = await page.text();
-    expect(page.headers.get('content-security-policy')).toBe("font-src 'self' data:");
+    expect(page.headers.get('content-security-policy')).toBe("font-src 'self' data:; frame-ancestors 'none'");
     const css = [...html.matchAll(/href="(static\/[^"]+\.css)"/g)].map((m) => m[1]!);
     // The stylesheets the page's scripts add later, straight from the UI package.
     const ui = dirname(createRequire(import.meta.url).resolve('@bull-board/ui/package.json', { paths: [dirname(createRequire(import.meta.url).resolve('@bull-board/api'))] }));

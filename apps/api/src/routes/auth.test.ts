@@ -265,6 +265,33 @@ describe('wrong credentials', () => {
     expect((await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.67'))).status).toBe(200);
   });
 
+  it('sent all at once are judged no more than the limit allows, on every route that checks a secret; then the right one waits too', async () => {
+    await freshInstall();
+    const token = (await t.auth.setupToken())!;
+    const key = await t.auth.apiKey();
+    const wrongToken = (i: number) => t.anonymous('/api/auth/setup', json({ token: `guess-${i}`, username: 'owner', password: 'a good passphrase' }), from('192.168.1.70'));
+    const rightToken = () => t.anonymous('/api/auth/setup', json({ token, username: 'owner', password: 'a good passphrase' }), from('192.168.1.70'));
+    type Send = Response | Promise<Response>;
+    const attacks: [string, (i: number) => Send, () => Send][] = [
+      ['/api/auth/setup', wrongToken, rightToken],
+      ['/api/auth/login', (i) => t.anonymous('/api/auth/login', json({ username: 'owner', password: `guess ${i} guess` }), from('192.168.1.71')), () => t.anonymous('/api/auth/login', json({ username: 'owner', password: 'a good passphrase' }), from('192.168.1.71'))],
+      ['/api/auth/api-key', (i) => t.anonymous('/api/auth/api-key', json({ password: `guess ${i} guess` }), from('192.168.1.72')), () => t.anonymous('/api/auth/api-key', json({ password: 'a good passphrase' }), from('192.168.1.72'))],
+      ['/api/auth/password', (i) => t.anonymous('/api/auth/password', json({ current_password: `guess ${i} guess`, new_password: 'the attacker’s own' }), from('192.168.1.73')), () => t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.73'))],
+      ['X-Api-Key', (i) => t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from('192.168.1.74')), () => t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.74'))],
+    ];
+    const sent = 3 * MAX_AUTH_FAILURES_PER_MINUTE;
+    const judged: Record<string, number[]> = {};
+    for (const [name, wrong, right] of attacks) {
+      const answers = await Promise.all(Array.from({ length: sent }, (_, i) => wrong(i)));
+      const last = await right();
+      judged[name] = [answers.filter((r) => r.status === 401).length, answers.filter((r) => r.status === 429).length, last.status];
+      // The set-up is taken once its guesses are spent, so that the other routes have an owner to guess at.
+      if (name === '/api/auth/setup') expect((await t.anonymous('/api/auth/setup', json({ token, username: 'owner', password: 'a good passphrase' }), from('192.168.1.75'))).status).toBe(201);
+    }
+    const expected = [MAX_AUTH_FAILURES_PER_MINUTE, sent - MAX_AUTH_FAILURES_PER_MINUTE, 429];
+    expect(judged).toEqual(Object.fromEntries(attacks.map(([name]) => [name, expected])));
+  });
+
   it('from the addresses of one IPv6 /64 count together: a host holds the whole /64, not one address', async () => {
     await freshInstall();
     for (let i = 1; i <= MAX_AUTH_FAILURES_PER_MINUTE; i++) {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createRoute, z } from '@hono/zod-openapi';
-import { AppError, sessionId, type AuthService, type FailureLimiter, type Session } from '@mo/core';
+import { sessionId, type AuthService, type FailureLimiter, type Session } from '@mo/core';
 import {
   authApiKeyBody,
   authApiKeyResponse,
@@ -15,7 +15,7 @@ import {
   authStatusResponse,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { clientKey, isLocalRequest, overHttps, SESSION_COOKIE, sessionClient, tooManyFailures } from '../http/auth.ts';
+import { isLocalRequest, limitedCheck, overHttps, SESSION_COOKIE, sessionClient } from '../http/auth.ts';
 import { AUTH_FAILURES, body, errors, json, OPEN, router, segment } from '../openapi/route.ts';
 
 const status = createRoute({
@@ -103,18 +103,6 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
     deleteCookie(c, SESSION_COOKIE, { path: cookiePath, secure: overHttps(c) });
   }
 
-  /** Runs a check of secrets: refused at once while over the limit, and a 401 counts a failure. */
-  async function guarded<T>(c: Context, run: () => Promise<T>): Promise<T | Response> {
-    const limited = tooManyFailures(c, limiter);
-    if (limited) return limited;
-    try {
-      return await run();
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'unauthorized') limiter.fail(clientKey(c));
-      throw err;
-    }
-  }
-
   return router()
     .openapi(status, async (c) => {
       const session = getCookie(c, SESSION_COOKIE);
@@ -127,14 +115,14 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
     })
     .openapi(setup, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, () => auth.setup(body.token, body.username, body.password, sessionClient(c)));
+      const out = await limitedCheck(c, limiter, () => auth.setup(body.token, body.username, body.password, sessionClient(c)));
       if (out instanceof Response) return out;
       deps.logger.info({ username: body.username.trim() }, 'owner account set up');
       return c.json(startSession(c, out, body.username.normalize('NFC').trim()), 201);
     })
     .openapi(login, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, () => auth.login(body.username, body.password, sessionClient(c)));
+      const out = await limitedCheck(c, limiter, () => auth.login(body.username, body.password, sessionClient(c)));
       if (out instanceof Response) return out;
       return c.json(startSession(c, out, body.username.normalize('NFC').trim()), 200);
     })
@@ -155,7 +143,7 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
     })
     .openapi(password, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, () => auth.changePassword(body.current_password, body.new_password, sessionClient(c)));
+      const out = await limitedCheck(c, limiter, () => auth.changePassword(body.current_password, body.new_password, sessionClient(c)));
       if (out instanceof Response) return out;
       deps.logger.info('owner password changed; every session ended');
       const owner = await auth.session(out.token);
@@ -163,7 +151,7 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
     })
     .openapi(apiKey, async (c) => {
       const body = c.req.valid('json');
-      const out = await guarded(c, async () => {
+      const out = await limitedCheck(c, limiter, async () => {
         if (body.regenerate) return auth.regenerateApiKey(body.password);
         await auth.checkPassword(body.password);
         return auth.apiKey();

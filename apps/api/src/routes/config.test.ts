@@ -114,6 +114,15 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
     expect(t.config.current().paths.downloads).toBe(incoming);
   });
 
+  it('refuses a drive set to the data folder, or any overlap of the drives, downloads, config and data folders', async () => {
+    const { data, config, drive } = t.install.paths;
+    await expectRefused({ drives: [{ name: 'disk1', path: drive }, { name: 'state', path: data }] }, 'drives.1.path', / is paths\.data .*state\.json and the API key/);
+    await expectRefused({ drives: [{ name: 'disk1', path: drive }, { name: 'twice', path: `${drive}/` }] }, 'drives.1.path', / is drives\.0\.path /);
+    await expectRefused({ paths: { downloads: data } }, 'paths.downloads', / is paths\.data /);
+    await expectRefused({ paths: { downloads: join(config, 'incoming') } }, 'paths.downloads', / lies in paths\.config /);
+    expect(t.config.current().drives.map((d) => d.path)).toEqual([drive]);
+  });
+
   it('saves nothing of a body with one refused key among good ones', async () => {
     await expectRefused({ dry_run: false, library: { video_extensions: ['.mkv', '.exe'] }, metadata: { include_specials: true } }, 'library.video_extensions.1');
     expect(t.config.current().app.dry_run).toBe(true);

@@ -63,11 +63,10 @@ const getSetupPage = createRoute({
 
 export function setupPage() {
   return router().openapi(getSetupPage, (c) => {
-    // The token is in the address: keep it out of Referer headers, caches and frames.
+    // The token is in the address: keep it out of Referer headers and caches (and frames: refuseFraming).
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-store');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Content-Security-Policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    c.header('Content-Security-Policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'");
     return c.html(PAGE, 200);
   });
 }

@@ -33,7 +33,8 @@ describe('the web UI', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'self'; .*; frame-ancestors 'none'$/);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(await res.text()).toContain('<base href="/" />');
     }
   });

@@ -41,12 +41,9 @@ function acceptsGzip(c: Context): boolean {
   return /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
 }
 
-/**
- * The page runs only its own scripts and talks only to this origin; nothing may frame it (the
- * owner's session would click through someone else's page).
- */
+/** The page runs only its own scripts and talks only to this origin (refuseFraming adds that nothing may frame it). */
 const PAGE_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
 
 function send(c: Context, asset: Asset, cacheControl: string, extra: Record<string, string> = {}): Response {
   const gz = asset.gzip !== null && acceptsGzip(c);
@@ -112,6 +109,6 @@ export function webUi(opts: { root: string | null; urlBase?: string }): Middlewa
       return asset ? send(c, asset, 'public, max-age=31536000, immutable') : next();
     }
     if (path === '/api' || path.startsWith('/api/') || !wantsHtml(c)) return next();
-    return send(c, await loadIndex(), 'no-cache', { 'content-security-policy': PAGE_POLICY, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
+    return send(c, await loadIndex(), 'no-cache', { 'content-security-policy': PAGE_POLICY, 'referrer-policy': 'same-origin' });
   };
 }

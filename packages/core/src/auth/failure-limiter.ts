@@ -32,43 +32,85 @@ export function failureKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
-/**
- * Counts failed credentials per client address in a sliding window: after `limit` failures within
- * `windowMs`, the address is refused until the oldest of them leaves the window. The map is bounded
- * so that a flood of addresses cannot grow it: the longest-quiet addresses go first.
- */
-export interface FailureLimiter {
-  /** Milliseconds until `key` may try again; 0 when it may now. */
-  retryAfterMs(key: string, now?: number): number;
-  fail(key: string, now?: number): void;
+/** One check of a secret under way: settled once it is judged. */
+export interface Attempt {
+  /** A failure stays in the window; anything else (the right secret, a bad request) frees its place. */
+  settle(failed: boolean): void;
 }
 
-export function createFailureLimiter(opts: { limit: number; windowMs: number; maxKeys?: number }): FailureLimiter {
-  const maxKeys = opts.maxKeys ?? 10_000;
-  const failures = new Map<string, number[]>();
+export type Reservation = { attempt: Attempt } | { retryAfterMs: number };
 
-  function recent(key: string, now: number): number[] {
-    const times = failures.get(key);
-    if (!times) return [];
-    const kept = times.filter((t) => now - t < opts.windowMs);
-    if (kept.length === 0) failures.delete(key);
-    else failures.set(key, kept);
-    return kept;
+/**
+ * Counts failed credentials per client address in a sliding window: after `limit` failures within
+ * `windowMs`, the address is refused until the oldest of them leaves the window. A check in flight
+ * holds a place as if it had failed, so that requests sent all at once cannot have more secrets
+ * judged than the limit allows: those beyond it wait for the ones ahead to be judged. The map is
+ * bounded so that a flood of addresses cannot grow it: the longest-quiet addresses go first.
+ */
+export interface FailureLimiter {
+  /** Takes a place for one check before the secret is judged, or says how long `key` must wait. */
+  reserve(key: string): Promise<Reservation>;
+}
+
+interface Entry {
+  failures: number[];
+  inFlight: number;
+  /** Reservations waiting for a check in flight to be judged. */
+  waiting: (() => void)[];
+}
+
+export function createFailureLimiter(opts: { limit: number; windowMs: number; maxKeys?: number; now?: () => number }): FailureLimiter {
+  const maxKeys = opts.maxKeys ?? 10_000;
+  const now = opts.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+
+  /** The key's entry, its failures pruned to the window, moved to the most recently used end. */
+  function entryFor(key: string, at: number): Entry {
+    const entry = entries.get(key) ?? { failures: [], inFlight: 0, waiting: [] };
+    entry.failures = entry.failures.filter((t) => at - t < opts.windowMs);
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  function forgetIfIdle(key: string, entry: Entry): void {
+    if (entry.failures.length === 0 && entry.inFlight === 0 && entry.waiting.length === 0 && entries.get(key) === entry) entries.delete(key);
+  }
+
+  function attemptOn(key: string, entry: Entry): Attempt {
+    let settled = false;
+    return {
+      settle(failed) {
+        if (settled) return;
+        settled = true;
+        entry.inFlight--;
+        if (failed) {
+          entry.failures.push(now());
+          // Only the last `limit` failures decide anything.
+          if (entry.failures.length > opts.limit) entry.failures.shift();
+          // Bounded only when a failure is kept, so that clients who get in push no one's failures out.
+          if (entries.size > maxKeys) entries.delete(entries.keys().next().value!);
+        }
+        // Each waiter looks again: a place freed lets one through, a full window refuses them all.
+        for (const wake of entry.waiting.splice(0)) wake();
+        forgetIfIdle(key, entry);
+      },
+    };
   }
 
   return {
-    retryAfterMs(key, now = Date.now()) {
-      const times = recent(key, now);
-      return times.length < opts.limit ? 0 : times[times.length - opts.limit]! + opts.windowMs - now;
-    },
-    fail(key, now = Date.now()) {
-      const times = recent(key, now);
-      times.push(now);
-      // Only the last `limit` failures decide anything.
-      if (times.length > opts.limit) times.shift();
-      failures.delete(key);
-      failures.set(key, times);
-      if (failures.size > maxKeys) failures.delete(failures.keys().next().value!);
+    async reserve(key) {
+      for (;;) {
+        const at = now();
+        const entry = entryFor(key, at);
+        const { failures } = entry;
+        if (failures.length >= opts.limit) return { retryAfterMs: failures[failures.length - opts.limit]! + opts.windowMs - at };
+        if (failures.length + entry.inFlight < opts.limit) {
+          entry.inFlight++;
+          return { attempt: attemptOn(key, entry) };
+        }
+        await new Promise<void>((resolve) => entry.waiting.push(resolve));
+      }
     },
   };
 }

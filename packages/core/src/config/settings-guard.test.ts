@@ -118,15 +118,45 @@ describe('guardSettingsPatch', () => {
 
   it('keeps the stylesheet, which anyone may fetch, away from the data folder and from other files', async () => {
     const data = fileConfig.paths.data;
-    expect((await refused({ paths: { config: data } })).message).toMatch(/^paths\.config: must not lie in paths\.data/);
-    expect((await refused({ paths: { config: join(data, 'sub') } })).message).toMatch(/^paths\.config: must not lie in paths\.data/);
+    expect((await refused({ paths: { config: data } })).message).toMatch(/^paths\.config: \S+ is paths\.data \(\S+\), the data folder, which holds state\.json and the API key: /);
+    expect((await refused({ paths: { config: join(data, 'sub') } })).message).toMatch(/^paths\.config: \S+ lies in paths\.data /);
     expect((await refused({ theme: { css_file: 'api_key' } })).message).toBe('theme.css_file: must name a .css file');
     expect((await refused({ theme: { css_file: 'state.json' } })).message).toMatch(/^theme\.css_file: /);
     await expect(guard({ paths: { config: fileConfig.paths.config }, theme: { css_file: 'themes/Dark.CSS' } })).resolves.toBeUndefined();
-    await expect(guard({ paths: { config: join(dir, 'downloads', 'themes') } })).resolves.toBeUndefined();
+    await expect(guard({ paths: { config: join(dir, 'media', 'themes') } })).resolves.toBeUndefined();
     // The config file's own choice stands, even inside the data folder.
     const together = { ...fileConfig, paths: { ...fileConfig.paths, config: join(data, 'config') } };
     await expect(guard({ paths: { config: join(data, 'config') } }, together)).resolves.toBeUndefined();
+  });
+
+  it('refuses drives, downloads, config and data folders that overlap one another, naming the key the patch changed', async () => {
+    const { data, downloads, config } = fileConfig.paths;
+    const disk1 = { name: 'disk1', path: join(dir, 'media', 'disk1') };
+    const cases: [SettingsPatch, string, RegExp][] = [
+      [{ drives: [disk1, { name: 'state', path: data }] }, 'drives.1.path', / is paths\.data .*state\.json/],
+      [{ paths: { config: join(dir, 'media') } }, 'paths.config', / holds drives\.0\.path /],
+      [{ drives: [disk1, { name: 'again', path: join(dir, 'media', 'disk1', '.') }] }, 'drives.1.path', / is drives\.0\.path /],
+      [{ drives: [disk1, { name: 'inner', path: join(dir, 'media', 'disk1', 'disk2') }] }, 'drives.1.path', / lies in drives\.0\.path /],
+      [{ paths: { downloads: data } }, 'paths.downloads', / is paths\.data /],
+      [{ paths: { downloads: join(config, 'incoming') } }, 'paths.downloads', / lies in paths\.config .*stylesheet/],
+      [{ paths: { config: join(downloads, 'themes') } }, 'paths.config', / lies in paths\.downloads /],
+      [{ paths: { config: join(dir, 'media', 'disk1', 'config') } }, 'paths.config', / lies in drives\.0\.path \(\S+\), the drive disk1: /],
+    ];
+    for (const [patch, key, why] of cases) {
+      const err = await refused(patch);
+      expect(err.details, JSON.stringify(patch)).toMatchObject({ key });
+      expect(err.message, JSON.stringify(patch)).toMatch(new RegExp(`^${key.replace(/\./g, '\\.')}: \\S+`));
+      expect(err.message, JSON.stringify(patch)).toMatch(why);
+      expect(err.message).toMatch(/must not overlap$/);
+    }
+    // Through a link to the data folder, which its path alone does not show.
+    await symlink(data, join(dir, 'media', 'data-link'));
+    expect((await refused({ drives: [{ name: 'link', path: join(dir, 'media', 'data-link') }] })).message).toMatch(/^drives\.0\.path: \S+ is paths\.data /);
+    // Apart they are fine, a drive beside another and a downloads folder on a drive (the library rule judges that) included.
+    await expect(guard({ drives: [disk1, { name: 'disk2', path: join(dir, 'media', 'disk2') }], paths: { downloads: join(dir, 'media', 'disk1', 'Downloads') } })).resolves.toBeUndefined();
+    // What the config file itself sets stands: only a pair the patch moves is judged.
+    const overlapping = { ...fileConfig, drives: [{ name: 'old', path: join(data, 'media') }] };
+    await expect(guard({ drives: overlapping.drives, paths: { downloads } }, overlapping)).resolves.toBeUndefined();
   });
 
   it('refuses unknown media types, naming the entry', async () => {

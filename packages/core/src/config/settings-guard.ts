@@ -4,6 +4,7 @@ import { AppError, type KeyIssue } from '../errors.ts';
 import { libraryFolderHolding } from '../scanner/downloads-in-library.ts';
 import { checkTemplate, TemplateError } from '../scanner/template.ts';
 import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots } from './allowed-roots.ts';
+import { folderOverlap, type NamedFolder } from './folder-overlap.ts';
 import { extensionProblem, type ExtensionList } from './known-extensions.ts';
 import { providerUrlProblem, type Resolve } from './public-address.ts';
 
@@ -44,9 +45,35 @@ async function downloadsInLibrary(patch: SettingsPatch, base: Config): Promise<K
   return { path: key, message: `the downloads folder ${downloads} lies in the library folder ${hit.real ?? hit.path}: every pass would take the library's own files for downloads` };
 }
 
+/** The folders the config would have with the patch applied, each marked when the patch moves it off the config file's. */
+function namedFolders(patch: SettingsPatch, base: Config, fileConfig: Config): NamedFolder[] {
+  const same = (a: string, b: string) => resolve(a) === resolve(b);
+  const paths = { ...base.paths, ...patch.paths };
+  const path = (key: 'downloads' | 'config', what: string, kind: NamedFolder['kind']): NamedFolder => ({
+    key: `paths.${key}`,
+    what,
+    path: paths[key],
+    changed: patch.paths?.[key] !== undefined && !same(paths[key], fileConfig.paths[key]),
+    kind,
+  });
+  return [
+    path('downloads', 'the downloads folder', 'downloads'),
+    // The stylesheet is served to anyone: in the data folder it would hand out the API key, in the downloads a file anyone could send.
+    path('config', 'the config folder, whose stylesheet anyone may fetch', 'other'),
+    { key: 'paths.data', what: 'the data folder, which holds state.json and the API key', path: fileConfig.paths.data, changed: false, kind: 'other' },
+    ...(patch.drives ?? base.drives).map((d, i): NamedFolder => ({
+      key: `drives.${i}.path`,
+      what: `the drive ${d.name}`,
+      path: d.path,
+      changed: patch.drives !== undefined && !fileConfig.drives.some((f) => f.name === d.name && same(f.path, d.path)),
+      kind: 'drive',
+    })),
+  ];
+}
+
 /**
  * What a settings patch that passed the schema must still satisfy before it is saved: paths inside
- * the allowed roots, known media types, templates that name files inside the library, a provider
+ * the allowed roots and apart from one another, known media types, templates that name files inside the library, a provider
  * URL that reaches no internal address. Every refusal is collected; the 400 names the first key and
  * lists them all in `details.issues`, as a schema refusal does.
  */
@@ -68,12 +95,12 @@ export async function guardSettingsPatch(patch: SettingsPatch, ctx: SettingsGuar
     }
   }
 
-  // The stylesheet is served to anyone: pointed into the data folder it would hand out the API key.
-  const configDir = patch.paths?.config;
-  if (configDir !== undefined && resolve(configDir) !== resolve(fileConfig.paths.config) && !issues.some((i) => i.path === 'paths.config')) {
-    const [real, data] = await Promise.all([realPathOf(configDir), realPathOf(fileConfig.paths.data).catch(() => resolve(fileConfig.paths.data))]);
-    if (isInside(real, data)) issues.push({ path: 'paths.config', message: 'must not lie in paths.data, which holds state.json and the API key' });
+  // Judged only once each path is allowed: a refused one says all there is to say about it.
+  if ((patch.paths !== undefined || patch.drives !== undefined) && issues.length === 0) {
+    const overlap = await folderOverlap(namedFolders(patch, ctx.current ?? fileConfig, fileConfig));
+    if (overlap) issues.push(overlap);
   }
+
   const cssFile = patch.theme?.css_file;
   if (cssFile !== undefined && !cssFile.toLowerCase().endsWith('.css')) issues.push({ path: 'theme.css_file', message: 'must name a .css file' });
 
