@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { superLinearRuns } from '../test-fixtures/growth.ts';
+import { growthExponent, LINEAR_BOUND, run, superLinearRuns } from '../test-fixtures/growth.ts';
 import { normalizeTitle } from './normalize-title.ts';
 import { parseRelease } from './release-name.ts';
 import { seasonOfFolder } from './season-folder.ts';
@@ -16,8 +16,19 @@ const READERS: Record<string, (s: string) => unknown> = {
   normalizeTitle,
 };
 
+// Names made only of a run, each with what ends it: judged by how the time grows, not by a time
+// limit, which a slow or loaded machine misses however linear the parser is.
+const PATHOLOGICAL_NAMES: [unit: string, end: string][] = [
+  [' -', 'x'], ['a.', '2010'], ['1 ', ''], ['[a]', ''], ['S01E01', ''], ['1x', ''], ['Season 1 ', ''], ['- 01 ', ''],
+];
+
 describe('the release-name parser runs in linear time', () => {
   it.each(Object.entries(READERS))('%s', (_, read) => {
     expect(superLinearRuns(read, RUNS, ENDS)).toEqual([]);
   }, 120_000);
+
+  it('parseRelease on pathological names', () => {
+    const superLinear = PATHOLOGICAL_NAMES.filter(([unit, end]) => growthExponent(parseRelease, run('', unit, end)) >= LINEAR_BOUND);
+    expect(superLinear).toEqual([]);
+  }, 60_000);
 });

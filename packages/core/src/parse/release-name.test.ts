@@ -128,15 +128,6 @@ describe('parseRelease: hostile and odd input', () => {
     }
   });
 
-  it('is fast on pathological input', () => {
-    const t0 = performance.now();
-    for (const n of [`${' -'.repeat(5000)}x`, `${'a.'.repeat(5000)}2010`, `${'1 '.repeat(5000)}`, `${'[a]'.repeat(3000)}`,
-      `${'S01E01'.repeat(2000)}`, `${'1x'.repeat(4000)}`, `${'Season 1 '.repeat(1000)}`, `${'- 01 '.repeat(2000)}`]) {
-      parseRelease(n);
-    }
-    expect(performance.now() - t0).toBeLessThan(500);
-  });
-
   it('reads phone and camera clips as no media', () => {
     for (const name of ['IMG_1964.mov', 'VID_20240101_1964.mp4', 'PXL_20230405_123456789.mp4', 'DSC01964.MOV', 'GOPR1964.MP4', 'MVI_1999.avi']) {
       expect(parseReleaseName(name), name).toBeNull();
