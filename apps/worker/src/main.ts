@@ -4,6 +4,7 @@ import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
 import { reportWorker } from './heartbeat.ts';
 import { watchDownloads } from './watch-downloads.ts';
+import { keepDownloadsListing } from './keep-listing.ts';
 import { watchPassQueue } from './watch-pass.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
@@ -58,7 +59,10 @@ async function main() {
     : undefined;
   const report = reportWorker(deps, host);
   const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
-  const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request }) : undefined;
+  // Late-bound both ways: the listing asks the watch whether it sees changes, the watch tells the listing of them.
+  const onChange = () => listing?.changed();
+  const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request, onChange, onWatching: onChange }) : undefined;
+  const listing = passQueue ? keepDownloadsListing({ config, logger, watched: () => watching?.watching() ?? false }) : undefined;
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
 
   let stopping = false;
@@ -71,6 +75,7 @@ async function main() {
     await report.close();
     await schedule?.close();
     await watching?.close();
+    await listing?.close();
     await passQueue?.close();
     await host.close();
     await notices?.close();
