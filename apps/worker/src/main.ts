@@ -17,6 +17,12 @@ import { withFreshConfig } from './fresh-config.ts';
 import { notifyQueue } from './notify-queue.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
+/**
+ * The longest a shutdown waits for its handlers to return once their jobs are aborted (a pass
+ * finishing the copy under way): under the 10 s after which `docker stop` kills. A job still running
+ * then is left to BullMQ's stalled check, which hands it to the next worker.
+ */
+const SHUTDOWN_GRACE_MS = 8000;
 
 async function main() {
   applyUmask(process.env);
@@ -69,9 +75,13 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing active jobs');
+    logger.info({ signal }, 'shutting down: handing active jobs back to the queue');
+    setTimeout(() => {
+      logger.warn('jobs still running after the grace period; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     clearInterval(settling);
-    // Gone from the list first: while its active jobs finish, it takes no new ones.
+    // Gone from the list first: while its active jobs are handed back, it takes no new ones.
     await report.close();
     await schedule?.close();
     await watching?.close();
