@@ -7,7 +7,8 @@ import { createApp } from './app.ts';
 import { findWebRoot } from './routes/web.ts';
 import { createLiveEvents } from './http/live-events.ts';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** Under the 10 s after which `docker stop` (and scripts/start) kill: requests in flight get this long. */
+const SHUTDOWN_GRACE_MS = 8000;
 
 async function main() {
   const env = readProcessEnv(process.env);

@@ -4,6 +4,7 @@ import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
 import { reportWorker } from './heartbeat.ts';
 import { watchDownloads } from './watch-downloads.ts';
+import { keepDownloadsListing } from './keep-listing.ts';
 import { watchPassQueue } from './watch-pass.ts';
 import type { WorkerDeps } from './deps.ts';
 import { scanPassHandler } from './handlers/scan-pass.ts';
@@ -16,6 +17,12 @@ import { withFreshConfig } from './fresh-config.ts';
 import { notifyQueue } from './notify-queue.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
+/**
+ * The longest a shutdown waits for its handlers to return once their jobs are aborted (a pass
+ * finishing the copy under way): under the 10 s after which `docker stop` kills. A job still running
+ * then is left to BullMQ's stalled check, which hands it to the next worker.
+ */
+const SHUTDOWN_GRACE_MS = 8000;
 
 async function main() {
   applyUmask(process.env);
@@ -58,19 +65,27 @@ async function main() {
     : undefined;
   const report = reportWorker(deps, host);
   const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
-  const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request }) : undefined;
+  // Late-bound both ways: the listing asks the watch whether it sees changes, the watch tells the listing of them.
+  const onChange = () => listing?.changed();
+  const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request, onChange, onWatching: onChange }) : undefined;
+  const listing = passQueue ? keepDownloadsListing({ config, logger, watched: () => watching?.watching() ?? false }) : undefined;
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing active jobs');
+    logger.info({ signal }, 'shutting down: handing active jobs back to the queue');
+    setTimeout(() => {
+      logger.warn('jobs still running after the grace period; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     clearInterval(settling);
-    // Gone from the list first: while its active jobs finish, it takes no new ones.
+    // Gone from the list first: while its active jobs are handed back, it takes no new ones.
     await report.close();
     await schedule?.close();
     await watching?.close();
+    await listing?.close();
     await passQueue?.close();
     await host.close();
     await notices?.close();

@@ -11,12 +11,16 @@ export const REARM_MS = 30_000;
  * settle_seconds. Removals are not watched: they never need importing, and every import removes
  * files; nor changes that leave a file settled, which a pass makes by reading it. A watch that fails
  * (an inotify limit, the folder gone) leaves new downloads to the periodic pass until it re-arms.
+ * `onChange` hears every change, removals included, and `onWatching` each start and stop of the
+ * watch: the downloads listing follows both.
  */
 export function watchDownloads(opts: {
   config: RuntimeConfig;
   logger: Logger;
   requestPass: () => Promise<QueuedPass>;
   rearmMs?: number;
+  onChange?: () => void;
+  onWatching?: () => void;
 }) {
   const { config, logger } = opts;
   let state: WatchState = IDLE;
@@ -26,6 +30,7 @@ export function watchDownloads(opts: {
   let folder = config.current().paths.downloads;
   let failed = false;
   let closed = false;
+  let armed = false;
   let requesting: Promise<void> | undefined;
   // Each arming gets a number, so events from a watcher being replaced are dropped.
   let generation = 0;
@@ -56,10 +61,17 @@ export function watchDownloads(opts: {
     plan();
   }
 
+  function setArmed(next: boolean) {
+    if (armed === next) return;
+    armed = next;
+    opts.onWatching?.();
+  }
+
   function fail(gen: number, reason: string) {
     if (gen !== generation || closed) return;
     void watcher?.close();
     watcher = undefined;
+    setArmed(false);
     if (!failed) {
       const interval = config.current().app.scan_interval_seconds;
       logger.warn(
@@ -77,6 +89,7 @@ export function watchDownloads(opts: {
   async function arm() {
     const gen = ++generation;
     clearTimeout(rearmTimer);
+    setArmed(false);
     await watcher?.close();
     watcher = undefined;
     if (!config.current().app.watch) {
@@ -96,10 +109,13 @@ export function watchDownloads(opts: {
     // have chokidar walk and watch the whole filesystem (the scanner does not follow them either).
     const w = watch(folder, { ignoreInitial: true, alwaysStat: true, followSymlinks: false });
     watcher = w;
-    const seen = () => gen === generation && noteChange();
+    const listed = () => gen === generation && opts.onChange?.();
+    const seen = () => gen === generation && (noteChange(), listed());
     w.on('add', seen).on('addDir', seen);
+    w.on('unlink', listed).on('unlinkDir', listed);
     w.on('change', (_path, st) => {
       if (!st || isFreshChange(st.mtimeMs, Date.now(), config.current().app.settle_seconds)) seen();
+      else listed();
     });
     // chokidar reports the folder's own removal only when it held something; a rename event on it says look.
     w.on('raw', (event, _path, details) => {
@@ -110,6 +126,7 @@ export function watchDownloads(opts: {
     if (gen !== generation || closed) return;
     logger.info({ folder }, failed ? 'watching the downloads folder again' : 'watching the downloads folder');
     failed = false;
+    setArmed(true);
     // Whatever arrived while nobody watched gets its pass too.
     noteChange();
   }
@@ -126,6 +143,8 @@ export function watchDownloads(opts: {
 
   return {
     ready: arm(),
+    /** Whether the watch reports changes now. */
+    watching: () => armed,
     async close() {
       closed = true;
       generation++;

@@ -10,10 +10,10 @@ import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { json, router } from '../openapi/route.ts';
 
 /**
- * GET /api/downloads from what the last scanner pass saw (`scanned_at`), minus the files it or a
- * later pass has moved since: the downloads folder itself is never walked here, so a request costs
- * a stat and, when nothing changed, writing out bytes built once. Before the first pass of this
- * downloads folder: no files, `scanned_at` null.
+ * GET /api/downloads from what the last walk of the folder saw (`scanned_at`: a pass's, or the
+ * worker's refresh of the listing alone), minus the files a pass has moved since: the downloads
+ * folder itself is never walked here, so a request costs a stat and, when nothing changed, writing
+ * out bytes built once. Before the first walk of this downloads folder: no files, `scanned_at` null.
  */
 export function downloadsAnswer(listing: SavedListing | null, downloads: string, recent: readonly RecentEntry[], history: readonly ImportRecord[]) {
   const ours = listing !== null && listing.root.replace(/\/+$/, '') === downloads.replace(/\/+$/, '') ? listing : null;

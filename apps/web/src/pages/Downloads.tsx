@@ -120,7 +120,9 @@ function Pending() {
 
 export function DownloadsPage() {
   const queries = useQueryClient();
-  const list = useQuery({ queryKey: ['downloads'], queryFn: () => unwrap(api.GET('/api/downloads')) });
+  // The worker refreshes the listing within seconds of a change, with no job the event stream would
+  // tell of; asking again this often costs the API a stat and the bytes it built once.
+  const list = useQuery({ queryKey: ['downloads'], queryFn: () => unwrap(api.GET('/api/downloads')), refetchInterval: 5000 });
   const scan = useMutation({
     mutationFn: runScan,
     onSettled: () => {

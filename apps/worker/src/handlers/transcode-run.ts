@@ -1,4 +1,4 @@
-import { AppError, type JobHandler } from '@mo/core';
+import { AppError, isShuttingDown, type JobHandler } from '@mo/core';
 import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
 import { unmapPath } from '@mo/core/media/path-map.ts';
 import { etaSeconds } from '@mo/core/media/progress.ts';
@@ -83,6 +83,8 @@ export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { paus
       const done = { item: { ...item, status: 'done' as const }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: removed };
       return { ...done, before, after, seconds };
     } catch (err) {
+      // Handed back to the queue: the entry stays running for the attempt that resumes it.
+      if (isShuttingDown(ctx.signal)) throw err;
       const error = ctx.signal.aborted && ctx.signal.reason === CANCELLED ? CANCELLED : (err as Error).message;
       // Refused when another job has taken the entry over since: that one's record stands.
       await entries.apply(item.path, { type: 'fail', job_id: ctx.jobId, error }).catch((e: Error) =>

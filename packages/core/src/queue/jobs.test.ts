@@ -5,7 +5,7 @@ import { AppError, jobFailureReason } from '../errors.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient } from './job-client.ts';
-import { checkHandlers, createWorkerHost, type JobHandlers, type WorkerHost } from './worker-host.ts';
+import { checkHandlers, createWorkerHost, isShuttingDown, type JobHandlers, type WorkerHost } from './worker-host.ts';
 import { Redis } from 'ioredis';
 import { dropPrefix, fastForwardStalls, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 
@@ -362,6 +362,45 @@ describe('failure hooks', () => {
     } finally {
       hang.open();
       await dead.close();
+    }
+  });
+});
+
+describe('shutting down', () => {
+  it('aborts a long job and hands it back, attempt uncounted, so that the next worker runs it', async () => {
+    const started = gate();
+    const aborted: boolean[] = [];
+    const { client, host: first } = setup({
+      // An hour's work that only its signal ends, as a transcode's ffmpeg.
+      'scan-pass': async (_p, ctx) => {
+        started.open();
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        aborted.push(isShuttingDown(ctx.signal));
+        throw ctx.signal.reason;
+      },
+    });
+    const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
+    if (out.kind !== 'pending') throw new Error(`expected pending, got ${out.kind}`);
+    await started.opened;
+    const closing = Date.now();
+    await first.close();
+    expect(Date.now() - closing).toBeLessThan(2000);
+    expect(aborted).toEqual([true]);
+    const queue = new Queue('scan', { connection: { host: new URL(url).hostname, port: Number(new URL(url).port || 6379) }, prefix });
+    try {
+      expect(await queue.getJobState(out.job.id)).toBe('waiting');
+      const attempts: number[] = [];
+      host = createWorkerHost({
+        redisUrl: url,
+        prefix,
+        queues: ['scan'],
+        handlers: { 'manual-import': async () => Promise.reject(new Error('none')), 'scan-pass': async (_p, ctx) => (attempts.push(ctx.attempt), emptyScan(false)) },
+        logger,
+      });
+      await expect.poll(() => queue.getJobState(out.job.id), { timeout: 10_000 }).toBe('completed');
+      expect(attempts).toEqual([1]);
+    } finally {
+      await queue.close();
     }
   });
 });

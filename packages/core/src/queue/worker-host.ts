@@ -1,4 +1,4 @@
-import { DelayedError, Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import { JOBS, jobOptionsProblem, jobsOfQueue, SCAN_SCHEDULER_ID, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
 import { AppError, jobFailureReason, keyIssues } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -9,7 +9,11 @@ import type { JobOutcome } from '../tools/stranded-transcodes.ts';
 export interface JobContext {
   jobId: string;
   attempt: number;
-  /** Aborted when the job is cancelled or the worker shuts down hard; pass it to child processes. */
+  /**
+   * Aborted when the job is cancelled (reason CANCELLED) or the worker shuts down (SHUTTING_DOWN:
+   * the job goes back to the queue for the next worker, so record nothing as failed); pass it to
+   * child processes.
+   */
   signal: AbortSignal;
   progress(value: number | object): Promise<void>;
   /** The progress the job's earlier attempts left (0 before any), so that a retry can skip work already done. */
@@ -30,6 +34,13 @@ export type FailureHooks = { [N in JobName]?: (payload: JobPayload<N>, jobId: st
 
 const FAILURE_REPLAY_MS = 60_000;
 
+/** The abort reason of a job whose worker is shutting down: it is handed back, not failed. */
+export const SHUTTING_DOWN = 'the worker is shutting down';
+
+export function isShuttingDown(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason === SHUTTING_DOWN;
+}
+
 export interface WorkerHost {
   readonly queues: readonly QueueName[];
   /** Jobs run at a time on each of its queues. */
@@ -38,7 +49,11 @@ export interface WorkerHost {
   jobOutcomes(queue: QueueName, ids: readonly string[]): Promise<Map<string, JobOutcome | null>>;
   /** Stops or starts taking jobs of one queue on this box; running jobs go on either way. */
   setPaused(queue: QueueName, paused: boolean): void;
-  /** Stops taking jobs and waits for the active ones to finish. */
+  /**
+   * Stops taking jobs and aborts the active ones, which go back to wait, without counting an
+   * attempt, for the next worker (or this one's next start) to run again: a transcode of an hour
+   * must not hold a shutdown. Resolves once each handler has returned.
+   */
   close(): Promise<void>;
 }
 
@@ -114,6 +129,11 @@ export function createWorkerHost(opts: {
         } catch (err) {
           // A cancelled job is not retried, whatever the handler threw on its way out.
           if (signal?.aborted && signal.reason === CANCELLED) throw new UnrecoverableError(CANCELLED);
+          if (signal && isShuttingDown(signal)) {
+            await job.moveToWait(token);
+            log.info('job handed back: the worker is shutting down');
+            throw new WaitingError();
+          }
           throw err;
         }
         const checked = def.result.safeParse(result);
@@ -206,7 +226,14 @@ export function createWorkerHost(opts: {
       else worker.resume();
     },
     async close() {
-      await Promise.all(workers.map((w) => w.close()));
+      // Closing first, so that no job is taken between the abort and the close.
+      await Promise.all(
+        workers.map((w) => {
+          const closing = w.close();
+          w.cancelAllJobs(SHUTTING_DOWN);
+          return closing;
+        }),
+      );
       await Promise.all(failureEvents.map((e) => e.close()));
       await Promise.all([...admin.values()].map((q) => q.close()));
       await cancels.close();

@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG, initialState, stateSchema, type Config } from '@mo/shar
 import { NO_OWNERSHIP } from '../fs/ownership.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createStateStore } from '../state/state-store.ts';
-import { downloadsListingPath, readDownloadsListing, saveDownloadsListing } from './downloads-cache.ts';
+import { downloadsListingPath, readDownloadsListing, refreshDownloadsListing, saveDownloadsListing } from './downloads-cache.ts';
 import { downloadsListing, MAX_LISTED_DEPTH, MAX_LISTED_FILES, recentUnder } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
 import { runScanPass } from './run-pass.ts';
@@ -66,6 +66,25 @@ describe('the saved listing', () => {
     const listing = await saveDownloadsListing(cfg, [file('Heat.1995.mkv')], NOW);
     expect(await readDownloadsListing(dir)).toEqual({ root: '/dl', scanned_at: '2026-03-01T12:00:00.000Z', ...listing });
     expect(listing.files).toHaveLength(1);
+  });
+
+  it('is refreshed from the folder alone: nothing moves, a library folder inside it is left out, a newer listing stands', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mo-listing-'));
+    const dl = join(dir, 'downloads');
+    const drive = join(dl, 'disk1');
+    mkdirSync(join(drive, 'Movies/Alien (1979)'), { recursive: true });
+    writeFileSync(join(drive, 'Movies/Alien (1979)/Alien (1979).mkv'), 'library');
+    writeFileSync(join(dl, 'Heat.1995.mkv'), 'video');
+    const cfg: Config = { ...cfgFor(dl, join(dir, 'data')), drives: [{ name: 'disk1', path: drive }] };
+    expect(await refreshDownloadsListing(cfg, { now: () => NOW })).toBe(true);
+    const saved = await readDownloadsListing(cfg.paths.data);
+    expect(saved).toMatchObject({ root: dl, scanned_at: new Date(NOW).toISOString(), truncated: false });
+    expect(saved!.files.map((f) => f.path)).toEqual([join(dl, 'Heat.1995.mkv')]);
+    expect(readFileSync(join(dl, 'Heat.1995.mkv'), 'utf8')).toBe('video');
+    // A pass saved its listing after this walk began: the older walk does not replace it.
+    await saveDownloadsListing(cfg, [], NOW + 1000);
+    expect(await refreshDownloadsListing(cfg, { now: () => NOW })).toBe(false);
+    expect((await readDownloadsListing(cfg.paths.data))!.files).toEqual([]);
   });
 
   it('refuses a file that is not a listing rather than serve it', async () => {

@@ -1,16 +1,19 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { listedFileSchema, type Config } from '@mo/shared';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
+import { libraryDirIds } from './drive-survey.ts';
 import { downloadsListing, type DownloadListing } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
+import { walkDownloads } from './walk-downloads.ts';
 
 export const DOWNLOADS_LISTING_FILE = 'downloads-listing.json';
 
 /**
- * What the last scanner pass saw of the downloads folder, kept in the data folder for
- * GET /api/downloads: the API serves this file and never walks the folder itself.
+ * What the last walk of the downloads folder saw (a scanner pass's, or the worker's refresh of the
+ * listing alone), kept in the data folder for GET /api/downloads: the API serves this file and
+ * never walks the folder itself.
  */
 export const savedListingSchema = z.object({
   /** The downloads folder the pass walked: a listing of another folder is no listing of this one. */
@@ -31,12 +34,35 @@ export function downloadsListingPath(dataDir: string): string {
  * left by a killed writer can go.
  */
 export async function saveDownloadsListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
+  await removeStaleTemps(downloadsListingPath(cfg.paths.data));
+  return writeListing(cfg, files, nowMs);
+}
+
+async function writeListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
   const listing = downloadsListing(cfg, files, nowMs);
   const saved: SavedListing = { root: cfg.paths.downloads, scanned_at: new Date(nowMs).toISOString(), ...listing };
-  const file = downloadsListingPath(cfg.paths.data);
-  await removeStaleTemps(file);
-  await writeFileAtomic(file, JSON.stringify(saved));
+  await writeFileAtomic(downloadsListingPath(cfg.paths.data), JSON.stringify(saved));
   return listing;
+}
+
+/**
+ * Walks the downloads folder and saves its listing, moving nothing, so that a file dropped there
+ * shows without waiting for a pass. Not under the pass lock (a long pass would hold the listing back
+ * for its whole length), hence no sweep of temps, which only the lock holder may judge; and the
+ * listing is dated when the walk began, so that the files a pass moves meanwhile are still taken off
+ * it (GET /api/downloads subtracts moves made since), and it never replaces a newer one.
+ * Returns false when a newer listing stood.
+ */
+export async function refreshDownloadsListing(cfg: Config, opts: { signal?: AbortSignal; now?: () => number } = {}): Promise<boolean> {
+  const now = opts.now ?? Date.now;
+  const startedMs = now();
+  const exclude = await libraryDirIds(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]);
+  const files = await walkDownloads(cfg.paths.downloads, { signal: opts.signal, exclude });
+  const standing = await readDownloadsListing(cfg.paths.data).catch(() => null);
+  if (standing && standing.root === cfg.paths.downloads && Date.parse(standing.scanned_at) > startedMs) return false;
+  await mkdir(cfg.paths.data, { recursive: true });
+  await writeListing(cfg, files, startedMs);
+  return true;
 }
 
 /** The saved listing, or null before the first pass. A file that is not one is an error. */

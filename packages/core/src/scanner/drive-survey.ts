@@ -59,3 +59,12 @@ export async function surveyDrives(
     libraryDirs: new Set(surveys.flatMap((s) => s.dirs)),
   };
 }
+
+/**
+ * `dev:ino` of every library folder, as DriveSurvey.libraryDirs, without listing them or asking
+ * for free space: what a walk of the downloads alone needs.
+ */
+export async function libraryDirIds(drives: readonly Drive[], roots: readonly string[]): Promise<Set<string>> {
+  const stats = await Promise.all(drives.flatMap((d) => roots.map((root) => stat(join(d.path, root)).catch(() => null))));
+  return new Set(stats.flatMap((st) => (st?.isDirectory() ? [`${st.dev}:${st.ino}`] : [])));
+}
