@@ -35,9 +35,10 @@ export interface ImportJournal {
   /**
    * Records in the history each import a killed pass carried out but did not record, so that no
    * import goes unrecorded (and a moved one stays undoable). Call it under the pass lock, after the
-   * transfer journal has settled any copy in flight.
+   * transfer journal has settled any copy in flight. `placed`: the files the caller itself placed
+   * since the kill (sidecars the killed pass left behind), by destination, with what they are now.
    */
-  recover(history: HistoryLog, at: string): Promise<number>;
+  recover(history: HistoryLog, at: string, placed?: ReadonlyMap<string, { dev: number; ino: number }>): Promise<number>;
 }
 
 const statOrNull = (path: string) => lstat(path).catch(() => null);
@@ -49,11 +50,12 @@ const statOrNull = (path: string) => lstat(path).catch(() => null);
  * and mtime: the owner's own would be recorded as imported, and an undo would remove it.
  * null: not placed; the next pass plans it again.
  */
-async function landed(p: Planned, move: boolean): Promise<PlacedFile | null> {
+async function landed(p: Planned, move: boolean, placed?: ReadonlyMap<string, { dev: number; ino: number }>): Promise<PlacedFile | null> {
   const to = await statOrNull(p.destination);
   if (!to?.isFile() || to.size !== p.from.size || Math.abs(to.mtimeMs - p.from.mtime_ms) >= 1) return null;
   const own = to.dev === p.from.dev && to.ino === p.from.ino;
-  if (!own && !(p.made !== undefined && to.dev === p.made.dev && to.ino === p.made.ino)) return null;
+  const is = (id: { dev: number; ino: number } | undefined) => id !== undefined && to.dev === id.dev && to.ino === id.ino;
+  if (!own && !is(p.made) && !is(placed?.get(p.destination))) return null;
   const source = await statOrNull(p.source);
   if (move && source && source.dev === p.from.dev && source.ino === p.from.ino && !own) return null;
   const { made: _made, ...planned } = p;
@@ -76,7 +78,7 @@ export function createImportJournal(dir: string): ImportJournal {
       return Object.assign(() => drop(), { made });
     },
 
-    async recover(history, at) {
+    async recover(history, at, placed) {
       let recorded = 0;
       for (const note of await notes.list()) {
         const n = note.value;
@@ -86,8 +88,8 @@ export function createImportJournal(dir: string): ImportJournal {
         if (n && video) {
           const sidecars: PlacedFile[] = [];
           for (const s of n.sidecars) {
-            const placed = await landed(s, move);
-            if (placed) sidecars.push(placed);
+            const sidecar = await landed(s, move, placed);
+            if (sidecar) sidecars.push(sidecar);
           }
           const same = video.to.dev === n.from.dev && video.to.ino === n.from.ino;
           const method = !same ? 'copy' : move ? 'rename' : 'link';

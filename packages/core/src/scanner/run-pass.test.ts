@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, renameSync, symlinkSync, lstatSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { copyFileSync, linkSync, readFileSync, renameSync, symlinkSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, initialState, scanResultSchema, stateSchema, type Config } from '@mo/shared';
@@ -305,6 +305,34 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     await pass(s);
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
     expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+  });
+
+  it('records with its video a sidecar it moves for a pass killed between the two, though the copy is a new inode', async () => {
+    const video = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
+    const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
+    const dir = join(s.drive, 'Movies', 'Heat (1995)');
+    const dest = join(dir, 'Heat (1995).mkv');
+    const id = (p: string) => {
+      const st = statSync(p);
+      return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
+    };
+    // What the killed pass left: its notes, the video's copy in place (noted by its inode), the sidecar not started.
+    const note = await createImportJournal(importJournalDir(s.data)).begin({
+      source: video, destination: dest, from: id(video), mode: 'move', created_dirs: [dir], pass: 'killed',
+      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), from: id(srt) }],
+    });
+    await noteSidecar(s, video, srt, dir);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(video, dest);
+    utimesSync(dest, OLD, OLD);
+    await note.made(dest, statSync(dest));
+    unlinkSync(video);
+
+    await pass(s);
+    const [record, ...more] = await readHistory(s.data);
+    expect(more).toEqual([]);
+    expect(record).toMatchObject({ source: video, destination: dest, method: 'copy', sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt') }] });
+    expect(existsSync(srt)).toBe(false);
   });
 
   it('drops the note of a video that never moved: the next plan takes the group whole', async () => {

@@ -345,6 +345,8 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         opts.log.warn({ ...r }, 'settled a copy left by an interrupted pass');
         if (r.outcome === 'completed') record(r.source, r.destination, null);
       }
+      // The sidecars placed here: proof for the import journal that the file at each is this import's.
+      const placedSidecars = new Map<string, { dev: number; ino: number }>();
       await sidecarJournal.recover(async (s) => {
         // Not held to its planned size and mtime: whatever it is now, it belongs beside its video.
         // But one still being written waits, like any download.
@@ -356,6 +358,10 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
           const error = r.status === 'exists' ? `${s.destination} already exists` : null;
           opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
           if (r.status !== 'gone') record(s.source, s.destination, error);
+          if (r.status === 'moved') {
+            const at = await lstat(s.destination).catch(() => null);
+            if (at) placedSidecars.set(s.destination, { dev: at.dev, ino: at.ino });
+          }
           return 'done';
         } catch (err) {
           opts.log.warn({ source: s.source, destination: s.destination, err: (err as Error).message }, 'a sidecar an interrupted pass left behind could not be moved; the next pass tries again');
@@ -363,7 +369,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         }
       });
       // After the sidecars a killed pass left behind are in place, so that they are recorded with their video.
-      const recovered = await importJournal.recover(history, iso());
+      const recovered = await importJournal.recover(history, iso(), placedSidecars);
       if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     }
     const { plans, skipped, files } = await planDownloads(cfg, {
