@@ -48,6 +48,15 @@ describe('manual-import handler', () => {
     expect(again.moves).toEqual([]);
   });
 
+  it('imports a download whose name no alias may hold (a right-to-left override), remembering nothing rather than failing', async () => {
+    const run = await handler();
+    const src = put('Calm\u202eVillage.S01E01.720p.mkv');
+    const result = await run({ path: src, as: { kind: 'episode', title: 'Quiet Town', season: 1, episodes: [1] }, remember: true }, { ...ctx, jobId: '10' });
+    expect(result.moves).toMatchObject([{ status: 'moved' }]);
+    expect(result.remembered).toEqual([]);
+    expect(config.current().library.aliases).toEqual([]);
+  });
+
   it('a job whose download another import took since is a failure, not the success of an import it never did', async () => {
     const run = await handler();
     const src = put('heat-final-cut.mkv');

@@ -5,6 +5,7 @@ import { runManualImport } from '@mo/core/scanner/manual-run.ts';
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';
 import { retryable } from './guards.ts';
+import { tellServers } from './tell-servers.ts';
 
 /**
  * POST /api/imports/manual's job: what the owner said a download is, imported like a pass's import
@@ -30,10 +31,7 @@ export function manualImportHandler({ config, notify }: WorkerDeps, env: NodeJS.
       if (err instanceof TemplateError) throw new UnrecoverableError(err.message);
       throw retryable(err);
     }
-    const imports = result.moves.filter((m) => m.status === 'moved').map((m) => ({ source: m.source, destination: m.destination }));
-    if (notify && imports.length > 0 && cfg.notifications.targets.some((t) => t.enabled)) {
-      await notify({ pass: ctx.jobId, imports });
-    }
+    await tellServers(notify, cfg, ctx.jobId, result.moves);
     return result;
   };
 }

@@ -7,6 +7,7 @@ import { createTvmazeIdentifier, type TvmazeIdentifier } from '@mo/core/identify
 import { TemplateError } from '@mo/core/scanner/template.ts';
 import type { WorkerDeps } from '../deps.ts';
 import { retryable } from './guards.ts';
+import { tellServers } from './tell-servers.ts';
 
 /**
  * PUID/PGID are read once, at start: a bad value stops the worker with its name. The pass reads
@@ -49,10 +50,7 @@ export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.Proc
       throw retryable(err);
     }
     const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
-    const imports = result.moves.filter((m) => m.status === 'moved').map((m) => ({ source: m.source, destination: m.destination }));
-    if (notify && !result.dry_run && imports.length > 0 && cfg.notifications.targets.some((t) => t.enabled)) {
-      await notify({ pass: ctx.jobId, imports });
-    }
+    if (!result.dry_run) await tellServers(notify, cfg, ctx.jobId, result.moves);
     return summary;
   };
 }

@@ -14,6 +14,16 @@ function withoutCountry(title: string, code: string): string {
   return tag && title.length > tag.length ? title.slice(0, -tag.length).trimEnd() : title;
 }
 
+/**
+ * A series as a library folder's name spells it (`Doctor Who (2005)`, `The Office (US)`), split as a
+ * download's name would give it: the country is the series' own field, not part of its title.
+ */
+export function seriesOfFolderName(name: string): AliasedSeries {
+  const folder = titleYearOfFolder(name);
+  const country = folderTitleKey(name).country;
+  return { title: country === null ? folder.title : withoutCountry(folder.title, country), year: folder.year, country };
+}
+
 /** `[library] aliases`: a download title the owner settled once, and the series it means. */
 export type AliasTable = (title: string, year: number | null, country: string | null) => AliasedSeries | null;
 
@@ -25,11 +35,8 @@ export function aliasTable(aliases: readonly Alias[]): AliasTable {
   const byKey = new Map<string, { name: TitleKey; key: TitleKey; series: AliasedSeries }[]>();
   for (const a of aliases) {
     const name = titleKey(a.name);
-    const folder = titleYearOfFolder(a.series);
     const key = folderTitleKey(a.series);
-    // `The Office (US)`: the country is the series' own field, as a download's name gives it.
-    const title = key.country === null ? folder.title : withoutCountry(folder.title, key.country);
-    const series = { title, year: folder.year, country: key.country };
+    const series = seriesOfFolderName(a.series);
     const list = byKey.get(name.key) ?? [];
     list.push({ name, key, series });
     byKey.set(name.key, list);

@@ -7,6 +7,7 @@ import { folderTitleKey, identityOf, titleKey } from '../library/title-match.ts'
 import { parseRelease } from '../parse/release-name.ts';
 import { readingsOf } from '../parse/readings.ts';
 import { fileType, isSampleByName } from './download-rules.ts';
+import { seriesOfFolderName } from './aliases.ts';
 import type { DownloadFile, Skipped } from './plan-pass.ts';
 import type { TemplateMedia } from './template.ts';
 
@@ -87,10 +88,8 @@ export function checkManualRequest(target: ManualTarget, as: ManualAs, videoExte
 
 /** A title as a library folder spells it (`Doctor Who (2005)`, `The Office (US)`), split as the template wants it. */
 function spelledTitle(title: string, year: number | null): { title: string; year: number | null; country: string | null } {
-  const named = titleYearOfFolder(title);
-  const country = folderTitleKey(title).country;
-  const bare = country === null ? named.title : named.title.replace(new RegExp(`\\s*[([]\\s*${country}\\s*[)\\]]\\s*$`, 'i'), '') || named.title;
-  return { title: bare, year: named.year ?? year, country };
+  const named = seriesOfFolderName(title);
+  return { ...named, year: named.year ?? year };
 }
 
 /** What the owner said, as the planner names files; for a folder, with the episodes of one file. */

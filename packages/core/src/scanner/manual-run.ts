@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Alias, Config, JobResult, ManualImportPayload } from '@mo/shared';
+import { aliasSchema, type Alias, type Config, type JobResult, type ManualImportPayload } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import { readHistory } from '../history/history-log.ts';
 import { checkManualRequest, downloadSeriesName, nothingImported, resolveManualTarget, seriesFolderOf, withAliases } from './manual-import.ts';
@@ -23,7 +23,10 @@ function aliasesOf(result: Pick<ManualImportResult, 'moves'>, cfg: Config): Alia
     if (m.status !== 'moved' || m.kind !== 'episode') continue;
     const name = downloadSeriesName(relative(cfg.paths.downloads, m.source));
     const series = seriesFolderOf(m.destination, cfg.drives, cfg.library.tv_folders);
-    if (name && series && name.length <= 200) out.set(`${name}\0${series}`, { name, series });
+    // A file name is anyone's text: one no alias may hold (control or bidi characters) is not
+    // remembered, rather than failing the import it follows.
+    const alias = aliasSchema.safeParse({ name, series });
+    if (alias.success) out.set(`${alias.data.name}\0${alias.data.series}`, alias.data);
   }
   return [...out.values()];
 }
