@@ -104,9 +104,17 @@ function folderListings(): (dir: string) => FolderListing {
  * file on SMB, exFAT or a Windows client.
  */
 function destinationState(mode: TransferMode, listing: (dir: string) => FolderListing) {
+  // Once per folder a pass plans into, as the listings are: placing checks again, through open folders.
+  const links = new Map<string, string | null>();
+  const linkIn = (drive: string, dir: string) => {
+    const key = `${drive}\0${dir}`;
+    let link = links.get(key);
+    if (link === undefined) links.set(key, (link = linkOnTheWay(drive, dir)));
+    return link;
+  };
   return (path: string, source: DownloadFile, drive: string): DestinationState => {
     try {
-      const link = linkOnTheWay(drive, dirname(path));
+      const link = linkIn(drive, dirname(path));
       if (link !== null) return { link };
       const st = lstatSync(path, { throwIfNoEntry: false });
       if (!st) return listing(dirname(path)).lower.has(basename(path).toLowerCase()) ? 'taken' : 'free';
