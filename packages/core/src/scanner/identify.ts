@@ -117,11 +117,13 @@ function byProvider(w: Weighed, ctx: IdentifyContext): Weighed {
 
 const nameOf = (f: ExistingFolder, ctx: IdentifyContext) => ctx.folderName?.(f) ?? f.name;
 
+/** The readings as a refusal's detail says them: each with the library folder it fits. */
+const readingsText = (list: readonly Weighed[], ctx: IdentifyContext) =>
+  list.map((w) => `${describe(w.media)}${w.folders[0] ? ` in ${nameOf(w.folders[0], ctx)}` : ''}`).join(' or ');
+
 /** A refusal's reason, and the readings weighed where there were several: what `Import as…` offers. */
-function withReadings(detail: string, weighed: readonly Weighed[]): string {
-  if (weighed.length < 2) return detail;
-  const listed = weighed.map((w) => `${describe(w.media)}${w.folders[0] ? ` in ${w.folders[0].name}` : ''}`);
-  return `${detail}; it reads as ${listed.join(' or ')}`;
+function withReadings(detail: string, weighed: readonly Weighed[], ctx: IdentifyContext): string {
+  return weighed.length < 2 ? detail : `${detail}; it reads as ${readingsText(weighed, ctx)}`;
 }
 
 const readingOf = (w: Weighed): Reading => ({ media: w.media, folder: w.folders[0] ?? null, via: w.via });
@@ -149,9 +151,9 @@ export function titleCase(title: string): string {
 }
 
 /** `refusal`: the parser's, where it refused the name, said rather than what the reading lacks. */
-function accept(w: Weighed, weighed: readonly Weighed[], refusal: string | null = null): Identified {
+function accept(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext, refusal: string | null = null): Identified {
   const template = toTemplateMedia(w.media);
-  if (!template.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(refusal ?? template.detail, weighed), readings: spread(weighed) };
+  if (!template.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(refusal ?? template.detail, weighed, ctx), readings: spread(weighed) };
   const media = w.folders.length === 0 && w.via === null ? { ...template.media, title: titleCase(template.media.title) } : template.media;
   return { ok: true, media, folders: w.folders, readings: spread(weighed) };
 }
@@ -174,7 +176,7 @@ function languageTail(movie: ParsedMedia, longer: ParsedMedia): boolean {
 /** A reading that makes a new folder (the parser's own, or the provider's): unless a library folder is near it. */
 function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext): Identified {
   const template = toTemplateMedia(w.media);
-  if (!template.ok) return accept(w, weighed);
+  if (!template.ok) return accept(w, weighed, ctx);
   // `Show.Name.2010.123`: read as a movie of 2010, but the library has the series of that name.
   const series = w.media.kind === 'movie' ? ctx.folders.find('tv', { ...template.media, year_after_episode: false }) : null;
   if (series && series.folders.length > 0) {
@@ -197,10 +199,10 @@ function newFolder(w: Weighed, weighed: readonly Weighed[], ctx: IdentifyContext
     };
   }
   const near = closest(ctx.folders.near(sectionOf(w.media), template.media));
-  if (near.length === 0) return accept(w, weighed);
+  if (near.length === 0) return accept(w, weighed, ctx);
   const shows = new Set(near.map((n) => folderId(n.folder)));
   if (shows.size === 1 && near.every((n) => n.marker)) {
-    return accept({ ...w, folders: near.map((n) => n.folder), via: 'library', show: [...shows][0]! }, weighed);
+    return accept({ ...w, folders: near.map((n) => n.folder), via: 'library', show: [...shows][0]! }, weighed, ctx);
   }
   // The name's own reading first: what is left over is no marker, so another show is the likelier.
   const readings = [readingOf(w), ...near.map((n) => ({ media: w.media, folder: n.folder, via: 'library' as const }))];
@@ -222,7 +224,7 @@ export function identify(rel: string, ctx: IdentifyContext): Identified {
   const confirmed = weighed.filter((w) => w.via !== null);
 
   if (confirmed.length === 0) {
-    if (!primary.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(primary.detail, weighed), readings: spread(weighed) };
+    if (!primary.ok) return { ok: false, reason: 'unrecognized', detail: withReadings(primary.detail, weighed, ctx), readings: spread(weighed) };
     return newFolder(weighed[0]!, weighed, ctx);
   }
   const ambiguous = confirmed.find((w) => w.ambiguous);
@@ -239,11 +241,11 @@ export function identify(rel: string, ctx: IdentifyContext): Identified {
     return {
       ok: false,
       reason: 'ambiguous',
-      detail: `the name reads as ${confirmed.map((w) => `${describe(w.media)}${w.folders[0] ? ` in ${nameOf(w.folders[0], ctx)}` : ''}`).join(' or ')}`,
+      detail: `the name reads as ${readingsText(confirmed, ctx)}`,
       readings: spread(weighed),
     };
   }
   const chosen = confirmed[0]!;
   // The provider's name for a series the library lacks is no more a reason to split a show than the release's.
-  return chosen.via === 'provider' && chosen.folders.length === 0 ? newFolder(chosen, weighed, ctx) : accept(chosen, weighed, primary.ok ? null : primary.detail);
+  return chosen.via === 'provider' && chosen.folders.length === 0 ? newFolder(chosen, weighed, ctx) : accept(chosen, weighed, ctx, primary.ok ? null : primary.detail);
 }
