@@ -6,6 +6,7 @@ import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
 import { findWebRoot } from './routes/web.ts';
 import { createLiveEvents } from './http/live-events.ts';
+import { serverWithoutUrlBase } from './http/url-base.ts';
 
 /** Under the 10 s after which `docker stop` (and scripts/start) kill: requests in flight get this long. */
 const SHUTDOWN_GRACE_MS = 8000;
@@ -37,7 +38,7 @@ async function main() {
   const webRoot = findWebRoot(process.env.WEB_ROOT);
   if (webRoot === null) logger.warn('the web UI is not built (pnpm build); / answers 404 until it is');
   const app = createApp({ config, jobs, logger, library, auth, live, urlBase: env.urlBase, webRoot, owner });
-  const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, async (info) => {
+  const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host, createServer: serverWithoutUrlBase(env.urlBase) }, async (info) => {
     logger.info({ port: info.port, host: env.host, url_base: env.urlBase, config: env.configFile }, 'api listening');
     const token = await auth.setupToken();
     if (token !== null) {

@@ -1,7 +1,9 @@
-// The shipped deploy/nginx.conf run by a real nginx in front of an API on 127.0.0.1: the file as
-// compose mounts it into conf.d, with only the two addresses compose's network provides swapped
-// for local ones. Debian's nginx (scripts/test-faults installs it).
+// The shipped nginx configs run by a real nginx in front of an API on 127.0.0.1: deploy/nginx.conf as
+// compose mounts it into conf.d, with only the two addresses compose's network provides swapped for
+// local ones, and deploy/nginx-prefix.conf included in a server block as the README says, with only its
+// upstream's port changed. Debian's nginx (scripts/test and scripts/test-faults install it).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/service.ts';
 
 export const NGINX_CONF = join(REPO_ROOT, 'deploy/nginx.conf');
+export const NGINX_PREFIX_CONF = join(REPO_ROOT, 'deploy/nginx-prefix.conf');
 
 export function nginxBinary(): string | null {
   const r = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' });
@@ -21,6 +24,13 @@ export function localisedConf(conf: string, listenPort: number, apiPort: number)
   const upstream = /http:\/\/api:8080\b/g;
   if (!listen.test(conf) || !upstream.test(conf)) throw new Error('deploy/nginx.conf no longer has "listen 80;" and http://api:8080');
   return conf.replace(listen, `$1listen 127.0.0.1:${listenPort};`).replace(upstream, `http://127.0.0.1:${apiPort}`);
+}
+
+/** deploy/nginx-prefix.conf with its upstream (127.0.0.1:8080, the API's default) moved to apiPort. */
+export function localisedPrefixConf(conf: string, apiPort: number): string {
+  const upstream = /http:\/\/127\.0\.0\.1:8080\b/g;
+  if (!upstream.test(conf)) throw new Error('deploy/nginx-prefix.conf no longer proxies to http://127.0.0.1:8080');
+  return conf.replace(upstream, `http://127.0.0.1:${apiPort}`);
 }
 
 export interface RunningNginx {
@@ -47,13 +57,33 @@ function waitForPort(port: number, ms: number): Promise<void> {
   });
 }
 
-/** One nginx process (no master, no daemon) in a temp prefix, as the current user. */
+/** The shipped deploy/nginx.conf in front of the API on apiPort. */
 export async function startNginx(opts: { listenPort: number; apiPort: number }): Promise<RunningNginx> {
+  return startNginxWith({ listenPort: opts.listenPort, server: () => localisedConf(readFileSync(NGINX_CONF, 'utf8'), opts.listenPort, opts.apiPort) });
+}
+
+/**
+ * The shipped deploy/nginx-prefix.conf, included in an otherwise empty server block as a user's own
+ * server would include it, in front of the API on apiPort.
+ */
+export async function startPrefixNginx(opts: { listenPort: number; apiPort: number }): Promise<RunningNginx> {
+  return startNginxWith({
+    listenPort: opts.listenPort,
+    server: (dir) => {
+      const snippet = join(dir, 'media-organizer.conf');
+      writeFileSync(snippet, localisedPrefixConf(readFileSync(NGINX_PREFIX_CONF, 'utf8'), opts.apiPort));
+      return ['server {', `  listen 127.0.0.1:${opts.listenPort};`, `  include ${snippet};`, '}'].join('\n');
+    },
+  });
+}
+
+/** One nginx process (no master, no daemon) in a temp prefix, as the current user, serving the server block `server` writes. */
+async function startNginxWith(opts: { listenPort: number; server: (dir: string) => string }): Promise<RunningNginx> {
   const bin = nginxBinary();
-  if (!bin) throw new Error('nginx is not installed (apt-get install nginx; scripts/test-faults does)');
+  if (!bin) throw new Error('nginx is not installed (apt-get install nginx; scripts/test and scripts/test-faults do)');
   const dir = await mkdtemp(join(tmpdir(), 'mo-nginx-'));
   for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) await mkdir(join(dir, d));
-  const server = localisedConf(await readFile(NGINX_CONF, 'utf8'), opts.listenPort, opts.apiPort);
+  const server = opts.server(dir);
   const errorLog = join(dir, 'logs', 'error.log');
   await writeFile(
     join(dir, 'nginx.conf'),

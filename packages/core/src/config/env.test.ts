@@ -105,11 +105,12 @@ describe('readProcessEnv', () => {
     ['mo', '/mo'],
     ['//mo//', '/mo'],
     ['/apps/media-organizer', '/apps/media-organizer'],
+    ['/apis', '/apis'],
   ])('reads URL_BASE %j as %j', (raw, base) => {
     expect(parseUrlBase(raw)).toBe(base);
   });
 
-  it.each(['/a b', '/a?x=1', '/a#b', '/a//b', '/a/../b', '/%2e%2e', 'http://host/mo'])('refuses URL_BASE %j, naming it', (raw) => {
+  it.each(['/a b', '/a?x=1', '/a#b', '/a//b', '/a/../b', '/%2e%2e', 'http://host/mo', '/api', '/api/v1', '/assets', '/setup/'])('refuses URL_BASE %j, naming it', (raw) => {
     expect(() => parseUrlBase(raw)).toThrow(/URL_BASE/);
   });
 });
