@@ -9,7 +9,7 @@ import { REPO_ROOT, startProcess, TEST_API_KEY, tempInstall, waitFor, type Runni
 export const CHROMIUM = '/usr/bin/chromium';
 
 // Headless in a container, as root: no sandbox, no GPU, and nothing that calls out to Google.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface NewPageOptions {
   /** Sends the install's API key with every request, as a script would; a person logs in instead. */
