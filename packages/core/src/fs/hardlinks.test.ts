@@ -125,7 +125,7 @@ describe('checking the configured folders', () => {
       if (fail) throw new Error('boom');
       return c.drives.map((d) => ({ drive: d.name, downloadsPath: '', drivePath: d.path, problem: d.name === 'b' ? 'separate-mounts' : null, downloadsMount: null, driveMount: null, type: null }));
     };
-    const ask = hardlinkCache(check, 60_000, () => clock);
+    const ask = hardlinkCache({ check, now: () => clock });
     const one = cfg([{ name: 'a', path: '/a' }]);
     expect(await ask(one)).toEqual({ a: true });
     expect(await ask(cfg([{ name: 'a', path: '/a' }]))).toEqual({ a: true });
@@ -136,6 +136,18 @@ describe('checking the configured folders', () => {
     fail = true;
     expect(await ask(cfg([{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }]))).toEqual({});
     expect(calls).toBe(3);
+  });
+
+  it('answers {} rather than wait past its limit on a hung mount, and keeps the check for the next request', async () => {
+    let release: (v: DriveHardlinks[]) => void = () => {};
+    const hung: typeof checkHardlinks = () => new Promise((r) => (release = r));
+    const ask = hardlinkCache({ check: hung, limitMs: 50 });
+    const one = cfg([{ name: 'a', path: '/a' }]);
+    const started = Date.now();
+    expect(await ask(one)).toEqual({});
+    expect(Date.now() - started).toBeLessThan(1_000);
+    release([{ drive: 'a', downloadsPath: '', drivePath: '/a', problem: null, downloadsMount: null, driveMount: null, type: null }]);
+    expect(await ask(one)).toEqual({ a: true });
   });
 });
 

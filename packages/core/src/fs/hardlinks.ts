@@ -98,18 +98,24 @@ export async function checkHardlinks(
 
 /**
  * `GET /api/ready` asks every 30 s: the answer is kept while the downloads folder and the drives
- * stay as they are, and for a minute at most, so that a disk mounted later is seen.
+ * stay as they are, and for a minute at most, so that a disk mounted later is seen. A healthcheck
+ * must not wait on a hung network mount either: past `limitMs` the answer is `{}` that once (no drive
+ * named, rather than a guess), and the check goes on for the next request.
  */
-export function hardlinkCache(check: typeof checkHardlinks = checkHardlinks, ttlMs = 60_000, now = () => Date.now()) {
+export function hardlinkCache(opts: { check?: typeof checkHardlinks; ttlMs?: number; limitMs?: number; now?: () => number } = {}) {
+  const { check = checkHardlinks, ttlMs = 60_000, limitMs = 2_000, now = () => Date.now() } = opts;
   let cached: { key: string; at: number; answer: Promise<Record<string, boolean>> } | null = null;
-  return (cfg: Pick<Config, 'paths' | 'drives'>): Promise<Record<string, boolean>> => {
+  return async (cfg: Pick<Config, 'paths' | 'drives'>): Promise<Record<string, boolean>> => {
     const key = JSON.stringify([cfg.paths.downloads, cfg.drives.map((d) => [d.name, d.path])]);
-    if (cached && cached.key === key && now() - cached.at < ttlMs) return cached.answer;
-    const answer = check(cfg).then(
-      (all) => Object.fromEntries(all.map((d) => [d.drive, d.problem === null])),
-      () => ({}),
-    );
-    cached = { key, at: now(), answer };
-    return answer;
+    if (!cached || cached.key !== key || now() - cached.at >= ttlMs) {
+      const answer = check(cfg).then(
+        (all) => Object.fromEntries(all.map((d) => [d.drive, d.problem === null])),
+        () => ({}),
+      );
+      cached = { key, at: now(), answer };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Record<string, boolean>>((r) => (timer = setTimeout(() => r({}), limitMs)));
+    return Promise.race([cached.answer, late]).finally(() => clearTimeout(timer));
   };
 }
