@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseMountInfo } from '../scanner/downloads-in-library.ts';
-import { checkHardlinks, hardlinkByDevices, hardlinkByMounts, hardlinkCache, hardlinkWarning, type DriveHardlinks } from './hardlinks.ts';
+import { checkHardlinks, hardlinkAnswer, hardlinkByDevices, hardlinkByMounts, hardlinkCache, hardlinkWarning, type DriveHardlinks } from './hardlinks.ts';
 
 const ROOT = '27 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw';
 
@@ -68,6 +68,22 @@ describe('whether a hard link reaches a drive, by the mount table', () => {
     expect(hardlinkByDevices(2049, 2049).problem).toBeNull();
     expect(hardlinkByDevices(2049, 2065).problem).toBe('different-filesystems');
     expect(hardlinkByDevices(null, 2049).problem).toBe('different-filesystems');
+  });
+});
+
+describe('the mount table and the devices together', () => {
+  const table = parseMountInfo([ROOT, '41 27 0:45 / /data rw - btrfs /dev/sdb1 rw', '42 27 0:45 / /other rw - btrfs /dev/sdb1 rw'].join('\n'));
+
+  it('needs one mount and one device: btrfs subvolumes under one mount have a device each', () => {
+    expect(hardlinkAnswer(table, '/data/torrents', '/data/media', 40, 40).problem).toBeNull();
+    expect(hardlinkAnswer(table, '/data/torrents', '/data/media', 40, 41)).toMatchObject({ problem: 'different-filesystems', downloadsMount: '/data', driveMount: '/data' });
+    // One device is not enough where the mounts differ.
+    expect(hardlinkAnswer(table, '/data/torrents', '/other/media', 40, 40).problem).toBe('separate-mounts');
+  });
+
+  it('falls back to the devices without a table', () => {
+    expect(hardlinkAnswer([], '/a', '/b', 40, 40)).toEqual({ problem: null, downloadsMount: null, driveMount: null, type: null });
+    expect(hardlinkAnswer([], '/a', '/b', 40, 41).problem).toBe('different-filesystems');
   });
 });
 

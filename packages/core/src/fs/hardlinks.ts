@@ -68,6 +68,18 @@ export function hardlinkWarning(d: DriveHardlinks): string | null {
   return `drive ${d.drive} (${d.drivePath}) lies on ${d.type}, a filesystem without hard links: hardlink mode will copy`;
 }
 
+/**
+ * The mount table and the devices together: one mount is needed (bind mounts share a device), and so
+ * is one device (btrfs subvolumes under one mount each have their own, and link() between them fails
+ * with EXDEV too). Without a table, the devices alone.
+ */
+export function hardlinkAnswer(mounts: readonly Mount[], downloads: string, drive: string, downloadsDev: number | null, driveDev: number | null): HardlinkAnswer {
+  const byMounts = hardlinkByMounts(mounts, downloads, drive);
+  if (byMounts === null) return hardlinkByDevices(downloadsDev, driveDev);
+  if (byMounts.problem === null && hardlinkByDevices(downloadsDev, driveDev).problem !== null) return { ...byMounts, problem: 'different-filesystems' };
+  return byMounts;
+}
+
 /** Device of the path or of its nearest existing folder above (a folder not made yet lands there). */
 async function deviceOf(path: string): Promise<number | null> {
   for (let at = path; ; at = dirname(at)) {
@@ -90,7 +102,7 @@ export async function checkHardlinks(
   return Promise.all(
     cfg.drives.map(async (d) => {
       const drive = await realOf(d.path);
-      const answer = hardlinkByMounts(mounts, downloads, drive) ?? hardlinkByDevices(downloadsDev, await deviceOf(drive));
+      const answer = hardlinkAnswer(mounts, downloads, drive, downloadsDev, await deviceOf(drive));
       return { ...answer, drive: d.name, downloadsPath: cfg.paths.downloads, drivePath: d.path };
     }),
   );
