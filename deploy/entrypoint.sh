@@ -15,6 +15,11 @@ STATE=/config/data
 # keeps the state apart; the user names the downloads and drives.
 first_run_config() {
   [ -e "$CONFIG_FILE" ] && return 0
+  # A dangling link is the user's doing: never written through, and never read as no config at all.
+  if [ -L "$CONFIG_FILE" ]; then
+    echo "docker-entrypoint: $CONFIG_FILE is a link to nothing; without a config the state would go to /data, among your media" >&2
+    exit 64
+  fi
   if ! cat 2>/dev/null >"$CONFIG_FILE" <<EOF
 # Written by the image at its first start. The service keeps its own files (state.json, the index,
 # the API key) in $STATE, apart from the folder mounted at /data. Name your downloads folder and
@@ -57,7 +62,7 @@ usermod -o -u "$PUID" -g "$PGID" mo
 
 first_run_config
 if [ "$wrote_config" = 1 ]; then
-  chown "$PUID:$PGID" "$CONFIG_FILE"
+  chown -h "$PUID:$PGID" "$CONFIG_FILE"
 fi
 
 # Only the state folder becomes the user's, and inside it only what someone else owns (a start

@@ -141,7 +141,7 @@ describe('Dockerfile', () => {
     expect(chowns).toHaveLength(2);
     for (const l of chowns) expect(l, l).not.toMatch(/-R\b|--recursive|\/data\b|\/downloads|\/media/);
     expect(chowns.filter((l) => /find "\$STATE" -xdev .*-exec chown -h "\$PUID:\$PGID" \{\} \+/.test(l))).toHaveLength(1);
-    expect(chowns.filter((l) => /^\s*chown "\$PUID:\$PGID" "\$CONFIG_FILE"$/.test(l))).toHaveLength(1);
+    expect(chowns.filter((l) => /^\s*chown -h "\$PUID:\$PGID" "\$CONFIG_FILE"$/.test(l))).toHaveLength(1);
   });
 
   it("exposes the api port, sets the default config path, checks /api/ready and starts the api with start:api's node command", () => {
@@ -364,6 +364,18 @@ describe.skipIf(!sandbox)('the entrypoint, run in a throwaway root', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a config file that is a link to nothing, never writing through it', () => {
+    const r = inThrowawayRoot(`${setup}
+      rm /config/config.toml; ln -s /data/media/victim.toml /config/config.toml
+      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo RAN' || echo "status $?"
+      ls /data/media/victim.toml 2>&1 || echo 'not written'
+    `);
+    expect(r.out).toContain('status 64');
+    expect(r.out).toContain('/config/config.toml is a link to nothing');
+    expect(r.out).toContain('not written');
+    expect(r.out).not.toContain('RAN');
   });
 
   it('refuses to start without a config file it cannot write, rather than keep the state among the media', () => {
