@@ -9,7 +9,9 @@ import { QUEUE_NAMES } from '../../packages/shared/src/jobs/queues.ts';
 import { DEFAULT_CONFIG } from '../../packages/shared/src/config/schema.ts';
 import { readProcessEnv } from '../../packages/core/src/config/env.ts';
 import { DEFAULT_CONFIG_FILE, loadFileConfig } from '../../packages/core/src/config/load.ts';
+import { hardlinkByMounts } from '../../packages/core/src/fs/hardlinks.ts';
 import { ownershipFromEnv, umaskFromEnv } from '../../packages/core/src/fs/ownership.ts';
+import { parseMountInfo } from '../../packages/core/src/scanner/downloads-in-library.ts';
 import { MAX_BODY_BYTES } from '../../apps/api/src/app.ts';
 import { MAX_DISCARD_BYTES } from '../../apps/api/src/http/body-limit.ts';
 import { MAX_WAIT_SECONDS } from '../../apps/api/src/http/jobs.ts';
@@ -130,21 +132,36 @@ describe('docker-compose.yml', () => {
     for (const name of APP_SERVICES) expect(services[name]!.depends_on?.redis?.condition, name).toBe('service_healthy');
   });
 
-  it('mounts config, data, downloads and a media drive into api and workers at the config defaults', () => {
-    for (const name of APP_SERVICES) {
-      const targets = mountsOf(services[name]!).map((m) => m.target);
-      expect(targets, name).toEqual(expect.arrayContaining([DEFAULT_CONFIG.paths.config, DEFAULT_CONFIG.paths.data, DEFAULT_CONFIG.paths.downloads]));
-      expect(targets.some((t) => t.startsWith('/media/')), name).toBe(true);
-    }
+  it('mounts two folders into api and workers: /config for what the service writes, and one folder for downloads and media', () => {
+    const first = mountsOf(services.api!);
+    expect(first.map((m) => m.target).sort()).toEqual([DEFAULT_CONFIG.paths.config, '/data']);
+    // The same mounts everywhere: a worker must see the paths the API validated and the index holds.
+    for (const name of APP_SERVICES) expect(mountsOf(services[name]!), name).toEqual(first);
     expect(envOf(services.api!).MEDIA_ORGANIZER_CONFIG!.startsWith(`${DEFAULT_CONFIG.paths.config}/`)).toBe(true);
   });
 
-  it('ships an example config that loads and names exactly the mounted folders', async () => {
+  it('ships an example config whose downloads and drives lie in one bind mount, and whose state lies in /config, apart from them', async () => {
     const config = await loadFileConfig(join(ROOT, 'deploy/config.example.toml'));
-    const targets = mountsOf(services.worker!).map((m) => m.target);
-    expect(targets).toEqual(expect.arrayContaining([config.paths.config, config.paths.data, config.paths.downloads]));
+    const mounts = mountsOf(services.worker!);
+    const holder = (path: string) => mounts.filter((m) => path === m.target || path.startsWith(`${m.target}/`)).map((m) => m.target);
     expect(config.drives.length).toBeGreaterThan(0);
-    for (const drive of config.drives) expect(targets).toContain(drive.path);
+    const media = holder(config.paths.downloads);
+    expect(media).toHaveLength(1);
+    for (const drive of config.drives) expect(holder(drive.path), drive.name).toEqual(media);
+    expect(config.paths.config).toBe(DEFAULT_CONFIG.paths.config);
+    expect(holder(config.paths.data)).toEqual([config.paths.config]);
+    expect(holder(config.paths.data)).not.toEqual(media);
+    // The contract's default data folder would be the user's own folder here: the image's first
+    // start writes a config that moves it (test/deploy/image.test.ts), and the example does.
+    expect(holder(DEFAULT_CONFIG.paths.data)).toEqual(media);
+    expect(config.paths.data).not.toBe(DEFAULT_CONFIG.paths.data);
+
+    // As the container's mount table would show them: each volume a bind mount of one disk.
+    const table = [
+      '1 0 8:1 / / rw - overlay overlay rw',
+      ...mounts.map((m, i) => `${100 + i} 1 8:17 /host${m.source.replace(/^\./, '')} ${m.target.replace(/ /g, '\\040')} rw - ext4 /dev/sdb1 rw`),
+    ].join('\n');
+    for (const drive of config.drives) expect(hardlinkByMounts(parseMountInfo(table), config.paths.downloads, drive.path)?.problem, drive.name).toBeNull();
   });
 
   it('checks api health on /api/ready at the port the api listens on; workers do not inherit it', () => {

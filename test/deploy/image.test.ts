@@ -5,12 +5,12 @@
 // start the API and a worker, and the entrypoint runs in a throwaway root (an overlay over this
 // machine's, in a private mount namespace) to show who the app runs as.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEFAULT_CONFIG_FILE } from '../../packages/core/src/config/load.ts';
+import { DEFAULT_CONFIG_FILE, loadFileConfig } from '../../packages/core/src/config/load.ts';
 import { readProcessEnv } from '../../packages/core/src/config/env.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { buildApps, REPO_ROOT, TEST_API_KEY, tempInstall, waitFor, type TempInstall } from '../support/service.ts';
@@ -131,6 +131,17 @@ describe('Dockerfile', () => {
     const script = read('deploy/entrypoint.sh');
     const lastCommand = script.trim().split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')).at(-1)!;
     expect(lastCommand).toMatch(/^exec setpriv --reuid="\$PUID" --regid="\$PGID" --clear-groups .*-- "\$@"$/);
+  });
+
+  it('changes owners in the state folder alone: each chown is the state folder\'s or the config file the entrypoint wrote', async () => {
+    const code = read('deploy/entrypoint.sh').split('\n').filter((l) => !l.trim().startsWith('#'));
+    const state = /^STATE=(\S+)$/m.exec(code.join('\n'))?.[1];
+    expect(state).toBe((await loadFileConfig(join(REPO_ROOT, 'deploy/config.example.toml'))).paths.data);
+    const chowns = code.filter((l) => /\bchown\b/.test(l));
+    expect(chowns).toHaveLength(2);
+    for (const l of chowns) expect(l, l).not.toMatch(/-R\b|--recursive|\/data\b|\/downloads|\/media/);
+    expect(chowns.filter((l) => /find "\$STATE" -xdev .*-exec chown -h "\$PUID:\$PGID" \{\} \+/.test(l))).toHaveLength(1);
+    expect(chowns.filter((l) => /^\s*chown -h "\$PUID:\$PGID" "\$CONFIG_FILE"$/.test(l))).toHaveLength(1);
   });
 
   it("exposes the api port, sets the default config path, checks /api/ready and starts the api with start:api's node command", () => {
@@ -294,17 +305,22 @@ describe.skipIf(!sandbox)('the entrypoint, run in a throwaway root', () => {
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   }
 
+  // The compose layout: config.toml and the state in /config, the user's downloads and media in
+  // one folder at /data, all owned by root as a host's folders may be.
   const setup = `
-    mkdir -p /config /data/journal /downloads
-    echo 'x' > /config/config.toml; echo key > /data/api_key; chmod 600 /data/api_key; echo n > /data/journal/note
-    echo v > /downloads/movie.mkv
+    mkdir -p /config/data/journal /data/torrents /data/media/Movies
+    echo 'x' > /config/config.toml; echo key > /config/data/api_key; chmod 600 /config/data/api_key; echo n > /config/data/journal/note
+    echo v > /data/torrents/movie.mkv; echo v > /data/media/Movies/old.mkv; ln -s /data/media /config/data/link
   `;
+  const STATE = ['/config/data', '/config/data/api_key', '/config/data/journal', '/config/data/journal/note', '/config/data/link'];
+  const NOT_THE_SERVICES = ['/config', '/config/config.toml', '/data', '/data/torrents', '/data/torrents/movie.mkv', '/data/media', '/data/media/Movies', '/data/media/Movies/old.mkv'];
+  const owners = `stat -c 'owner %u:%g %n' ${[...STATE, ...NOT_THE_SERVICES].join(' ')}`;
 
-  it('gives mo the ids PUID and PGID, hands it /config and /data only, and runs the command as mo without groups or capabilities', () => {
+  it('gives mo the ids PUID and PGID, hands it the state folder only, and runs the command as mo without groups or capabilities', () => {
     const r = inThrowawayRoot(`${setup}
-      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo "ids $(id -u) $(id -g) [$(id -G)]"; grep -E "^(CapPrm|CapEff|NoNewPrivs):" /proc/self/status; cat /data/api_key'
+      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo "ids $(id -u) $(id -g) [$(id -G)]"; grep -E "^(CapPrm|CapEff|NoNewPrivs):" /proc/self/status; cat /config/data/api_key'
       echo "user $(id -u mo) $(id -g mo)"
-      stat -c 'owner %u:%g %n' /config /config/config.toml /data /data/api_key /data/journal /data/journal/note /downloads /downloads/movie.mkv
+      ${owners}
     `);
     expect(r.status, r.out).toBe(0);
     expect(r.out).toContain('ids 1234 4321 [4321]');
@@ -313,21 +329,76 @@ describe.skipIf(!sandbox)('the entrypoint, run in a throwaway root', () => {
     expect(r.out).toMatch(/NoNewPrivs:\s+1\n/);
     expect(r.out).toContain('key\n');
     expect(r.out).toContain('user 1234 4321');
-    for (const p of ['/config', '/config/config.toml', '/data', '/data/api_key', '/data/journal', '/data/journal/note']) expect(r.out).toContain(`owner 1234:4321 ${p}\n`);
-    for (const p of ['/downloads', '/downloads/movie.mkv']) expect(r.out).toContain(`owner 0:0 ${p}\n`);
+    for (const p of STATE) expect(r.out).toContain(`owner 1234:4321 ${p}\n`);
+    // The link is handed over, never followed: what it points at stays as it was.
+    for (const p of NOT_THE_SERVICES) expect(r.out).toContain(`owner 0:0 ${p}\n`);
+  });
+
+  it('never changes an owner in the folder mapped at /data, even with the old layout\'s state there', () => {
+    const r = inThrowawayRoot(`${setup}
+      echo '{}' > /data/state.json; mkdir /data/index
+      PUID=1234 PGID=4321 media-organizer-entrypoint true
+      stat -c 'owner %u:%g %n' /data/state.json /data/index; find /data ! -user 0 | sed 's/^/changed /'
+    `);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toContain('owner 0:0 /data/state.json\n');
+    expect(r.out).toContain('owner 0:0 /data/index\n');
+    expect(r.out).not.toContain('changed ');
+  });
+
+  it('on a first start without a config file, writes one that keeps the state in /config/data, owned by PUID:PGID', async () => {
+    const r = inThrowawayRoot(`${setup}
+      rm /config/config.toml
+      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo "ids $(id -u) $(id -g)"'
+      stat -c 'owner %u:%g %n' /config/config.toml; echo ---; cat /config/config.toml; echo ---
+    `);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toContain('wrote /config/config.toml (state in /config/data)');
+    expect(r.out).toContain('owner 1234:4321 /config/config.toml\n');
+    const dir = mkdtempSync(join(tmpdir(), 'mo-first-run-'));
+    try {
+      const file = join(dir, 'config.toml');
+      writeFileSync(file, r.out.split('---\n')[1]!);
+      expect(r.out.split('---\n')[1]).toMatch(/^\[paths\]\ndata = "\/config\/data"$/m);
+      expect((await loadFileConfig(file)).paths.data).toBe('/config/data');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a config file that is a link to nothing, never writing through it', () => {
+    const r = inThrowawayRoot(`${setup}
+      rm /config/config.toml; ln -s /data/media/victim.toml /config/config.toml
+      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo RAN' || echo "status $?"
+      ls /data/media/victim.toml 2>&1 || echo 'not written'
+    `);
+    expect(r.out).toContain('status 64');
+    expect(r.out).toContain('/config/config.toml is a link to nothing');
+    expect(r.out).toContain('not written');
+    expect(r.out).not.toContain('RAN');
+  });
+
+  it('refuses to start without a config file it cannot write, rather than keep the state among the media', () => {
+    const r = inThrowawayRoot(`${setup}
+      rm /config/config.toml; mount --bind /config /config; mount -o remount,bind,ro /config
+      PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo RAN'
+    `);
+    expect(r.status).toBe(64);
+    expect(r.out).toMatch(/\/config\/config\.toml is missing and could not be written; without it the state would go to \/data, among your media/);
+    expect(r.out).not.toContain('RAN');
   });
 
   it('starts with /config mounted read-only, leaving it as it is', () => {
     const r = inThrowawayRoot(`${setup}
       mount --bind /config /config; mount -o remount,bind,ro /config
       PUID=1234 PGID=4321 media-organizer-entrypoint sh -c 'echo "ids $(id -u) $(id -g)"; cat /config/config.toml'
-      stat -c 'owner %u:%g %n' /config/config.toml /data/api_key
+      stat -c 'owner %u:%g %n' /config/config.toml /config/data/api_key
     `);
     expect(r.status, r.out).toBe(0);
-    expect(r.out).toContain('/config could not be handed to 1234:4321');
+    expect(r.out).toContain('/config/data could not be handed to 1234:4321');
     expect(r.out).toContain('ids 1234 4321\nx\n');
     expect(r.out).toContain('owner 0:0 /config/config.toml\n');
-    expect(r.out).toContain('owner 1234:4321 /data/api_key\n');
+    expect(r.out).toContain('owner 0:0 /config/data/api_key\n');
   });
 
   it('runs as 1000:1000 when PUID and PGID are unset', () => {

@@ -1,3 +1,4 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,11 +33,27 @@ describe('health and readiness', () => {
   it('ready follows Redis', async () => {
     t = await testApp({ jobs: stubJobs(true) });
     let res = await t.app.request('/api/ready');
-    expect([res.status, await res.json()]).toEqual([200, { ok: true, redis: 'up' }]);
+    expect([res.status, await res.json()]).toEqual([200, { ok: true, redis: 'up', hardlinks: { disk1: true } }]);
     await t.close();
     t = await testApp({ jobs: stubJobs(false) });
     res = await t.app.request('/api/ready');
-    expect([res.status, await res.json()]).toEqual([503, { ok: false, redis: 'down' }]);
+    expect([res.status, await res.json()]).toEqual([503, { ok: false, redis: 'down', hardlinks: { disk1: true } }]);
+  });
+
+  // /dev/shm is a mount of its own on Linux: no link from the temp downloads folder reaches it.
+  it.skipIf(!existsSync('/dev/shm'))('ready tells per drive whether a hard link from the downloads reaches it, and follows drives saved at run time', async () => {
+    const shm = mkdtempSync('/dev/shm/mo-ready-');
+    try {
+      t = await testApp({ toml: `[[drives]]\nname = "shm"\npath = "${shm}"\n` });
+      const first = await t.app.request('/api/ready');
+      expect(await first.json()).toEqual({ ok: true, redis: 'up', hardlinks: { disk1: true, shm: false } });
+      const drives = [{ name: 'near', path: join(t.install.root, 'media', 'disk2') }];
+      const saved = await t.app.request('/api/settings', post({ drives }));
+      expect(saved.status, await saved.text()).toBe(200);
+      await expect.poll(async () => (await (await t.app.request('/api/ready')).json()).hardlinks).toEqual({ near: true });
+    } finally {
+      rmSync(shm, { recursive: true, force: true });
+    }
   });
 
   it('every response carries a request id, and a given one is kept', async () => {

@@ -14,6 +14,7 @@ import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './handlers/transcode-run.ts';
 import { notifyHandler } from './handlers/notify.ts';
 import { withFreshConfig } from './fresh-config.ts';
+import { warnUnlinkableDrives } from './hardlink-warning.ts';
 import { notifyQueue } from './notify-queue.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
@@ -70,6 +71,9 @@ async function main() {
   const watching = passQueue ? watchDownloads({ config, logger, requestPass: passQueue.request, onChange, onWatching: onChange }) : undefined;
   const listing = passQueue ? keepDownloadsListing({ config, logger, watched: () => watching?.watching() ?? false }) : undefined;
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
+  if (env.workerQueues.includes('scan')) {
+    warnUnlinkableDrives(config.current(), logger).catch((err: Error) => logger.warn({ err: err.message }, 'could not tell whether the drives take hard links'));
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

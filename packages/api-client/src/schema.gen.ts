@@ -26,7 +26,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: is Redis reachable */
+        /** Readiness: is Redis reachable; can downloads be hard-linked to each drive */
         get: operations["getReady"];
         put?: never;
         post?: never;
@@ -1490,6 +1490,10 @@ export interface components {
             ok: boolean;
             /** @enum {string} */
             redis: "up" | "down";
+            /** @description Per drive name: whether a hard link from the downloads folder reaches it (false: another filesystem, or a separate mount of the same one) */
+            hardlinks: {
+                [key: string]: boolean;
+            };
         };
         Release: {
             series: string;

@@ -10,6 +10,9 @@ export function SystemPage() {
   const ready = useQuery({ queryKey: ['ready'], queryFn: () => unwrap(api.GET('/api/ready')), refetchInterval: 15_000, retry: false });
   const config = useConfig();
   const live = useConnected();
+  const unlinkable = Object.entries(ready.data?.hardlinks ?? {})
+    .filter(([, linked]) => !linked)
+    .map(([drive]) => drive);
   return (
     <Page id="system" title="System">
       <section aria-labelledby="health-h">
@@ -36,6 +39,19 @@ export function SystemPage() {
         <h2 id="drives-h">Drives</h2>
         {dashboard.isPending ? <Loading what="drives" /> : null}
         <ErrorNote error={dashboard.error} />
+        {unlinkable.length > 0 ? (
+          <div className="warning" role="alert" data-testid="hardlinks-warning">
+            <p>
+              A hard link from the downloads folder cannot reach <strong>{unlinkable.join(', ')}</strong>: the drive lies on another filesystem, or on a separate
+              mount of the same one (two Docker volumes of one disk are two mounts). Hardlink mode copies each file instead, and move copies then deletes.
+            </p>
+            <p>
+              Mount one folder that holds both the downloads and the drive, once (in Docker one volume such as <code>/data</code> holding{' '}
+              <code>torrents/</code> and <code>media/</code>, not one volume each), and keep the downloads on the drive's disk. The README's Docker section shows the
+              layout.
+            </p>
+          </div>
+        ) : null}
         {dashboard.data ? (
           <table className="grid">
             <thead>

@@ -23,7 +23,7 @@ describe('where a path lies on its filesystem', () => {
 
   it('reads each mount, with the escapes of spaces undone', () => {
     expect(mounts).toHaveLength(7);
-    expect(mounts[5]).toEqual({ device: '8:17', root: '/dl area', point: '/other dl', type: 'ext4' });
+    expect(mounts[5]).toEqual({ id: '43', device: '8:17', root: '/dl area', point: '/other dl', type: 'ext4' });
     expect(mounts[6]!.type).toBe('tmpfs');
   });
 

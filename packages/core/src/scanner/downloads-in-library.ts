@@ -26,6 +26,8 @@ export interface FsLocation {
 }
 
 export interface Mount {
+  /** The mount's own id: two bind mounts of one filesystem share `device` but not this. */
+  id: string;
   device: string;
   /** The folder of the filesystem mounted there (`/` unless a bind mount of a folder). */
   root: string;
@@ -43,7 +45,7 @@ export function parseMountInfo(text: string): Mount[] {
     const f = line.split(' ');
     const dash = f.indexOf('-', 6);
     if (f.length < 5 || !/^\d+:\d+$/.test(f[2]!)) continue;
-    mounts.push({ device: f[2]!, root: unescapeMountPath(f[3]!), point: unescapeMountPath(f[4]!), type: dash > 0 ? (f[dash + 1] ?? '') : '' });
+    mounts.push({ id: f[0]!, device: f[2]!, root: unescapeMountPath(f[3]!), point: unescapeMountPath(f[4]!), type: dash > 0 ? (f[dash + 1] ?? '') : '' });
   }
   return mounts;
 }

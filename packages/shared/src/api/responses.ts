@@ -37,7 +37,13 @@ const iso = z.string().describe('ISO-8601 UTC time');
 const nullableIso = iso.nullable();
 
 export const healthResponse = z.object({ ok: z.literal(true) });
-export const readyResponse = z.object({ ok: z.boolean(), redis: z.enum(['up', 'down']) });
+export const readyResponse = z.object({
+  ok: z.boolean(),
+  redis: z.enum(['up', 'down']),
+  hardlinks: z
+    .record(z.string(), z.boolean())
+    .describe('Per drive name: whether a hard link from the downloads folder reaches it (false: another filesystem, or a separate mount of the same one)'),
+});
 
 const runtimeSettings = {
   app: appSection.omit({ api_key: true }),
