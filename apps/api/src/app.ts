@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps) {
     .route('/', eventRoutes(deps))
     .route('/', workerRoutes(deps))
     .route('/', metricsRoutes(metrics))
-    .route('/', openApiRoutes(() => openApiDocument(app)));
+    .route('/', openApiRoutes(() => openApiDocument(app, deps.urlBase)));
   app.route('/api', api);
   app.route('/', setupPage());
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });

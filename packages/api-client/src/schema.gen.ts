@@ -1664,17 +1664,14 @@ export interface components {
                 library_scan_timeout_seconds?: number;
                 /** @enum {string} */
                 log_level?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-                api_key?: string;
                 /** @enum {string} */
                 auth?: "required" | "local_open";
                 allowed_hosts?: string[];
-                allowed_roots?: string[];
                 probe_concurrency?: number;
             };
             paths?: {
                 downloads?: string;
                 config?: string;
-                data?: string;
             };
             drives?: {
                 name: string;
@@ -1708,7 +1705,6 @@ export interface components {
                     enabled?: boolean;
                     /** Format: uri */
                     url?: string;
-                    allow_private?: boolean;
                 };
             };
             notifications?: {
@@ -1922,7 +1918,28 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description The path exists but not with this method; `Allow` and `details.allow` list the methods it takes */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path takes */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description No operation has this path */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -2075,7 +2092,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthSession"];
                 };
             };
-            /** @description user name (1 to 64 characters) or password (10 to 1024) refused; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description user name (1 to 64 characters) or password (10 to 1024) refused; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2162,7 +2179,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthSession"];
                 };
             };
-            /** @description the body is not a user name and password; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the body is not a user name and password; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2438,7 +2455,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthSession"];
                 };
             };
-            /** @description the new password is refused (10 to 1024 characters); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the new password is refused (10 to 1024 characters); the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2525,7 +2542,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthApiKey"];
                 };
             };
-            /** @description the body is not a password (and regenerate); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the body is not a password (and regenerate); the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2668,7 +2685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description an unknown key, a wrong type or a refused value (a path outside app.allowed_roots included); details.key names it; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description an unknown key, a wrong type or a refused value (a path outside app.allowed_roots included); details.key names it; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3334,7 +3351,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobAccepted"];
                 };
             };
-            /** @description the body, or the stream is not an audio or subtitle stream of the file; wait is not a number from 0 to 300; or the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the body, or the stream is not an audio or subtitle stream of the file; wait is not a number from 0 to 300; or the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3438,6 +3455,13 @@ export interface operations {
                     "application/json": components["schemas"]["Subtitles"];
                 };
             };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description language is not a language code or name */
             400: {
                 headers: {
@@ -3503,6 +3527,13 @@ export interface operations {
                     "application/json": components["schemas"]["Duplicates"];
                 };
             };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {
                 headers: {
@@ -3558,6 +3589,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Library"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {
@@ -3617,6 +3655,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LibraryFiles"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description no folder, or not an absolute path */
             400: {
@@ -3748,6 +3793,13 @@ export interface operations {
                     "application/json": components["schemas"]["Releases"];
                 };
             };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {
                 headers: {
@@ -3803,6 +3855,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Downloads"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {
@@ -4103,7 +4162,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobAccepted"];
                 };
             };
-            /** @description a bad body (details.key names the key, e.g. as.season), a path that is not a video or folder, remember on a movie, or a title that several library folders fit; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description a bad body (details.key names the key, e.g. as.season), a path that is not a video or folder, remember on a movie, or a title that several library folders fit; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4208,7 +4267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Aliases"];
                 };
             };
-            /** @description a bad body (details.key names the key); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description a bad body (details.key names the key); the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4290,6 +4349,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Transcoder"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {
@@ -4636,7 +4702,7 @@ export interface operations {
                     "application/json": components["schemas"]["TranscodeRetryResult"];
                 };
             };
-            /** @description the body is not {"path"}; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the body is not {"path"}; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4741,7 +4807,7 @@ export interface operations {
                     "application/json": components["schemas"]["TranscodePriorityResult"];
                 };
             };
-            /** @description the body is not {"path", "priority"} or {"path", "top": true}, or the priority is out of range; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the body is not {"path", "priority"} or {"path", "top": true}, or the priority is out of range; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5003,7 +5069,7 @@ export interface operations {
                     "application/json": components["schemas"]["DiscardOriginalResult"];
                 };
             };
-            /** @description the body is not {"path"}; the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description the body is not {"path"}; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5375,6 +5441,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {

@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv } from '../http/env.ts';
 
 type Operation = {
   security?: unknown[];
+  requestBody?: { required?: boolean };
   responses: Record<string, { description: string; content?: Record<string, unknown> }>;
 };
 
@@ -11,12 +12,12 @@ type Operation = {
  * every path; body checks and the cross-site refusal on every /api write; credentials on every
  * route that is not open; 500 anywhere.
  */
-function middlewareErrors(path: string, method: string, open: boolean): Map<number, string> {
+function middlewareErrors(path: string, method: string, open: boolean, bodyRequired: boolean): Map<number, string> {
   const reasons = new Map<number, string[]>();
   const add = (status: number, why: string) => reasons.set(status, [...(reasons.get(status) ?? []), why]);
   add(403, 'the Host (or X-Forwarded-Host) is not in app.allowed_hosts');
   if (path.startsWith('/api/') && method === 'post') {
-    add(400, 'the body is not sent as Content-Type: application/json, or is not valid JSON');
+    add(400, `${bodyRequired ? 'the body is missing or empty, or ' : 'the body '}is not sent as Content-Type: application/json, or is not valid JSON`);
     add(403, 'a browser page on another site sent it (Sec-Fetch-Site or Origin)');
     add(413, 'the body is larger than 1 MiB');
   }
@@ -50,7 +51,8 @@ function hoistNamed(node: unknown, named: Record<string, unknown>): unknown {
 /** Adds the middleware's answers to one operation, beside (and after) the route's own reasons. */
 function withMiddlewareErrors(path: string, method: string, op: Operation): Operation {
   const responses = { ...op.responses };
-  for (const [status, why] of middlewareErrors(path, method, Array.isArray(op.security) && op.security.length === 0)) {
+  const open = Array.isArray(op.security) && op.security.length === 0;
+  for (const [status, why] of middlewareErrors(path, method, open, op.requestBody?.required === true)) {
     const own = responses[status];
     if (own && !own.content?.['application/json']) throw new Error(`${method} ${path}: ${status} is both an answer and an error`);
     responses[status] = own
@@ -60,16 +62,39 @@ function withMiddlewareErrors(path: string, method: string, op: Operation): Oper
   return { ...op, responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))) };
 }
 
-/** The OpenAPI 3.1 document of every route the app declared (each in its own module, with ./route.ts). */
-export function openApiDocument(app: OpenAPIHono<AppEnv>): object {
+/** Every tag an operation may carry, in the order a reference lists them. */
+export const TAGS = [
+  { name: 'service', description: 'Health, readiness, the live event stream and the theme stylesheet' },
+  { name: 'auth', description: 'The owner account: set-up, login, sessions, password and API key' },
+  { name: 'settings', description: 'The effective configuration and the runtime settings' },
+  { name: 'jobs', description: 'Queued jobs and the workers that run them' },
+  { name: 'scanner', description: 'Downloads, scanner passes, manual imports, aliases and the import history' },
+  { name: 'library', description: 'The cached library index, its scan, the dashboard and upcoming releases' },
+  { name: 'media', description: 'Probing a media file and changing its tracks' },
+  { name: 'tools', description: 'Subtitles and duplicates reports, and the transcode queue' },
+  { name: 'operations', description: 'Metrics, this document, its reference page and the queue dashboard' },
+] as const;
+
+/** The root package.json's `license`: no licence is granted yet. */
+export const LICENSE = 'UNLICENSED';
+
+/**
+ * The OpenAPI 3.1 document of every route the app declared (each in its own module, with ./route.ts).
+ * `urlBase` is the prefix a reverse proxy publishes the service under (URL_BASE): the paths follow it.
+ */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, urlBase = ''): object {
   const generated = app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'media-organizer',
       version: '1.0.0',
-      description: 'Organizes a home media library: scanner, cached library index, media tracks, tools and runtime settings.',
+      description:
+        'Organizes a home media library: scanner, cached library index, media tracks, tools and runtime settings. ' +
+        'A method a path does not list is answered 405 (`method_not_allowed`, with `Allow`), a path no operation lists 404; both with the error body.',
+      license: { name: LICENSE },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: urlBase || '/', description: urlBase ? 'The path prefix the service is published under (URL_BASE)' : 'This service' }],
+    tags: TAGS.map((t) => ({ ...t })),
     security: [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }, { session: [] }],
   });
   const schemas: Record<string, unknown> = {};
@@ -84,6 +109,14 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): object {
     ...generated,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+      responses: {
+        MethodNotAllowed: {
+          description: 'The path exists but not with this method; `Allow` and `details.allow` list the methods it takes',
+          headers: { Allow: { schema: { type: 'string' }, description: 'The methods the path takes' } },
+          content: { 'application/json': { schema: ERROR_REF } },
+        },
+        NotFound: { description: 'No operation has this path', content: { 'application/json': { schema: ERROR_REF } } },
+      },
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
         bearer: { type: 'http', scheme: 'bearer' },

@@ -1,4 +1,5 @@
-import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
+import { OpenAPIHono, type Hook, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { AppError, keyIssues, type KeyIssue } from '@mo/core';
 import { errorBodySchema } from '@mo/shared';
@@ -21,17 +22,39 @@ const refuse: Hook<unknown, AppEnv, string, undefined> = (result) => {
 };
 
 /**
+ * A route that declares a required body refuses a request without one (none sent, or only white
+ * space) with a 400 that says so. The validator reads an absent body as `{}`: a body whose keys are
+ * all optional would pass, and a handler reading the body itself would throw (a 500).
+ */
+const bodySent: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if ((await c.req.text()).trim() === '') {
+    throw new AppError('bad_request', 'the body is missing: this route takes a JSON object, sent with Content-Type: application/json');
+  }
+  await next();
+};
+
+/**
  * Each route is declared once, with @hono/zod-openapi: the zod schemas of its parameters and body
  * both validate the request and document it, so the document cannot drift from the code.
  */
 export function router() {
-  return new OpenAPIHono<AppEnv>({ defaultHook: refuse });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: refuse });
+  const declare = app.openapi;
+  app.openapi = ((route: RouteConfig, ...rest: unknown[]) => {
+    const own = route.middleware === undefined ? [] : [route.middleware].flat();
+    const checked = route.request?.body?.required ? { ...route, middleware: [bodySent, ...own] } : route;
+    return (declare as (...args: unknown[]) => unknown)(checked, ...rest);
+  }) as typeof app.openapi;
+  return app;
 }
 
 /** A JSON answer: the schema is named in components.schemas (./schemas.ts). */
 export function json<S extends z.ZodType>(schema: S, description = 'OK') {
   return { description, content: { 'application/json': { schema } } } as const;
 }
+
+/** What a GET that sends an ETag (../http/cached-json.ts) answers to a client's If-None-Match naming it. */
+export const NOT_MODIFIED = { 304: { description: 'Not modified: If-None-Match names the current ETag; no body' } } as const;
 
 /** An answer that is not JSON (a page, a stylesheet, a stream): text. */
 export function other(mediaType: string, description: string) {

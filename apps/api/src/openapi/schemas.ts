@@ -3,6 +3,7 @@
  * generated clients get a type per name.
  */
 import { z } from 'zod';
+import { FILE_ONLY_KEYS } from '@mo/core';
 import {
   appSection,
   openSessionSchema,
@@ -90,8 +91,21 @@ import {
   pendingImportsResponse,
 } from '@mo/shared';
 
+/** `schema` without the key at `path` (through optional objects): a strict object stays strict. */
+function without(schema: z.ZodType, path: readonly string[]): z.ZodType {
+  if (schema instanceof z.ZodOptional) return without(schema.unwrap() as z.ZodType, path).optional();
+  const [key, ...rest] = path;
+  if (!(schema instanceof z.ZodObject) || key === undefined || !(key in schema.shape)) throw new Error(`settings: no key ${path.join('.')} to leave out`);
+  if (rest.length === 0) return schema.omit({ [key]: true } as never);
+  return schema.extend({ [key]: without(schema.shape[key] as z.ZodType, rest) });
+}
+
+// Keys only the config file sets are always refused at run time: a client the document offers them
+// to would send them (state.json is read with the full settingsPatchSchema, which keeps them).
+const runtimePatch = FILE_ONLY_KEYS.reduce<z.ZodType>((schema, path) => without(schema, path), settingsPatchSchema) as z.ZodObject;
+
 /** The body of POST /api/settings: sections nested, or the legacy flat app keys, or both. */
-export const settingsBody = settingsPatchSchema.extend(
+export const settingsBody = runtimePatch.extend(
   Object.fromEntries(FLAT_APP_KEYS.map((k) => [k, appSection.shape[k].optional()])) as {
     [K in (typeof FLAT_APP_KEYS)[number]]: z.ZodOptional<(typeof appSection.shape)[K]>;
   },

@@ -1,5 +1,5 @@
 import { createRoute, type Hook, type z } from '@hono/zod-openapi';
-import { guardSettingsPatch, keyIssues, publicConfig, settingsPatchFromBody } from '@mo/core';
+import { guardSettingsPatch, keyIssues, publicConfig, refuseFileOnlyKeys, settingsPatchFromBody } from '@mo/core';
 import { FLAT_APP_KEYS, publicConfigResponse, RUNTIME_SECTIONS, settingsResponse, type Config } from '@mo/shared';
 import type { AppDeps, AppEnv } from '../http/env.ts';
 import { body, errors, json, refusal, router } from '../openapi/route.ts';
@@ -30,6 +30,9 @@ const flatKeys = new Set<string>(FLAT_APP_KEYS);
 /** A legacy flat key is the app section's: a refusal names it where it is kept, `app.<key>`. */
 const refuseSettings: Hook<unknown, AppEnv, string, undefined> = (result) => {
   if (result.success) return;
+  // The document leaves out the keys only the config file sets: one sent anyway is told so, by name.
+  // The validator hands the body it refused to the hook as `data`, though its type does not say so.
+  refuseFileOnlyKeys((result as { data?: unknown }).data);
   const issues = keyIssues(result.error).map((i) => (flatKeys.has(i.path.split('.')[0]!) ? { ...i, path: `app.${i.path}` } : i));
   throw refusal(issues);
 };

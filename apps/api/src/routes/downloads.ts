@@ -7,7 +7,7 @@ import type { ImportRecord } from '@mo/core/history/history-record.ts';
 import { importedLookup } from '@mo/core/history/imported.ts';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
-import { json, router } from '../openapi/route.ts';
+import { json, router, NOT_MODIFIED } from '../openapi/route.ts';
 
 /**
  * GET /api/downloads from what the last walk of the folder saw (`scanned_at`: a pass's, or the
@@ -35,7 +35,7 @@ export function downloadsAnswer(listing: SavedListing | null, downloads: string,
 
 const getDownloads = createRoute({
   method: 'get', path: '/downloads', operationId: 'getDownloads', summary: 'Files under the downloads folder and recent plans and moves', tags: ['scanner'],
-  responses: { 200: json(downloadsResponse) },
+  responses: { ...NOT_MODIFIED, 200: json(downloadsResponse) },
 });
 
 export function downloadsRoutes({ config }: AppDeps) {

@@ -3,14 +3,14 @@ import { accumulate, AppError, folderFilesView, folderSpans, libraryAccumulator,
 import { libraryFilesResponse, libraryResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
-import { errors, json, router } from '../openapi/route.ts';
+import { errors, json, router, NOT_MODIFIED } from '../openapi/route.ts';
 
 /** Longer than any real folder path; the key of a derived answer is kept until the next index. */
 const MAX_FOLDER_CHARS = 4096;
 
 const getLibrary = createRoute({
   method: 'get', path: '/library', operationId: 'getLibrary', summary: 'Cached library summary, movies and series', tags: ['library'],
-  responses: { 200: json(libraryResponse) },
+  responses: { ...NOT_MODIFIED, 200: json(libraryResponse) },
 });
 
 const getLibraryFiles = createRoute({
@@ -25,6 +25,7 @@ const getLibraryFiles = createRoute({
     }),
   },
   responses: {
+    ...NOT_MODIFIED,
     200: json(libraryFilesResponse),
     ...errors({ 400: 'no folder, or not an absolute path', 404: 'the index holds no such movie or series folder' }),
   },

@@ -1,13 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
-import { json, other, router } from '../openapi/route.ts';
+import { json, other, router, NOT_MODIFIED } from '../openapi/route.ts';
 import { referencePage } from '../openapi/reference-page.ts';
 import { openApiDocumentSchema } from '../openapi/schemas.ts';
 
 
 const getOpenApi = createRoute({
   method: 'get', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This document', tags: ['operations'],
-  responses: { 200: json(openApiDocumentSchema, 'OpenAPI 3.1 document') },
+  responses: { ...NOT_MODIFIED, 200: json(openApiDocumentSchema, 'OpenAPI 3.1 document') },
 });
 
 const getDocs = createRoute({

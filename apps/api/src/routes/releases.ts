@@ -7,12 +7,12 @@ import { utcToday } from '@mo/core/releases/release.ts';
 import { createTvmazeProvider, type ProviderAnswer, type TvmazeProviderOptions } from '@mo/core/releases/tvmaze-provider.ts';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
-import { json, router } from '../openapi/route.ts';
+import { json, router, NOT_MODIFIED } from '../openapi/route.ts';
 
 const getReleases = createRoute({
   method: 'get', path: '/releases', operationId: 'getReleases', summary: 'Missing and upcoming episodes', tags: ['library'],
   description: "The library's own gaps first, then one block per enabled provider; a provider's failures are in `providers`, not an error.",
-  responses: { 200: json(releasesResponse) },
+  responses: { ...NOT_MODIFIED, 200: json(releasesResponse) },
 });
 
 /**

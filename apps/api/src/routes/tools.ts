@@ -6,7 +6,7 @@ import { subtitleAudit, subtitleCoverageAccumulator } from '@mo/core/tools/subti
 import { duplicatesResponse, subtitlesResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, cacheStreamedJson, sendJson } from '../http/cached-json.ts';
-import { errors, json, router } from '../openapi/route.ts';
+import { errors, json, router, NOT_MODIFIED } from '../openapi/route.ts';
 
 const getSubtitles = createRoute({
   method: 'get', path: '/tools/subtitles', operationId: 'getSubtitles', summary: 'Indexed media without sidecar subtitles', tags: ['tools'],
@@ -17,12 +17,12 @@ const getSubtitles = createRoute({
       }),
     }),
   },
-  responses: { 200: json(subtitlesResponse), ...errors({ 400: 'language is not a language code or name' }) },
+  responses: { ...NOT_MODIFIED, 200: json(subtitlesResponse), ...errors({ 400: 'language is not a language code or name' }) },
 });
 
 const getDuplicates = createRoute({
   method: 'get', path: '/tools/duplicates', operationId: 'getDuplicates', summary: 'Duplicate movies and series in the index', tags: ['tools'],
-  responses: { 200: json(duplicatesResponse) },
+  responses: { ...NOT_MODIFIED, 200: json(duplicatesResponse) },
 });
 
 /** GET /api/tools/subtitles and GET /api/tools/duplicates, computed once per index (and the config they depend on). */

@@ -33,7 +33,7 @@ import {
 import type { AppDeps } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
 import { cacheStreamedJson, sendJson, type CachedJson } from '../http/cached-json.ts';
-import { body, errors, json, router, segment } from '../openapi/route.ts';
+import { body, errors, json, router, segment, NOT_MODIFIED } from '../openapi/route.ts';
 import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
 
 /** Jobs added to Redis in one round trip. */
@@ -45,7 +45,7 @@ export const RUN_ALL_DRY_RUN_LIMIT = 100;
 const getTranscoder = createRoute({
   method: 'get', path: '/tools/transcoder', operationId: 'getTranscoder', summary: 'Transcode queue: indexed video that is not .mp4', tags: ['tools'],
   description: 'Each entry with its place in line, priority and, while running, progress; `paused` while the queue is paused.',
-  responses: { 200: json(transcoderResponse) },
+  responses: { ...NOT_MODIFIED, 200: json(transcoderResponse) },
 });
 
 const PAUSED = 'the transcode queue is paused; resume it first';

@@ -35,6 +35,16 @@ function has(obj: unknown, path: readonly string[]): boolean {
   return true;
 }
 
+/** A 400 naming the first key of FILE_ONLY_KEYS that a nested settings body sets. */
+export function refuseFileOnlyKeys(nested: unknown): void {
+  for (const path of FILE_ONLY_KEYS) {
+    if (!has(nested, path)) continue;
+    const key = path.join('.');
+    const why = key === 'paths.data' ? 'holds state.json, so it can only be set in the config file' : 'can only be set in the config file';
+    throw new AppError('bad_request', `${key}: ${why}`, { key });
+  }
+}
+
 /**
  * Turns a `POST /api/settings` body (nested sections, legacy flat app keys, or both) into one
  * validated patch. Anything unknown, mistyped or ambiguous is a 400 naming the key path.
@@ -64,12 +74,7 @@ export function settingsPatchFromBody(body: unknown): SettingsPatch {
     }
     nested.app = { ...(app as object | undefined), ...flat };
   }
-  for (const path of FILE_ONLY_KEYS) {
-    if (!has(nested, path)) continue;
-    const key = path.join('.');
-    const why = key === 'paths.data' ? 'holds state.json, so it can only be set in the config file' : 'can only be set in the config file';
-    throw new AppError('bad_request', `${key}: ${why}`, { key });
-  }
+  refuseFileOnlyKeys(nested);
   const parsed = settingsPatchSchema.safeParse(nested);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;

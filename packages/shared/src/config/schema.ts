@@ -24,12 +24,13 @@ const relativeFile = z
     message: 'must be a file name relative to paths.config',
   });
 
-// A Host header's name, without a port: `media.example.org`, `192.168.1.5`, `[::1]`.
+// A Host header's name, without a port: `media.example.org`, `192.168.1.5`, `[::1]`. Both cases are
+// spelled out rather than left to a flag: the document's `pattern` carries the source alone.
 const hostName = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])$/i, { message: 'must be a host name or address, without a port' });
+  .regex(/^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/, { message: 'must be a host name or address, without a port' });
 
 export const AUTH_MODES = ['required', 'local_open'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
