@@ -88,6 +88,8 @@ import {
   aliasesResponse,
   pendingImportSchema,
   pendingImportsResponse,
+  notificationTestBody,
+  notificationTestResponse,
 } from '@mo/shared';
 
 /** The body of POST /api/settings: sections nested, or the legacy flat app keys, or both. */
@@ -196,6 +198,8 @@ const NAMED: Record<string, z.ZodType> = {
   ManualImportAnswer: manualImportAnswer,
   AliasRemoveRequest: aliasRemoveBody,
   Aliases: aliasesResponse,
+  NotificationTestRequest: notificationTestBody,
+  NotificationTestResult: notificationTestResponse,
 };
 
 for (const [id, schema] of Object.entries(NAMED)) {
