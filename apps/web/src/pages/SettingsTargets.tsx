@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { Field, SelectField } from '../components/form.tsx';
@@ -56,13 +57,14 @@ export function targetsPatch(rows: readonly TargetRow[]): Record<string, unknown
  */
 function TestTarget({ name, saved }: { name: string; saved: boolean }) {
   const test = useMutation({ mutationFn: () => unwrap(api.POST('/api/notifications/test', { body: { name } })) });
+  const hintId = useId();
   return (
     <div className="target-test">
-      <button type="button" disabled={!saved || test.isPending} onClick={() => test.mutate()} aria-describedby={saved ? undefined : `test-${name}-unsaved`}>
+      <button type="button" disabled={!saved || test.isPending} onClick={() => test.mutate()} aria-describedby={saved ? undefined : hintId}>
         Test {name || 'target'}
       </button>
       {!saved ? (
-        <small className="hint" id={`test-${name}-unsaved`}>
+        <small className="hint" id={hintId}>
           Save the settings to test this target
         </small>
       ) : null}
