@@ -680,7 +680,7 @@ describe('every endpoint over HTTP, against a real API process', () => {
   const GETS = ['/api/health', '/api/ready', '/api/config', '/api/dashboard', '/api/library', '/api/downloads', '/api/releases', '/api/media/probe', '/api/theme/custom.css', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates', '/api/jobs/scan/1', '/api/metrics', '/api/openapi.json', '/api/docs', '/api/admin/queues', '/api/nowhere',
     '/api/jobs', '/api/scan/passes', '/api/workers', '/api/history', '/api/auth/sessions', '/api/library/files?folder=/nowhere', '/api/imports/pending'];
   const POSTS = ['/api/scan?wait=0', '/api/library/scan?wait=0', '/api/media/tracks?wait=0', '/api/settings', '/api/tools/transcoder/run-next', '/api/tools/transcoder/retry', '/api/tools/transcoder/run-all', '/api/tools/transcoder/cancel-all', '/api/tools/transcoder/priority', '/api/tools/transcoder/discard-original', '/api/jobs/transcode/1/cancel', '/api/health', '/api/nowhere',
-    '/api/history/1/undo', '/api/auth/sessions/0123456789abcdef/end', '/api/imports/manual?wait=0', '/api/imports/manual?dry_run=true', '/api/imports/aliases/remove'];
+    '/api/history/1/undo', '/api/auth/sessions/0123456789abcdef/end', '/api/imports/manual?wait=0', '/api/imports/manual?dry_run=true', '/api/imports/aliases/remove', '/api/notifications/test'];
 
   function junkBodies(): [string, string | Buffer, Record<string, string>][] {
     const j = { 'content-type': 'application/json' };

@@ -24,6 +24,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { eventRoutes } from './routes/events.ts';
 import { workerRoutes } from './routes/workers.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard, queueDashboardRoute } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps) {
     .route('/', transcoderRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', workerRoutes(deps))
+    .route('/', notificationRoutes(deps))
     .route('/', metricsRoutes(metrics))
     .route('/', openApiRoutes(() => openApiDocument(app, deps.urlBase)));
   app.route('/api', api);

@@ -822,6 +822,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to one notification target
+         * @description Sent from the API at once, to the target as saved (a disabled one too), waiting at most 10 s for its answer. Discord, ntfy, Gotify and Apprise get a test message; Jellyfin and Emby are asked GET /System/Info, Plex GET /library/sections, Kodi JSONRPC.Ping (each needs the key, and none scans anything); a webhook gets `{"event": "test", "target": <name>}`. A redirect is not followed and counts as a failure.
+         */
+        post: operations["postNotificationTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metrics": {
         parameters: {
             query?: never;
@@ -1079,7 +1099,7 @@ export interface components {
         ErrorBody: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal";
+                code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "bad_gateway" | "unavailable" | "internal";
                 message: string;
                 details?: unknown;
             };
@@ -1138,7 +1158,7 @@ export interface components {
             result?: unknown;
             error: string | null;
             /** @enum {string|null} */
-            error_code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal" | null;
+            error_code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "bad_gateway" | "unavailable" | "internal" | null;
             /** @description ISO-8601 UTC time */
             created_at: string | null;
             /** @description ISO-8601 UTC time */
@@ -1161,7 +1181,7 @@ export interface components {
             progress?: unknown;
             error: string | null;
             /** @enum {string|null} */
-            error_code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "unavailable" | "internal" | null;
+            error_code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "too_many_requests" | "bad_gateway" | "unavailable" | "internal" | null;
             /** @description ISO-8601 UTC time */
             created_at: string | null;
             /** @description ISO-8601 UTC time */
@@ -1324,6 +1344,13 @@ export interface components {
             status: "moved" | "failed";
             error?: string;
         };
+        NotificationTestRequest: {
+            name: string;
+        };
+        NotificationTestResult: {
+            /** @enum {boolean} */
+            ok: true;
+        };
         OpenApiDocument: {
             /** @enum {string} */
             openapi: "3.1.0";
@@ -1469,7 +1496,7 @@ export interface components {
                 targets: {
                     name: string;
                     /** @enum {string} */
-                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook" | "discord" | "ntfy" | "gotify" | "apprise";
                     /** Format: uri */
                     url: string;
                     /** @default true */
@@ -1645,7 +1672,7 @@ export interface components {
                     targets: {
                         name: string;
                         /** @enum {string} */
-                        kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                        kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook" | "discord" | "ntfy" | "gotify" | "apprise";
                         /** Format: uri */
                         url: string;
                         /** @default true */
@@ -1711,7 +1738,7 @@ export interface components {
                 targets?: {
                     name: string;
                     /** @enum {string} */
-                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook";
+                    kind: "jellyfin" | "emby" | "plex" | "kodi" | "webhook" | "discord" | "ntfy" | "gotify" | "apprise";
                     /** Format: uri */
                     url: string;
                     api_key?: string;
@@ -5359,6 +5386,102 @@ export interface operations {
             };
             /** @description Redis cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postNotificationTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationTestRequest"];
+            };
+        };
+        responses: {
+            /** @description The target answered 2xx (Kodi: "pong") */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTestResult"];
+                };
+            };
+            /** @description a bad body (details.key names the key); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no target of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the target answered something else, or nothing within 10 s: the message names the request, the status and a short excerpt of the answer (the target's secrets masked) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ export * from './jobs/queues.ts';
 export * from './jobs/catalogue.ts';
 export * from './jobs/manual-import.ts';
 export * from './api/imports.ts';
+export * from './api/notifications.ts';
 export * from './api/errors.ts';
 export * from './library/index-schema.ts';
 export * from './api/responses.ts';

@@ -18,6 +18,8 @@ export interface AppDeps {
   webRoot?: string | null;
   /** PUID/PGID: who gets the folders an undo makes again in the downloads; the process's own ids when absent. */
   owner?: Ownership;
+  /** How long POST /api/notifications/test waits for a target; NOTIFY_TIMEOUT_MS when absent. */
+  notifyTimeoutMs?: number;
 }
 
 export interface AppEnv {

@@ -15,6 +15,7 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   payload_too_large: 413,
   too_many_requests: 429,
+  bad_gateway: 502,
   unavailable: 503,
   internal: 500,
 };

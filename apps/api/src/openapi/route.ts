@@ -61,7 +61,7 @@ export function other(mediaType: string, description: string) {
   return { description, content: { [mediaType]: { schema: z.string() } } };
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 502 | 503;
 
 /**
  * The error statuses a route's own handler answers, with why; each answers the error body. The

@@ -89,6 +89,8 @@ import {
   aliasesResponse,
   pendingImportSchema,
   pendingImportsResponse,
+  notificationTestBody,
+  notificationTestResponse,
 } from '@mo/shared';
 
 /** `schema` without the key at `path` (through optional objects): a strict object stays strict. */
@@ -210,6 +212,8 @@ const NAMED: Record<string, z.ZodType> = {
   ManualImportAnswer: manualImportAnswer,
   AliasRemoveRequest: aliasRemoveBody,
   Aliases: aliasesResponse,
+  NotificationTestRequest: notificationTestBody,
+  NotificationTestResult: notificationTestResponse,
 };
 
 for (const [id, schema] of Object.entries(NAMED)) {

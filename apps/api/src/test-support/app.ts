@@ -43,7 +43,7 @@ export function stubJobEvents(): JobEvents {
 }
 
 export async function testApp(
-  opts: { toml?: string; jobs?: JobClient; jobEvents?: JobEvents; urlBase?: string; heartbeatMs?: number; webRoot?: string; owner?: Ownership } = {},
+  opts: { toml?: string; jobs?: JobClient; jobEvents?: JobEvents; urlBase?: string; heartbeatMs?: number; webRoot?: string; owner?: Ownership; notifyTimeoutMs?: number } = {},
 ): Promise<TestApp> {
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
@@ -51,7 +51,7 @@ export async function testApp(
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
   const auth = createAuthService({ config });
   const live = createLiveEvents({ jobEvents: opts.jobEvents ?? stubJobEvents(), config, library, logger, heartbeatMs: opts.heartbeatMs });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, live, urlBase: opts.urlBase, webRoot: opts.webRoot, owner: opts.owner });
+  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, live, urlBase: opts.urlBase, webRoot: opts.webRoot, owner: opts.owner, notifyTimeoutMs: opts.notifyTimeoutMs });
   const anonymous = app.request;
   app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {

@@ -203,7 +203,7 @@ function SettingsForm({ config }: { config: Config }) {
         </fieldset>
       ))}
       <Drives drives={drives} setDrives={(d) => (setSaved(false), setDrives(d))} error={save.error} />
-      <NotificationTargets rows={targets} setRows={(t) => (setSaved(false), setTargets(t))} error={save.error} />
+      <NotificationTargets rows={targets} setRows={(t) => (setSaved(false), setTargets(t))} error={save.error} saved={targetRows(config.notifications.targets)} />
       <ThemePart value={String(values['theme.css_file'] ?? '')} error={save.error} onChange={(v) => change('theme.css_file', v)} />
       <ErrorNote error={save.error} />
       {saved ? <p role="status">Saved.</p> : null}

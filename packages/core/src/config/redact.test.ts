@@ -42,6 +42,28 @@ describe('publicConfig', () => {
     for (const s of ['jf-key-1', 'plex-tok-2', 'kodi-pass-3', 'hook-sec-4']) expect(JSON.stringify(pub)).not.toContain(s);
   });
 
+  it('cuts a Discord webhook token and an ntfy topic out of the URL: there the path is the secret', () => {
+    const config: Config = {
+      ...DEFAULT_CONFIG,
+      notifications: {
+        targets: [
+          { name: 'dc', kind: 'discord', url: 'https://discord.com/api/webhooks/123456/Wh-T0ken_secret?thread_id=7', enabled: true },
+          { name: 'nt', kind: 'ntfy', url: 'https://ntfy.sh/unguessable-topic-42', token: 'tk_ntfy', enabled: true },
+          { name: 'go', kind: 'gotify', url: 'http://10.0.0.8/', token: 'GotifyAppTok', enabled: true },
+          { name: 'ap', kind: 'apprise', url: 'http://apprise:8000', token: 'cfgkey', enabled: true },
+        ],
+      },
+    };
+    const pub = publicConfig(config) as { notifications: { targets: { url: string }[] } };
+    expect(pub.notifications.targets.map((t) => t.url)).toEqual([
+      'https://discord.com/api/webhooks/123456?thread_id=7',
+      'https://ntfy.sh/',
+      'http://10.0.0.8/',
+      'http://apprise:8000',
+    ]);
+    for (const s of ['Wh-T0ken_secret', 'unguessable-topic-42', 'tk_ntfy', 'GotifyAppTok', 'cfgkey']) expect(JSON.stringify(pub)).not.toContain(s);
+  });
+
   it('cuts credential query parameters out of a target URL, keeping the others', () => {
     const config: Config = {
       ...DEFAULT_CONFIG,

@@ -20,6 +20,23 @@ export function publicUrl(value: string): string {
   }
 }
 
+/**
+ * A notification target's URL as GET /api/config shows it. Some services keep the secret in the
+ * path: a Discord webhook URL ends in its token (`/api/webhooks/<id>/<token>`) and an ntfy topic
+ * is readable by anyone who knows its name, so for those kinds the last path segment is cut too.
+ */
+export function publicTargetUrl(target: { kind: string; url: string }): string {
+  const shown = publicUrl(target.url);
+  if (target.kind !== 'discord' && target.kind !== 'ntfy') return shown;
+  try {
+    const url = new URL(shown);
+    url.pathname = url.pathname.replace(/\/[^/]+\/?$/, target.kind === 'ntfy' ? '/' : '');
+    return url.toString();
+  } catch {
+    return shown;
+  }
+}
+
 function redact(value: unknown): unknown {
   if (typeof value === 'string') return publicUrl(value);
   if (Array.isArray(value)) return value.map(redact);
@@ -35,5 +52,10 @@ function redact(value: unknown): unknown {
 
 /** The config as `GET /api/config` shows it: secret keys dropped, credentials cut out of URLs. */
 export function publicConfig(config: Config): Record<string, unknown> {
-  return redact(config) as Record<string, unknown>;
+  const pub = redact(config) as Record<string, unknown> & { notifications?: { targets?: { kind: string; url: string }[] } };
+  const targets = config.notifications?.targets;
+  if (pub.notifications?.targets && targets) {
+    pub.notifications.targets = pub.notifications.targets.map((t, i) => ({ ...t, url: publicTargetUrl(targets[i]!) }));
+  }
+  return pub;
 }

@@ -253,6 +253,16 @@ describe('mergeSettings', () => {
       expect(moved.notifications?.targets?.[0]?.url).toBe('http://10.0.0.5:8080/');
     });
 
+    it('keeps a Discord webhook token and an ntfy topic when the URL comes back as GET /api/config shows it', () => {
+      const dc = { name: 'dc', kind: 'discord', url: 'https://discord.com/api/webhooks/1/T0k', enabled: true } as const;
+      const nt = { name: 'nt', kind: 'ntfy', url: 'https://ntfy.sh/topic-x', enabled: true } as const;
+      const saved: SettingsPatch = { notifications: { targets: [dc, nt] } };
+      const back = mergeSettings(fileConfig, saved, {
+        notifications: { targets: [{ ...dc, url: 'https://discord.com/api/webhooks/1' }, { ...nt, url: 'https://ntfy.sh/' }] },
+      });
+      expect(back.notifications?.targets?.map((t) => t.url)).toEqual([dc.url, nt.url]);
+    });
+
     it('refuses a new jellyfin target without an api_key, naming the key', () => {
       const err = badRequest(() => mergeSettings(fileConfig, {}, { notifications: { targets: [jf] } }));
       expect(err.message).toBe('notifications.targets.0.api_key: a jellyfin target needs api_key');

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { AppError, validationError } from '../errors.ts';
 import { deepMerge } from './merge.ts';
 import { effectiveConfig } from './load.ts';
-import { publicUrl } from './redact.ts';
+import { publicTargetUrl } from './redact.ts';
 
 const flatKeys = new Set<string>(FLAT_APP_KEYS);
 const sections = new Set<string>(RUNTIME_SECTIONS);
@@ -96,7 +96,7 @@ function keepTargetSecrets(fileConfig: Config, saved: SettingsPatch, patch: Sett
     if (!old) return t;
     const out = { ...t };
     for (const key of TARGET_SECRETS) if (out[key] === undefined && old[key] !== undefined) out[key] = old[key];
-    if (out.url !== old.url && out.url === publicUrl(old.url)) out.url = old.url;
+    if (out.url !== old.url && out.url === publicTargetUrl(old)) out.url = old.url;
     return out;
   });
   return { ...patch, notifications: { ...patch.notifications, targets: kept } };

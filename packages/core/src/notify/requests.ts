@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { NotifyTarget } from '@mo/shared';
+import { plainText, truncate, type ChatMessage } from './message.ts';
 
 // What each kind of media server is told after an import, as plain request descriptions: the
 // sender only performs them, so every header, path and body is decided (and tested) here.
@@ -109,13 +110,16 @@ export function plexRefreshRequest(target: NotifyTarget, sectionKey: string, fol
  * for the folder holding every import. Its web server's user and password, when set, come from the
  * URL (`http://kodi:pass@host:8080`), sent as Basic authentication.
  */
-export function kodiScanRequest(target: NotifyTarget, imports: readonly NotifyImport[]): NotifyRequest {
+/** Basic authentication from the user and password of a target's URL (`http://user:pass@host`), if any. */
+function urlBasicAuth(target: NotifyTarget): Record<string, string> {
   const url = new URL(target.url);
-  const headers: Record<string, string> = {};
-  if (url.username || url.password) {
-    const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
-  }
+  if (!url.username && !url.password) return {};
+  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+}
+
+export function kodiScanRequest(target: NotifyTarget, imports: readonly NotifyImport[]): NotifyRequest {
+  const headers = urlBasicAuth(target);
   const directory = `${commonFolder(importFolders(imports)).replace(/\/$/, '')}/`;
   return jsonPost(endpoint(target.url, '/jsonrpc'), { jsonrpc: '2.0', method: 'VideoLibrary.Scan', params: { directory }, id: 1 }, headers);
 }
@@ -133,14 +137,158 @@ export function webhookRequest(target: NotifyTarget, notice: Notice): NotifyRequ
   return jsonPost(url.toString(), body, target.secret ? { [WEBHOOK_SECRET_HEADER]: target.secret } : {});
 }
 
+// Discord's limits on what a webhook message may carry (characters); over one, it answers 400.
+export const DISCORD_TITLE_MAX = 256;
+export const DISCORD_DESCRIPTION_MAX = 4096;
+const DISCORD_COLOR = { imported: 0x2e7d32, undone: 0xf9a825, test: 0x1565c0 } as const;
+
+/**
+ * Discord renders Markdown in an embed: a name's `*`, `_`, `|` or `[x](y)` would turn into
+ * formatting, spoilers or links, and `<@…>`/`@everyone` into mentions. Each such character is
+ * escaped with a backslash (Discord then shows it as typed).
+ */
+export function discordEscape(text: string): string {
+  return text.replace(/[\\*_~`|>#<\-[\]():@]/g, '\\$&');
+}
+
+/**
+ * A Discord webhook: one embed, no `content`. `allowed_mentions` with nothing to parse means no
+ * name can ping anyone, whatever escaping leaves. The webhook URL is used as given (its token is
+ * part of the path); Discord answers 204.
+ */
+export function discordRequest(target: NotifyTarget, message: ChatMessage): NotifyRequest {
+  const url = new URL(target.url);
+  url.username = '';
+  url.password = '';
+  const more = message.more > 0 ? [`…and ${message.more} more`] : [];
+  const description = truncate([...message.lines.map(discordEscape), ...more].join('\n'), DISCORD_DESCRIPTION_MAX);
+  const embed = { title: truncate(message.title, DISCORD_TITLE_MAX), description, color: DISCORD_COLOR[message.event], timestamp: message.at };
+  return jsonPost(url.toString(), { allowed_mentions: { parse: [] }, embeds: [embed] });
+}
+
+const NTFY_TAGS = { imported: ['inbox_tray'], undone: ['rewind'], test: ['white_check_mark'] } as const;
+
+/**
+ * ntfy: the target's URL is its topic URL (`https://ntfy.sh/<topic>`); the message is published
+ * as JSON to the server's root, the form that carries any title (a header would have to be ASCII,
+ * and "Amélie (2001)" is not). An access token goes as Bearer, a user and password in the URL as
+ * Basic.
+ */
+export function ntfyRequest(target: NotifyTarget, message: ChatMessage): NotifyRequest {
+  const url = new URL(target.url);
+  const parts = url.pathname.split('/');
+  if (parts.at(-1) === '') parts.pop();
+  const topic = decodeURIComponent(parts.pop() ?? '');
+  const root = new URL(endpoint(target.url, ''));
+  root.pathname = `${parts.join('/')}/`;
+  root.search = '';
+  const auth = target.token ? { Authorization: `Bearer ${target.token}` } : urlBasicAuth(target);
+  return jsonPost(root.toString(), { topic, title: message.title, message: plainText(message), tags: NTFY_TAGS[message.event], priority: 3 }, auth);
+}
+
+/**
+ * Gotify: POST /message with the application's token in X-Gotify-Key (a header, not `?token=`,
+ * which proxies and the server itself write to their logs).
+ */
+export function gotifyRequest(target: NotifyTarget, message: ChatMessage): NotifyRequest {
+  return jsonPost(endpoint(target.url, '/message'), { title: message.title, message: plainText(message), priority: 5 }, { 'X-Gotify-Key': target.token ?? '' });
+}
+
+const APPRISE_TYPE = { imported: 'success', undone: 'info', test: 'info' } as const;
+
+/**
+ * Apprise API: with a configuration key (`token`), POST /notify/<key> tells the services saved
+ * under it; without, POST /notify tells the server's default ones (APPRISE_STATELESS_URLS). The
+ * Apprise URLs themselves, full of other services' secrets, are never kept here.
+ */
+export function appriseRequest(target: NotifyTarget, message: ChatMessage): NotifyRequest {
+  const path = target.token ? `/notify/${encodeURIComponent(target.token)}` : '/notify';
+  return jsonPost(endpoint(target.url, path), { title: message.title, body: plainText(message), type: APPRISE_TYPE[message.event], format: 'text' }, urlBasicAuth(target));
+}
+
+export const CHAT_KINDS = ['discord', 'ntfy', 'gotify', 'apprise'] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
+export const isChatKind = (kind: NotifyTarget['kind']): kind is ChatKind => (CHAT_KINDS as readonly string[]).includes(kind);
+
+export function chatRequest(target: NotifyTarget & { kind: ChatKind }, message: ChatMessage): NotifyRequest {
+  switch (target.kind) {
+    case 'discord':
+      return discordRequest(target, message);
+    case 'ntfy':
+      return ntfyRequest(target, message);
+    case 'gotify':
+      return gotifyRequest(target, message);
+    case 'apprise':
+      return appriseRequest(target, message);
+  }
+}
+
+/**
+ * What a test of a media server or webhook asks: something each answers only to the right key,
+ * and that changes nothing (no library scan, no import announced to a webhook's receiver).
+ */
+export function mediaServerTestRequest(target: NotifyTarget): NotifyRequest {
+  switch (target.kind) {
+    case 'jellyfin':
+    case 'emby': {
+      const { headers } = mediaUpdatedRequest(target, { pass: '', imports: [] });
+      const { 'Content-Type': _json, ...auth } = headers;
+      return { method: 'GET', url: endpoint(target.url, '/System/Info'), headers: auth };
+    }
+    case 'plex':
+      return plexSectionsRequest(target);
+    case 'kodi':
+      return { ...kodiScanRequest(target, []), body: JSON.stringify({ jsonrpc: '2.0', method: 'JSONRPC.Ping', id: 1 }) };
+    default: {
+      const url = new URL(target.url);
+      url.username = '';
+      url.password = '';
+      return jsonPost(url.toString(), { event: 'test', target: target.name }, target.secret ? { [WEBHOOK_SECRET_HEADER]: target.secret } : {});
+    }
+  }
+}
+
+/**
+ * The strings of a target that must never appear in what is logged or shown: its secrets, the
+ * password of its URL, and the parts of the URL that work as one (a Discord webhook's token, an
+ * ntfy topic, which anyone who knows it can read).
+ */
+export function targetSecrets(target: NotifyTarget): string[] {
+  const url = new URL(target.url);
+  const path = url.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  const inPath = target.kind === 'discord' || target.kind === 'ntfy' ? path.slice(-1) : [];
+  const all = [target.api_key, target.token, target.secret, decodeURIComponent(url.password), ...inPath];
+  return all.filter((s): s is string => typeof s === 'string' && s.length >= 4);
+}
+
+export const EXCERPT_CHARS = 200;
+
+/**
+ * A short piece of what a target answered, as a person can read it in a message: tags and control
+ * characters gone, spaces folded, the target's secrets (which some servers echo back) masked.
+ */
+export function answerExcerpt(body: string, secrets: readonly string[]): string {
+  let text = body.slice(0, 20_000).replace(/<[^>]*>/g, ' ');
+  for (const s of secrets) text = text.split(s).join('***');
+  return truncate(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim(), EXCERPT_CHARS);
+}
+
 /**
  * Why an answer means the target was not told, or null. Redirects count as failures: none is
  * followed, so a target cannot send the request (and its token) elsewhere. Kodi answers JSON-RPC
  * errors with status 200.
  */
-export function answerProblem(kind: NotifyTarget['kind'], status: number, body: string): string | null {
+export function answerProblem(
+  kind: NotifyTarget['kind'],
+  status: number,
+  body: string,
+  opts: { secrets?: readonly string[]; kodiResult?: string } = {},
+): string | null {
   if (status >= 300 && status < 400) return `answered with a redirect (HTTP ${status}), which is not followed`;
-  if (status < 200 || status >= 300) return `answered HTTP ${status}`;
+  if (status < 200 || status >= 300) {
+    const excerpt = answerExcerpt(body, opts.secrets ?? []);
+    return excerpt ? `answered HTTP ${status}: ${excerpt}` : `answered HTTP ${status}`;
+  }
   if (kind !== 'kodi') return null;
   let parsed: unknown;
   try {
@@ -149,6 +297,7 @@ export function answerProblem(kind: NotifyTarget['kind'], status: number, body: 
     return 'answered something other than JSON-RPC';
   }
   const error = (parsed as { error?: { message?: unknown } } | null)?.error;
-  if (error) return `answered a JSON-RPC error: ${typeof error.message === 'string' ? error.message : 'unknown'}`;
-  return (parsed as { result?: unknown } | null)?.result === 'OK' ? null : 'did not answer "OK"';
+  if (error) return `answered a JSON-RPC error: ${typeof error.message === 'string' ? answerExcerpt(error.message, opts.secrets ?? []) : 'unknown'}`;
+  const expected = opts.kodiResult ?? 'OK';
+  return (parsed as { result?: unknown } | null)?.result === expected ? null : `did not answer "${expected}"`;
 }

@@ -1,12 +1,17 @@
 import type { NotifyTarget } from '@mo/shared';
+import { noticeMessage, testMessage } from './message.ts';
 import {
   answerProblem,
+  chatRequest,
   importFolders,
+  isChatKind,
   kodiScanRequest,
   mediaUpdatedRequest,
   plexRefreshRequest,
   plexSectionFor,
   plexSectionsRequest,
+  mediaServerTestRequest,
+  targetSecrets,
   webhookRequest,
   type Notice,
   type NotifyRequest,
@@ -37,8 +42,8 @@ export function invalidHeader(headers: Record<string, string>): string | null {
   return null;
 }
 
-async function perform(kind: NotifyTarget['kind'], req: NotifyRequest, timeoutMs: number): Promise<string> {
-  const what = `${req.method} ${new URL(req.url).pathname}`;
+async function perform(target: NotifyTarget, req: NotifyRequest, timeoutMs: number, kodiResult?: string): Promise<string> {
+  const what = `${req.method} ${publicPath(target, req.url)}`;
   const invalid = invalidHeader(req.headers);
   if (invalid !== null) throw new NotifyError(`${what}: the ${invalid} header is not a valid HTTP header value (a line break or another character HTTP does not allow in the target's api_key, token, secret or URL password); nothing was sent`);
   let res: Response;
@@ -57,26 +62,36 @@ async function perform(kind: NotifyTarget['kind'], req: NotifyRequest, timeoutMs
     throw new NotifyError(`${what}: ${why}`);
   }
   const body = await res.text().catch(() => '');
-  const problem = answerProblem(kind, res.status, body);
+  const problem = answerProblem(target.kind, res.status, body, { secrets: targetSecrets(target), kodiResult });
   if (problem) throw new NotifyError(`${what}: ${problem}`);
   return body;
 }
 
+/** The path of a request as an error names it: a Discord webhook's token and an ntfy topic are secrets. */
+function publicPath(target: NotifyTarget, url: string): string {
+  const path = new URL(url).pathname;
+  return target.kind === 'discord' ? path.replace(/\/[^/]+\/?$/, '/***') : path;
+}
+
 /** Tells one target about a pass's imports; throws a NotifyError saying which request failed and how. */
 export async function notifyTarget(target: NotifyTarget, notice: Notice, timeoutMs = NOTIFY_TIMEOUT_MS): Promise<void> {
+  if (isChatKind(target.kind)) {
+    await perform(target, chatRequest({ ...target, kind: target.kind }, noticeMessage(notice, new Date().toISOString())), timeoutMs);
+    return;
+  }
   switch (target.kind) {
     case 'jellyfin':
     case 'emby':
-      await perform(target.kind, mediaUpdatedRequest(target, notice), timeoutMs);
+      await perform(target, mediaUpdatedRequest(target, notice), timeoutMs);
       return;
     case 'kodi':
-      await perform(target.kind, kodiScanRequest(target, notice.imports), timeoutMs);
+      await perform(target, kodiScanRequest(target, notice.imports), timeoutMs);
       return;
     case 'webhook':
-      await perform(target.kind, webhookRequest(target, notice), timeoutMs);
+      await perform(target, webhookRequest(target, notice), timeoutMs);
       return;
     case 'plex': {
-      const text = await perform(target.kind, plexSectionsRequest(target), timeoutMs);
+      const text = await perform(target, plexSectionsRequest(target), timeoutMs);
       let sections: unknown;
       try {
         sections = JSON.parse(text);
@@ -86,7 +101,26 @@ export async function notifyTarget(target: NotifyTarget, notice: Notice, timeout
       const folders = importFolders(notice.imports);
       const missing = folders.filter((f) => plexSectionFor(sections, f) === null);
       if (missing.length > 0) throw new NotifyError(`no Plex library section holds ${missing.join(', ')}`);
-      for (const folder of folders) await perform(target.kind, plexRefreshRequest(target, plexSectionFor(sections, folder)!, folder), timeoutMs);
+      for (const folder of folders) await perform(target, plexRefreshRequest(target, plexSectionFor(sections, folder)!, folder), timeoutMs);
     }
+  }
+}
+
+/**
+ * Checks one target by hand (the Settings page's Test button): a chat service gets a test message;
+ * a media server or webhook a request that needs its key but changes nothing (see
+ * mediaServerTestRequest). Throws a NotifyError saying what the target answered.
+ */
+export async function testTarget(target: NotifyTarget, timeoutMs = NOTIFY_TIMEOUT_MS): Promise<void> {
+  if (isChatKind(target.kind)) {
+    await perform(target, chatRequest({ ...target, kind: target.kind }, testMessage(target.name, new Date().toISOString())), timeoutMs);
+    return;
+  }
+  const text = await perform(target, mediaServerTestRequest(target), timeoutMs, 'pong');
+  if (target.kind !== 'plex') return;
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new NotifyError('GET /library/sections: answered something other than JSON');
   }
 }

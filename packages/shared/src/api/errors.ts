@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'conflict',
   'payload_too_large',
   'too_many_requests',
+  'bad_gateway',
   'unavailable',
   'internal',
 ] as const;

@@ -282,10 +282,24 @@ describe('notifications section', () => {
     ['jellyfin', 'api_key'],
     ['emby', 'api_key'],
     ['plex', 'token'],
+    ['gotify', 'token'],
   ])('a %s target needs %s; kodi and webhook need none', (kind, key) => {
     const { api_key: _omit, ...bare } = target;
     expect(issues({ targets: [{ ...bare, kind }] })).toEqual([`targets.0.${key}: a ${kind} target needs ${key}`]);
     expect(issues({ targets: [{ ...bare, kind: 'kodi' }, { ...bare, name: 'w', kind: 'webhook' }] })).toEqual([]);
+  });
+
+  it('a discord target needs the whole webhook URL, an ntfy target its topic, an Apprise key the characters apprise-api takes', () => {
+    const chat = (t: Record<string, unknown>) => issues({ targets: [{ name: 'c', ...t }] });
+    expect(chat({ kind: 'discord', url: 'https://discord.com/api/webhooks/123/tok' })).toEqual([]);
+    expect(chat({ kind: 'discord', url: 'https://discord.com/api/webhooks/123' })).toEqual([
+      'targets.0.url: a discord target needs the whole webhook URL (…/api/webhooks/<id>/<token>)',
+    ]);
+    expect(chat({ kind: 'ntfy', url: 'http://10.0.0.9/alerts' })).toEqual([]);
+    expect(chat({ kind: 'ntfy', url: 'https://ntfy.sh/' })).toEqual(['targets.0.url: an ntfy target needs the topic in its URL (https://ntfy.sh/<topic>)']);
+    expect(chat({ kind: 'apprise', url: 'http://apprise:8000', token: 'media_1' })).toEqual([]);
+    expect(chat({ kind: 'apprise', url: 'http://apprise:8000' })).toEqual([]);
+    expect(chat({ kind: 'apprise', url: 'http://apprise:8000', token: '../admin' })[0]).toMatch(/^targets\.0\.token: /);
   });
 
   it('a settings patch may leave the secret out: the saved one is kept', () => {

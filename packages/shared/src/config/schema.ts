@@ -158,13 +158,22 @@ export const transcoderSection = z.strictObject({
   path_map: z.array(pathMapEntry).max(64).optional(),
 });
 
-export const NOTIFY_KINDS = ['jellyfin', 'emby', 'plex', 'kodi', 'webhook'] as const;
+export const NOTIFY_KINDS = ['jellyfin', 'emby', 'plex', 'kodi', 'webhook', 'discord', 'ntfy', 'gotify', 'apprise'] as const;
 
 /** Which secret each kind cannot work without. */
-const REQUIRED_SECRET = { jellyfin: 'api_key', emby: 'api_key', plex: 'token' } as const;
+const REQUIRED_SECRET = { jellyfin: 'api_key', emby: 'api_key', plex: 'token', gotify: 'token' } as const;
 
-// Media servers live on the home network, so unlike the release provider any address is allowed
-// here: only the owner can set these, and the sender follows no redirect.
+/** What the URL of a chat kind must hold, and why, checked on the merged config. */
+const URL_SHAPE: Partial<Record<(typeof NOTIFY_KINDS)[number], { path: RegExp; why: string }>> = {
+  discord: { path: /\/webhooks\/[^/]+\/[^/]+\/?$/, why: 'a discord target needs the whole webhook URL (…/api/webhooks/<id>/<token>)' },
+  ntfy: { path: /\/[^/]+\/?$/, why: 'an ntfy target needs the topic in its URL (https://ntfy.sh/<topic>)' },
+};
+/** apprise-api's configuration keys: 1 to 128 letters, digits, "_" or "-". */
+const APPRISE_KEY = /^[\w-]{1,128}$/;
+
+// Media servers and the self-hosted chat services (ntfy, Gotify, Apprise) live on the home network,
+// so unlike the release provider any address is allowed here: only the owner can set these, and
+// the sender follows no redirect.
 export const notifyTargetSchema = z.strictObject({
   name: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
   kind: z.enum(NOTIFY_KINDS),
@@ -189,6 +198,11 @@ export const notificationsSection = z.strictObject({
     targets.forEach((t, i) => {
       const needed = t.kind in REQUIRED_SECRET ? REQUIRED_SECRET[t.kind as keyof typeof REQUIRED_SECRET] : null;
       if (needed && t[needed] === undefined) ctx.addIssue({ code: 'custom', path: [i, needed], message: `a ${t.kind} target needs ${needed}` });
+      const shape = URL_SHAPE[t.kind];
+      if (shape && URL.canParse(t.url) && !shape.path.test(new URL(t.url).pathname)) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: shape.why });
+      if (t.kind === 'apprise' && t.token !== undefined && !APPRISE_KEY.test(t.token)) {
+        ctx.addIssue({ code: 'custom', path: [i, 'token'], message: 'an Apprise configuration key is 1 to 128 letters, digits, "_" or "-"' });
+      }
     });
   }),
 });
