@@ -124,7 +124,7 @@ function* pieces(value: unknown): Generator<string> {
   }
 }
 
-function acceptsGzip(header: string | undefined): boolean {
+export function acceptsGzip(header: string | undefined): boolean {
   return !!header && /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/i.test(header);
 }
 
