@@ -22,6 +22,9 @@ FROM pnpm-base AS build
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
     pnpm install --frozen-lockfile --store-dir /pnpm/store
 COPY . .
+# The commit mo_build_info names: the build context has no .git (.dockerignore), so it comes as
+# --build-arg MO_REVISION=$(git rev-parse --short=12 HEAD), or the metric leaves it out.
+ARG MO_REVISION=
 RUN pnpm build
 
 # What the bundles leave out (Bull Board serves its page and assets from its own package files).

@@ -20,10 +20,24 @@ if (wanted.includes('web')) {
   if (vite.status !== 0) process.exit(vite.status ?? 1);
 }
 
+// The commit mo_build_info names: MO_REVISION where the tree has no .git (the Docker build), else
+// git's; a tree with uncommitted changes says so rather than pass for its commit.
+function revision() {
+  if (process.env.MO_REVISION) return process.env.MO_REVISION;
+  const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const head = git('rev-parse', '--short=12', 'HEAD');
+  if (head.status !== 0) return '';
+  const dirty = git('status', '--porcelain', '--untracked-files=no');
+  return `${head.stdout.trim()}${dirty.status === 0 && dirty.stdout.trim() !== '' ? '-dirty' : ''}`;
+}
+
+const define = { __MO_REVISION__: JSON.stringify(revision()) };
+
 await Promise.all(
   apps.map((app) =>
     build({
       ...bundleOptions,
+      define,
       entryPoints: [join(root, `apps/${app}/src/main.ts`)],
       outfile: join(root, `apps/${app}/dist/main.mjs`),
     }),

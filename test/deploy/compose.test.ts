@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { QUEUE_NAMES } from '../../packages/shared/src/jobs/queues.ts';
 import { DEFAULT_CONFIG } from '../../packages/shared/src/config/schema.ts';
-import { readProcessEnv } from '../../packages/core/src/config/env.ts';
+import { readProcessEnv, readWorkerMetricsEnv } from '../../packages/core/src/config/env.ts';
 import { DEFAULT_CONFIG_FILE, loadFileConfig } from '../../packages/core/src/config/load.ts';
 import { hardlinkByMounts } from '../../packages/core/src/fs/hardlinks.ts';
 import { ownershipFromEnv, umaskFromEnv } from '../../packages/core/src/fs/ownership.ts';
@@ -26,6 +26,8 @@ const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const CONTRACT_ENV = ['MEDIA_ORGANIZER_CONFIG', 'REDIS_URL', 'QUEUE_PREFIX', 'PORT', 'HOST', 'WORKER_QUEUES'];
 /** README, "Ownership: PUID, PGID, UMASK". */
 const OWNERSHIP_ENV = ['PUID', 'PGID', 'UMASK'];
+/** CONTRACT.md, "Deployment and integration"; README, "Metrics" (the host). Workers only. */
+const WORKER_METRICS_ENV = ['WORKER_METRICS_PORT', 'WORKER_METRICS_HOST'];
 const APP_SERVICES = ['api', 'worker', 'gpu-worker'];
 
 type Service = Record<string, any>;
@@ -77,9 +79,12 @@ describe('docker-compose.yml', () => {
   it("sets only CONTRACT.md variables and the README's ownership ones on the app services, in a form the apps accept", () => {
     for (const name of APP_SERVICES) {
       const env = envOf(services[name]!);
-      const extra = name === 'gpu-worker' ? ['NVIDIA_DRIVER_CAPABILITIES'] : [];
+      const extra = [...(name === 'gpu-worker' ? ['NVIDIA_DRIVER_CAPABILITIES'] : []), ...(name === 'api' ? [] : WORKER_METRICS_ENV)];
       for (const key of Object.keys(env)) expect([...CONTRACT_ENV, ...OWNERSHIP_ENV, ...extra], `${name}: ${key}`).toContain(key);
       expect(() => readProcessEnv(env), name).not.toThrow();
+      // No metrics server unless the host asks for one, and then on the port it names.
+      expect(readWorkerMetricsEnv(env), name).toBeNull();
+      if (name !== 'api') expect(readWorkerMetricsEnv({ ...env, WORKER_METRICS_PORT: '9464' }), name).toEqual({ port: 9464, host: '0.0.0.0' });
       expect(() => ownershipFromEnv(env, { uid: 0, gid: 0, groups: [] }), name).not.toThrow();
       expect(umaskFromEnv(env), name).not.toBeNull();
       // The image's entrypoint refuses 0: the apps never run as root.

@@ -1,7 +1,7 @@
 // Stopping: every process exits within 10 s of SIGTERM (Ctrl-C under scripts/start, `docker stop`),
 // with a live event stream open, or with its log reader gone. The hand-back of a job a worker is
 // running is tested beside the worker host (packages/core/src/queue/jobs.test.ts).
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
 import { startProcess, tempInstall, TEST_API_KEY, waitFor, withTestKey, type RunningProcess, type TempInstall } from '../support/service.ts';
@@ -69,5 +69,26 @@ describe('SIGTERM', () => {
     await waitFor(async () => worker.output().includes('worker started'), 30_000, 'the worker');
     worker.proc.stdout!.destroy();
     expect(await stopTime(worker)).toBeLessThan(STOP_WITHIN_MS);
+  }, 60_000);
+
+  it('stops a worker whose metrics endpoint a scraper keeps a connection open to', async () => {
+    const port = await freePort();
+    const worker = startProcess('worker', { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_METRICS_PORT: String(port) });
+    running.push(worker);
+    await waitFor(async () => worker.output().includes('worker started'), 30_000, 'the worker');
+    // As Prometheus scrapes: one kept-alive connection, idle between scrapes.
+    const agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/metrics', agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    expect(await stopTime(worker)).toBeLessThan(STOP_WITHIN_MS);
+    expect(await worker.stop()).toBe(0);
+    agent.destroy();
   }, 60_000);
 });

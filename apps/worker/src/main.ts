@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, type JobHandlers } from '@mo/core';
+import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, readWorkerMetricsEnv, type JobHandlers } from '@mo/core';
 import { applyUmask } from '@mo/core/fs/ownership.ts';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { keepScanSchedule } from './schedules.ts';
@@ -16,6 +16,7 @@ import { notifyHandler } from './handlers/notify.ts';
 import { withFreshConfig } from './fresh-config.ts';
 import { warnUnlinkableDrives } from './hardlink-warning.ts';
 import { notifyQueue } from './notify-queue.ts';
+import { createWorkerMetrics, serveMetrics } from './metrics.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
 /**
@@ -28,6 +29,7 @@ const SHUTDOWN_GRACE_MS = 8000;
 async function main() {
   applyUmask(process.env);
   const env = readProcessEnv(process.env);
+  const metricsEnv = readWorkerMetricsEnv(process.env);
   const config = await createRuntimeConfig({ configFile: env.configFile });
   const logger = createLogger({ name: 'worker', level: config.current().app.log_level });
   useProbeConcurrency(() => config.current().app.probe_concurrency);
@@ -44,6 +46,10 @@ async function main() {
     'transcode-run': transcodeRunHandler(deps),
     notify: notifyHandler(deps),
   });
+  const metrics = metricsEnv ? createWorkerMetrics({ queues: env.workerQueues, concurrency: env.workerConcurrency }) : undefined;
+  // Before the first job is taken: a port it cannot have stops the start, with nothing begun.
+  const metricsServer = metricsEnv && metrics ? await serveMetrics({ ...metricsEnv, metrics, logger }) : undefined;
+  if (metricsServer) logger.info({ url: metricsServer.url }, 'serving the worker metrics (no key asked)');
   const settle = settleStrandedTranscodes(deps, (ids) => host.jobOutcomes('transcode', ids));
   const settleTranscodes = (only?: string[]) => settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
   const host = createWorkerHost({
@@ -54,6 +60,7 @@ async function main() {
     handlers,
     logger,
     onFailed: { 'transcode-run': (_payload, jobId) => settleTranscodes([jobId]) },
+    ...(metrics ? { observer: metrics.observer } : {}),
   });
   // The transcode queue's pause lives in state.json, so that it outlasts restarts (and a Redis
   // that keeps nothing): this box takes no transcode while it is set.
@@ -87,6 +94,7 @@ async function main() {
     clearInterval(settling);
     // Gone from the list first: while its active jobs are handed back, it takes no new ones.
     await report.close();
+    await metricsServer?.close();
     await schedule?.close();
     await watching?.close();
     await listing?.close();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync, gunzipSync } from 'node:zlib';
 import type { Context, TypedResponse } from 'hono';
+import { acceptsGzip } from '@mo/core/metrics/exposition.ts';
 
 /** A JSON answer serialised, encoded and compressed once, then only written out; T is what it holds. */
 export interface CachedJson<T = unknown> {
@@ -122,10 +123,6 @@ function* pieces(value: unknown): Generator<string> {
   } else {
     yield JSON.stringify(value) ?? 'null';
   }
-}
-
-function acceptsGzip(header: string | undefined): boolean {
-  return !!header && /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/i.test(header);
 }
 
 /** The cached answer, or 304 for its own ETag; typed as the JSON it holds for the route's declaration. */

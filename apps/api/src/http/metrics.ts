@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { accumulate, libraryAccumulator, libraryView, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import { accumulate, libraryAccumulator, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import { processMetrics } from '@mo/core/metrics/process-metrics.ts';
 
 const LIBRARY_FIGURES = [
   ['files', 'Files in the cached library index'],
@@ -11,10 +12,18 @@ const LIBRARY_FIGURES = [
 ] as const;
 
 /**
+ * The methods the API answers: any other a client sends (Node passes on dozens, PROPFIND, MKCOL…) is
+ * `other`, so that no client can add series at will.
+ */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
  * The Prometheus registry of one app. Queue and library figures are read when scraped (queue
  * counts from Redis under the usual 2 s bound, the rest from memory), so nothing polls in between.
  */
 export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; config: RuntimeConfig }) {
+  // Now rather than at the first scrape: the event-loop monitor has samples by then.
+  const processRegistry = processMetrics();
   const registry = new Registry();
   const requests = new Histogram({
     name: 'mo_http_request_duration_seconds',
@@ -43,13 +52,16 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     labelNames: ['queue', 'outcome'] as const,
     registers: [registry],
   });
-  // One metric per figure: a count of files and a number of bytes never share a name.
+  // One metric per figure: a count of files and a number of bytes never share a name. Their own
+  // registry, left out of a scrape before the first library scan: a gauge without labels cannot go
+  // absent, and a 0 would chart an empty library where nothing is known yet.
+  const libraryRegistry = new Registry();
   const library = Object.fromEntries(
-    LIBRARY_FIGURES.map(([what, help]) => [what, new Gauge({ name: `mo_library_${what}`, help, registers: [registry] })]),
+    LIBRARY_FIGURES.map(([what, help]) => [what, new Gauge({ name: `mo_library_${what}`, help, registers: [libraryRegistry] })]),
   ) as Record<(typeof LIBRARY_FIGURES)[number][0], Gauge>;
   const lastScan = new Gauge({
     name: 'mo_last_scan_timestamp_seconds',
-    help: 'When the last scanner pass and library scan started (unix seconds; 0 = never)',
+    help: 'When the last scanner pass and library scan started (unix seconds; absent: never)',
     labelNames: ['scan'] as const,
     registers: [registry],
   });
@@ -74,16 +86,15 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     if (workers.status === 'fulfilled') {
       for (const [queue, { workers: n }] of Object.entries(workers.value.queues)) queueWorkers.set({ queue }, n);
     }
-    const summary = await deps.library.derive(
-      'metrics.summary',
-      accumulate(libraryAccumulator, (acc, header) => (header ? acc.summary(header) : libraryView(null).summary)),
-    );
-    for (const [what] of LIBRARY_FIGURES) library[what].set(summary[what]);
+    const summary = await deps.library.derive('metrics.summary', accumulate(libraryAccumulator, (acc, header) => (header ? acc.summary(header) : null)));
+    if (summary) for (const [what] of LIBRARY_FIGURES) library[what].set(summary[what]);
+    // A scan that never ran has no time: a 0 would read as 1970 (and `time() - x` as 56 years ago).
     const state = deps.config.currentState();
-    const seconds = (iso: string | null) => (iso ? Date.parse(iso) / 1000 : 0);
-    lastScan.set({ scan: 'scanner' }, seconds(state.last_scan_at));
-    lastScan.set({ scan: 'library' }, seconds(state.last_library_scan_at));
-    return registry.metrics();
+    lastScan.reset();
+    for (const [scan, iso] of [['scanner', state.last_scan_at], ['library', state.last_library_scan_at]] as const) {
+      if (iso) lastScan.set({ scan }, Date.parse(iso) / 1000);
+    }
+    return Registry.merge([processRegistry, registry, ...(summary ? [libraryRegistry] : [])]).metrics();
   }
 
   const middleware: MiddlewareHandler = async (c, next) => {
@@ -95,7 +106,7 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
       // Only middleware (a `*` pattern) matched: an unknown route.
       const path = c.req.routePath;
       const route = path && !path.endsWith('*') ? path : 'unmatched';
-      end({ method: c.req.method, route, status: String(c.res.status) });
+      end({ method: METHODS.has(c.req.method) ? c.req.method : 'other', route, status: String(c.res.status) });
     }
   };
 

@@ -1,8 +1,13 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QueueStats } from '@mo/core';
+import { libraryScanOptions, scanLibrary, writeLibraryIndex, type QueueStats } from '@mo/core';
 import type { WorkersReport } from '@mo/shared';
+import rootPackage from '../../../../package.json' with { type: 'json' };
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
-import { readExposition } from '../test-support/prometheus-text.ts';
+import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '../../../../test/support/prometheus-text.ts';
+import { promtool, promtoolProblems } from '../../../../test/support/promtool.ts';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -13,11 +18,16 @@ function jobsWithStats(stats: () => Promise<QueueStats[]>) {
 
 const counts = (waiting: number) => ({ waiting, active: 0, delayed: 0, completed: 2, failed: 1 });
 
-async function scrape() {
+async function scrapeText() {
   const res = await t.app.request('/api/metrics');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  return readExposition(await res.text());
+  expect(res.headers.get('content-encoding')).toBeNull();
+  return res.text();
+}
+
+async function scrape() {
+  return readExposition(await scrapeText(), { totalGauges: PROM_CLIENT_TOTAL_GAUGES });
 }
 
 describe('GET /api/metrics', () => {
@@ -30,16 +40,12 @@ describe('GET /api/metrics', () => {
     expect(problems).toEqual([]);
     const types = Object.fromEntries([...families.values()].filter((f) => f.name.startsWith('mo_')).map((f) => [f.name, f.type]));
     expect(types).toEqual({
+      mo_build_info: 'gauge',
       mo_http_request_duration_seconds: 'histogram',
       mo_redis_up: 'gauge',
       mo_queue_jobs: 'gauge',
       mo_queue_workers: 'gauge',
       mo_queue_jobs_finished_total: 'counter',
-      mo_library_files: 'gauge',
-      mo_library_bytes: 'gauge',
-      mo_library_movies: 'gauge',
-      mo_library_series: 'gauge',
-      mo_library_episodes: 'gauge',
       mo_last_scan_timestamp_seconds: 'gauge',
       mo_metrics_scrapes_total: 'counter',
     });
@@ -49,7 +55,6 @@ describe('GET /api/metrics', () => {
       { name: 'mo_queue_jobs_finished_total', labels: { queue: 'scan', outcome: 'completed' }, value: 5 },
       { name: 'mo_queue_jobs_finished_total', labels: { queue: 'scan', outcome: 'failed' }, value: 1 },
     ]);
-    expect(families.get('mo_library_files')!.samples).toEqual([{ name: 'mo_library_files', labels: {}, value: 0 }]);
     expect(families.get('mo_http_request_duration_seconds')!.samples).toContainEqual({
       name: 'mo_http_request_duration_seconds_count',
       labels: { method: 'GET', route: 'unmatched', status: '404' },
@@ -106,5 +111,104 @@ describe('GET /api/metrics', () => {
     ]);
     report = null;
     expect((await scrape()).families.get('mo_queue_workers')!.samples).toEqual([]);
+  });
+});
+
+describe('GET /api/metrics: what a Grafana dashboard charts', () => {
+  it("has prom-client's process and Node.js metrics, and mo_build_info naming the version and the Node.js", async () => {
+    t = await testApp();
+    const { families, problems } = await scrape();
+    expect(problems).toEqual([]);
+    for (const [name, type] of [
+      ['process_resident_memory_bytes', 'gauge'],
+      ['process_cpu_seconds_total', 'counter'],
+      ['process_start_time_seconds', 'gauge'],
+      ['process_open_fds', 'gauge'],
+      ['nodejs_eventloop_lag_seconds', 'gauge'],
+      ['nodejs_eventloop_lag_p99_seconds', 'gauge'],
+      ['nodejs_heap_size_used_bytes', 'gauge'],
+      ['nodejs_heap_space_size_used_bytes', 'gauge'],
+      ['nodejs_gc_duration_seconds', 'histogram'],
+    ] as const) expect(families.get(name)?.type, name).toBe(type);
+    expect(families.get('process_resident_memory_bytes')!.samples[0]!.value).toBeGreaterThan(10 * 1024 * 1024);
+    // The sources run here, unbundled: no commit is known, and the label is left out, not made up.
+    expect(families.get('mo_build_info')!.samples).toEqual([
+      { name: 'mo_build_info', labels: { version: rootPackage.version, node_version: process.version }, value: 1 },
+    ]);
+  });
+
+  it('labels requests with their method, and any method the API does not answer as "other"', async () => {
+    t = await testApp();
+    await t.app.request('/api/health');
+    await t.app.request('/api/health', { method: 'HEAD' });
+    await t.app.request('/api/scan', { method: 'DELETE' });
+    for (const method of ['PROPFIND', 'MKCOL', 'X-MADE-UP']) await t.app.request('/api/health', { method });
+    const samples = (await scrape()).families.get('mo_http_request_duration_seconds')!.samples.filter((s) => s.name.endsWith('_count'));
+    const counts = samples.map((s) => [s.labels.method, s.labels.route, s.value]);
+    expect(counts).toContainEqual(['GET', '/api/health', 1]);
+    expect(counts).toContainEqual(['HEAD', '/api/health', 1]);
+    expect(counts).toContainEqual(['other', 'unmatched', 3]);
+    expect(new Set(samples.map((s) => s.labels.method))).toEqual(new Set(['GET', 'HEAD', 'DELETE', 'other']));
+  });
+
+  it('leaves out the scan times and library figures until a scan has run, rather than a 0 that reads as 1970 or an empty library', async () => {
+    t = await testApp();
+    const before = await scrape();
+    expect(before.problems).toEqual([]);
+    expect(before.families.get('mo_last_scan_timestamp_seconds')!.samples).toEqual([]);
+    for (const what of ['files', 'bytes', 'movies', 'series', 'episodes']) expect(before.families.has(`mo_library_${what}`), what).toBe(false);
+
+    const movie = join(t.install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    await mkdir(join(movie, '..'), { recursive: true });
+    await writeFile(movie, Buffer.alloc(100));
+    const cfg = t.config.current();
+    await writeLibraryIndex(cfg.paths.data, await scanLibrary(libraryScanOptions(cfg)));
+    await t.library.refresh();
+    await t.config.state.update((s) => ({ ...s, last_library_scan_at: '2026-03-01T12:00:00.000Z' }));
+    await t.config.refresh();
+
+    const after = await scrape();
+    expect(after.problems).toEqual([]);
+    // Only the scan that ran has a time; the scanner pass that never did stays absent.
+    expect(after.families.get('mo_last_scan_timestamp_seconds')!.samples).toEqual([
+      { name: 'mo_last_scan_timestamp_seconds', labels: { scan: 'library' }, value: Date.parse('2026-03-01T12:00:00.000Z') / 1000 },
+    ]);
+    expect(after.families.get('mo_library_files')!.samples).toEqual([{ name: 'mo_library_files', labels: {}, value: 1 }]);
+    expect(after.families.get('mo_library_bytes')!.samples).toEqual([{ name: 'mo_library_bytes', labels: {}, value: 100 }]);
+    expect(after.families.get('mo_library_movies')!.samples).toEqual([{ name: 'mo_library_movies', labels: {}, value: 1 }]);
+  });
+
+  it('answers gzip to a scraper that accepts it (as Prometheus does), and plain text to one that does not', async () => {
+    t = await testApp();
+    for (let i = 0; i < 20; i++) await t.app.request(`/api/nothing/${i}`);
+    const zipped = await t.app.request('/api/metrics', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(zipped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const body = Buffer.from(await zipped.arrayBuffer());
+    const text = gunzipSync(body).toString('utf8');
+    const { families, problems } = readExposition(text, { totalGauges: PROM_CLIENT_TOTAL_GAUGES });
+    expect(problems).toEqual([]);
+    expect(families.get('mo_http_request_duration_seconds')!.samples).toContainEqual({
+      name: 'mo_http_request_duration_seconds_count', labels: { method: 'GET', route: 'unmatched', status: '404' }, value: 20,
+    });
+    expect(body.length).toBeLessThan(text.length / 4);
+
+    for (const refused of [undefined, 'identity', 'gzip;q=0', 'br']) {
+      const res = await t.app.request('/api/metrics', refused ? { headers: { 'Accept-Encoding': refused } } : {});
+      expect(res.headers.get('content-encoding'), refused).toBeNull();
+      expect(readExposition(await res.text(), { totalGauges: PROM_CLIENT_TOTAL_GAUGES }).problems, refused).toEqual([]);
+    }
+  });
+
+  it.skipIf(!promtool)('passes promtool check metrics, but for the three gauges prom-client names _total', async () => {
+    t = await testApp();
+    await t.app.request('/api/health');
+    await t.app.request('/api/nothing/here');
+    const text = await scrapeText();
+    expect(promtoolProblems(text)).toEqual([]);
+    // The filter lets pass those three only: a counter of ours without _total is still found.
+    expect(promtoolProblems(`${text}# HELP mo_bad Bad\n# TYPE mo_bad counter\nmo_bad 1\n`)).toEqual([expect.stringMatching(/^mo_bad .*_total/)]);
   });
 });

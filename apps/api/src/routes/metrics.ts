@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { encodeScrape } from '@mo/core/metrics/exposition.ts';
 import type { createMetrics } from '../http/metrics.ts';
 import { other, router } from '../openapi/route.ts';
 
@@ -8,7 +9,10 @@ const getMetrics = createRoute({
 });
 
 export function metricsRoutes(metrics: ReturnType<typeof createMetrics>) {
-  return router().openapi(getMetrics, async (c) =>
-    c.body(await metrics.collect(), 200, { 'Content-Type': metrics.contentType }),
-  );
+  return router().openapi(getMetrics, async (c) => {
+    const { body, gzip } = await encodeScrape(await metrics.collect(), c.req.header('accept-encoding'));
+    c.header('Vary', 'Accept-Encoding');
+    if (gzip) c.header('Content-Encoding', 'gzip');
+    return c.body(body, 200, { 'Content-Type': metrics.contentType });
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '@mo/shared';
-import { parseUrlBase, readProcessEnv } from './env.ts';
+import { parseUrlBase, readProcessEnv, readWorkerMetricsEnv } from './env.ts';
 
 describe('readProcessEnv', () => {
   it('gives the defaults of CONTRACT.md for an empty environment', () => {
@@ -112,5 +112,23 @@ describe('readProcessEnv', () => {
 
   it.each(['/a b', '/a?x=1', '/a#b', '/a//b', '/a/../b', '/%2e%2e', 'http://host/mo', '/api', '/api/v1', '/assets', '/setup/'])('refuses URL_BASE %j, naming it', (raw) => {
     expect(() => parseUrlBase(raw)).toThrow(/URL_BASE/);
+  });
+});
+
+describe('readWorkerMetricsEnv', () => {
+  it('serves no metrics while WORKER_METRICS_PORT is unset or empty, whatever the host says', () => {
+    expect(readWorkerMetricsEnv({})).toBeNull();
+    expect(readWorkerMetricsEnv({ WORKER_METRICS_PORT: '', WORKER_METRICS_HOST: '0.0.0.0' })).toBeNull();
+    expect(readWorkerMetricsEnv({ WORKER_METRICS_PORT: '  ' })).toBeNull();
+  });
+
+  it('listens on 127.0.0.1 unless WORKER_METRICS_HOST names another address', () => {
+    expect(readWorkerMetricsEnv({ WORKER_METRICS_PORT: '9464' })).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(readWorkerMetricsEnv({ WORKER_METRICS_PORT: '1', WORKER_METRICS_HOST: '0.0.0.0' })).toEqual({ port: 1, host: '0.0.0.0' });
+    expect(readWorkerMetricsEnv({ WORKER_METRICS_PORT: '65535', WORKER_METRICS_HOST: '::' })).toEqual({ port: 65535, host: '::' });
+  });
+
+  it.each(['0', '65536', '99999', '-1', '9464x', '9464.0', '0x10', 'metrics', '1e3'])('refuses WORKER_METRICS_PORT=%s, naming it', (value) => {
+    expect(() => readWorkerMetricsEnv({ WORKER_METRICS_PORT: value })).toThrow(`WORKER_METRICS_PORT must be a port number from 1 to 65535, got "${value}"`);
   });
 });

@@ -44,3 +44,21 @@ export function readProcessEnv(env: NodeJS.ProcessEnv): ProcessEnv {
     urlBase: parseUrlBase(env.URL_BASE),
   };
 }
+
+export interface WorkerMetricsEnv {
+  port: number;
+  host: string;
+}
+
+/**
+ * `WORKER_METRICS_PORT`: the port a worker serves its own `/metrics` on (unset or empty: none);
+ * `WORKER_METRICS_HOST`: the address it listens on. The endpoint asks for no key, so it listens on
+ * 127.0.0.1 unless told otherwise (a container names 0.0.0.0 and publishes no port).
+ */
+export function readWorkerMetricsEnv(env: NodeJS.ProcessEnv): WorkerMetricsEnv | null {
+  const value = env.WORKER_METRICS_PORT?.trim();
+  if (!value) return null;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port >= 1 && port <= 65535)) throw new Error(`WORKER_METRICS_PORT must be a port number from 1 to 65535, got "${env.WORKER_METRICS_PORT}"`);
+  return { port, host: env.WORKER_METRICS_HOST?.trim() || '127.0.0.1' };
+}

@@ -34,6 +34,45 @@ export type FailureHooks = { [N in JobName]?: (payload: JobPayload<N>, jobId: st
 
 const FAILURE_REPLAY_MS = 60_000;
 
+/** How one run of a job on this box ended. */
+export type JobEnd = 'completed' | 'failed' | 'cancelled' | 'deferred' | 'handed_back';
+export const JOB_ENDS: readonly JobEnd[] = ['completed', 'failed', 'cancelled', 'deferred', 'handed_back'];
+
+/** Told of every job this box runs (the worker's own metrics). */
+export interface JobObserver {
+  /**
+   * A job began on `queue`; `job` is its name, or `unknown` for a name no job has (a job some
+   * other client added, refused). The function returned is called once, as the run ends.
+   */
+  started(queue: QueueName, job: JobName | 'unknown'): (end: JobEnd) => void;
+}
+
+function jobEnd(err: unknown, signal: AbortSignal | undefined): JobEnd {
+  if (err instanceof DelayedError) return 'deferred';
+  if (err instanceof WaitingError) return 'handed_back';
+  if (signal?.aborted && signal.reason === CANCELLED) return 'cancelled';
+  if (err instanceof UnrecoverableError && err.message === CANCELLED) return 'cancelled';
+  return 'failed';
+}
+
+type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+
+/** The processor, telling the observer of each run and how it ended. */
+function observe(observer: JobObserver | undefined, queue: QueueName, run: Processor): Processor {
+  if (!observer) return run;
+  return async (job, token, signal) => {
+    const ended = observer.started(queue, Object.hasOwn(JOBS, job.name) ? (job.name as JobName) : 'unknown');
+    try {
+      const result = await run(job, token, signal);
+      ended('completed');
+      return result;
+    } catch (err) {
+      ended(jobEnd(err, signal));
+      throw err;
+    }
+  };
+}
+
 /** The abort reason of a job whose worker is shutting down: it is handed back, not failed. */
 export const SHUTTING_DOWN = 'the worker is shutting down';
 
@@ -73,6 +112,7 @@ export function createWorkerHost(opts: {
   logger: Logger;
   concurrency?: Partial<Record<QueueName, number>>;
   onFailed?: FailureHooks;
+  observer?: JobObserver;
 }): WorkerHost {
   checkHandlers(opts.queues, opts.handlers);
   const concurrency = Object.fromEntries(opts.queues.map((q) => [q, opts.concurrency?.[q] ?? 1])) as Partial<Record<QueueName, number>>;
@@ -96,7 +136,7 @@ export function createWorkerHost(opts: {
   const workers = opts.queues.map((queue) => {
     const worker = new Worker(
       queue,
-      async (job: Job, token?: string, signal?: AbortSignal) => {
+      observe(opts.observer, queue, async (job: Job, token?: string, signal?: AbortSignal) => {
         const name = job.name as JobName;
         const def = Object.hasOwn(JOBS, name) ? JOBS[name] : undefined;
         if (!def || def.queue !== queue) return refuse(queue, job, `no job named ${JSON.stringify(job.name)} runs on the ${queue} queue`);
@@ -140,7 +180,7 @@ export function createWorkerHost(opts: {
         if (!checked.success) throw new UnrecoverableError(`handler of ${name} returned a bad result: ${checked.error.message}`);
         log.info('job completed');
         return checked.data;
-      },
+      }),
       {
         connection: workerRedisOptions(opts.redisUrl),
         prefix: opts.prefix,

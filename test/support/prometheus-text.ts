@@ -6,11 +6,21 @@
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
-/** Go's ParseFloat forms the format allows, and the three specials. */
-const VALUE = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|NaN|[+-]Inf)$/;
+/**
+ * Go's ParseFloat forms the format allows, and the three specials. NaN in any case: prom-client
+ * writes `Nan` (an event-loop figure with no samples yet), and Prometheus reads it with ParseFloat,
+ * which takes every case.
+ */
+const VALUE = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[nN][aA][nN]|[+-]Inf)$/;
 const TIMESTAMP = /^-?\d+$/;
 /** promtool: "use base unit" for these. */
 const NON_BASE_UNITS = ['milliseconds', 'microseconds', 'nanoseconds', 'minutes', 'hours', 'days', 'weeks', 'kilobytes', 'megabytes', 'gigabytes', 'terabytes', 'kibibytes', 'mebibytes', 'gibibytes', 'bits', 'percent', 'celsius', 'fahrenheit', 'grams'];
+
+/**
+ * Gauges prom-client's default metrics name `_total` (promtool flags them too); kept as they are,
+ * since they are the names the Node.js dashboards chart.
+ */
+export const PROM_CLIENT_TOTAL_GAUGES: readonly string[] = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 export interface Sample {
   name: string;
@@ -49,7 +59,7 @@ function unescapeHelp(text: string): string | null {
 
 function parseValue(text: string): number | null {
   if (!VALUE.test(text)) return null;
-  if (text === 'NaN') return NaN;
+  if (text.toLowerCase() === 'nan') return NaN;
   if (text.endsWith('Inf')) return text.startsWith('-') ? -Infinity : Infinity;
   return Number(text);
 }
@@ -148,17 +158,18 @@ function checkHistogram(f: Family, problems: string[]): void {
 }
 
 /** promtool check metrics: names that say what they count, in base units. */
-function lint(f: Family, problems: string[]): void {
+function lint(f: Family, problems: string[], totalGauges: readonly string[]): void {
   if (f.help === undefined || f.help.trim() === '') problems.push(`${f.name}: no HELP`);
   if (f.type === undefined) problems.push(`${f.name}: no TYPE`);
   if (f.type === 'counter' && !f.name.endsWith('_total')) problems.push(`${f.name}: counter metrics should have "_total" suffix`);
-  if (f.type !== 'counter' && f.name.endsWith('_total')) problems.push(`${f.name}: non-counter metrics should not have "_total" suffix`);
+  if (f.type !== 'counter' && f.name.endsWith('_total') && !(f.type === 'gauge' && totalGauges.includes(f.name))) problems.push(`${f.name}: non-counter metrics should not have "_total" suffix`);
   for (const unit of NON_BASE_UNITS) if (f.name.split('_').includes(unit)) problems.push(`${f.name}: use base unit instead of "${unit}"`);
   if (f.type === 'untyped') problems.push(`${f.name}: untyped`);
   if (f.type === 'counter') for (const s of f.samples) if (!(s.value >= 0)) problems.push(`${s.name}: counter value ${s.value}`);
 }
 
-export function readExposition(text: string): Exposition {
+/** `totalGauges`: gauges whose `_total` is let pass (PROM_CLIENT_TOTAL_GAUGES for a scrape with prom-client's defaults). */
+export function readExposition(text: string, opts: { totalGauges?: readonly string[] } = {}): Exposition {
   const problems: string[] = [];
   const families = new Map<string, Family>();
   if (text !== '' && !text.endsWith('\n')) problems.push('the last line does not end with a line feed');
@@ -208,7 +219,7 @@ export function readExposition(text: string): Exposition {
   });
   for (const f of families.values()) {
     if (f.type === 'histogram') checkHistogram(f, problems);
-    lint(f, problems);
+    lint(f, problems, opts.totalGauges ?? []);
   }
   return { families, problems };
 }

@@ -15,6 +15,7 @@ mo_level{kind="a"} -Inf
 mo_level{kind="b"} NaN
 mo_level{kind="c"} +Inf
 mo_level{kind="d",} .5
+mo_level{kind="e"} Nan
 # HELP mo_duration_seconds How long
 # TYPE mo_duration_seconds histogram
 mo_duration_seconds_bucket{le="0.1",route="x"} 1
@@ -30,7 +31,7 @@ describe('readExposition', () => {
     expect([...families.keys()]).toEqual(['mo_requests_total', 'mo_up', 'mo_level', 'mo_duration_seconds']);
     expect(families.get('mo_requests_total')).toMatchObject({ type: 'counter', help: 'Requests served, by "route" \\ and\nstatus' });
     expect(families.get('mo_requests_total')!.samples[1]).toEqual({ name: 'mo_requests_total', labels: { route: 'a "quoted" \\ value\n', status: '404' }, value: 1000 });
-    expect(families.get('mo_level')!.samples.map((s) => s.value)).toEqual([-Infinity, NaN, Infinity, 0.5]);
+    expect(families.get('mo_level')!.samples.map((s) => s.value)).toEqual([-Infinity, NaN, Infinity, 0.5, NaN]);
     expect(families.get('mo_duration_seconds')!.samples).toHaveLength(4);
   });
 
@@ -78,5 +79,18 @@ describe('readExposition', () => {
   ])('finds %s', (_what, text, problem) => {
     const { problems } = readExposition(text);
     expect(problems.some((p) => problem.test(p)), problems.join('\n')).toBe(true);
+  });
+});
+
+describe('readExposition with prom-client gauges let pass', () => {
+  const gauge = (name: string) => `# HELP ${name} h\n# TYPE ${name} gauge\n${name} 1\n`;
+
+  it('lets pass only the gauges named, and only as gauges', () => {
+    const opts = { totalGauges: ['nodejs_active_handles_total'] };
+    expect(readExposition(gauge('nodejs_active_handles_total'), opts).problems).toEqual([]);
+    expect(readExposition(gauge('nodejs_active_handles_total')).problems).toEqual([expect.stringMatching(/non-counter metrics should not have "_total"/)]);
+    expect(readExposition(gauge('mo_jobs_total'), opts).problems).toEqual([expect.stringMatching(/non-counter metrics should not have "_total"/)]);
+    const summary = '# HELP nodejs_active_handles_total h\n# TYPE nodejs_active_handles_total summary\nnodejs_active_handles_total_count 1\n';
+    expect(readExposition(summary, opts).problems).toEqual([expect.stringMatching(/non-counter metrics should not have "_total"/)]);
   });
 });
