@@ -5417,7 +5417,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationTestResult"];
                 };
             };
-            /** @description a bad body (details.key names the key); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description a bad body (details.key names the key); the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
