@@ -1423,6 +1423,8 @@ export interface components {
                 auth: "required" | "local_open";
                 allowed_hosts: string[];
                 allowed_roots: string[];
+                trusted_proxies: string[];
+                frame_ancestors: string[];
                 probe_concurrency: number;
             };
             paths: {
@@ -1595,6 +1597,8 @@ export interface components {
                     auth: "required" | "local_open";
                     allowed_hosts: string[];
                     allowed_roots: string[];
+                    trusted_proxies: string[];
+                    frame_ancestors: string[];
                     probe_concurrency: number;
                 };
                 paths: {
@@ -1665,6 +1669,8 @@ export interface components {
                 auth?: "required" | "local_open";
                 allowed_hosts?: string[];
                 allowed_roots?: string[];
+                trusted_proxies?: string[];
+                frame_ancestors?: string[];
                 probe_concurrency?: number;
             };
             paths?: {
