@@ -1,6 +1,6 @@
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './http/env.ts';
-import { authGuard, hostGuard, refuseCrossSite } from './http/auth.ts';
+import { authGuard, hostGuard, refuseCrossSite, resolveClients } from './http/auth.ts';
 import { createFailureLimiter } from '@mo/core';
 import { errorResponse, onError } from './http/errors.ts';
 import { drainUnreadBody, requireJsonBody } from './http/body.ts';
@@ -29,7 +29,7 @@ import { QUEUE_DASHBOARD_PATH, queueDashboard, queueDashboardRoute } from './rou
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { limitBody } from './http/body-limit.ts';
-import { refuseFraming } from './http/refuse-framing.ts';
+import { frameAncestors } from './http/frame-ancestors.ts';
 import { webUi } from './routes/web.ts';
 import { router } from './openapi/route.ts';
 import { openApiDocument } from './openapi/document.ts';
@@ -43,7 +43,8 @@ export function createApp(deps: AppDeps) {
   const metrics = createMetrics(deps);
   const limiter = createFailureLimiter({ limit: MAX_AUTH_FAILURES_PER_MINUTE, windowMs: 60_000 });
   app.use('*', requestId({ limitLength: 128 }));
-  app.use('*', refuseFraming);
+  app.use('*', resolveClients(deps.config));
+  app.use('*', frameAncestors(deps.config));
   app.use('/api/*', metrics.middleware);
   app.use('*', async (c, next) => {
     const log = deps.logger.child({ req_id: c.get('requestId') });

@@ -25,4 +25,10 @@ describe('ownerStylesheetWanted', () => {
     expect(ownerStylesheetWanted('?nocss=0', session)).toBe(true);
     expect(ownerStylesheetWanted('', session)).toBe(true);
   });
+
+  it('follows the address alone where the browser gives no storage (a frame on another site)', () => {
+    expect(ownerStylesheetWanted('', null)).toBe(true);
+    expect(ownerStylesheetWanted('?nocss=1', null)).toBe(false);
+    expect(ownerStylesheetWanted('?nocss=0', null)).toBe(true);
+  });
 });

@@ -1,12 +1,24 @@
 const NOCSS_KEY = 'mo.nocss';
 const OWNER_ID = 'owner-css';
 
-/** `?nocss=1` turns the owner's stylesheet off for the whole visit (this tab), `?nocss=0` back on. */
-export function ownerStylesheetWanted(search: string, session: Storage): boolean {
+/**
+ * `?nocss=1` turns the owner's stylesheet off for the whole visit (this tab), `?nocss=0` back on.
+ * Without storage the address alone decides.
+ */
+export function ownerStylesheetWanted(search: string, session: Storage | null): boolean {
   const flag = new URLSearchParams(search).get('nocss');
-  if (flag === '1') session.setItem(NOCSS_KEY, '1');
-  if (flag === '0') session.removeItem(NOCSS_KEY);
-  return session.getItem(NOCSS_KEY) !== '1';
+  if (flag === '1') session?.setItem(NOCSS_KEY, '1');
+  if (flag === '0') session?.removeItem(NOCSS_KEY);
+  return flag !== '1' && (flag === '0' || session?.getItem(NOCSS_KEY) !== '1');
+}
+
+/** The tab's storage; null where reading it throws: a frame in a dashboard of another site, where the browser blocks third-party storage. */
+function visitStorage(): Storage | null {
+  try {
+    return sessionStorage;
+  } catch {
+    return null;
+  }
 }
 
 function isStylesheet(node: Node): boolean {
@@ -18,7 +30,7 @@ function isStylesheet(node: Node): boolean {
  * chunk loader or a library) would otherwise win ties against the owner's rules.
  */
 export function installOwnerStylesheet(doc: Document = document): HTMLLinkElement | null {
-  if (!ownerStylesheetWanted(doc.location.search, sessionStorage)) return null;
+  if (!ownerStylesheetWanted(doc.location.search, visitStorage())) return null;
   const link = doc.createElement('link');
   link.id = OWNER_ID;
   link.rel = 'stylesheet';

@@ -1450,6 +1450,8 @@ export interface components {
                 auth: "required" | "local_open";
                 allowed_hosts: string[];
                 allowed_roots: string[];
+                trusted_proxies: string[];
+                frame_ancestors: string[];
                 probe_concurrency: number;
             };
             paths: {
@@ -1626,6 +1628,8 @@ export interface components {
                     auth: "required" | "local_open";
                     allowed_hosts: string[];
                     allowed_roots: string[];
+                    trusted_proxies: string[];
+                    frame_ancestors: string[];
                     probe_concurrency: number;
                 };
                 paths: {
@@ -1694,6 +1698,7 @@ export interface components {
                 /** @enum {string} */
                 auth?: "required" | "local_open";
                 allowed_hosts?: string[];
+                frame_ancestors?: string[];
                 probe_concurrency?: number;
             };
             paths?: {

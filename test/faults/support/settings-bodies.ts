@@ -428,7 +428,7 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       return reject(choice, keyName(p.path));
     }
     case 'forbidden-section': {
-      const which = r.pick(['paths.data', 'transcoder', 'api_key', 'app.api_key', 'app.allowed_roots']);
+      const which = r.pick(['paths.data', 'transcoder', 'api_key', 'app.api_key', 'app.allowed_roots', 'app.trusted_proxies']);
       if (which === 'paths.data') {
         const paths = getAt(m.body, ['paths']);
         if (paths === undefined || jsonType(paths) !== 'object') setAt(m.body, ['paths'], {});
@@ -439,11 +439,11 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
         setAt(m.body, ['transcoder'], { video_encoder: 'libx264' });
         return reject(choice, 'transcoder');
       }
-      if (which === 'app.api_key' || which === 'app.allowed_roots') {
+      if (which === 'app.api_key' || which === 'app.allowed_roots' || which === 'app.trusted_proxies') {
         // Config-file-only keys of a runtime section.
         const app = getAt(m.body, ['app']);
         if (app === undefined || jsonType(app) !== 'object') setAt(m.body, ['app'], {});
-        setAt(m.body, ['app', which.slice(4)], which === 'app.api_key' ? 'secret-value' : ['/']);
+        setAt(m.body, ['app', which.slice(4)], which === 'app.api_key' ? 'secret-value' : which === 'app.allowed_roots' ? ['/'] : ['0.0.0.0/1']);
         return reject(choice, which);
       }
       // api_key is an app key, but not one of the legacy flat keys.

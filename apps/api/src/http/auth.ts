@@ -8,12 +8,16 @@ import {
   isAllowedHost,
   isLoopbackAddress,
   isLoopbackHost,
+  resolveClient,
   shortUserAgent,
+  trustedProxies,
   type AuthService,
   type FailureLimiter,
+  type ResolvedClient,
   type RuntimeConfig,
   type SessionClient,
 } from '@mo/core';
+import type { AppEnv } from './env.ts';
 import { errorResponse } from './errors.ts';
 
 // Probes (health, and readiness for container healthchecks, which only tells whether Redis is up),
@@ -46,9 +50,38 @@ export function remoteAddress(c: Context): string | null {
   return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? null;
 }
 
+/** Who sent a request, as `app.trusted_proxies` lets this service tell. */
+export interface RequestClient extends ResolvedClient {
+  peer: string | null;
+  /** The peer is a trusted proxy and said who it relayed for (X-Forwarded-For). */
+  relayed: boolean;
+}
+
+/**
+ * Resolves each request's client once, with the trusted proxies of the moment, for the failure
+ * limit, `local_open` and the list of open sessions.
+ */
+export function resolveClients(config: RuntimeConfig): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const peer = remoteAddress(c);
+    const forwardedFor = c.req.header('x-forwarded-for');
+    const trusted = trustedProxies(config.current().app.trusted_proxies);
+    const relayed = peer !== null && forwardedFor !== undefined && trusted.has(peer);
+    c.set('client', { ...resolveClient(peer, forwardedFor, trusted), peer, relayed });
+    await next();
+  };
+}
+
+function requestClient(c: Context<AppEnv>): RequestClient {
+  return c.get('client');
+}
+
 /** Who is using a session, as its entry in the owner's list of open sessions shows. */
-export function sessionClient(c: Context): SessionClient {
-  return { address: clientAddress(remoteAddress(c), c.req.header('x-forwarded-for')), user_agent: shortUserAgent(c.req.header('user-agent')) };
+export function sessionClient(c: Context<AppEnv>): SessionClient {
+  const client = requestClient(c);
+  // Through a trusted proxy the address is known; otherwise the claim is shown beside the peer.
+  const address = client.forwarded ? client.address : clientAddress(client.peer, c.req.header('x-forwarded-for'));
+  return { address, user_agent: shortUserAgent(c.req.header('user-agent')) };
 }
 
 function presentedKey(c: Context): string | null {
@@ -78,14 +111,28 @@ function httpVersion(c: Context): string | null {
 /** Headers only a proxy adds (any one of them says the request was relayed). */
 const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'via'];
 
+/** Every name the request was addressed to (Host, and each X-Forwarded-Host a proxy set) is a loopback name. */
+function addressedToLoopback(c: Context): boolean {
+  const names = [hostHeader(c), ...(c.req.header('x-forwarded-host')?.split(',') ?? [])];
+  return names.every((name) => {
+    const host = hostOfHeader(name);
+    return host !== null && isLoopbackHost(host);
+  });
+}
+
 /**
  * A request that is let in without credentials under `local_open`: from a loopback peer, addressed
  * to a loopback name (a DNS-rebinding page addresses its own name), and not relayed by a proxy
  * (whose own peer address is loopback too). nginx's `proxy_pass http://127.0.0.1:8080` sends none
  * of the forwarding headers unless told to, and `Host: 127.0.0.1:8080`, but speaks HTTP/1.0 (its
  * default `proxy_http_version`), which no browser does: such a request is not taken as local either.
+ * Relayed by a trusted proxy, it is local when the client the proxy names is loopback and every
+ * name it was addressed to is a loopback one: a browser on the proxy's machine opening
+ * `https://localhost/`, never a page on a rebinding name or the proxy's public one.
  */
-export function isLocalRequest(c: Context): boolean {
+export function isLocalRequest(c: Context<AppEnv>): boolean {
+  const client = requestClient(c);
+  if (client.relayed) return client.forwarded && isLoopbackAddress(client.address) && addressedToLoopback(c);
   if (PROXY_HEADERS.some((h) => c.req.header(h) !== undefined)) return false;
   if (httpVersion(c) === '1.0') return false;
   const host = hostOfHeader(hostHeader(c));
@@ -113,8 +160,8 @@ export function hostGuard(config: RuntimeConfig): MiddlewareHandler {
   };
 }
 
-export function clientKey(c: Context): string {
-  return failureKey(remoteAddress(c) ?? 'unknown');
+export function clientKey(c: Context<AppEnv>): string {
+  return failureKey(requestClient(c).address ?? 'unknown');
 }
 
 /**
@@ -123,7 +170,7 @@ export function clientKey(c: Context): string {
  * is taken before the check runs, so requests sent at once are judged no more than the limit allows;
  * an `unauthorized` error from the check counts as a failure.
  */
-export async function limitedCheck<T>(c: Context, limiter: FailureLimiter, check: () => Promise<T>): Promise<T | Response> {
+export async function limitedCheck<T>(c: Context<AppEnv>, limiter: FailureLimiter, check: () => Promise<T>): Promise<T | Response> {
   const reservation = await limiter.reserve(clientKey(c));
   if ('retryAfterMs' in reservation) {
     c.header('Retry-After', String(Math.ceil(reservation.retryAfterMs / 1000)));

@@ -1,5 +1,6 @@
 import type { AuthService, JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
 import type { Ownership } from '@mo/core/fs/ownership.ts';
+import type { RequestClient } from './auth.ts';
 import type { LiveEvents } from './live-events.ts';
 
 export interface AppDeps {
@@ -26,5 +27,6 @@ export interface AppEnv {
   Variables: {
     log: Logger;
     requestId: string;
+    client: RequestClient;
   };
 }

@@ -63,7 +63,7 @@ const getSetupPage = createRoute({
 
 export function setupPage() {
   return router().openapi(getSetupPage, (c) => {
-    // The token is in the address: keep it out of Referer headers and caches (and frames: refuseFraming).
+    // The token is in the address: keep it out of Referer headers and caches (and frames: frameAncestors).
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-store');
     c.header('Content-Security-Policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'");

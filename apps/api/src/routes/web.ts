@@ -41,7 +41,7 @@ function acceptsGzip(c: Context): boolean {
   return /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
 }
 
-/** The page runs only its own scripts and talks only to this origin (refuseFraming adds that nothing may frame it). */
+/** The page runs only its own scripts and talks only to this origin (frameAncestors adds who may frame it). */
 const PAGE_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
 

@@ -1,10 +1,18 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { ApiError, type FieldIssue } from '../api/client.ts';
 
-/** The issue an API 400 names for this field (by its dotted key path), if any. */
+/**
+ * The issue an API 400 names for this field (by its dotted key path), if any. A list typed into one
+ * field (`app.frame_ancestors`) is named by its entry (`app.frame_ancestors.1`): the field shows it,
+ * saying which entry.
+ */
 export function issueFor(error: unknown, path: string): FieldIssue | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  return error.issues.find((i) => i.path === path) ?? (error.issues.length === 0 && error.message.startsWith(`${path}:`) ? { path, message: error.message.slice(path.length + 1).trim() } : undefined);
+  const own = error.issues.find((i) => i.path === path);
+  if (own) return own;
+  const entry = error.issues.find((i) => i.path.startsWith(`${path}.`) && /^\d+$/.test(i.path.slice(path.length + 1)));
+  if (entry) return { path, message: `entry ${Number(entry.path.slice(path.length + 1)) + 1}: ${entry.message}` };
+  return error.issues.length === 0 && error.message.startsWith(`${path}:`) ? { path, message: error.message.slice(path.length + 1).trim() } : undefined;
 }
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {

@@ -19,7 +19,7 @@ interface FieldSpec {
 }
 
 // The runtime keys, in the order a person reads them; TOML-only keys (api_key, allowed_roots,
-// allow_private, transcoder.*) are shown on System, not offered here.
+// trusted_proxies, allow_private, transcoder.*) are shown on System, not offered here.
 const SECTIONS: { title: string; fields: FieldSpec[] }[] = [
   {
     title: 'Scanner',
@@ -71,6 +71,17 @@ const SECTIONS: { title: string; fields: FieldSpec[] }[] = [
     fields: [
       { path: 'release_providers.tvmaze.enabled', label: 'Ask TVmaze for upcoming episodes', kind: 'bool' },
       { path: 'release_providers.tvmaze.url', label: 'TVmaze URL', kind: 'text' },
+    ],
+  },
+  {
+    title: 'Embedding',
+    fields: [
+      {
+        path: 'app.frame_ancestors',
+        label: 'Sites that may show these pages in a frame',
+        kind: 'list',
+        hint: "Comma-separated origins of your dashboards, like https://dash.example.com or http://192.168.1.5:8080 ('self' for this site); empty: none",
+      },
     ],
   },
 ];

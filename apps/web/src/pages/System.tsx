@@ -94,6 +94,8 @@ export function SystemPage() {
             <dd>{config.data.app.allowed_hosts.join(', ') || 'local names only'}</dd>
             <dt>Allowed roots</dt>
             <dd>{config.data.app.allowed_roots.join(', ') || 'none set'}</dd>
+            <dt>Trusted proxies</dt>
+            <dd>{config.data.app.trusted_proxies.join(', ') || 'none: every client is the address that connects'}</dd>
             <dt>Video encoder</dt>
             <dd>{config.data.transcoder.video_encoder}</dd>
             <dt>Keep originals after transcoding</dt>

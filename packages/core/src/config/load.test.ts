@@ -93,6 +93,8 @@ api_key = "s3cret"
 auth = "local_open"
 allowed_hosts = ["media.example.org"]
 allowed_roots = ["/srv"]
+trusted_proxies = ["172.16.0.0/12", "::1"]
+frame_ancestors = ["https://dash.example.org", "'self'"]
 probe_concurrency = 4
 
 [paths]
@@ -162,6 +164,8 @@ const EVERY_KEY_CONFIG: Config = {
     auth: 'local_open',
     allowed_hosts: ['media.example.org'],
     allowed_roots: ['/srv'],
+    trusted_proxies: ['172.16.0.0/12', '::1'],
+    frame_ancestors: ['https://dash.example.org', "'self'"],
     probe_concurrency: 4,
   },
   paths: { downloads: '/srv/downloads', config: '/srv/config', data: '/srv/data' },
@@ -356,6 +360,18 @@ describe('loadFileConfig', () => {
     ['episode_template = "{series}/{Season}{ext}"', 'library.episode_template', 'brace'],
   ])('refuses a template no pass could use (%s), naming the key', async (line, key, why) => {
     const { file, err } = await loadError(`[library]\n${line}\n`);
+    expect(err.key).toBe(key);
+    expect(err.message).toContain(file);
+    expect(err.message).toContain(why);
+  });
+
+  it.each([
+    ['trusted_proxies = ["10.0.0.0/8", "proxy.lan"]', 'app.trusted_proxies.1', 'IP address or a CIDR range'],
+    ['trusted_proxies = ["10.0.0.0/33"]', 'app.trusted_proxies.0', 'IP address or a CIDR range'],
+    ['trusted_proxies = ["0.0.0.0/0"]', 'app.trusted_proxies.0', 'trusts every address'],
+    ['frame_ancestors = ["https://dash.example.org/organizr"]', 'app.frame_ancestors.0', 'origin'],
+  ])('refuses %s, naming the entry and the file', async (line, key, why) => {
+    const { file, err } = await loadError(`[app]\n${line}\n`);
     expect(err.key).toBe(key);
     expect(err.message).toContain(file);
     expect(err.message).toContain(why);

@@ -176,12 +176,47 @@ describe('settingsPatchFromBody', () => {
     [{ dry_run: false, app: { api_key: 'k3y' } }, 'app.api_key'],
     [{ app: { allowed_roots: ['/'] } }, 'app.allowed_roots'],
     [{ app: { allowed_roots: [] } }, 'app.allowed_roots'],
+    [{ app: { trusted_proxies: ['10.0.0.0/8'] } }, 'app.trusted_proxies'],
+    [{ app: { trusted_proxies: [] } }, 'app.trusted_proxies'],
     [{ release_providers: { tvmaze: { allow_private: true } } }, 'release_providers.tvmaze.allow_private'],
     [{ release_providers: { tvmaze: { url: 'http://127.0.0.1', allow_private: false } } }, 'release_providers.tvmaze.allow_private'],
   ])('refuses %j: %s can only be set in the config file', (body, key) => {
     const err = refusedBody(body);
     expect(err.message).toBe(`${key}: can only be set in the config file`);
     expect(err.details).toEqual({ key });
+  });
+
+  it.each([
+    ['https://dash.example.com'],
+    ['http://192.168.1.5:8080'],
+    ['https://*.example.com'],
+    ['http://[fd00::5]:3000'],
+    ["'self'"],
+  ])('takes %s as a frame ancestor', (origin) => {
+    expect(settingsPatchFromBody({ app: { frame_ancestors: [origin] } })).toEqual({ app: { frame_ancestors: [origin] } });
+  });
+
+  it.each([
+    ['a path', 'https://dash.example.com/organizr'],
+    ['a trailing slash', 'https://dash.example.com/'],
+    ['a query', 'https://dash.example.com?x'],
+    ['a wildcard', '*'],
+    ['a scheme alone', 'https:'],
+    ['a wildcard port', 'https://dash.example.com:*'],
+    ['a wildcard inside', 'https://dash.*.com'],
+    ['another scheme', 'javascript://x'],
+    ['a second directive', "https://dash.example.com; script-src 'unsafe-inline'"],
+    ['a list in one entry', 'https://a.example.com https://b.example.com'],
+    ['a comma', 'https://a.example.com,https://b.example.com'],
+    ['a new line', 'https://a.example.com\nX-Injected: 1'],
+    ['a quoted keyword', "'unsafe-inline'"],
+    ['none', "'none'"],
+    ['a port out of range', 'http://192.168.1.5:70000'],
+    ['credentials', 'https://user:pw@dash.example.com'],
+    ['nothing', ''],
+  ])('refuses %s as a frame ancestor, naming the entry', (_what, origin) => {
+    const err = refusedBody({ app: { frame_ancestors: ['https://ok.example.com', origin] } });
+    expect(err.message).toMatch(/^app\.frame_ancestors\.1: must be an origin/);
   });
 
   it('refuses a flat api_key as an unknown key', () => {

@@ -16,12 +16,13 @@ const sections = new Set<string>(RUNTIME_SECTIONS);
 
 /**
  * Keys of runtime sections that only the config file may set: whoever holds a session must not be
- * able to lock the owner out (the key), widen where paths may point (the roots) or let the provider
- * URL reach internal addresses.
+ * able to lock the owner out (the key), widen where paths may point (the roots), let the provider
+ * URL reach internal addresses, or have a forged X-Forwarded-For believed (the trusted proxies).
  */
 export const FILE_ONLY_KEYS = [
   ['app', 'api_key'],
   ['app', 'allowed_roots'],
+  ['app', 'trusted_proxies'],
   ['release_providers', 'tvmaze', 'allow_private'],
   ['paths', 'data'],
 ] as const;

@@ -44,6 +44,8 @@ describe('DEFAULT_CONFIG', () => {
         auth: 'required',
         allowed_hosts: [],
         allowed_roots: [],
+        trusted_proxies: [],
+        frame_ancestors: [],
         probe_concurrency: 2,
       },
       paths: { downloads: '/downloads', config: '/config', data: '/data' },

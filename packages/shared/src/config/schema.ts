@@ -32,6 +32,33 @@ const hostName = z
   .max(253)
   .regex(/^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/, { message: 'must be a host name or address, without a port' });
 
+// A reverse proxy's address or network: `10.0.0.5`, `172.16.0.0/12`, `fd00::/8`, `::ffff:10.0.0.1`.
+// A /0 would believe every client's X-Forwarded-For, which is no proxy at all.
+const proxyAddress = z
+  .string()
+  .max(64)
+  .refine((a) => [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((s) => s.safeParse(a).success), {
+    message: 'must be an IP address or a CIDR range, like "10.0.0.5" or "172.16.0.0/12"',
+  })
+  .refine((a) => !/\/0$/.test(a), { message: 'a /0 range trusts every address; name the proxy\'s address or network' });
+
+/**
+ * An origin allowed to frame the web page, as CSP's frame-ancestors takes it: `'self'`, or
+ * `http(s)://host[:port]` (a leading `*.` label allowed), nothing after it. The value goes into a
+ * response header as it is, so anything beyond this (spaces, `;`, `,`, quotes, a path) is refused.
+ */
+const frameAncestor = z
+  .string()
+  .max(300)
+  .refine(
+    (o) => {
+      if (o === "'self'") return true;
+      const m = /^https?:\/\/(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i.exec(o);
+      return m !== null && (m[1] === undefined || (Number(m[1]) >= 1 && Number(m[1]) <= 65535));
+    },
+    { message: `must be an origin like "https://dash.example.com" or "http://192.168.1.5:8080" (no path, no wildcard but a leading "*."), or 'self'` },
+  );
+
 export const AUTH_MODES = ['required', 'local_open'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const VIDEO_ENCODERS = ['libx264', 'h264_nvenc', 'h264_qsv', 'h264_vaapi'] as const;
@@ -50,6 +77,10 @@ export const appSection = z.strictObject({
   allowed_hosts: z.array(hostName).max(64),
   /** TOML only: the folders `paths.*` and drive paths set at run time must lie inside. */
   allowed_roots: z.array(absolutePath).max(64),
+  /** TOML only: reverse proxies whose X-Forwarded-For names the client (the failure limit, `local_open`). */
+  trusted_proxies: z.array(proxyAddress).max(64),
+  /** Origins that may show the web page in a frame (dashboards); empty: no page can be framed. */
+  frame_ancestors: z.array(frameAncestor).max(32),
   /** How many ffprobe processes one process runs at once. */
   probe_concurrency: z.number().int().min(1).max(32),
 });
@@ -240,6 +271,8 @@ export const DEFAULT_CONFIG: Config = {
     auth: 'required',
     allowed_hosts: [],
     allowed_roots: [],
+    trusted_proxies: [],
+    frame_ancestors: [],
     probe_concurrency: 2,
   },
   paths: { downloads: '/downloads', config: '/config', data: '/data' },
