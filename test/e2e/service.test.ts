@@ -44,7 +44,8 @@ afterAll(async () => {
 describe('the service end to end', () => {
   it('answers health and ready', async () => {
     expect(await http('/api/health')).toEqual({ status: 200, body: { ok: true } });
-    expect(await http('/api/ready')).toEqual({ status: 200, body: { ok: true, redis: 'up' } });
+    // Downloads and disk1 are folders of one temp folder: one mount, so a link reaches the drive.
+    expect(await http('/api/ready')).toEqual({ status: 200, body: { ok: true, redis: 'up', hardlinks: { disk1: true } } });
   });
 
   it('serves config, theme, jobs and errors over real HTTP', async () => {
