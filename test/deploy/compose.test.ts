@@ -31,7 +31,7 @@ const WORKER_METRICS_ENV = ['WORKER_METRICS_PORT', 'WORKER_METRICS_HOST'];
 const APP_SERVICES = ['api', 'worker', 'gpu-worker'];
 
 type Service = Record<string, any>;
-const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
+const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown>; networks?: Record<string, any> };
 const services = compose.services;
 const pkg = JSON.parse(read('package.json')) as { packageManager: string; scripts: Record<string, string> };
 // The API's port when PORT is unset: the one the image exposes and the proxy must reach.
@@ -244,6 +244,23 @@ describe('proxy', () => {
       expect(JSON.parse(location![1]!)).toEqual(await api.json());
     } finally {
       await t.close();
+    }
+  });
+
+  it("has the fixed address the example config trusts, in the network's subnet, and nginx appends the peer it saw", async () => {
+    const config = await loadFileConfig(join(ROOT, 'deploy/config.example.toml'));
+    const address = proxy.networks?.default?.ipv4_address as string;
+    expect(config.app.trusted_proxies).toEqual([address]);
+    const subnet = compose.networks!.default!.ipam.config[0].subnet as string;
+    const [net, bits] = subnet.split('/');
+    const toInt = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+    const hostBits = 2 ** (32 - Number(bits));
+    expect(Math.floor(toInt(address) / hostBits)).toBe(Math.floor(toInt(net!) / hostBits));
+    // Only the proxy has a fixed address, so no other service can be given the trusted one.
+    for (const [name, service] of Object.entries(services)) if (name !== 'proxy') expect(JSON.stringify(service.networks ?? {}), name).not.toContain('ipv4_address');
+    // The client's own address is the rightmost entry the API reads: nginx must append it.
+    for (const location of conf.matchAll(/location[^{]*\{([^}]*)\}/g)) {
+      if (/proxy_pass/.test(location[1]!)) expect(location[1]).toMatch(/proxy_set_header\s+X-Forwarded-For\s+\$proxy_add_x_forwarded_for;/);
     }
   });
 
