@@ -2,6 +2,7 @@ import { useQuery, useQueryClient, useMutation } from '@tanstack/react-query';
 import { Link, Redirect, Route, Switch, useRoute } from 'wouter';
 import { api, unwrap } from './api/client.ts';
 import { useConnected, useEventStream } from './api/live.ts';
+import { queryKeys } from './api/query-keys.ts';
 import { ErrorNote, Loading } from './components/ui.tsx';
 import { LoginPage, SetupPage } from './pages/Auth.tsx';
 import { ActivityPage } from './pages/Activity.tsx';
@@ -93,7 +94,7 @@ function Shell({ username, localOpen }: { username: string | null; localOpen: bo
 }
 
 export function App() {
-  const status = useQuery({ queryKey: ['auth'], queryFn: () => unwrap(api.GET('/api/auth/status')) });
+  const status = useQuery({ queryKey: queryKeys.auth(), queryFn: () => unwrap(api.GET('/api/auth/status')) });
   if (status.isPending) return <Loading what="media-organizer" />;
   if (status.isError) return <ErrorNote error={status.error} />;
   const s = status.data;

@@ -6,13 +6,14 @@ import './styles/app.css';
 import { App } from './App.tsx';
 import { servicePrefix } from './api/base.ts';
 import { ApiError } from './api/client.ts';
+import { queryKeys } from './api/query-keys.ts';
 import { installOwnerStylesheet } from './theme.ts';
 
 installOwnerStylesheet();
 
 /** A 401 anywhere means the session ended (logout elsewhere, password changed): ask who we are again. */
 function onError(err: unknown) {
-  if (err instanceof ApiError && err.status === 401) void queries.invalidateQueries({ queryKey: ['auth'] });
+  if (err instanceof ApiError && err.status === 401) void queries.invalidateQueries({ queryKey: queryKeys.auth() });
 }
 
 const queries: QueryClient = new QueryClient({

@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { serviceOrigin, servicePrefix } from './base.ts';
+import { STALE_BY_EVENT, queryKeys, staleAfterJob } from './query-keys.ts';
 
 export interface TranscodeProgress {
   percent: number | null;
@@ -94,21 +95,6 @@ function asJob(v: unknown): LiveJob | null {
   };
 }
 
-/** The queries each kind of news makes stale. */
-const STALE_BY_EVENT: Record<string, string[][]> = {
-  settings: [['config'], ['dashboard']],
-  library: [['library'], ['dashboard'], ['releases'], ['subtitles'], ['transcoder'], ['duplicates']],
-  transcode: [['transcoder']],
-};
-const STALE_BY_QUEUE: Record<string, string[][]> = {
-  scan: [['downloads'], ['dashboard'], ['scan-passes'], ['history'], ['imports-pending']],
-  library: STALE_BY_EVENT.library!,
-  // What the media servers were told shows in each import's history.
-  notify: [['history']],
-  transcode: [['transcoder']],
-  media: [['probe']],
-};
-
 /**
  * One EventSource a tab. Events only say that something changed: the UI re-fetches what they make
  * stale, and after a reconnect re-fetches everything rather than trust what it may have missed.
@@ -137,9 +123,9 @@ export function useEventStream(queries: QueryClient, enabled: boolean): void {
       if (!job) return;
       liveJobs.upsert(job);
       // A start or an end changes the list of jobs (their times); progress, about once a second, does not.
-      if ((data as { state?: unknown }).state !== 'progress') void queries.invalidateQueries({ queryKey: ['jobs'] });
+      if ((data as { state?: unknown }).state !== 'progress') void queries.invalidateQueries({ queryKey: queryKeys.jobs.all() });
       if (job.state === 'completed' || job.state === 'failed') {
-        for (const key of STALE_BY_QUEUE[job.queue] ?? []) void queries.invalidateQueries({ queryKey: key });
+        for (const key of staleAfterJob(job.queue)) void queries.invalidateQueries({ queryKey: key });
       }
     });
     for (const [name, keys] of Object.entries(STALE_BY_EVENT)) {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 
 export function Page({ id, title, actions, children }: { id: string; title: string; actions?: ReactNode; children: ReactNode }) {
   useEffect(() => {
@@ -41,7 +42,7 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 export function useConfig() {
-  return useQuery({ queryKey: ['config'], queryFn: () => unwrap(api.GET('/api/config')) });
+  return useQuery({ queryKey: queryKeys.config(), queryFn: () => unwrap(api.GET('/api/config')) });
 }
 
 /** Whether writes are only planned: shown wherever a button could move or change files. */

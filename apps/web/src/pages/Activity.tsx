@@ -4,6 +4,7 @@ import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
 import { mergeJobs, runSeconds, type JobRow } from '../api/job-rows.ts';
 import { useLiveJobs } from '../api/live.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
@@ -85,7 +86,7 @@ function JobsTable({ rows }: { rows: JobRow[] }) {
 function Jobs() {
   const [queue, setQueue] = useState<Queue | ''>('');
   const listed = useQuery({
-    queryKey: ['jobs', queue],
+    queryKey: queryKeys.jobs.list(queue),
     queryFn: () => unwrap(api.GET('/api/jobs', { params: { query: queue ? { queue } : {} } })),
   });
   const live = useLiveJobs().filter((j) => !queue || j.queue === queue);
@@ -193,8 +194,8 @@ function PassDetails({ pass }: { pass: ScanPass }) {
 }
 
 function ScannerPasses() {
-  const passes = useQuery({ queryKey: ['scan-passes'], queryFn: () => unwrap(api.GET('/api/scan/passes')) });
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
+  const passes = useQuery({ queryKey: queryKeys.scanPasses(), queryFn: () => unwrap(api.GET('/api/scan/passes')) });
+  const dashboard = useQuery({ queryKey: queryKeys.dashboard(), queryFn: () => unwrap(api.GET('/api/dashboard')) });
   return (
     <section aria-labelledby="passes-h">
       <h2 id="passes-h">Scanner passes</h2>

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
 import { Empty, ErrorNote, Loading, Status, useConfig, When } from '../components/ui.tsx';
 
@@ -64,7 +65,7 @@ export function Imports() {
   const config = useConfig();
   const dryRun = config.data?.app.dry_run ?? true;
   const history = useInfiniteQuery({
-    queryKey: ['history'],
+    queryKey: queryKeys.history(),
     queryFn: ({ pageParam }) => unwrap(api.GET('/api/history', { params: { query: pageParam === null ? { limit: PAGE } : { limit: PAGE, before: pageParam } } })),
     initialPageParam: null as number | null,
     getNextPageParam: (last) => last.next,
@@ -72,8 +73,8 @@ export function Imports() {
   const undo = useMutation({
     mutationFn: (item: Import) => unwrap(api.POST('/api/history/{id}/undo', { params: { path: { id: String(item.id) } } })),
     onSettled: async () => {
-      await queries.invalidateQueries({ queryKey: ['history'] });
-      await queries.invalidateQueries({ queryKey: ['downloads'] });
+      await queries.invalidateQueries({ queryKey: queryKeys.history() });
+      await queries.invalidateQueries({ queryKey: queryKeys.downloads() });
     },
   });
   const items = history.data?.pages.flatMap((p) => p.items) ?? [];

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
 import { ImportAsButton, ImportAsHost, SETTLEABLE } from './ImportAs.tsx';
@@ -81,7 +82,7 @@ function PassResult({ result }: { result: ScanResult }) {
 
 /** What the last pass left for the owner to say (GET /api/imports/pending), each with `Import as…`. */
 function Pending() {
-  const pending = useQuery({ queryKey: ['imports-pending'], queryFn: () => unwrap(api.GET('/api/imports/pending')) });
+  const pending = useQuery({ queryKey: queryKeys.importsPending(), queryFn: () => unwrap(api.GET('/api/imports/pending')) });
   if (!pending.data || pending.data.items.length === 0) return <ErrorNote error={pending.error} />;
   return (
     <section aria-labelledby="pending-h">
@@ -122,13 +123,13 @@ export function DownloadsPage() {
   const queries = useQueryClient();
   // The worker refreshes the listing within seconds of a change, with no job the event stream would
   // tell of; asking again this often costs the API a stat and the bytes it built once.
-  const list = useQuery({ queryKey: ['downloads'], queryFn: () => unwrap(api.GET('/api/downloads')), refetchInterval: 5000 });
+  const list = useQuery({ queryKey: queryKeys.downloads(), queryFn: () => unwrap(api.GET('/api/downloads')), refetchInterval: 5000 });
   const scan = useMutation({
     mutationFn: runScan,
     onSettled: () => {
-      void queries.invalidateQueries({ queryKey: ['downloads'] });
-      void queries.invalidateQueries({ queryKey: ['imports-pending'] });
-      void queries.invalidateQueries({ queryKey: ['dashboard'] });
+      void queries.invalidateQueries({ queryKey: queryKeys.downloads() });
+      void queries.invalidateQueries({ queryKey: queryKeys.importsPending() });
+      void queries.invalidateQueries({ queryKey: queryKeys.dashboard() });
     },
   });
   return (

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
 import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
 
 export function DuplicatesPage() {
-  const dups = useQuery({ queryKey: ['duplicates'], queryFn: () => unwrap(api.GET('/api/tools/duplicates')) });
+  const dups = useQuery({ queryKey: queryKeys.duplicates(), queryFn: () => unwrap(api.GET('/api/tools/duplicates')) });
   const d = dups.data;
   return (
     <Page id="duplicates" title="Duplicates">

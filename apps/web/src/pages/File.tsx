@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
 import { DryRunBadge, ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 
@@ -14,7 +15,7 @@ export function FilePage() {
   const path = new URLSearchParams(useSearch()).get('path') ?? '';
   const queries = useQueryClient();
   const probe = useQuery({
-    queryKey: ['probe', path],
+    queryKey: queryKeys.probe.file(path),
     queryFn: () => unwrap(api.GET('/api/media/probe', { params: { query: { path } } })),
     enabled: path !== '',
   });
@@ -22,7 +23,7 @@ export function FilePage() {
     mutationFn: (v: { action: Action; stream: number }) =>
       unwrap(api.POST('/api/media/tracks', { params: { query: { wait: 300 } }, body: { path, action: v.action, stream: v.stream } })),
     onSuccess: (data) => {
-      if ('streams' in data && !data.dry_run) void queries.invalidateQueries({ queryKey: ['probe', path] });
+      if ('streams' in data && !data.dry_run) void queries.invalidateQueries({ queryKey: queryKeys.probe.file(path) });
     },
   });
   // A remove rewrites the file without the stream, for good: asked first unless dry run is known to be on.

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useId, useRef, useSt
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '@mo/api-client';
 import { api, ApiError, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { Field, SelectField } from '../components/form.tsx';
 import { episodeCode } from '../components/format.ts';
 
@@ -130,7 +131,7 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
   const run = useMutation({
     mutationFn: () => send(path, form, false),
     onSuccess: async () => {
-      for (const key of ['downloads', 'imports-pending', 'history', 'config']) await queries.invalidateQueries({ queryKey: [key] });
+      for (const key of [queryKeys.downloads(), queryKeys.importsPending(), queryKeys.history(), queryKeys.config()]) await queries.invalidateQueries({ queryKey: key });
     },
   });
   useEffect(() => {

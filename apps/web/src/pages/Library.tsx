@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
 import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
 import { toldApart } from './library-rows.ts';
@@ -20,7 +21,7 @@ interface Row {
 
 function FolderFiles({ folder }: { folder: string }) {
   const files = useQuery({
-    queryKey: ['library', 'files', folder],
+    queryKey: queryKeys.library.files(folder),
     queryFn: () => unwrap(api.GET('/api/library/files', { params: { query: { folder } } })),
   });
   if (files.isPending) return <Loading what="files" />;
@@ -83,10 +84,10 @@ function VirtualRows({ rows, label }: { rows: Row[]; label: string }) {
 
 export function LibraryPage() {
   const queries = useQueryClient();
-  const library = useQuery({ queryKey: ['library'], queryFn: () => unwrap(api.GET('/api/library')) });
+  const library = useQuery({ queryKey: queryKeys.library.all(), queryFn: () => unwrap(api.GET('/api/library')) });
   const scan = useMutation({
     mutationFn: () => unwrap(api.POST('/api/library/scan', { params: { query: { wait: 120 } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['library'] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: queryKeys.library.all() }),
   });
   const [tab, setTab] = useState<'movies' | 'series'>('movies');
   const [text, setText] = useState('');

@@ -1,19 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { ErrorNote, Loading, When } from '../components/ui.tsx';
 
 /** The browsers and scripts logged in as the owner; an ended one is sent to the login form at its next request. */
 export function OpenSessions() {
   const queries = useQueryClient();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => unwrap(api.GET('/api/auth/sessions')) });
+  const sessions = useQuery({ queryKey: queryKeys.sessions(), queryFn: () => unwrap(api.GET('/api/auth/sessions')) });
   const end = useMutation({
     mutationFn: (id: string) => unwrap(api.POST('/api/auth/sessions/{id}/end', { params: { path: { id } } })),
     onSuccess: async (_, id) => {
       // Ending this browser's own session is a logout: asking who we are again shows the login form.
-      if (sessions.data?.sessions.find((s) => s.id === id)?.current) await queries.invalidateQueries({ queryKey: ['auth'] });
+      if (sessions.data?.sessions.find((s) => s.id === id)?.current) await queries.invalidateQueries({ queryKey: queryKeys.auth() });
     },
     // Also after a 404: the session went some other way, and the list shows it.
-    onSettled: () => queries.invalidateQueries({ queryKey: ['sessions'] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: queryKeys.sessions() }),
   });
   return (
     <section aria-labelledby="sessions-h" className="sessions">

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { Field, SelectField } from '../components/form.tsx';
 import { ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 import { ownerStylesheetActive } from '../theme.ts';
@@ -167,8 +168,8 @@ function SettingsForm({ config }: { config: Config }) {
     mutationFn: (patch: Record<string, unknown>) => unwrap(api.POST('/api/settings', { body: patch as never })),
     onSuccess: async () => {
       setSaved(true);
-      await queries.invalidateQueries({ queryKey: ['config'] });
-      void queries.invalidateQueries({ queryKey: ['dashboard'] });
+      await queries.invalidateQueries({ queryKey: queryKeys.config() });
+      void queries.invalidateQueries({ queryKey: queryKeys.dashboard() });
     },
   });
   const submit = (e: FormEvent) => {
@@ -227,7 +228,7 @@ function SettingsForm({ config }: { config: Config }) {
 
 function ThemePart({ value, error, onChange }: { value: string; error: unknown; onChange: (v: string) => void }) {
   const css = useQuery({
-    queryKey: ['theme-css'],
+    queryKey: queryKeys.themeCss(),
     queryFn: async () => {
       const res = await fetch('api/theme/custom.css');
       return res.ok ? res.text() : '';
@@ -259,7 +260,7 @@ function Account() {
   const [next, setNext] = useState('');
   const key = useMutation({ mutationFn: (regenerate: boolean) => unwrap(api.POST('/api/auth/api-key', { body: { password, regenerate } })) });
   const change = useMutation({ mutationFn: () => unwrap(api.POST('/api/auth/password', { body: { current_password: current, new_password: next } })) });
-  const status = useQuery({ queryKey: ['auth'], queryFn: () => unwrap(api.GET('/api/auth/status')) });
+  const status = useQuery({ queryKey: queryKeys.auth(), queryFn: () => unwrap(api.GET('/api/auth/status')) });
   return (
     <section aria-labelledby="account-h" className="account">
       <h2 id="account-h">Account and API key</h2>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { Empty, ErrorNote, useConfig } from '../components/ui.tsx';
 
 /**
@@ -14,7 +15,7 @@ export function Aliases() {
     // One alias by the server, under the settings lock: a list sent whole from this page could drop
     // an alias a manual import remembered since the page loaded.
     mutationFn: (alias: { name: string; series: string }) => unwrap(api.POST('/api/imports/aliases/remove', { body: alias })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['config'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: queryKeys.config() }),
   });
   return (
     <section aria-labelledby="aliases-h">

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode } from '../components/format.ts';
 import { Empty, ErrorNote, Loading, Page, useRowWindow, When } from '../components/ui.tsx';
 
 const pathOf = (m: { path: string; title: string | null }) => `${m.title ?? ''} ${m.path}`;
 
 export function SubtitlesPage() {
-  const subs = useQuery({ queryKey: ['subtitles'], queryFn: () => unwrap(api.GET('/api/tools/subtitles')) });
+  const subs = useQuery({ queryKey: queryKeys.subtitles(), queryFn: () => unwrap(api.GET('/api/tools/subtitles')) });
   const rows = useRowWindow(subs.data?.missing ?? [], pathOf);
   return (
     <Page id="subtitles" title="Subtitles">

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { useConnected } from '../api/live.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
 import { ErrorNote, Loading, Page, useConfig, When } from '../components/ui.tsx';
 import { WorkersPart } from './SystemWorkers.tsx';
 
 export function SystemPage() {
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
-  const ready = useQuery({ queryKey: ['ready'], queryFn: () => unwrap(api.GET('/api/ready')), refetchInterval: 15_000, retry: false });
+  const dashboard = useQuery({ queryKey: queryKeys.dashboard(), queryFn: () => unwrap(api.GET('/api/dashboard')) });
+  const ready = useQuery({ queryKey: queryKeys.ready(), queryFn: () => unwrap(api.GET('/api/ready')), refetchInterval: 15_000, retry: false });
   const config = useConfig();
   const live = useConnected();
   const unlinkable = Object.entries(ready.data?.hardlinks ?? {})

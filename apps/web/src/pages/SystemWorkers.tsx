@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { Empty, ErrorNote, Loading, When } from '../components/ui.tsx';
 
 /** Workers beat every 10 s; the list follows at the same pace. */
@@ -25,7 +26,7 @@ function Encoders({ worker }: { worker: Worker }) {
 }
 
 export function WorkersPart() {
-  const workers = useQuery({ queryKey: ['workers'], queryFn: () => unwrap(api.GET('/api/workers')), refetchInterval: REFRESH_MS });
+  const workers = useQuery({ queryKey: queryKeys.workers(), queryFn: () => unwrap(api.GET('/api/workers')), refetchInterval: REFRESH_MS });
   const idle = workers.data ? Object.entries(workers.data.queues).filter(([, q]) => q.workers === 0).map(([queue]) => queue) : [];
   return (
     <section aria-labelledby="workers-h">

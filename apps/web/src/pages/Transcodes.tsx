@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { useLiveJobs } from '../api/live.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, useRowWindow, When } from '../components/ui.tsx';
@@ -108,12 +109,12 @@ function RunAllPlan({ plan }: { plan: { items: { item: { path: string }; command
 export function TranscodesPage() {
   const queries = useQueryClient();
   const config = useConfig();
-  const queue = useQuery({ queryKey: ['transcoder'], queryFn: fetchQueue, refetchInterval: (q) => (moving(q.state.data) ? 2000 : false) });
+  const queue = useQuery({ queryKey: queryKeys.transcoder(), queryFn: fetchQueue, refetchInterval: (q) => (moving(q.state.data) ? 2000 : false) });
   const ordered = useMemo(() => inLineOrder(queue.data?.queue ?? []), [queue.data]);
   const rows = useRowWindow(ordered, itemText);
   // The event stream's progress is newer than the last poll's.
   const live = new Map(useLiveJobs().flatMap((j) => (j.queue === 'transcode' && j.state === 'active' ? [[j.id, j.progress] as const] : [])));
-  const refresh = () => queries.invalidateQueries({ queryKey: ['transcoder'] });
+  const refresh = () => queries.invalidateQueries({ queryKey: queryKeys.transcoder() });
   const after = { onSettled: refresh };
   const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), ...after });
   const runAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-all')), ...after });

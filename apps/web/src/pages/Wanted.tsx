@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode } from '../components/format.ts';
 import { Empty, ErrorNote, Loading, Page, Status } from '../components/ui.tsx';
 
@@ -11,7 +12,7 @@ function load() {
 }
 
 export function WantedPage() {
-  const releases = useQuery({ queryKey: ['releases'], queryFn: load });
+  const releases = useQuery({ queryKey: queryKeys.releases(), queryFn: load });
   const groups = useMemo(() => {
     const bySeries = new Map<string, Map<number, Release[]>>();
     for (const r of releases.data?.releases ?? []) {

@@ -1,0 +1,67 @@
+import type { Schemas } from '@mo/api-client';
+
+export type Queue = Schemas['JobListItem']['queue'];
+
+/**
+ * Every query key of the UI. TanStack Query matches an invalidation by prefix, so a family's `all()`
+ * also makes its narrower keys stale (`library.all()` covers `library.files(folder)`); a key written
+ * anywhere else could miss the live-event tables below without a type error.
+ */
+export const queryKeys = {
+  auth: () => ['auth'] as const,
+  sessions: () => ['sessions'] as const,
+  config: () => ['config'] as const,
+  themeCss: () => ['theme-css'] as const,
+  dashboard: () => ['dashboard'] as const,
+  ready: () => ['ready'] as const,
+  workers: () => ['workers'] as const,
+  library: {
+    /** GET /api/library, and the prefix of every library query. */
+    all: () => ['library'] as const,
+    files: (folder: string) => ['library', 'files', folder] as const,
+  },
+  releases: () => ['releases'] as const,
+  subtitles: () => ['subtitles'] as const,
+  duplicates: () => ['duplicates'] as const,
+  transcoder: () => ['transcoder'] as const,
+  probe: {
+    all: () => ['probe'] as const,
+    file: (path: string) => ['probe', path] as const,
+  },
+  jobs: {
+    all: () => ['jobs'] as const,
+    /** `''`: every queue. */
+    list: (queue: Queue | '') => ['jobs', queue] as const,
+  },
+  scanPasses: () => ['scan-passes'] as const,
+  history: () => ['history'] as const,
+  downloads: () => ['downloads'] as const,
+  importsPending: () => ['imports-pending'] as const,
+};
+
+export type QueryKey = readonly string[];
+
+/** The events of GET /api/events that only say something changed (`snapshot` and `job` carry more). */
+export type NewsEvent = 'settings' | 'library' | 'transcode';
+
+/** The queries each kind of news makes stale. */
+export const STALE_BY_EVENT: Record<NewsEvent, readonly QueryKey[]> = {
+  settings: [queryKeys.config(), queryKeys.dashboard()],
+  library: [queryKeys.library.all(), queryKeys.dashboard(), queryKeys.releases(), queryKeys.subtitles(), queryKeys.transcoder(), queryKeys.duplicates()],
+  transcode: [queryKeys.transcoder()],
+};
+
+/** The queries a finished (completed or failed) job of each queue makes stale. */
+export const STALE_BY_QUEUE: Record<Queue, readonly QueryKey[]> = {
+  scan: [queryKeys.downloads(), queryKeys.dashboard(), queryKeys.scanPasses(), queryKeys.history(), queryKeys.importsPending()],
+  library: STALE_BY_EVENT.library,
+  // What the media servers were told shows in each import's history.
+  notify: [queryKeys.history()],
+  transcode: [queryKeys.transcoder()],
+  media: [queryKeys.probe.all()],
+};
+
+/** What a finished job makes stale; a queue this build does not know makes nothing stale. */
+export function staleAfterJob(queue: string): readonly QueryKey[] {
+  return Object.hasOwn(STALE_BY_QUEUE, queue) ? STALE_BY_QUEUE[queue as Queue] : [];
+}
