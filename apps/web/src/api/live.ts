@@ -3,13 +3,6 @@ import type { QueryClient } from '@tanstack/react-query';
 import { serviceOrigin, servicePrefix } from './base.ts';
 import { STALE_BY_EVENT, queryKeys, staleAfterJob } from './query-keys.ts';
 
-export interface TranscodeProgress {
-  percent: number | null;
-  speed: number | null;
-  out_time_seconds: number;
-  done: boolean;
-}
-
 export interface LiveJob {
   queue: string;
   id: string;

@@ -1,3 +1,5 @@
+import type { Schemas } from '@mo/api-client';
+
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
 export function formatBytes(n: number | null | undefined): string {
@@ -32,11 +34,8 @@ export function episodeCode(season: number | null, episodes: readonly number[] |
   return s + eps.map((e) => `E${String(e).padStart(2, '0')}`).join('');
 }
 
-export interface Progress {
-  percent: number | null;
-  speed: number | null;
-  eta_seconds: number | null;
-}
+/** What a progress bar shows: the fields a transcode's worker reports, worked out for other jobs. */
+export type Progress = Pick<NonNullable<Schemas['TranscodeProgress']>, 'percent' | 'speed' | 'eta_seconds'>;
 
 /** ffmpeg's progress (percent done, speed as a multiple of real time) read as percent, speed and ETA. */
 export function readProgress(p: unknown): Progress | null {

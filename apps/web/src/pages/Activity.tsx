@@ -4,14 +4,13 @@ import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
 import { mergeJobs, runSeconds, type JobRow } from '../api/job-rows.ts';
 import { useLiveJobs } from '../api/live.ts';
-import { queryKeys } from '../api/query-keys.ts';
+import { queryKeys, type Queue } from '../api/query-keys.ts';
 import { formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
 import { Imports } from './ActivityImports.tsx';
 
-const QUEUES = ['scan', 'library', 'media', 'transcode', 'notify'] as const;
-type Queue = (typeof QUEUES)[number];
+const QUEUES = ['scan', 'library', 'media', 'transcode', 'notify'] as const satisfies readonly Queue[];
 type ScanPass = Schemas['ScanPass'];
 
 function CancelButton({ id }: { id: string }) {

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { Field, SelectField } from '../components/form.tsx';
@@ -128,10 +129,7 @@ function patchOf(before: Values, now: Values, drivesBefore: Drive[], drives: Dri
   return patch;
 }
 
-interface Drive {
-  name: string;
-  path: string;
-}
+type Drive = NonNullable<Schemas['SettingsPatch']['drives']>[number];
 
 function Drives({ drives, setDrives, error }: { drives: Drive[]; setDrives: (d: Drive[]) => void; error: unknown }) {
   return (
