@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
+import type { JobEvent } from '@mo/shared';
 import { serviceOrigin, servicePrefix } from './base.ts';
 import { STALE_BY_EVENT, queryKeys, staleAfterJob } from './query-keys.ts';
 
@@ -7,7 +8,7 @@ export interface LiveJob {
   queue: string;
   id: string;
   name: string;
-  state: 'active' | 'progress' | 'completed' | 'failed' | 'waiting';
+  state: JobEvent['state'];
   progress?: unknown;
   error?: string | null;
   at: number;

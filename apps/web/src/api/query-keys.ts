@@ -1,4 +1,5 @@
 import type { Schemas } from '@mo/api-client';
+import type { LiveEventName } from '@mo/shared';
 
 export type Queue = Schemas['JobListItem']['queue'];
 
@@ -41,8 +42,11 @@ export const queryKeys = {
 
 export type QueryKey = readonly string[];
 
-/** The events of GET /api/events that only say something changed (`snapshot` and `job` carry more). */
-export type NewsEvent = 'settings' | 'library' | 'transcode';
+/**
+ * The events of GET /api/events that only say something changed (`snapshot` and `job` carry more):
+ * an event the server adds needs its row in STALE_BY_EVENT before the UI typechecks.
+ */
+export type NewsEvent = Exclude<LiveEventName, 'snapshot' | 'job'>;
 
 /** The queries each kind of news makes stale. */
 export const STALE_BY_EVENT: Record<NewsEvent, readonly QueryKey[]> = {
