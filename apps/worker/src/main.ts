@@ -11,7 +11,7 @@ import { scanPassHandler } from './handlers/scan-pass.ts';
 import { manualImportHandler } from './handlers/manual-import.ts';
 import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
-import { settleStrandedTranscodes, transcodeRunHandler } from './handlers/transcode-run.ts';
+import { transcodeRun, transcodeRunHandler } from './handlers/transcode-run.ts';
 import { notifyHandler } from './handlers/notify.ts';
 import { withFreshConfig } from './fresh-config.ts';
 import { warnUnlinkableDrives } from './hardlink-warning.ts';
@@ -50,8 +50,7 @@ async function main() {
   // Before the first job is taken: a port it cannot have stops the start, with nothing begun.
   const metricsServer = metricsEnv && metrics ? await serveMetrics({ ...metricsEnv, metrics, logger }) : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, 'serving the worker metrics (no key asked)');
-  const settle = settleStrandedTranscodes(deps, (ids) => host.jobOutcomes('transcode', ids));
-  const settleTranscodes = (only?: string[]) => settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
+  const transcodes = transcodeRun(deps, { jobOutcomes: (ids) => host.jobOutcomes('transcode', ids) });
   const host = createWorkerHost({
     redisUrl: env.redisUrl,
     prefix: env.queuePrefix,
@@ -59,15 +58,14 @@ async function main() {
     concurrency: env.workerConcurrency,
     handlers,
     logger,
-    onFailed: { 'transcode-run': (_payload, jobId) => settleTranscodes([jobId]) },
+    onFailed: { 'transcode-run': (_payload, jobId) => transcodes.onFailed(jobId) },
     ...(metrics ? { observer: metrics.observer } : {}),
   });
   // The transcode queue's pause lives in state.json, so that it outlasts restarts (and a Redis
   // that keeps nothing): this box takes no transcode while it is set.
   host.setPaused('transcode', config.currentState().transcoder_paused);
   config.onStateChange((next) => host.setPaused('transcode', next.transcoder_paused));
-  const settling = env.workerQueues.includes('transcode') ? setInterval(() => void settleTranscodes(), SETTLE_TRANSCODES_EVERY_MS) : undefined;
-  if (settling) void settleTranscodes();
+  const stopSettling = env.workerQueues.includes('transcode') ? transcodes.keepSettled(SETTLE_TRANSCODES_EVERY_MS) : undefined;
   const schedule = env.workerQueues.includes('scan')
     ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
     : undefined;
@@ -91,7 +89,7 @@ async function main() {
       logger.warn('jobs still running after the grace period; exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
-    clearInterval(settling);
+    stopSettling?.();
     // Gone from the list first: while its active jobs are handed back, it takes no new ones.
     await report.close();
     await metricsServer?.close();

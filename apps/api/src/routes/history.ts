@@ -1,8 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AppError, withDeadline, type JobClient, type Logger } from '@mo/core';
-import { readHistory } from '@mo/core/history/history-log.ts';
-import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, historyPage } from '@mo/core/history/history-page.ts';
-import { undoImport } from '@mo/core/history/undo-import.ts';
+import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from '@mo/core/history/history-page.ts';
+import { undoService } from '@mo/core/history/undo-service.ts';
 import { historyResponse, undoResponse, type JobPayload } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { errors, json, limitValue, queryValue, router, segment } from '../openapi/route.ts';
@@ -75,19 +74,12 @@ async function queueNotice(jobs: JobClient, log: Logger, payload: JobPayload<'no
 }
 
 export function historyRoutes({ config, jobs, owner }: AppDeps) {
+  const history = undoService({ config: () => config.current(), ...(owner ? { owner } : {}), notify: (payload, log) => queueNotice(jobs, log, payload) });
   return router()
-    .openapi(listHistory, async (c) => {
-      const query = c.req.valid('query');
-      return c.json(historyPage(await readHistory(config.current().paths.data), query), 200);
-    })
+    .openapi(listHistory, async (c) => c.json(await history.list(c.req.valid('query')), 200))
     .openapi(undo, async (c) => {
       const raw = c.req.valid('param').id;
       if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError('bad_request', 'id: must be an import id (a whole number from 1)', { key: 'id' });
-      const cfg = config.current();
-      const { pass, ...result } = await undoImport({ dataDir: cfg.paths.data, downloads: cfg.paths.downloads, id: Number(raw), dryRun: cfg.app.dry_run, owner });
-      if (!result.dry_run && result.restored.length > 0 && config.current().notifications.targets.some((t) => t.enabled)) {
-        await queueNotice(jobs, c.var.log, { pass, undone: result.id, imports: result.restored.map((r) => ({ source: r.to, destination: r.from })) });
-      }
-      return c.json(result, 200);
+      return c.json(await history.undo(Number(raw), c.var.log), 200);
     });
 }

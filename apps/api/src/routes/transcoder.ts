@@ -1,18 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
 import { createRoute, z } from '@hono/zod-openapi';
-import { accumulate, AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient, type JobRef } from '@mo/core';
-import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
+import { accumulate } from '@mo/core';
 import { probeFile } from '@mo/core/media/run.ts';
-import { removeSource } from '@mo/core/media/safe-replace.ts';
-import { transcodePlan } from '@mo/core/media/transcode-command.ts';
-import { mp4PathFor } from '@mo/core/media/transcode.ts';
-import { verifyOutput } from '@mo/core/media/verify.ts';
-import { workTempPath } from '@mo/core/media/work-journal.ts';
-import { requestCancel } from '@mo/core/queue/job-cancel.ts';
-import { bullPriority, nextEntry, PRIORITY_LIMIT, topPriority, type EntryEvent } from '@mo/core/tools/transcode-entries.ts';
-import { transcodeStore, type Claimed, type TranscodeStore } from '@mo/core/tools/transcode-store.ts';
-import { claimable, listing, listingOf, transcodeQueueAccumulator, type TranscodeEntry } from '@mo/core/tools/transcoder-queue.ts';
+import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
+import { listing, transcodeQueueAccumulator } from '@mo/core/tools/transcoder-queue.ts';
+import { PAUSED, RUN_ALL_DRY_RUN_LIMIT, transcoderService, type TranscoderService } from '@mo/core/tools/transcoder-service.ts';
 import {
   discardOriginalBody,
   discardOriginalResponse,
@@ -23,32 +14,22 @@ import {
   transcodePausedResponse,
   transcodePriorityBody,
   transcodePriorityResponse,
-  transcodeProgressSchema,
   transcoderResponse,
   transcodeRetryBody,
   transcodeRetryResponse,
-  type Config,
-  type TranscodeProgress,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
+import { transcodeJobs } from '../http/transcode-jobs.ts';
 import { cacheStreamedJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { body, errors, json, router, segment, NOT_MODIFIED } from '../openapi/route.ts';
 import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
-
-/** Jobs added to Redis in one round trip. */
-const QUEUE_BATCH = 200;
-
-/** How many entries a run-all dry run probes and lists: each costs an ffprobe. */
-export const RUN_ALL_DRY_RUN_LIMIT = 100;
 
 const getTranscoder = createRoute({
   method: 'get', path: '/tools/transcoder', operationId: 'getTranscoder', summary: 'Transcode queue: indexed video that is not .mp4', tags: ['tools'],
   description: 'Each entry with its place in line, priority and, while running, progress; `paused` while the queue is paused.',
   responses: { ...NOT_MODIFIED, 200: json(transcoderResponse) },
 });
-
-const PAUSED = 'the transcode queue is paused; resume it first';
 
 const runNext = createRoute({
   method: 'post', path: '/tools/transcoder/run-next', operationId: 'postTranscoderRunNext', summary: 'Run the next queued transcode', tags: ['tools'],
@@ -151,56 +132,30 @@ const cancel = createRoute({
   },
 });
 
-function jobItem(entry: TranscodeEntry) {
-  return { ...entry, status: 'queued' as const };
-}
-
-/** Progress as the worker reports it; what Redis holds is read like any other input. */
-async function runningProgress(jobs: JobClient, ids: string[]): Promise<Map<string, TranscodeProgress>> {
-  if (ids.length === 0) return new Map();
-  const raw = await jobs.progressOf('transcode', ids).catch(() => new Map<string, unknown>());
-  const out = new Map<string, TranscodeProgress>();
-  for (const [id, value] of raw) {
-    const parsed = transcodeProgressSchema.safeParse(value);
-    if (parsed.success) out.set(id, parsed.data);
-  }
-  return out;
-}
-
-async function dryRunCommand(cfg: Config, entry: TranscodeEntry) {
-  const file = await guardMediaPath(entry.path, { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions });
-  const temp = workTempPath(mp4PathFor(file.real), 'transcode', randomBytes(6).toString('hex'));
-  return transcodePlan(await probeFile(file.real), { encoder: cfg.transcoder.video_encoder, src: file.real, tmp: temp });
-}
-
 export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
   const queue = () => library.derive('transcoder.queue', accumulate(transcodeQueueAccumulator, (acc) => acc.queue()));
+  const records = { read: () => config.state.read(), current: () => config.currentState() };
   // Made on first use: the OpenAPI document is built from these routes without a config.
-  let store: TranscodeStore | undefined;
-  const entries = () => (store ??= transcodeStore(config.state));
-
-  async function inQueue(path: string): Promise<TranscodeEntry> {
-    const entry = (await queue()).find((e) => e.path === path);
-    if (!entry) throw new AppError('not_found', `${path} is not in the transcode queue`);
-    return entry;
-  }
-
-  // Progress changes every second while something runs: read at most once a second.
-  let progress: { at: number; ids: string; map: Map<string, TranscodeProgress> } = { at: 0, ids: '', map: new Map() };
-  async function progressOfRunning() {
-    const ids = Object.values(config.currentState().transcodes).flatMap((e) => (e.status === 'running' && e.job_id !== null ? [e.job_id] : []));
-    const key = ids.join();
-    if (key !== progress.ids || Date.now() - progress.at > 1000) progress = { at: Date.now(), ids: key, map: await runningProgress(jobs, ids) };
-    return progress.map;
-  }
+  let made: TranscoderService | undefined;
+  const service = () =>
+    (made ??= transcoderService({
+      config: () => config.current(),
+      queue,
+      records,
+      store: transcodeStore(config.state),
+      afterWrite: () => config.refresh(),
+      jobs: transcodeJobs(jobs),
+      probe: (file) => probeFile(file),
+      logger,
+    }));
 
   // The answer is tens of thousands of entries at 100,000 files: built once per index and per
   // content of the (small) status map and progress, not per request.
   let answer: { version: number; transcodes: object; paused: boolean; progress: string; cached: CachedJson<z.output<typeof transcoderResponse>> } | undefined;
   async function queueAnswer() {
     const all = await queue();
-    const running = await progressOfRunning();
-    const { transcodes, transcoder_paused: paused } = config.currentState();
+    const running = await service().progressOfRunning();
+    const { transcodes, transcoder_paused: paused } = records.current();
     const version = library.version();
     const progressKey = JSON.stringify([...running]);
     // state.json is read into a new object whenever it changes: the records' identity says enough.
@@ -211,189 +166,29 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     return answer.cached;
   }
 
-  /**
-   * Queues the claimed entries' jobs, a batch at a time so that each round trip fits Redis's
-   * deadline however long the queue. The entries of a batch that cannot be queued, and of every
-   * batch after it, are given back; none queued at all is the caller's error.
-   */
-  async function queueClaimed(claimed: Claimed[]) {
-    const queued: JobRef[] = [];
-    for (let i = 0; i < claimed.length; i += QUEUE_BATCH) {
-      const batch = claimed.slice(i, i + QUEUE_BATCH);
-      try {
-        queued.push(...(await jobs.queueTranscodes(batch.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })))));
-      } catch (err) {
-        await entries().unclaim(claimed.slice(i));
-        await config.refresh();
-        if (queued.length === 0) throw err;
-        logger.warn({ err: (err as Error).message, queued: queued.length, given_back: claimed.length - i }, 'run-all queued only part of the queue');
-        break;
-      }
-    }
-    return queued;
-  }
-
-  /**
-   * Removes the waiting jobs of the entries that hold one, a batch at a time so that each round
-   * trip fits Redis's deadline, and puts those entries back in line. A batch Redis cannot be
-   * reached for ends the work; none removed at all is the caller's error.
-   */
-  async function cancelWaiting(): Promise<number> {
-    const ids = Object.values((await config.state.read()).transcodes).flatMap((e) => (e.status === 'queued' && e.job_id !== null ? [e.job_id] : []));
-    const removed: string[] = [];
-    for (let i = 0; i < ids.length; i += QUEUE_BATCH) {
-      try {
-        removed.push(...(await jobs.removeWaiting('transcode', ids.slice(i, i + QUEUE_BATCH))));
-      } catch (err) {
-        if (removed.length === 0) throw err;
-        logger.warn({ err: (err as Error).message, cancelled: removed.length, left: ids.length - i }, 'cancel-all cancelled only part of the waiting jobs');
-        break;
-      }
-    }
-    // A job removed before it started did nothing to the file: its entry simply waits again.
-    await entries().applyToJobs(removed.map((job_id) => ({ type: 'settle', job_id, error: 'cancelled' })));
-    await config.refresh();
-    return removed.length;
-  }
-
-  async function refusePaused() {
-    if ((await config.state.read()).transcoder_paused) throw new AppError('conflict', PAUSED);
-  }
-
-  // One pause or resume at a time: interleaved, BullMQ's pause could end the other way than state.json's.
-  let steering: Promise<unknown> = Promise.resolve();
-  function setPaused(paused: boolean) {
-    const next = steering.then(() => applyPause(paused));
-    steering = next.catch(() => {});
-    return next;
-  }
-
-  async function applyPause(paused: boolean) {
-    // BullMQ's pause, once set, holds every job back until lifted, and nothing else lifts it: a
-    // resume that cannot reach Redis changes nothing.
-    if (!paused) await jobs.setPaused('transcode', false);
-    await entries().setPaused(paused);
-    await config.refresh();
-    // state.json is what counts (a worker defers a job it takes while paused); BullMQ's own pause
-    // only spares the workers taking jobs they would put back.
-    if (paused) await jobs.setPaused('transcode', true).catch((err: Error) => logger.warn({ err: err.message }, 'could not pause the transcode queue in Redis'));
-    return { paused };
-  }
-
   return router()
     .openapi(getTranscoder, async (c) => sendJson(c, await queueAnswer()))
     .openapi(runNext, async (c) => {
-      const cfg = config.current();
-      if (cfg.app.dry_run) {
-        const next = claimable(await queue(), config.currentState().transcodes)[0];
-        if (!next) return c.json({ item: null });
-        const plan = await dryRunCommand(cfg, next);
-        return c.json({ dry_run: true, item: jobItem(next), command: plan.argv, dropped: plan.dropped });
-      }
-      await refusePaused();
-      const [claimed] = await entries().claim(await queue(), 1);
-      if (!claimed) return c.json({ item: null });
-      const [job] = await queueClaimed([claimed]);
-      await config.refresh();
-      return c.json({ item: { ...claimed.entry, status: 'queued' as const }, job: job!, status_url: statusUrl('transcode', job!.id) }, 202);
+      const next = await service().runNext();
+      if (next.kind === 'none') return c.json({ item: null });
+      if (next.kind === 'dry_run') return c.json({ dry_run: true, item: next.item, command: next.command, dropped: next.dropped });
+      return c.json({ item: next.item, job: next.job, status_url: statusUrl('transcode', next.job.id) }, 202);
     })
     .openapi(runAll, async (c) => {
-      const cfg = config.current();
-      if (cfg.app.dry_run) {
-        const next = claimable(await queue(), config.currentState().transcodes);
-        const items = [];
-        for (const entry of next.slice(0, RUN_ALL_DRY_RUN_LIMIT)) {
-          const planned = await dryRunCommand(cfg, entry).then(
-            (plan) => ({ command: plan.argv, error: null }),
-            (err: Error) => ({ command: null, error: err.message }),
-          );
-          items.push({ item: jobItem(entry), ...planned });
-        }
-        return c.json({ dry_run: true as const, items, total: next.length }, 200);
-      }
-      // While paused the jobs are queued all the same: the workers hold them back until resume.
-      const paused = (await config.state.read()).transcoder_paused;
-      const claimed = await entries().claim(await queue(), Number.POSITIVE_INFINITY);
-      if (claimed.length === 0) return c.json({ queued: 0, jobs: [], paused }, 200);
-      const queued = await queueClaimed(claimed);
-      await config.refresh();
-      const list = queued.map((job, i) => ({ path: claimed[i]!.entry.path, job, status_url: statusUrl('transcode', job.id) }));
-      return c.json({ queued: list.length, jobs: list, paused }, 202);
+      const all = await service().runAll();
+      if (all.kind === 'dry_run') return c.json({ dry_run: true as const, items: all.items, total: all.total }, 200);
+      const list = all.jobs.map(({ path, job }) => ({ path, job, status_url: statusUrl('transcode', job.id) }));
+      return c.json({ queued: list.length, jobs: list, paused: all.paused }, list.length === 0 ? 200 : 202);
     })
-    .openapi(cancelAll, async (c) => c.json({ cancelled: await cancelWaiting() }, 200))
-    .openapi(retry, async (c) => {
-      const { path } = c.req.valid('json');
-      const entry = await inQueue(path);
-      const before = (await config.state.read()).transcodes[path];
-      const job_id = before?.status === 'failed' ? before.job_id : null;
-      const job_state = job_id !== null ? ((await jobs.get('transcode', job_id))?.state ?? null) : null;
-      await entries().apply(path, { type: 'retry', job_id, job_state });
-      await config.refresh();
-      return c.json({ item: jobItem(entry) });
-    })
-    .openapi(priority, async (c) => {
-      const req = c.req.valid('json');
-      await inQueue(req.path);
-      const state = await config.state.read();
-      const wanted = 'top' in req ? topPriority(state.transcodes, req.path) : req.priority;
-      if (wanted === null) throw new AppError('conflict', `another entry holds the highest priority (${PRIORITY_LIMIT}) already; lower it first`);
-      const event: EntryEvent = { type: 'prioritize', priority: wanted };
-      const current = state.transcodes[req.path];
-      // The waiting job moves first: should Redis be out of reach, nothing has changed.
-      if (current?.status === 'queued' && current.job_id !== null && event.type === 'prioritize') {
-        await jobs.reprioritize('transcode', current.job_id, bullPriority(event.priority));
-      }
-      await entries().apply(req.path, event);
-      await config.refresh();
-      const s = config.currentState();
-      const item = listingOf(req.path, await queue(), s.transcodes)!;
-      return c.json({ item });
-    })
-    .openapi(pause, async (c) => c.json(await setPaused(true)))
-    .openapi(resume, async (c) => c.json(await setPaused(false)))
-    .openapi(discardOriginal, async (c) => {
-      const { path } = c.req.valid('json');
-      await inQueue(path);
-      const cfg = config.current();
-      const entry = (await config.state.read()).transcodes[path];
-      const allowed = nextEntry(path, entry, { type: 'discard_original' }, new Date().toISOString());
-      if (!allowed.ok) throw new AppError(allowed.refusal.code, allowed.refusal.message);
-      if (!entry?.output || !entry.after) throw new AppError('conflict', `${path}: its record holds no verified output to check; the original stays`);
-      const roots = { roots: mediaRoots(cfg), extensions: cfg.library.video_extensions };
-      const original = await guardMediaPath(path, roots).catch((err: unknown) => {
-        if (err instanceof AppError && err.code === 'not_found') throw new AppError('conflict', `${path}: the original is gone already`);
-        throw err;
-      });
-      const output = await guardMediaPath(entry.output, { ...roots, extensions: ['.mp4'] });
-      const [stamp, placed] = await Promise.all([lstat(original.real), lstat(output.real)]);
-      // Removing the original must never remove the MP4: its name may now lead to the MP4 itself.
-      if (stamp.dev === placed.dev && stamp.ino === placed.ino) throw new AppError('conflict', `${path} is the MP4 ${entry.output} itself now; nothing was removed`);
-      const [source, made] = await Promise.all([probeFile(original.real), probeFile(output.real)]);
-      const expected = { streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })), duration_seconds: source.duration_seconds, container: 'mp4' };
-      const problems = verifyOutput(expected, made);
-      if (problems.length > 0) throw new AppError('conflict', `${entry.output} no longer matches what the transcode verified (${problems.join('; ')}); the original stays`);
-      const listed = () => queue().then((all) => listingOf(path, all, config.currentState().transcodes)!);
-      if (cfg.app.dry_run) return c.json({ dry_run: true, item: await listed(), removed: original.real });
-      if (!(await removeSource(original.real, stamp.ino))) throw new AppError('conflict', `${path} changed since it was checked; it stays`);
-      await entries().apply(path, { type: 'discard_original' });
-      await config.refresh();
-      return c.json({ dry_run: false, item: await listed(), removed: original.real });
-    })
+    .openapi(cancelAll, async (c) => c.json({ cancelled: await service().cancelAll() }, 200))
+    .openapi(retry, async (c) => c.json({ item: await service().retry(c.req.valid('json').path) }))
+    .openapi(priority, async (c) => c.json({ item: await service().prioritize(c.req.valid('json')) }))
+    .openapi(pause, async (c) => c.json(await service().setPaused(true)))
+    .openapi(resume, async (c) => c.json(await service().setPaused(false)))
+    .openapi(discardOriginal, async (c) => c.json(await service().discardOriginal(c.req.valid('json').path)))
     .openapi(cancel, async (c) => {
       const { id } = c.req.valid('param');
-      const job = await jobs.get('transcode', id);
-      if (!job) throw new AppError('not_found', `no job transcode/${id}`);
-      if (job.state === 'completed' || job.state === 'failed') throw new AppError('conflict', `job transcode/${id} has already ${job.state}`);
-      const q = jobs.queues().find((x) => x.name === 'transcode');
-      if (!q) throw new AppError('unavailable', 'the transcode queue is not available');
-      try {
-        await withDeadline(requestCancel(q, id), REDIS_DEADLINE_MS, () => new Error('timed out'));
-      } catch (err) {
-        throw new AppError('unavailable', `the job queue cannot be reached (${(err as Error).message})`);
-      }
-      // A waiting job never reaches the handler that would record this; a running one records it again.
-      await entries().applyToJobs([{ type: 'cancel', job_id: id }]);
-      await config.refresh();
-      return c.json({ cancelled: true, job: { id, queue: 'transcode', state: job.state }, status_url: statusUrl('transcode', id) }, 202);
+      const job = await service().cancel(id);
+      return c.json({ cancelled: true, job, status_url: statusUrl('transcode', id) }, 202);
     });
 }

@@ -1,0 +1,238 @@
+import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { initialState, stateSchema, type Config, type State } from '@mo/shared';
+import { validateFileConfig } from '../config/load.ts';
+import { AppError } from '../errors.ts';
+import { createLogger } from '../logging/logger.ts';
+import type { MediaProbe } from '../media/probe.ts';
+import { createStateStore, type StateStore } from '../state/state-store.ts';
+import { bullPriority, queuedEntry, type TranscodeRecord } from './transcode-entries.ts';
+import { transcodeStore } from './transcode-store.ts';
+import type { TranscodeEntry } from './transcoder-queue.ts';
+import { QUEUE_BATCH, transcoderService, type TranscodeJobs } from './transcoder-service.ts';
+
+const logger = createLogger({ name: 'transcoder-service-test', level: 'silent' });
+
+let dir: string;
+let drive: string;
+let state: StateStore<State>;
+let cfg: Config;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mo-transcoder-service-'));
+  drive = join(dir, 'drive');
+  await mkdir(join(drive, 'Movies'), { recursive: true });
+  await mkdir(join(dir, 'downloads'));
+  state = createStateStore({ file: join(dir, 'state.json'), schema: stateSchema, initial: initialState });
+  cfg = validateFileConfig('test', {
+    app: { dry_run: false },
+    paths: { downloads: join(dir, 'downloads'), config: dir, data: dir },
+    drives: [{ name: 'disk1', path: drive }],
+  });
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const entry = (name: string): TranscodeEntry => ({ path: join(drive, 'Movies', name), ext: '.avi', bytes: 1, kind: 'movie', title: name });
+
+/** The job queue in memory; every call after the first `downAfter` fails as if Redis were out of reach. */
+function memoryJobs(opts: { downAfter?: number } = {}) {
+  const jobs = new Map<string, { state: 'waiting' | 'active' | 'completed' | 'failed'; priority: number }>();
+  let calls = 0;
+  let paused = false;
+  const reach = () => {
+    calls += 1;
+    if (opts.downAfter !== undefined && calls > opts.downAfter) throw new AppError('unavailable', 'the job queue cannot be reached (down)');
+  };
+  const port: TranscodeJobs = {
+    async queue(batch) {
+      reach();
+      for (const j of batch) jobs.set(j.jobId, { state: 'waiting', priority: j.priority });
+      return batch.map((j) => ({ id: j.jobId, queue: 'transcode' as const, state: 'waiting' as const }));
+    },
+    async removeWaiting(ids) {
+      reach();
+      return ids.filter((id) => jobs.get(id)?.state === 'waiting' && jobs.delete(id));
+    },
+    async setPaused(p) {
+      reach();
+      paused = p;
+    },
+    async progressOf() {
+      return new Map();
+    },
+    async stateOf(id) {
+      return jobs.get(id)?.state ?? null;
+    },
+    async reprioritize(id, priority) {
+      reach();
+      const job = jobs.get(id);
+      if (job) job.priority = priority;
+      return job !== undefined;
+    },
+    async cancel(id) {
+      reach();
+      jobs.delete(id);
+    },
+  };
+  return { port, jobs, paused: () => paused, fail: () => (opts.downAfter = calls) };
+}
+
+async function service(queue: TranscodeEntry[], jobs: TranscodeJobs, probe: (file: string) => Promise<MediaProbe> = () => Promise.reject(new Error('no probe'))) {
+  // As a process sees the records: read at start, again after each of its own writes.
+  let current: State = await state.read();
+  let writes = 0;
+  const svc = transcoderService({
+    config: () => cfg,
+    queue: async () => queue,
+    records: { read: () => state.read(), current: () => current },
+    store: transcodeStore(state),
+    afterWrite: async () => {
+      writes += 1;
+      current = await state.read();
+    },
+    jobs,
+    probe,
+    logger,
+  });
+  return { svc, writes: () => writes };
+}
+
+const records = async () => (await state.read()).transcodes;
+const setRecord = (path: string, rec: Partial<TranscodeRecord>) =>
+  state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: { ...queuedEntry(new Date().toISOString()), ...rec } } }));
+
+describe('transcoderService: run-next and run-all', () => {
+  it('run-next claims the first entry and queues its job under the id it was claimed with', async () => {
+    const jobs = memoryJobs();
+    const { svc, writes } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    const next = await svc.runNext();
+    expect(next).toMatchObject({ kind: 'queued', item: { path: entry('a.avi').path, status: 'queued' } });
+    const id = next.kind === 'queued' ? next.job.id : '';
+    expect(jobs.jobs.get(id)).toMatchObject({ state: 'waiting' });
+    expect((await records())[entry('a.avi').path]).toMatchObject({ status: 'queued', job_id: id });
+    expect(writes()).toBeGreaterThan(0);
+  });
+
+  it('run-next refuses while paused and claims nothing', async () => {
+    const { svc } = await service([entry('a.avi')], memoryJobs().port);
+    await svc.setPaused(true);
+    await expect(svc.runNext()).rejects.toMatchObject({ code: 'conflict' });
+    expect(await records()).toEqual({});
+  });
+
+  it('run-all queues every entry a batch at a time; a batch that cannot be queued is given back with every later one', async () => {
+    const queue = Array.from({ length: QUEUE_BATCH * 2 + 5 }, (_, i) => entry(`m${String(i).padStart(4, '0')}.avi`));
+    const jobs = memoryJobs({ downAfter: 1 });
+    const { svc } = await service(queue, jobs.port);
+    const all = await svc.runAll();
+    expect(all).toMatchObject({ kind: 'queued', paused: false });
+    expect(all.kind === 'queued' && all.jobs).toHaveLength(QUEUE_BATCH);
+    const held = Object.values(await records()).filter((r) => r.job_id !== null);
+    expect(held).toHaveLength(QUEUE_BATCH);
+    expect(held.every((r) => jobs.jobs.has(r.job_id!))).toBe(true);
+  });
+
+  it('run-all that cannot queue a single job throws and gives every entry back', async () => {
+    const { svc } = await service([entry('a.avi'), entry('b.avi')], memoryJobs({ downAfter: 0 }).port);
+    await expect(svc.runAll()).rejects.toMatchObject({ code: 'unavailable' });
+    expect(Object.values(await records()).filter((r) => r.job_id !== null)).toEqual([]);
+  });
+
+  it('run-all while paused queues the jobs all the same and says so', async () => {
+    const { svc } = await service([entry('a.avi')], memoryJobs().port);
+    await svc.setPaused(true);
+    expect(await svc.runAll()).toMatchObject({ kind: 'queued', paused: true, jobs: [{ path: entry('a.avi').path }] });
+  });
+});
+
+describe('transcoderService: cancel, pause, priority', () => {
+  it('cancel-all removes the waiting jobs and puts their entries back in line without a job', async () => {
+    const jobs = memoryJobs();
+    const { svc } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    await svc.runAll();
+    expect(await svc.cancelAll()).toBe(2);
+    expect(jobs.jobs.size).toBe(0);
+    // A record without a job says no more than no record: the entries wait in line as before run-all.
+    expect(await records()).toEqual({});
+  });
+
+  it('cancel answers 404 for an unknown job and 409 for one already finished; a waiting one is recorded cancelled', async () => {
+    const jobs = memoryJobs();
+    const { svc } = await service([entry('a.avi')], jobs.port);
+    await expect(svc.cancel('tr-nope')).rejects.toMatchObject({ code: 'not_found' });
+    const next = await svc.runNext();
+    const id = next.kind === 'queued' ? next.job.id : '';
+    jobs.jobs.set('tr-done', { state: 'completed', priority: 0 });
+    await expect(svc.cancel('tr-done')).rejects.toMatchObject({ code: 'conflict' });
+    expect(await svc.cancel(id)).toEqual({ id, queue: 'transcode', state: 'waiting' });
+    expect((await records())[entry('a.avi').path]).toMatchObject({ status: 'failed', error: 'cancelled' });
+  });
+
+  it('a resume that cannot reach the queue leaves it paused; a pause that cannot still pauses the records', async () => {
+    const jobs = memoryJobs();
+    const { svc } = await service([], jobs.port);
+    jobs.fail();
+    expect(await svc.setPaused(true)).toEqual({ paused: true });
+    expect((await state.read()).transcoder_paused).toBe(true);
+    await expect(svc.setPaused(false)).rejects.toMatchObject({ code: 'unavailable' });
+    expect((await state.read()).transcoder_paused).toBe(true);
+  });
+
+  it('a priority moves the waiting job first: with the queue out of reach nothing changes', async () => {
+    const jobs = memoryJobs();
+    const { svc } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    const next = await svc.runNext();
+    const id = next.kind === 'queued' ? next.job.id : '';
+    expect(await svc.prioritize({ path: entry('a.avi').path, priority: 5 })).toMatchObject({ path: entry('a.avi').path, priority: 5 });
+    expect(jobs.jobs.get(id)!.priority).toBe(bullPriority(5));
+    jobs.fail();
+    await expect(svc.prioritize({ path: entry('a.avi').path, top: true })).rejects.toMatchObject({ code: 'unavailable' });
+    expect((await records())[entry('a.avi').path]).toMatchObject({ priority: 5 });
+    await expect(svc.prioritize({ path: join(drive, 'nope.avi'), priority: 1 })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('transcoderService: discard original', () => {
+  const video = { index: 0, type: 'video' as const, codec: 'h264', language: null, title: null, default: true, forced: false, channels: null, width: 1, height: 1 };
+  const probe = (container: string): MediaProbe => ({ container, duration_seconds: 2, size_bytes: 1, streams: [video], others: [], chapters: 0 });
+
+  async function kept() {
+    const a = entry('a.avi');
+    const mp4 = join(drive, 'Movies', 'a.mp4');
+    await writeFile(a.path, 'original');
+    await writeFile(mp4, 'mp4');
+    await setRecord(a.path, { status: 'done', job_id: 'tr-1', output: mp4, original: 'kept', after: { bytes: 3, streams: [{ index: 0, type: 'video', codec: 'h264', language: null, default: true }] } as TranscodeRecord['after'] });
+    return { a, mp4 };
+  }
+
+  it('removes the original only once the MP4 still matches what the transcode verified', async () => {
+    const { a, mp4 } = await kept();
+    const { svc } = await service([a], memoryJobs().port, async (f) => probe(f.endsWith('.mp4') ? 'mov,mp4' : 'avi'));
+    expect(await svc.discardOriginal(a.path)).toMatchObject({ dry_run: false, removed: a.path });
+    await expect(stat(a.path)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(mp4)).isFile()).toBe(true);
+    expect((await records())[a.path]).toMatchObject({ original: 'removed' });
+  });
+
+  it('keeps the original when the MP4 no longer matches, or when its name leads to the MP4 itself', async () => {
+    const { a, mp4 } = await kept();
+    const { svc } = await service([a], memoryJobs().port, async () => probe('avi'));
+    await expect(svc.discardOriginal(a.path)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('no longer matches') });
+    expect((await stat(a.path)).isFile()).toBe(true);
+    await rm(a.path);
+    await link(mp4, a.path);
+    await expect(svc.discardOriginal(a.path)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('itself') });
+    expect((await stat(mp4)).isFile()).toBe(true);
+  });
+
+  it('a dry run says what it would remove and removes nothing', async () => {
+    const { a } = await kept();
+    cfg = { ...cfg, app: { ...cfg.app, dry_run: true } };
+    const { svc } = await service([a], memoryJobs().port, async (f) => probe(f.endsWith('.mp4') ? 'mov,mp4' : 'avi'));
+    expect(await svc.discardOriginal(a.path)).toMatchObject({ dry_run: true, removed: a.path });
+    expect((await stat(a.path)).isFile()).toBe(true);
+    expect((await records())[a.path]).toMatchObject({ original: 'kept' });
+  });
+});
