@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '../../packages/shared/src/index.ts';
 import { demuxerFor, muxerFor } from '../../packages/core/src/media/containers.ts';
+import { SERIES_COUNTRIES, seriesCountryOfIso } from '../../packages/core/src/parse/countries.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,21 +33,26 @@ function sources(): { path: string; text: string }[] {
 /** Quoted list entries on one line (a key of an object literal is no entry). */
 const entries = (line: string) => [...line.matchAll(/'([^'\n]*)'(?!\s*:)/g)].map((m) => m[1]!);
 
+/** The places of lines outside `own` that list three or more entries `inList` accepts. */
+function copiesOf(own: ReadonlySet<string>, inList: (entry: string) => boolean): string[] {
+  const copies: string[] = [];
+  for (const { path, text } of sources()) {
+    if (own.has(path)) continue;
+    for (const [i, line] of text.split('\n').entries()) {
+      if (entries(line).filter(inList).length >= 3) copies.push(`${path}:${i + 1}`);
+    }
+  }
+  return copies;
+}
+
 describe('the extension lists', () => {
   it('are declared once: no other list of three or more known types', () => {
     const video = (e: string) => KNOWN_VIDEO_EXTENSIONS.has(e.startsWith('.') ? e : `.${e}`);
     const subtitle = (e: string) => e.startsWith('.') && KNOWN_SUBTITLE_EXTENSIONS.has(e);
     // The one list, and the config's defaults, which CONTRACT lists and the type checker holds to it.
     const own = new Set(['packages/shared/src/media/extensions.ts', 'packages/shared/src/config/schema.ts']);
-    const copies: string[] = [];
-    for (const { path, text } of sources()) {
-      if (own.has(path)) continue;
-      for (const [i, line] of text.split('\n').entries()) {
-        const found = entries(line);
-        if (found.filter(video).length >= 3 || found.filter(subtitle).length >= 3) copies.push(`${path}:${i + 1}`);
-      }
-    }
-    expect(copies).toEqual([]);
+    expect(copiesOf(own, video)).toEqual([]);
+    expect(copiesOf(own, subtitle)).toEqual([]);
   });
 
   it('hold the config defaults, and every container the service reads or writes is a known video type', () => {
@@ -60,5 +66,17 @@ describe('the extension lists', () => {
 
   it('leave out .iso and .strm, which no demuxer reads', () => {
     for (const ext of ['.iso', '.strm']) expect(KNOWN_VIDEO_EXTENSIONS.has(ext) || KNOWN_SUBTITLE_EXTENSIONS.has(ext)).toBe(false);
+  });
+});
+
+describe('the country list', () => {
+  it('is declared once', () => {
+    expect(copiesOf(new Set(['packages/core/src/parse/countries.ts']), (e) => SERIES_COUNTRIES.has(e))).toEqual([]);
+  });
+
+  it('names the UK as the library does where a provider gives ISO codes', () => {
+    expect(seriesCountryOfIso('GB')).toBe('UK');
+    expect(seriesCountryOfIso('us')).toBe('US');
+    expect(seriesCountryOfIso('DE')).toBe('DE');
   });
 });

@@ -1,6 +1,7 @@
 // Matching a title against the library's movie and series folders. Two spellings of one show share
 // a key; the year and country code that tell remakes apart are split off and kept beside it, so
 // that The Office (US) and The Office (UK) share a key but never a match.
+import { SERIES_COUNTRIES } from '../parse/countries.ts';
 import { normalizeTitle } from '../parse/index.ts';
 import { titleYearOfFolder } from './classify.ts';
 import { boundedName } from './name-bound.ts';
@@ -16,12 +17,6 @@ export interface TitleKey {
 /** What the folders that fit a name come to: one show (on any number of drives) or several. */
 export type FolderFit<T> = { kind: 'found'; folders: T[] } | { kind: 'ambiguous'; folders: T[] };
 
-/**
- * The codes Sonarr and TVDB put after remade series (The Office (US), Shameless (UK)), the same set
- * the release-name parser splits off a series name. A wider set would take real title words for
- * countries ("… DE").
- */
-const COUNTRIES = new Set(['US', 'UK', 'AU', 'NZ', 'CA', 'IE']);
 const MIN_YEAR = 1900;
 const MAX_YEAR = new Date().getUTCFullYear() + 1;
 
@@ -72,7 +67,7 @@ export function titleKey(title: string, year: number | null = null, country: str
     }
     const cm = TRAILING_COUNTRY.exec(t);
     const code = cm ? (cm[2] ?? cm[3]!).toUpperCase() : '';
-    if (cm && COUNTRIES.has(code) && (c === null || c === code) && hasTitleLeft(cm[1]!) && (cm[2] !== undefined || /\p{Ll}/u.test(cm[1]!))) {
+    if (cm && SERIES_COUNTRIES.has(code) && (c === null || c === code) && hasTitleLeft(cm[1]!) && (cm[2] !== undefined || /\p{Ll}/u.test(cm[1]!))) {
       t = trimEnd(cm[1]!);
       c = code;
       continue;
@@ -89,7 +84,7 @@ export function titleKey(title: string, year: number | null = null, country: str
  */
 export function capitalsCountryReading(title: string): { title: string; country: string } | null {
   const cm = TRAILING_COUNTRY.exec(title.trim());
-  if (!cm || cm[3] === undefined || !COUNTRIES.has(cm[3]) || /\p{Ll}/u.test(cm[1]!) || !hasTitleLeft(cm[1]!)) return null;
+  if (!cm || cm[3] === undefined || !SERIES_COUNTRIES.has(cm[3]) || /\p{Ll}/u.test(cm[1]!) || !hasTitleLeft(cm[1]!)) return null;
   return { title: trimEnd(cm[1]!), country: cm[3] };
 }
 
@@ -105,7 +100,7 @@ export function folderTitleKey(name: string): TitleKey {
   const codes = new Set<string>();
   for (const m of boundedName(name).matchAll(COUNTRY_TAG)) {
     const code = m[1]!.toUpperCase();
-    if (COUNTRIES.has(code) && !title.includes(m[0])) codes.add(code);
+    if (SERIES_COUNTRIES.has(code) && !title.includes(m[0])) codes.add(code);
   }
   return codes.size === 1 ? { ...k, country: [...codes][0]! } : k;
 }
