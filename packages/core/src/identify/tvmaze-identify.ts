@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { titleKey, type TitleKey } from '../library/title-match.ts';
+import { titleKey, type TitleKey } from '../parse/title-key.ts';
 import { seriesCountryOfIso } from '../parse/countries.ts';
 import { MAX_SEGMENT } from '../parse/prepare.ts';
 import { createLimiter } from '../releases/limiter.ts';

@@ -19,12 +19,10 @@
 import { SUBTITLE_EXTENSIONS, VIDEO_EXTENSIONS } from '@mo/shared';
 import { readSubtitleTags } from '../languages/subtitle-tags.ts';
 import { nonVideoExtension } from './non-video.ts';
-import { normalizeTitle } from './normalize-title.ts';
 import { isObfuscated } from './prepare.ts';
 import { seasonFolderAlone } from './season-folder.ts';
 import { parseSegment, type Seg } from './segment.ts';
-
-export { normalizeTitle };
+import { sameTitle } from './title-key.ts';
 
 export interface ParsedMedia {
   kind: 'movie' | 'episode';
@@ -84,10 +82,6 @@ const RE_CAMERA_NAME = /^(?:IMG|VID|MVI|MOV|DSC[NF]?|PXL|GOPR|GH\d\d|GX\d\d|DJI|
 
 function hasUpper(s: string): boolean {
   return s !== s.toLowerCase();
-}
-
-function sameTitle(a: string, b: string): boolean {
-  return normalizeTitle(a) === normalizeTitle(b);
 }
 
 /** "JoJo's Bizarre Adventure - Stardust Crusaders" in the folder `JoJo's Bizarre Adventure`: the folder names the series. */
