@@ -80,3 +80,16 @@ describe('the country list', () => {
     expect(seriesCountryOfIso('DE')).toBe('DE');
   });
 });
+
+describe('the title key', () => {
+  it('is the only title normaliser: no other module declares a title key or normalises titles', () => {
+    const declares = /\b(?:function|const)\s+(\w*(?:[Tt]itleKey|[Nn]ormali[sz]e\w*Title)\w*)\b/g;
+    const found: string[] = [];
+    for (const { path, text } of sources()) {
+      if (path === 'packages/core/src/parse/title-key.ts') continue;
+      // folderTitleKey reads a folder's name into the title key, through titleKey.
+      for (const m of text.matchAll(declares)) if (m[1] !== 'folderTitleKey') found.push(`${path}: ${m[1]}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
