@@ -22,8 +22,7 @@
 // Run: pnpm bench identify [--json <file>]   (--json writes every case's outcome, to diff runs)
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_CONFIG } from '../packages/shared/src/index.ts';
-import { KNOWN_VIDEO_EXTENSIONS } from '../packages/core/src/config/known-extensions.ts';
+import { DEFAULT_CONFIG, KNOWN_VIDEO_EXTENSIONS } from '../packages/shared/src/index.ts';
 import type { CorpusCase } from '../packages/core/src/parse/corpus-score.ts';
 import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
 import type { DriveSpace } from '../packages/core/src/scanner/choose-drive.ts';

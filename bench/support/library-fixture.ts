@@ -5,6 +5,7 @@
 // does real work.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '../../packages/shared/src/index.ts';
 import { rng } from '../../test/faults/support/prng.ts';
 
 export interface GeneratedLibrary {
@@ -87,8 +88,8 @@ export function generateLibrary(root: string, totalFiles: number, seed = 42): Ge
     budget--;
     out.files++;
     const ext = name.slice(name.lastIndexOf('.')).toLowerCase();
-    if (['.mkv', '.mp4', '.avi', '.m4v'].includes(ext)) out.byType.video++;
-    else if (['.srt', '.ass', '.sub', '.idx'].includes(ext)) out.byType.subtitle++;
+    if (KNOWN_VIDEO_EXTENSIONS.has(ext)) out.byType.video++;
+    else if (KNOWN_SUBTITLE_EXTENSIONS.has(ext)) out.byType.subtitle++;
     else if (ext === '.nfo') out.byType.nfo++;
     else out.byType.other++;
     return true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '@mo/shared';
-import { extensionProblem, KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from './known-extensions.ts';
+import { DEFAULT_CONFIG, KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '@mo/shared';
+import { extensionProblem } from './known-extensions.ts';
 
 describe('the known types', () => {
   it('hold every default of the config', () => {

@@ -2,18 +2,7 @@
 // time. The scanner moves every file of a listed type out of the downloads, so a list that took any
 // extension would let a stolen session have it place `.pth`, `.so` or `.desktop` files (code that
 // other programs load) into the library. The TOML file may list others: its owner wrote it.
-
-/** Containers players and ffmpeg open as video. */
-export const KNOWN_VIDEO_EXTENSIONS: ReadonlySet<string> = new Set([
-  '.3g2', '.3gp', '.asf', '.avi', '.divx', '.f4v', '.flv', '.m1v', '.m2t', '.m2ts', '.m2v', '.m4v', '.mk3d',
-  '.mkv', '.mov', '.mp4', '.mpe', '.mpeg', '.mpg', '.mts', '.mxf', '.ogm', '.ogv', '.qt', '.rm', '.rmvb',
-  '.tp', '.trp', '.ts', '.vob', '.webm', '.wmv', '.wtv', '.xvid',
-]);
-
-/** Text and image subtitle formats (`.idx` is VobSub's index beside its `.sub`). */
-export const KNOWN_SUBTITLE_EXTENSIONS: ReadonlySet<string> = new Set([
-  '.ass', '.dfxp', '.idx', '.sami', '.smi', '.srt', '.ssa', '.sub', '.sup', '.ttml', '.usf', '.vtt',
-]);
+import { KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '@mo/shared';
 
 export type ExtensionList = 'video_extensions' | 'subtitle_extensions';
 

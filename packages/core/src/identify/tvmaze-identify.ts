@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { titleKey, type TitleKey } from '../library/title-match.ts';
+import { titleKey, type TitleKey } from '../parse/title-key.ts';
+import { seriesCountryOfIso } from '../parse/countries.ts';
 import { MAX_SEGMENT } from '../parse/prepare.ts';
 import { createLimiter } from '../releases/limiter.ts';
 import { tvmazeGet, type TvmazeGet } from '../releases/tvmaze-client.ts';
@@ -81,10 +82,9 @@ function premieredYear(show: Show): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** TVmaze gives ISO codes; the library's titles say UK where ISO says GB. */
 function showCountry(show: Show): string | null {
   const code = show.network?.country?.code ?? show.webChannel?.country?.code ?? null;
-  return code === 'GB' ? 'UK' : (code?.toUpperCase() ?? null);
+  return code === null ? null : seriesCountryOfIso(code);
 }
 
 /**

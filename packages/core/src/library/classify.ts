@@ -3,7 +3,7 @@ import { parseReleaseName } from '../parse/release-name.ts';
 import { episodeOfFile } from './episode-file.ts';
 import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
-import { boundedName } from './name-bound.ts';
+import { boundedName } from '../parse/name-bound.ts';
 import { withoutNameTags } from './name-tags.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 

@@ -1,4 +1,4 @@
-import { boundedName } from './name-bound.ts';
+import { boundedName } from '../parse/name-bound.ts';
 
 // Extras beside a movie or an episode: trailers, featurettes, deleted scenes, samples, … They lie
 // in the library but are not the movie or episode itself. The rules are Jellyfin's (Emby.Naming

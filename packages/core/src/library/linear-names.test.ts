@@ -5,10 +5,11 @@ import { classify, titleYearOfFolder } from './classify.ts';
 import { episodeOfFile } from './episode-file.ts';
 import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
-import { boundedName } from './name-bound.ts';
+import { boundedName } from '../parse/name-bound.ts';
 import { withoutNameTags } from './name-tags.ts';
 import { superLinearRuns } from '../test-fixtures/growth.ts';
-import { folderTitleKey, titleKey } from './title-match.ts';
+import { titleKey } from '../parse/title-key.ts';
+import { folderTitleKey } from './title-match.ts';
 
 const opts = {
   videoExtensions: new Set(DEFAULT_CONFIG.library.video_extensions),

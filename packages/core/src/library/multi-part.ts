@@ -1,4 +1,4 @@
-import { boundedName } from './name-bound.ts';
+import { boundedName } from '../parse/name-bound.ts';
 
 // Movies split over several files (`Movie (2010) - cd1.mkv`, `Movie (2010) - cd2.mkv`), stacked
 // as Jellyfin's StackResolver and Kodi's video stacking do: a part type (`cd`, `dvd`, `part`, `pt`,

@@ -3,7 +3,7 @@
 // `[tmdbid=680]`, Plex `{imdb-tt0106145}`, `{tmdb-680}`, `{tvdb-79168}`) and Plex editions
 // (`{edition-Director's Cut}`).
 
-import { boundedName } from './name-bound.ts';
+import { boundedName } from '../parse/name-bound.ts';
 
 const TAGS = /\s*(?:[[{](?:imdb|tmdb|tvdb|tvmaze|anidb|anilist|mal|trakt)(?:id)?[-=][^\]}]*[\]}]|\{edition-[^}]*\})/gi;
 

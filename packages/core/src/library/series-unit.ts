@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { IndexItem } from '@mo/shared';
-import { folderTitleKey, identityOf, titleKey, type TitleKey } from './title-match.ts';
+import { identityOf, titleKey, type TitleKey } from '../parse/title-key.ts';
+import { folderTitleKey } from './title-match.ts';
 
 type SeriesItem = Pick<IndexItem, 'root' | 'folder' | 'title' | 'year'>;
 

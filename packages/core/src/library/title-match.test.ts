@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capitalsCountryReading, contradicts, fittingFolders, folderTitleKey, sameTitleGroups, titleKey, type TitleKey } from './title-match.ts';
+import { capitalsCountryReading, titleKey, type TitleKey } from '../parse/title-key.ts';
+import { contradicts, fittingFolders, folderTitleKey, sameTitleGroups } from './title-match.ts';
 
 const k = (key: string, year: number | null = null, country: string | null = null): TitleKey => ({ key, year, country });
 

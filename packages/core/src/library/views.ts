@@ -2,7 +2,8 @@ import type { IndexItem, LibraryIndex } from '@mo/shared';
 import type { IndexHeader } from './index-store.ts';
 import { moviePart } from './multi-part.ts';
 import { seriesUnitId, seriesUnitKey } from './series-unit.ts';
-import { sameTitleGroups, type TitleKey } from './title-match.ts';
+import type { TitleKey } from '../parse/title-key.ts';
+import { sameTitleGroups } from './title-match.ts';
 
 export interface LibrarySummary {
   files: number;

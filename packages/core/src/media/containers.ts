@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import type { VideoExtension } from '@mo/shared';
 import { AppError } from '../errors.ts';
 
 /**
@@ -26,7 +27,8 @@ const mp4: Muxer = { format: 'mp4', options: [], defaults: 'first-if-none', chap
 // not write them either, and our check of an output is ffprobe's, not theirs.
 const NO_CRC = ['-write_crc32', '0'];
 
-const MUXERS: Record<string, Muxer> = {
+// Keyed by the known video types, so a container read or written here is one the scanner knows.
+const MUXERS: Partial<Record<VideoExtension, Muxer>> = {
   '.mkv': { format: 'matroska', options: NO_CRC, defaults: 'stored', chaptersAsTrack: false },
   '.webm': { format: 'webm', options: NO_CRC, defaults: 'stored', chaptersAsTrack: false },
   '.mp4': mp4,
@@ -42,9 +44,14 @@ const MUXERS: Record<string, Muxer> = {
   '.flv': { format: 'flv', options: [], defaults: 'none', chaptersAsTrack: false },
 };
 
+function byExtension<T>(table: Partial<Record<VideoExtension, T>>, file: string): T | null {
+  const ext = extname(file).toLowerCase();
+  return Object.hasOwn(table, ext) ? table[ext as VideoExtension]! : null;
+}
+
 /** The muxer that writes a file like `file` again, or null for an extension we do not remux. */
 export function muxerFor(file: string): Muxer | null {
-  return MUXERS[extname(file).toLowerCase()] ?? null;
+  return byExtension(MUXERS, file);
 }
 
 export const MP4_MUXER = mp4;
@@ -76,7 +83,7 @@ const rm = demuxer('rm');
  * The video extensions this service reads, each with a demuxer that opens no other file. An
  * extension missing here (`.iso`, `.strm`, which is a text file naming a URL) is not read at all.
  */
-const DEMUXERS: Record<string, Demuxer> = {
+const DEMUXERS: Partial<Record<VideoExtension, Demuxer>> = {
   '.mkv': matroska, '.mk3d': matroska, '.webm': matroska,
   '.mp4': mov, '.m4v': mov, '.mov': mov, '.3gp': mov, '.f4v': mov,
   '.avi': avi, '.divx': avi, '.xvid': avi,
@@ -90,7 +97,7 @@ const DEMUXERS: Record<string, Demuxer> = {
 
 /** The demuxer that reads a file named like `file`, or null for an extension we do not read. */
 export function demuxerFor(file: string): Demuxer | null {
-  return DEMUXERS[extname(file).toLowerCase()] ?? null;
+  return byExtension(DEMUXERS, file);
 }
 
 /** The demuxer for `file`, or a 400 naming its extension. */

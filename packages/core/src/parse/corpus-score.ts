@@ -53,11 +53,13 @@ export const METRICS = {
 export type Metric = keyof typeof METRICS;
 
 /**
- * Titles compare case-insensitively after `.`, `_`, `-` and runs of spaces become one space and
- * `'`, `:`, `!`, `,` are dropped: sources clean titles differently (`Marvels Agents of S.H.I.E.L.D.`
- * / `Marvel's Agents of S H I E L D`), and none of that changes which folder a file belongs in.
+ * How the corpus's labels and the parser's titles compare: case-insensitively after `.`, `_`, `-`
+ * and runs of spaces become one space and `'`, `:`, `!`, `,` are dropped, since sources clean titles
+ * differently (`Marvels Agents of S.H.I.E.L.D.` / `Marvel's Agents of S H I E L D`). Stricter than
+ * the title key (parse/title-key.ts) on purpose: the parser's title names a new folder, so an
+ * article or accent it lost is a wrong answer even where the key would still find the folder.
  */
-export function titleKey(title: string): string {
+function labelForm(title: string): string {
   return title
     .toLowerCase()
     .replace(/['’:!,]/g, '')
@@ -75,10 +77,10 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
  * among the conventions its sources differ on. Either spelling names the folder `Riverdale (US)`.
  */
 function sameSeriesTitle(expected: string, got: ParsedForScoring): boolean {
-  if (titleKey(expected) === titleKey(got.title)) return true;
+  if (labelForm(expected) === labelForm(got.title)) return true;
   // The code as a code, in capitals: a label `This Is Us` is no `This Is` of country US.
   const suffix = got.country == null ? null : new RegExp(`^(.*\\S)[\\s.]+\\(?${got.country}\\)?$`).exec(expected);
-  return suffix !== null && titleKey(suffix[1]!) === titleKey(got.title);
+  return suffix !== null && labelForm(suffix[1]!) === labelForm(got.title);
 }
 
 /** Each labelled field of one case: right or wrong (only when the parser answered). */

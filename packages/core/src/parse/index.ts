@@ -1,1 +1,1 @@
-export { parseRelease, parseReleaseName, normalizeTitle, type ParsedMedia, type ParseResult } from './release-name.ts';
+export { parseRelease, parseReleaseName, type ParsedMedia, type ParseResult } from './release-name.ts';

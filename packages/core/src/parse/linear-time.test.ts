@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { growthExponent, LINEAR_BOUND, run, superLinearRuns } from '../test-fixtures/growth.ts';
-import { normalizeTitle } from './normalize-title.ts';
 import { parseRelease } from './release-name.ts';
 import { seasonOfFolder } from './season-folder.ts';
+import { titleKey } from './title-key.ts';
 
 // What other modules call of the parser, on inputs no name on disk reaches: it cuts each name and
 // folder at 300 characters before its expressions run, and what it does before the cut is linear.
@@ -13,7 +13,7 @@ const READERS: Record<string, (s: string) => unknown> = {
   'parseRelease (a name)': parseRelease,
   'parseRelease (a path of many folders)': (s) => parseRelease(s.replaceAll('.', '/')),
   seasonOfFolder,
-  normalizeTitle,
+  titleKey: (s) => titleKey(s),
 };
 
 // Names made only of a run, each with what ends it: judged by how the time grows, not by a time

@@ -7,9 +7,9 @@
 // (scanner/identify.ts), and shows them as candidates where nothing does.
 import { parseRelease, readRelease, type ParsedMedia, type ParseResult } from './release-name.ts';
 import type { Seg } from './segment.ts';
+import { sameTitle } from './title-key.ts';
 import { isYear } from './title.ts';
 import { isLanguageToken } from './vocabulary.ts';
-import { normalizeTitle } from './normalize-title.ts';
 
 export interface Readings {
   /** The parser's own answer: a reading it is sure of, or why it refuses the name. */
@@ -122,7 +122,7 @@ function languageInTitle(input: string, m: ParsedMedia): ParsedMedia[] {
   const file = input.slice(Math.max(input.lastIndexOf('/'), input.lastIndexOf('\\')) + 1);
   for (const w of file.matchAll(RE_WORD_BEFORE_YEAR)) {
     if (Number(w[2]) !== m.year || !isLanguageToken(w[1]!.toLowerCase())) continue;
-    if (normalizeTitle(file.slice(0, w.index)) !== normalizeTitle(m.title)) continue;
+    if (!sameTitle(file.slice(0, w.index), m.title)) continue;
     return [{ ...m, title: `${m.title} ${w[1]}` }];
   }
   return [];

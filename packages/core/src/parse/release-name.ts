@@ -16,14 +16,13 @@
 //     folder of an obfuscated file name, the `Title (Year)` folder of a movie.
 //  4. What is left must be a whole answer: a title, and a year for a movie, numbers or a date for an
 //     episode. Anything less is refused.
+import { SUBTITLE_EXTENSIONS, VIDEO_EXTENSIONS } from '@mo/shared';
 import { readSubtitleTags } from '../languages/subtitle-tags.ts';
 import { nonVideoExtension } from './non-video.ts';
-import { normalizeTitle } from './normalize-title.ts';
 import { isObfuscated } from './prepare.ts';
 import { seasonFolderAlone } from './season-folder.ts';
 import { parseSegment, type Seg } from './segment.ts';
-
-export { normalizeTitle };
+import { sameTitle } from './title-key.ts';
 
 export interface ParsedMedia {
   kind: 'movie' | 'episode';
@@ -53,19 +52,17 @@ export interface ParsedMedia {
 /** A name the parser is sure of, or a refusal with why (shown as the scanner's skip detail). */
 export type ParseResult = { ok: true; media: ParsedMedia } | { ok: false; detail: string };
 
-const VIDEO_EXTENSIONS = new Set([
-  'mkv', 'mp4', 'm4v', 'avi', 'mov', 'ts', 'm2ts', 'mts', 'wmv', 'webm', 'mpg', 'mpeg', 'flv',
-  'ogm', 'ogv', 'divx', 'xvid', 'vob', '3gp', 'rmvb', 'rm', 'asf', 'f4v', 'iso', 'strm',
-]);
-const SIDECAR_EXTENSIONS = new Set(['srt', 'ass', 'ssa', 'vtt', 'sub', 'idx', 'sup', 'smi', 'ttml', 'nfo']);
+// A name's extension carries no dot here; `.nfo` is read beside the video as its subtitles are.
+const VIDEO: ReadonlySet<string> = new Set(VIDEO_EXTENSIONS.map((e) => e.slice(1)));
+const SIDECAR: ReadonlySet<string> = new Set([...SUBTITLE_EXTENSIONS.map((e) => e.slice(1)), 'nfo']);
 
 /** The file name without a video or sidecar extension; null when it has another (`.mp3`, `.pdf`). */
 function stripExtension(file: string): string | null {
   const dot = file.lastIndexOf('.');
   if (dot <= 0) return file;
   const ext = file.slice(dot + 1).toLowerCase();
-  if (VIDEO_EXTENSIONS.has(ext)) return file.slice(0, dot);
-  if (!SIDECAR_EXTENSIONS.has(ext)) return nonVideoExtension(file) === null ? file : null;
+  if (VIDEO.has(ext)) return file.slice(0, dot);
+  if (!SIDECAR.has(ext)) return nonVideoExtension(file) === null ? file : null;
   // A sidecar's language and flags (`Movie.en.forced.srt`) are read as the scanner reads them.
   return readSubtitleTags(file.slice(0, dot)).base;
 }
@@ -85,10 +82,6 @@ const RE_CAMERA_NAME = /^(?:IMG|VID|MVI|MOV|DSC[NF]?|PXL|GOPR|GH\d\d|GX\d\d|DJI|
 
 function hasUpper(s: string): boolean {
   return s !== s.toLowerCase();
-}
-
-function sameTitle(a: string, b: string): boolean {
-  return normalizeTitle(a) === normalizeTitle(b);
 }
 
 /** "JoJo's Bizarre Adventure - Stardust Crusaders" in the folder `JoJo's Bizarre Adventure`: the folder names the series. */

@@ -1,6 +1,7 @@
 // Turning the text before a marker into a title: release words and bracketed tags taken off the
 // end, a trailing series year or country code split off, dots made spaces where they separate
 // words. And the check that what is left could be a title at all.
+import { SERIES_COUNTRIES } from './countries.ts';
 import { firstJunk, isJunkToken, isLanguageToken, isReleaseToken, isStrongJunkToken, onlyJunk } from './vocabulary.ts';
 
 export const MIN_YEAR = 1900;
@@ -16,8 +17,6 @@ export interface Title {
   country: string | null;
 }
 
-/** Country codes Sonarr and TVDB put after the titles of remade series: The Office (US), Shameless (UK). */
-const COUNTRIES = new Set(['US', 'UK', 'AU', 'NZ', 'CA', 'IE']);
 /** A release word after one of these belongs to the title: "Bigger, Longer and Uncut", "The Good German". */
 const JOINERS = new Set(['and', '&', 'the', 'of', 'a', 'an', 'or', 'und', 'et', 'y', 'e', 'de', 'du', 'la', 'le', 'der', 'die', 'das', 'in', 'on', 'for']);
 const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'der', 'die', 'das', 'el', 'il', 'lo']);
@@ -313,7 +312,7 @@ export function seriesTitle(raw: string): Title {
     const c: RegExpExecArray | null = country === null && (lastCode === 41 || isUpperCode(lastCode)) ? TRAILING_COUNTRY.exec(t) : null;
     const code: string | null = c ? (c[2] ?? c[3]!).toUpperCase() : null;
     // In a name all in capitals a bare code is as likely a word (`THIS.IS.US`): it stays in the title.
-    if (c && code !== null && COUNTRIES.has(code) && finish(c[1]!) !== '' && (c[2] !== undefined || /\p{Ll}/u.test(c[1]!))) {
+    if (c && code !== null && SERIES_COUNTRIES.has(code) && finish(c[1]!) !== '' && (c[2] !== undefined || /\p{Ll}/u.test(c[1]!))) {
       country = code;
       t = c[1]!;
       continue;

@@ -1,6 +1,7 @@
 import type { IndexItem, NfoInfo } from '@mo/shared';
 import { seriesUnitId, seriesUnitKey } from '../library/series-unit.ts';
-import { sameTitleGroups, type TitleKey } from '../library/title-match.ts';
+import { sameTitleGroups } from '../library/title-match.ts';
+import type { TitleKey } from '../parse/title-key.ts';
 import { compareTitles } from './release.ts';
 
 /** Provider ids a tvshow.nfo gives (`<uniqueid type="tvmaze|tvdb|imdb">`). */

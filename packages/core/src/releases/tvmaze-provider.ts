@@ -1,4 +1,4 @@
-import { normalizeTitle } from '../parse/release-name.ts';
+import { identityOf, titleKey } from '../parse/title-key.ts';
 import { createLimiter } from './limiter.ts';
 import { byEpisode, type ProviderStatus, type Release } from './release.ts';
 import type { LibrarySeries } from './series-catalogue.ts';
@@ -73,7 +73,7 @@ export function createTvmazeProvider(options: Partial<TvmazeProviderOptions> = {
   let memo: { origin: string; series: readonly LibrarySeries[]; today: string; generation: number; answer: ProviderAnswer } | undefined;
 
   // A refusal to connect under one `allowPrivate` says nothing about the other: both are in the key.
-  const keyOf = (origin: string, s: LibrarySeries) => JSON.stringify([origin, normalizeTitle(s.title), s.year, s.nfoTitle, s.ids]);
+  const keyOf = (origin: string, s: LibrarySeries) => JSON.stringify([origin, identityOf(titleKey(s.title)), s.year, s.nfoTitle, s.ids]);
 
   function due(e: Entry | undefined, now: number): boolean {
     if (!e) return true;

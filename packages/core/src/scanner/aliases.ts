@@ -1,6 +1,7 @@
 import type { Alias } from '@mo/shared';
 import { titleYearOfFolder } from '../library/classify.ts';
-import { contradicts, folderTitleKey, titleKey, type TitleKey } from '../library/title-match.ts';
+import { contradicts, folderTitleKey } from '../library/title-match.ts';
+import { titleKey, type TitleKey } from '../parse/title-key.ts';
 
 /** The series an alias names, as a download's title would name it. */
 export interface AliasedSeries {

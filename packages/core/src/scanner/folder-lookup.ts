@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { LibraryIndex } from '@mo/shared';
-import { capitalsCountryReading, contradicts, fittingFolders, folderTitleKey, titleKey, type FolderFit, type TitleKey } from '../library/title-match.ts';
+import { contradicts, fittingFolders, folderTitleKey, type FolderFit } from '../library/title-match.ts';
+import { capitalsCountryReading, titleKey, type TitleKey } from '../parse/title-key.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
 import { leftoverIsMarker, nearness } from './near-title.ts';
 import type { TemplateMedia } from './template.ts';

@@ -8,7 +8,8 @@
 import type { ParsedMedia } from '../parse/release-name.ts';
 import { readingsOf } from '../parse/readings.ts';
 import { isLanguageToken } from '../parse/vocabulary.ts';
-import { identityOf, folderTitleKey } from '../library/title-match.ts';
+import { folderTitleKey } from '../library/title-match.ts';
+import { identityOf } from '../parse/title-key.ts';
 import type { AliasedSeries, AliasTable } from './aliases.ts';
 import type { ExistingFolder, Section } from './choose-drive.ts';
 import type { FolderLookup, NearFolder } from './folder-lookup.ts';

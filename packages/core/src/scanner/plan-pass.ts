@@ -14,7 +14,8 @@ import {
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
-import { folderTitleKey, titleKey } from '../library/title-match.ts';
+import { folderTitleKey } from '../library/title-match.ts';
+import { titleKey } from '../parse/title-key.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
 import { identify, type Identified, type ProviderAnswers, type Reading } from './identify.ts';

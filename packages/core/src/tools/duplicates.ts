@@ -1,8 +1,9 @@
 import type { IndexItem } from '@mo/shared';
 import { seriesUnitId, seriesUnitKey } from '../library/series-unit.ts';
-import { identityOf, sameTitleGroups, titleKey, type TitleKey } from '../library/title-match.ts';
+import { sameTitleGroups } from '../library/title-match.ts';
+import { identityOf, titleKey, type TitleKey } from '../parse/title-key.ts';
 import { unitKey } from '../library/views.ts';
-import { normalizeTitle, parseReleaseName } from '../parse/release-name.ts';
+import { parseReleaseName } from '../parse/release-name.ts';
 
 export interface MovieCopy {
   folder: string;
@@ -49,8 +50,8 @@ function editionOf(folderName: string | null, videoName: string | null): string 
 const byPath = (a: { folder: string }, b: { folder: string }) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
 /** Sorted as a reader looks them up: "The Matrix" under M. */
 const byTitle = (a: { title: string }, b: { title: string }) => {
-  const x = normalizeTitle(a.title);
-  const y = normalizeTitle(b.title);
+  const x = titleKey(a.title).key;
+  const y = titleKey(b.title).key;
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
@@ -114,7 +115,7 @@ function reportOf(movies: Map<string, MovieUnit>, series: Map<string, SeriesUnit
   for (const m of movies.values()) {
     if (!m.video) continue;
     const edition = editionOf(m.loose ? null : baseName(m.folder), baseName(m.video.path));
-    const key = `${identityOf(titleKey(m.title, m.year))}\0${normalizeTitle(edition ?? '')}`;
+    const key = `${identityOf(titleKey(m.title, m.year))}\0${titleKey(edition ?? '').key}`;
     let g = movieGroups.get(key);
     if (!g) movieGroups.set(key, (g = { title: m.title, year: m.year, edition, copies: [] }));
     g.copies.push({ folder: m.folder, drive: m.drive, files: m.files, bytes: m.bytes });

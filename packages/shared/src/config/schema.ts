@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SubtitleExtension, VideoExtension } from '../media/extensions.ts';
 
 // Field schemas carry no defaults: DEFAULT_CONFIG is merged under the TOML and the saved settings
 // before validation, so one set of schemas serves the config file, the settings patch and the result.
@@ -280,8 +281,8 @@ export const DEFAULT_CONFIG: Config = {
   library: {
     movie_folders: ['Movies'],
     tv_folders: ['TV', 'TV Shows'],
-    video_extensions: ['.mkv', '.mp4', '.m4v', '.avi', '.mov', '.ts', '.m2ts', '.wmv', '.webm', '.mpg', '.mpeg'],
-    subtitle_extensions: ['.srt', '.ass', '.ssa', '.vtt', '.sub', '.idx', '.sup'],
+    video_extensions: ['.mkv', '.mp4', '.m4v', '.avi', '.mov', '.ts', '.m2ts', '.wmv', '.webm', '.mpg', '.mpeg'] satisfies VideoExtension[],
+    subtitle_extensions: ['.srt', '.ass', '.ssa', '.vtt', '.sub', '.idx', '.sup'] satisfies SubtitleExtension[],
     movie_template: '{title} ({year})/{title} ({year}){ext}',
     episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
     sample_max_bytes: 52_428_800,

@@ -1,7 +1,4 @@
-import type { IndexItem, LibraryIndex } from '@mo/shared';
-
-const VIDEO = new Set(['.mkv', '.mp4', '.avi', '.m4v']);
-const SUBTITLE = new Set(['.srt', '.ass', '.sub', '.idx', '.vtt', '.sup']);
+import { KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS, type IndexItem, type LibraryIndex } from '@mo/shared';
 
 /**
  * A hand-built index item from a path `/<anything>/<drive>/<Movies|TV|TV Shows>/<folder>/…/<file>`:
@@ -29,7 +26,7 @@ export function item(path: string, fields: Partial<IndexItem> = {}): IndexItem {
     bytes: 1,
     mtime_ms: 0,
     ext,
-    type: VIDEO.has(ext) ? 'video' : SUBTITLE.has(ext) ? 'subtitle' : ext === '.nfo' ? 'nfo' : 'other',
+    type: KNOWN_VIDEO_EXTENSIONS.has(ext) ? 'video' : KNOWN_SUBTITLE_EXTENSIONS.has(ext) ? 'subtitle' : ext === '.nfo' ? 'nfo' : 'other',
     title: m ? m[1]! : folderName,
     year: m ? Number(m[2]) : null,
     season: null,

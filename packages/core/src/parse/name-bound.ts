@@ -1,4 +1,4 @@
-import { MAX_SEGMENT } from '../parse/prepare.ts';
+import { MAX_SEGMENT } from './prepare.ts';
 
 /**
  * The most of a name the library's name readers look at: the release-name parser's bound. A file
