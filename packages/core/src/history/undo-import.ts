@@ -7,8 +7,8 @@ import type { Ownership } from '../fs/ownership.ts';
 import { LinkOnTheWayError, linkOnTheWay } from '../fs/real-folder.ts';
 import { moveFile, throughFolder } from '../fs/transfer.ts';
 import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
-import { createTransferJournal } from '../scanner/transfer-journal.ts';
-import { transferJournalDir } from '../scanner/run-pass.ts';
+import { transferJournalDir } from '../import-tx/journal-dirs.ts';
+import { createTransferJournal } from '../import-tx/transfer-journal.ts';
 import { openHistoryLog } from './history-log.ts';
 import { planUndo, type SeenPath, type UndoStep } from './undo-plan.ts';
 

@@ -1,13 +1,14 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
 import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
 import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
 import { importedLookup, undoneLookup } from '../history/imported.ts';
-import { createImportJournal, type ImportJournal, type ImportTicket } from '../history/import-journal.ts';
+import { createImportJournal, type ImportJournal, type ImportTicket } from '../import-tx/import-journal.ts';
+import { importJournalDir, sidecarJournalDir, transferJournalDir } from '../import-tx/journal-dirs.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { linkOnTheWay } from '../fs/real-folder.ts';
 import { isInside } from '../config/allowed-roots.ts';
@@ -26,8 +27,8 @@ import type { TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
 import { createAnswerBook } from './provider-answers.ts';
 import { manualChoice, type ManualImport } from './manual-import.ts';
 import { mergeRecent } from './recent.ts';
-import { createSidecarJournal, type SidecarJournal } from './sidecar-journal.ts';
-import { createTransferJournal } from './transfer-journal.ts';
+import { createSidecarJournal, type SidecarJournal } from '../import-tx/sidecar-journal.ts';
+import { createTransferJournal } from '../import-tx/transfer-journal.ts';
 import { saveDownloadsListing } from './downloads-cache.ts';
 import { walkDownloads } from './walk-downloads.ts';
 
@@ -55,18 +56,6 @@ const PROVIDER_ROUNDS = 3;
 
 /** How often a long pass saves the moves done so far, so that a killed worker's moves are not forgotten. */
 const FLUSH_EVERY_MS = 1000;
-
-export function transferJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'transfers');
-}
-
-export function importJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'imports');
-}
-
-export function sidecarJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'sidecars');
-}
 
 interface FolderListing {
   files: string[];

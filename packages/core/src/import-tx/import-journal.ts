@@ -2,8 +2,8 @@ import { lstat } from 'node:fs/promises';
 import { z } from 'zod';
 import { TRANSFER_MODES } from '@mo/shared';
 import { createNoteFolder } from '../fs/note-folder.ts';
-import type { HistoryLog } from './history-log.ts';
-import type { FileIdentity, PlacedFile } from './history-record.ts';
+import type { HistoryLog } from '../history/history-log.ts';
+import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
 
 const identitySchema = z.object({ dev: z.number(), ino: z.number(), size: z.number(), mtime_ms: z.number() });
 const plannedSchema = z.object({
