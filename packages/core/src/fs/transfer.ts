@@ -276,7 +276,7 @@ type Identity = Pick<Stats, 'dev' | 'ino' | 'nlink'>;
  * inode, two names: with one link both paths name the same entry, not a link made here). A copy is
  * never known by its size and mtime: the owner's own file of the same ones would be taken for it,
  * recorded as an import, and removed by its undo. Only the inode the copy was made on proves it,
- * which the import journal notes (see import-journal.ts). null: another file.
+ * which the import journal notes (see import-tx/import-journal.ts). null: another file.
  */
 export function alreadyPlaced(existing: Identity, source: Identity): 'link' | null {
   return existing.dev === source.dev && existing.ino === source.ino && source.nlink >= 2 ? 'link' : null;

@@ -7,8 +7,8 @@ import type { Ownership } from '../fs/ownership.ts';
 import { LinkOnTheWayError, linkOnTheWay } from '../fs/real-folder.ts';
 import { moveFile, throughFolder } from '../fs/transfer.ts';
 import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
-import { createTransferJournal } from '../scanner/transfer-journal.ts';
-import { transferJournalDir } from '../scanner/run-pass.ts';
+import { copyJournal } from '../import-tx/driver.ts';
+import type { TransferJournal } from '../fs/transfer.ts';
 import { openHistoryLog } from './history-log.ts';
 import { planUndo, type SeenPath, type UndoStep } from './undo-plan.ts';
 
@@ -41,7 +41,7 @@ async function seen(path: string): Promise<SeenPath | null> {
   return st && { dev: st.dev, ino: st.ino, nlink: st.nlink, size: st.size, mtimeMs: st.mtimeMs, isFile: st.isFile() };
 }
 
-async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): Promise<void> {
+async function carryOut(step: UndoStep, opts: UndoOptions, journal: TransferJournal): Promise<void> {
   const { file } = step;
   if (step.action === 'remove') {
     // Through its folder held open, as the very file the plan checked: a library folder swapped for
@@ -54,7 +54,7 @@ async function carryOut(step: UndoStep, opts: UndoOptions, journalDir: string): 
   const r = await moveFile(file.destination, file.source, {
     owner: opts.owner,
     expect: { size: file.to.size, mtimeMs: file.to.mtime_ms, dev: file.to.dev, ino: file.to.ino },
-    journal: createTransferJournal(journalDir),
+    journal,
     within: opts.downloads,
   }).catch((err: unknown) => {
     // A link put on the way since the check below: refused as that check refuses it.
@@ -106,11 +106,11 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
   return withPassLock(
     opts.dataDir,
     async () => {
-      const journalDir = transferJournalDir(opts.dataDir);
+      const journal = copyJournal(opts.dataDir);
       // A copy an earlier undo (or pass) was killed in the middle of is settled first, as the next
       // pass would: its temp goes, and a copy already in place has the library file removed, so
       // that asking again finds that file taken back rather than its download path taken.
-      if (!opts.dryRun) await createTransferJournal(journalDir).recover();
+      if (!opts.dryRun) await journal.recover();
       const history = await openHistoryLog(opts.dataDir);
       const record = history.records().find((r) => r.id === opts.id);
       if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
@@ -122,7 +122,7 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
       const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
       if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
       // Sidecars first: a video back in the downloads without them would be planned alone.
-      for (const step of [...plan.steps].reverse()) await carryOut(step, opts, journalDir);
+      for (const step of [...plan.steps].reverse()) await carryOut(step, opts, journal);
       await removeEmptyDirs(record.created_dirs);
       await history.recordUndo(record.id, new Date(now()).toISOString());
       return { dry_run: false, id: record.id, restored, pass: record.pass };

@@ -7,10 +7,11 @@ import { createStateStore } from '../state/state-store.ts';
 import { writeLibraryIndex } from '../library/index-store.ts';
 import { PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
-import { createTransferJournal } from './transfer-journal.ts';
-import { createSidecarJournal } from './sidecar-journal.ts';
-import { importJournalDir, runScanPass, sidecarJournalDir, transferJournalDir } from './run-pass.ts';
-import { createImportJournal } from '../history/import-journal.ts';
+import { createTransferJournal } from '../import-tx/transfer-journal.ts';
+import { createSidecarJournal } from '../import-tx/sidecar-journal.ts';
+import { importJournalDir, sidecarJournalDir, transferJournalDir } from '../import-tx/journal-dirs.ts';
+import { runScanPass } from './run-pass.ts';
+import { createImportJournal } from '../import-tx/import-journal.ts';
 import { readHistory } from '../history/history-log.ts';
 import { undoImport } from '../history/undo-import.ts';
 

@@ -1,16 +1,14 @@
 import { lstatSync, readdirSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
-import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
-import { openHistoryLog, type HistoryLog } from '../history/history-log.ts';
-import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
+import { alreadyPlaced } from '../fs/transfer.ts';
+import { openHistoryLog } from '../history/history-log.ts';
+import type { ImportRecord } from '../history/history-record.ts';
 import { importedLookup, undoneLookup } from '../history/imported.ts';
-import { createImportJournal, type ImportJournal, type ImportTicket } from '../history/import-journal.ts';
+import { openImportTx, type ImportTx, type RecordMove } from '../import-tx/driver.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { linkOnTheWay } from '../fs/real-folder.ts';
-import { isInside } from '../config/allowed-roots.ts';
 import { readLibraryIndex } from '../library/index-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
@@ -26,8 +24,6 @@ import type { TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
 import { createAnswerBook } from './provider-answers.ts';
 import { manualChoice, type ManualImport } from './manual-import.ts';
 import { mergeRecent } from './recent.ts';
-import { createSidecarJournal, type SidecarJournal } from './sidecar-journal.ts';
-import { createTransferJournal } from './transfer-journal.ts';
 import { saveDownloadsListing } from './downloads-cache.ts';
 import { walkDownloads } from './walk-downloads.ts';
 
@@ -55,18 +51,6 @@ const PROVIDER_ROUNDS = 3;
 
 /** How often a long pass saves the moves done so far, so that a killed worker's moves are not forgotten. */
 const FLUSH_EVERY_MS = 1000;
-
-export function transferJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'transfers');
-}
-
-export function importJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'imports');
-}
-
-export function sidecarJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'sidecars');
-}
 
 interface FolderListing {
   files: string[];
@@ -129,115 +113,9 @@ function destinationState(mode: TransferMode, listing: (dir: string) => FolderLi
   };
 }
 
-type RecordMove = (source: string, destination: string, error: string | null) => void;
-
-type Placed = { ok: true; method: PlaceMethod; file: PlacedFile } | { ok: false; error: string };
-
-const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number }): FileIdentity => ({ dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs });
-
-/** Placed now or by an earlier delivery of this job, with both files' identities; else why not. */
-async function placeOne(file: DownloadFile, destination: string, mode: TransferMode, opts: MoveOptions): Promise<Placed> {
-  try {
-    // Its identity too: a folder on the way swapped for a link since the walk leads to another file.
-    const o = { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs, dev: file.dev, ino: file.ino } };
-    const r = mode === 'move' ? await moveFile(file.path, destination, o) : await keepAndPlace(file.path, destination, mode, o);
-    if (r.status === 'exists') return { ok: false, error: `${destination} already exists` };
-    if (r.status === 'gone' && !r.destination_exists) return { ok: false, error: `${file.path} is gone` };
-    const to = await lstat(destination);
-    return { ok: true, method: r.status === 'moved' ? r.method : 'rename', file: { source: file.path, destination, from: identity(file), to: identity(to) } };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
-}
-
-/**
- * The drive a library path lies on (the deepest, should one drive hold another): no folder below it
- * on the way to a destination may be a link. undefined: none, so no link anywhere on the way.
- */
-function driveHolding(drives: Config['drives'], path: string): string | undefined {
-  return drives.map((d) => d.path).filter((d) => isInside(path, d)).sort((a, b) => b.length - a.length)[0];
-}
-
-/** The folders above `dir` that do not exist yet, outermost first: the ones an import creates. */
-async function missingDirs(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (let d = dir; !(await lstat(d).then(() => true, () => false)); d = dirname(d)) {
-    out.unshift(d);
-    if (dirname(d) === d) break;
-  }
-  return out;
-}
-
-/**
- * The transfer journal, also telling the import's note the inode each copy is made on: the only
- * proof, after a kill, that the file at a destination is this import's copy and not another file
- * of the same size and mtime.
- */
-function notingCopies(journal: TransferJournal | undefined, noted: ImportTicket): TransferJournal {
-  return {
-    async begin(transfer) {
-      const ticket = await journal?.begin(transfer);
-      return {
-        end: async () => ticket?.end(),
-        tempMade: async (id) => {
-          await ticket?.tempMade(id);
-          await noted.made(transfer.destination, id);
-        },
-      };
-    },
-  };
-}
-
-interface CarryOut {
-  mode: TransferMode;
-  drives: Config['drives'];
-  pass: string;
-  at: () => string;
-  opts: MoveOptions;
-  sidecarJournal: SidecarJournal;
-  importJournal: ImportJournal;
-  history: HistoryLog;
-  record: RecordMove;
-}
-
-async function carryOut(p: PlannedMove, c: CarryOut): Promise<Move> {
-  const noted =
-    p.sidecars.length === 0
-      ? null
-      : await c.sidecarJournal.begin({
-          video: { source: p.plan.source, destination: p.plan.destination },
-          ...(c.mode === 'move' ? {} : { keep_source: true as const }),
-          sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
-        });
-  const created_dirs = await missingDirs(dirname(p.plan.destination));
-  // Dropped once the import is in the history: a kill in between leaves it to be recorded by the next pass.
-  const importNoted = await c.importJournal.begin({
-    source: p.video.path,
-    destination: p.plan.destination,
-    from: identity(p.video),
-    mode: c.mode,
-    sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, from: identity(s.file) })),
-    created_dirs,
-    pass: c.pass,
-  });
-  const opts: MoveOptions = { ...c.opts, journal: notingCopies(c.opts.journal, importNoted), within: c.drives.find((d) => d.name === p.plan.drive)?.path };
-  const video = await placeOne(p.video, p.plan.destination, c.mode, opts);
-  c.record(p.plan.source, p.plan.destination, video.ok ? null : video.error);
-  const sidecarErrors: string[] = [];
-  const sidecars: PlacedFile[] = [];
-  // Only after the video: sidecars without their video would be orphans in the library.
-  if (video.ok) {
-    for (const s of p.sidecars) {
-      const r = await placeOne(s.file, s.destination, c.mode, opts);
-      c.record(s.file.path, s.destination, r.ok ? null : r.error);
-      if (r.ok) sidecars.push(r.file);
-      else sidecarErrors.push(r.error);
-    }
-    await c.history.recordImport({ ...video.file, at: c.at(), mode: c.mode, method: video.method, sidecars, created_dirs, pass: c.pass });
-  }
-  await importNoted();
-  await noted?.();
-  const base = { ...p.plan, mode: c.mode };
+async function carryOut(p: PlannedMove, mode: TransferMode, tx: ImportTx, pass: string): Promise<Move> {
+  const { video, sidecarErrors } = await tx.importOne({ video: p.video, destination: p.plan.destination, drive: p.plan.drive, sidecars: p.sidecars }, pass);
+  const base = { ...p.plan, mode };
   if (!video.ok) return { ...base, status: 'failed', error: video.error };
   return { ...base, method: video.method, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
 }
@@ -332,12 +210,8 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     // Before anything moves, the settling of an interrupted pass's files included.
     const holder = await libraryFolderHolding(cfg.paths.downloads, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
     if (holder !== null) throw downloadsInLibraryError(cfg.paths.downloads, holder);
-    const journal = createTransferJournal(transferJournalDir(cfg.paths.data));
-    const sidecarJournal = createSidecarJournal(sidecarJournalDir(cfg.paths.data));
-    const moveOpts: MoveOptions = { owner: opts.owner, journal };
     const mode = cfg.library.transfer;
     const history = await openHistoryLog(cfg.paths.data);
-    const importJournal = createImportJournal(importJournalDir(cfg.paths.data));
     /** Oldest first; saved newest first. */
     const pending: RecentEntry[] = [];
     const record: RecordMove = (source, destination, error) =>
@@ -348,38 +222,18 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       await opts.state.update((s) => ({ ...s, ...(final ? { last_scan_at: started_at } : {}), recent: mergeRecent(s.recent, entries) }));
     };
 
-    if (!dry_run) {
-      for (const r of await journal.recover()) {
-        opts.log.warn({ ...r }, 'settled a copy left by an interrupted pass');
-        if (r.outcome === 'completed') record(r.source, r.destination, null);
-      }
-      // The sidecars placed here: proof for the import journal that the file at each is this import's.
-      const placedSidecars = new Map<string, { dev: number; ino: number }>();
-      await sidecarJournal.recover(async (s) => {
-        // Not held to its planned size and mtime: whatever it is now, it belongs beside its video.
-        // But one still being written waits, like any download.
-        const st = await lstat(s.source).catch(() => null);
-        if (st && !isSettled(st.mtimeMs, now(), cfg.app.settle_seconds)) return 'keep';
-        try {
-          const o = { ...moveOpts, within: driveHolding(cfg.drives, s.destination) };
-          const r = mode === 'move' ? await moveFile(s.source, s.destination, o) : await keepAndPlace(s.source, s.destination, mode, o);
-          const error = r.status === 'exists' ? `${s.destination} already exists` : null;
-          opts.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
-          if (r.status !== 'gone') record(s.source, s.destination, error);
-          if (r.status === 'moved') {
-            const at = await lstat(s.destination).catch(() => null);
-            if (at) placedSidecars.set(s.destination, { dev: at.dev, ino: at.ino });
-          }
-          return 'done';
-        } catch (err) {
-          opts.log.warn({ source: s.source, destination: s.destination, err: (err as Error).message }, 'a sidecar an interrupted pass left behind could not be moved; the next pass tries again');
-          return 'keep';
-        }
-      });
-      // After the sidecars a killed pass left behind are in place, so that they are recorded with their video.
-      const recovered = await importJournal.recover(history, iso(), placedSidecars);
-      if (recovered > 0) opts.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
-    }
+    const tx = openImportTx({
+      dataDir: cfg.paths.data,
+      mode,
+      drives: cfg.drives,
+      owner: opts.owner,
+      history,
+      log: opts.log,
+      record,
+      now,
+      settled: (mtimeMs) => isSettled(mtimeMs, now(), cfg.app.settle_seconds),
+    });
+    if (!dry_run) await tx.recover();
     const { plans, skipped, files } = await planDownloads(cfg, {
       log: opts.log,
       signal: opts.signal,
@@ -409,7 +263,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
         for (const p of plans) {
           held();
           opts.signal?.throwIfAborted();
-          moves.push(await carryOut(p, { mode, drives: cfg.drives, pass: opts.pass ?? started_at, at: iso, opts: moveOpts, sidecarJournal, importJournal, history, record }));
+          moves.push(await carryOut(p, mode, tx, opts.pass ?? started_at));
           opts.progress?.({ moved: moves.length, planned: plans.length });
           if (now() - flushedAt >= FLUSH_EVERY_MS) {
             await flush(false);

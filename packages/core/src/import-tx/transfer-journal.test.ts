@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keepAndPlace, moveFile, PARTIAL_PREFIX } from '../fs/transfer.ts';
-import { twoFilesystems } from './test-fixtures/filesystems.ts';
+import { twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
 import { createTransferJournal } from './transfer-journal.ts';
 
 const fx = twoFilesystems('journal');

@@ -1,9 +1,9 @@
-import { lstat } from 'node:fs/promises';
 import { z } from 'zod';
 import { TRANSFER_MODES } from '@mo/shared';
 import { createNoteFolder } from '../fs/note-folder.ts';
-import type { HistoryLog } from './history-log.ts';
-import type { FileIdentity, PlacedFile } from './history-record.ts';
+import type { HistoryLog } from '../history/history-log.ts';
+import { nextStep, type FileOnDisk, type PlannedFile } from './next-step.ts';
+import { seenAt } from './seen.ts';
 
 const identitySchema = z.object({ dev: z.number(), ino: z.number(), size: z.number(), mtime_ms: z.number() });
 const plannedSchema = z.object({
@@ -41,26 +41,9 @@ export interface ImportJournal {
   recover(history: HistoryLog, at: string, placed?: ReadonlyMap<string, { dev: number; ino: number }>): Promise<number>;
 }
 
-const statOrNull = (path: string) => lstat(path).catch(() => null);
-
-/**
- * Where `p` is now in the library as its import left it: the file at the destination is the
- * download's own inode (a rename, a link) or the one its copy was made on, with the download's size
- * and mtime, and for a move the download is gone from its path. Never another file of the same size
- * and mtime: the owner's own would be recorded as imported, and an undo would remove it.
- * null: not placed; the next pass plans it again.
- */
-async function landed(p: Planned, move: boolean, placed?: ReadonlyMap<string, { dev: number; ino: number }>): Promise<PlacedFile | null> {
-  const to = await statOrNull(p.destination);
-  if (!to?.isFile() || to.size !== p.from.size || Math.abs(to.mtimeMs - p.from.mtime_ms) >= 1) return null;
-  const own = to.dev === p.from.dev && to.ino === p.from.ino;
-  const is = (id: { dev: number; ino: number } | undefined) => id !== undefined && to.dev === id.dev && to.ino === id.ino;
-  if (!own && !is(p.made) && !is(placed?.get(p.destination))) return null;
-  const source = await statOrNull(p.source);
-  if (move && source && source.dev === p.from.dev && source.ino === p.from.ino && !own) return null;
-  const { made: _made, ...planned } = p;
-  const identity: FileIdentity = { dev: to.dev, ino: to.ino, size: to.size, mtime_ms: to.mtimeMs };
-  return { ...planned, to: identity };
+async function onDisk(f: PlannedFile, placed?: ReadonlyMap<string, { dev: number; ino: number }>): Promise<FileOnDisk> {
+  const placedSince = placed?.get(f.destination);
+  return { source: await seenAt(f.source), destination: await seenAt(f.destination), ...(placedSince ? { placedSince } : {}) };
 }
 
 /** One JSON note per import in flight, in `dir` (under paths.data, shared by every worker). */
@@ -82,19 +65,16 @@ export function createImportJournal(dir: string): ImportJournal {
       let recorded = 0;
       for (const note of await notes.list()) {
         const n = note.value;
-        const known = n && history.records().some((r) => r.source === n.source && r.destination === n.destination && r.from.ino === n.from.ino && r.from.size === n.from.size);
-        const move = n?.mode === 'move';
-        const video = n && !known ? await landed(n, move) : null;
-        if (n && video) {
-          const sidecars: PlacedFile[] = [];
-          for (const s of n.sidecars) {
-            const sidecar = await landed(s, move, placed);
-            if (sidecar) sidecars.push(sidecar);
+        if (n) {
+          const step = nextStep(n, {
+            recorded: history.records().some((r) => r.source === n.source && r.destination === n.destination && r.from.ino === n.from.ino && r.from.size === n.from.size),
+            video: await onDisk(n),
+            sidecars: await Promise.all(n.sidecars.map((s) => onDisk(s, placed))),
+          });
+          if (step.step === 'record') {
+            await history.recordImport({ ...step.video, at, mode: n.mode, method: step.method, sidecars: step.sidecars, created_dirs: n.created_dirs, pass: n.pass });
+            recorded++;
           }
-          const same = video.to.dev === n.from.dev && video.to.ino === n.from.ino;
-          const method = !same ? 'copy' : move ? 'rename' : 'link';
-          await history.recordImport({ ...video, at, mode: n.mode, method, sidecars, created_dirs: n.created_dirs, pass: n.pass });
-          recorded++;
         }
         await note.drop();
       }

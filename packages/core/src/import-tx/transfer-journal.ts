@@ -1,8 +1,10 @@
-import { lstat, rm, unlink } from 'node:fs/promises';
+import { rm, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { createNoteFolder } from '../fs/note-folder.ts';
-import { sameStamp, type Transfer, type TransferJournal } from '../fs/transfer.ts';
+import type { Transfer, TransferJournal } from '../fs/transfer.ts';
+import { settleCopy } from './next-step.ts';
+import { seenAt } from './seen.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 
 const transferSchema = z.object({
@@ -37,10 +39,6 @@ export interface FileTransferJournal extends TransferJournal {
   recover(): Promise<Recovered[]>;
 }
 
-async function statOrNull(path: string) {
-  return lstat(path).catch(() => null);
-}
-
 /** One JSON note per copy in flight, in `dir` (under paths.data, shared by every worker). */
 export function createTransferJournal(dir: string): FileTransferJournal {
   const notes = createNoteFolder(dir, transferSchema);
@@ -59,23 +57,13 @@ export function createTransferJournal(dir: string): FileTransferJournal {
           continue;
         }
         await rm(t.temp, { force: true });
-        const [source, destination] = await Promise.all([statOrNull(t.source), statOrNull(t.destination)]);
-        const planned = { size: t.size, mtimeMs: t.mtime_ms };
-        // The copy is linked into place only once verified, so the temp's own inode at the
-        // destination with the planned size and mtime is that copy. Any other file there (one
-        // planted with the same size and mtime), or a note that never named its temp, is not.
-        const placed =
-          destination !== null && t.temp_ino !== undefined && destination.dev === t.temp_dev && destination.ino === t.temp_ino && sameStamp(destination, planned);
-        const sourceAsPlanned =
-          source !== null && sameStamp(source, planned) && (t.source_ino === undefined || (source.dev === t.source_dev && source.ino === t.source_ino));
-        // A copy for hardlink or copy mode keeps its source: placed, it is complete as it is.
-        if (placed && !t.keep_source && sourceAsPlanned) {
+        const settled = settleCopy(t, { source: await seenAt(t.source), destination: await seenAt(t.destination) });
+        if (settled.removeSource) {
           await unlink(t.source);
           await fsyncPath(dirname(t.source));
         }
-        const outcome: Recovered['outcome'] = placed && (t.keep_source || !(await statOrNull(t.source))) ? 'completed' : 'undone';
         await note.drop();
-        out.push({ source: t.source, destination: t.destination, outcome });
+        out.push({ source: t.source, destination: t.destination, outcome: settled.outcome });
       }
       return out;
     },

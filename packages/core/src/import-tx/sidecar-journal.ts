@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { z } from 'zod';
 import { createNoteFolder } from '../fs/note-folder.ts';
+import { sidecarsToPlace } from './next-step.ts';
 
 const fileMoveSchema = z.object({ source: z.string(), destination: z.string() });
 const sidecarSchema = fileMoveSchema.extend({ size: z.number(), mtime_ms: z.number() });
@@ -38,8 +39,13 @@ export function createSidecarJournal(dir: string): SidecarJournal {
       for (const note of await notes.list()) {
         const n = note.value;
         let keep = false;
-        if (n && (await exists(n.video.destination)) && (n.keep_source || !(await exists(n.video.source)))) {
-          for (const s of n.sidecars) if ((await exists(s.source)) && (await move(s)) === 'keep') keep = true;
+        if (n) {
+          const disk = {
+            videoSource: await exists(n.video.source),
+            videoDestination: await exists(n.video.destination),
+            sidecarSources: await Promise.all(n.sidecars.map((s) => exists(s.source))),
+          };
+          for (const s of sidecarsToPlace(n, disk)) if ((await move(s)) === 'keep') keep = true;
         }
         if (!keep) await note.drop();
       }

@@ -1,0 +1,111 @@
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TransferMode } from '@mo/shared';
+import { openHistoryLog } from '../history/history-log.ts';
+import { createLogger } from '../logging/logger.ts';
+import { openImportTx, type ImportPlan } from './driver.ts';
+import { createImportJournal } from './import-journal.ts';
+import { importJournalDir, sidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
+import { createSidecarJournal } from './sidecar-journal.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'mo-import-tx-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const log = createLogger({ name: 'test', level: 'silent' });
+const OLD = new Date('2024-01-01T00:00:00Z');
+let n = 0;
+
+function put(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  utimesSync(path, OLD, OLD);
+  return path;
+}
+
+const file = (path: string) => {
+  const st = lstatSync(path);
+  return { path, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino };
+};
+const from = (path: string) => {
+  const st = lstatSync(path);
+  return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
+};
+
+async function world(mode: TransferMode = 'move') {
+  const at = join(root, `w${++n}`);
+  const dirs = { downloads: join(at, 'downloads'), drive: join(at, 'drive'), data: join(at, 'data') };
+  Object.values(dirs).forEach((d) => mkdirSync(d, { recursive: true }));
+  const history = await openHistoryLog(dirs.data);
+  const recorded: string[] = [];
+  const tx = openImportTx({
+    dataDir: dirs.data,
+    mode,
+    drives: [{ name: 'd', path: dirs.drive }],
+    owner: { uid: null, gid: null },
+    history,
+    log,
+    record: (source, destination, error) => recorded.push(`${source} -> ${destination}${error === null ? '' : `: ${error}`}`),
+    now: Date.now,
+    settled: () => true,
+  });
+  const notes = () => [transferJournalDir, sidecarJournalDir, importJournalDir].flatMap((d) => (existsSync(d(dirs.data)) ? readdirSync(d(dirs.data)) : []).filter((name) => name.endsWith('.json')));
+  return { ...dirs, history, tx, recorded, notes };
+}
+
+describe('openImportTx', () => {
+  it('imports a video and its sidecar, records it once, and leaves no note', async () => {
+    const w = await world();
+    const video = put(join(w.downloads, 'Heat.1995.mkv'), 'video');
+    const srt = put(join(w.downloads, 'Heat.1995.en.srt'), 'subs');
+    const dest = join(w.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    const plan: ImportPlan = { video: file(video), destination: dest, drive: 'd', sidecars: [{ file: file(srt), destination: `${dest.slice(0, -4)}.en.srt` }] };
+    const r = await w.tx.importOne(plan, 'p1');
+    expect(r).toMatchObject({ video: { ok: true, method: 'rename' }, sidecarErrors: [] });
+    expect(w.history.records()).toHaveLength(1);
+    expect(w.history.records()[0]).toMatchObject({ source: video, destination: dest, pass: 'p1', created_dirs: [join(w.drive, 'Movies'), dirname(dest)] });
+    expect(w.history.records()[0]!.sidecars.map((s) => s.destination)).toEqual([`${dest.slice(0, -4)}.en.srt`]);
+    expect(w.notes()).toEqual([]);
+    expect(w.recorded).toHaveLength(2);
+  });
+
+  it('recovers a pass killed after the video moved: the sidecar follows it and both are recorded', async () => {
+    const w = await world();
+    const video = put(join(w.downloads, 'Heat.1995.mkv'), 'video');
+    const srt = put(join(w.downloads, 'Heat.1995.en.srt'), 'subs');
+    const dest = join(w.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    const srtDest = `${dest.slice(0, -4)}.en.srt`;
+    const ids = { video: from(video), srt: from(srt) };
+    // What a kill right after the video's rename leaves: both notes, the video placed, the sidecar not.
+    await createSidecarJournal(sidecarJournalDir(w.data)).begin({ video: { source: video, destination: dest }, sidecars: [{ source: srt, destination: srtDest, size: 4, mtime_ms: OLD.getTime() }] });
+    await createImportJournal(importJournalDir(w.data)).begin({
+      source: video,
+      destination: dest,
+      from: ids.video,
+      mode: 'move',
+      sidecars: [{ source: srt, destination: srtDest, from: ids.srt }],
+      created_dirs: [dirname(dest)],
+      pass: 'killed',
+    });
+    mkdirSync(dirname(dest), { recursive: true });
+    renameSync(video, dest);
+
+    await w.tx.recover();
+    expect(lstatSync(srtDest).ino).toBe(ids.srt.ino);
+    expect(w.history.records()).toHaveLength(1);
+    expect(w.history.records()[0]).toMatchObject({ source: video, destination: dest, method: 'rename', pass: 'killed' });
+    expect(w.history.records()[0]!.sidecars.map((s) => s.destination)).toEqual([srtDest]);
+    expect(w.notes()).toEqual([]);
+  });
+
+  it('drops the note of an import killed before its video was placed, recording nothing', async () => {
+    const w = await world('hardlink');
+    const video = put(join(w.downloads, 'Ronin.1998.mkv'), 'video');
+    const dest = join(w.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv');
+    await createImportJournal(importJournalDir(w.data)).begin({ source: video, destination: dest, from: from(video), mode: 'hardlink', sidecars: [], created_dirs: [], pass: 'killed' });
+    await w.tx.recover();
+    expect(w.history.records()).toEqual([]);
+    expect(w.notes()).toEqual([]);
+    expect(lstatSync(video).nlink).toBe(1);
+  });
+});

@@ -1,0 +1,214 @@
+import { lstat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Config, TransferMode } from '@mo/shared';
+import { isInside } from '../config/allowed-roots.ts';
+import type { Ownership } from '../fs/ownership.ts';
+import { keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
+import type { HistoryLog } from '../history/history-log.ts';
+import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+import type { Logger } from '../logging/logger.ts';
+import { createImportJournal, type ImportTicket } from './import-journal.ts';
+import { importJournalDir, sidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
+import { createSidecarJournal } from './sidecar-journal.ts';
+import { createTransferJournal, type FileTransferJournal } from './transfer-journal.ts';
+
+/**
+ * The one way files get into the library and out of it again: the effects around the decisions of
+ * next-step.ts. Its order is what keeps a killed process safe, so it is kept here and nowhere else:
+ *
+ *   import: sidecar note ─▶ import note ─▶ video placed (a copy's inode noted first) ─▶ sidecars
+ *           placed ─▶ history ─▶ notes dropped
+ *   recovery (under the pass lock, before anything else moves): copies in flight settled ─▶
+ *           sidecars left behind placed ─▶ imports carried out but not recorded, recorded
+ */
+
+/** A file in the downloads, as the plan saw it. */
+export interface SourceFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+export interface ImportPlan {
+  video: SourceFile;
+  destination: string;
+  /** The drive's name, from the config; null: none, so no link anywhere on the way. */
+  drive: string | null;
+  sidecars: { file: SourceFile; destination: string }[];
+}
+
+/** Every file an import placed or could not, for the pass's recent list. */
+export type RecordMove = (source: string, destination: string, error: string | null) => void;
+
+export type Placed = { ok: true; method: PlaceMethod; file: PlacedFile } | { ok: false; error: string };
+
+export interface Imported {
+  video: Placed;
+  /** Why sidecars were not placed; the video and the other sidecars were. */
+  sidecarErrors: string[];
+}
+
+export interface ImportTxOptions {
+  dataDir: string;
+  mode: TransferMode;
+  drives: Config['drives'];
+  owner: Ownership;
+  history: HistoryLog;
+  log: Logger;
+  record: RecordMove;
+  now: () => number;
+  /** A download whose mtime is this recent is still being written, and waits. */
+  settled: (mtimeMs: number) => boolean;
+}
+
+export interface ImportTx {
+  /** Finishes or takes back what a killed pass, undo or manual import left; call it first, under the pass lock. */
+  recover(): Promise<void>;
+  /** Places one planned video and its sidecars, and records the import; never throws for one file. */
+  importOne(plan: ImportPlan, pass: string): Promise<Imported>;
+}
+
+const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number }): FileIdentity => ({ dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs });
+
+/** The journal of copies in flight, which an undo's copies back share with the imports. */
+export function copyJournal(dataDir: string): FileTransferJournal {
+  return createTransferJournal(transferJournalDir(dataDir));
+}
+
+/** Placed now or by an earlier delivery of this job, with both files' identities; else why not. */
+async function placeOne(file: SourceFile, destination: string, mode: TransferMode, opts: MoveOptions): Promise<Placed> {
+  try {
+    // Its identity too: a folder on the way swapped for a link since the walk leads to another file.
+    const o = { ...opts, expect: { size: file.size, mtimeMs: file.mtimeMs, dev: file.dev, ino: file.ino } };
+    const r = mode === 'move' ? await moveFile(file.path, destination, o) : await keepAndPlace(file.path, destination, mode, o);
+    if (r.status === 'exists') return { ok: false, error: `${destination} already exists` };
+    if (r.status === 'gone' && !r.destination_exists) return { ok: false, error: `${file.path} is gone` };
+    const to = await lstat(destination);
+    return { ok: true, method: r.status === 'moved' ? r.method : 'rename', file: { source: file.path, destination, from: identity(file), to: identity(to) } };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+/**
+ * The drive a library path lies on (the deepest, should one drive hold another): no folder below it
+ * on the way to a destination may be a link. undefined: none, so no link anywhere on the way.
+ */
+function driveHolding(drives: Config['drives'], path: string): string | undefined {
+  return drives.map((d) => d.path).filter((d) => isInside(path, d)).sort((a, b) => b.length - a.length)[0];
+}
+
+/** The folders above `dir` that do not exist yet, outermost first: the ones an import creates. */
+async function missingDirs(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let d = dir; !(await lstat(d).then(() => true, () => false)); d = dirname(d)) {
+    out.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  return out;
+}
+
+/**
+ * The transfer journal, also telling the import's note the inode each copy is made on: the only
+ * proof, after a kill, that the file at a destination is this import's copy and not another file
+ * of the same size and mtime.
+ */
+function notingCopies(journal: TransferJournal, noted: ImportTicket): TransferJournal {
+  return {
+    async begin(transfer) {
+      const ticket = await journal.begin(transfer);
+      return {
+        end: async () => ticket.end(),
+        tempMade: async (id) => {
+          await ticket.tempMade(id);
+          await noted.made(transfer.destination, id);
+        },
+      };
+    },
+  };
+}
+
+export function openImportTx(o: ImportTxOptions): ImportTx {
+  const transfers = copyJournal(o.dataDir);
+  const sidecarNotes = createSidecarJournal(sidecarJournalDir(o.dataDir));
+  const importNotes = createImportJournal(importJournalDir(o.dataDir));
+  const at = () => new Date(o.now()).toISOString();
+  const place = (source: string, destination: string, opts: MoveOptions) =>
+    o.mode === 'move' ? moveFile(source, destination, opts) : keepAndPlace(source, destination, o.mode, opts);
+
+  return {
+    async recover() {
+      for (const r of await transfers.recover()) {
+        o.log.warn({ ...r }, 'settled a copy left by an interrupted pass');
+        if (r.outcome === 'completed') o.record(r.source, r.destination, null);
+      }
+      // The sidecars placed here: proof for the import journal that the file at each is this import's.
+      const placedSidecars = new Map<string, { dev: number; ino: number }>();
+      await sidecarNotes.recover(async (s) => {
+        // Not held to its planned size and mtime: whatever it is now, it belongs beside its video.
+        // But one still being written waits, like any download.
+        const st = await lstat(s.source).catch(() => null);
+        if (st && !o.settled(st.mtimeMs)) return 'keep';
+        try {
+          const r = await place(s.source, s.destination, { owner: o.owner, journal: transfers, within: driveHolding(o.drives, s.destination) });
+          const error = r.status === 'exists' ? `${s.destination} already exists` : null;
+          o.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
+          if (r.status !== 'gone') o.record(s.source, s.destination, error);
+          if (r.status === 'moved') {
+            const placed = await lstat(s.destination).catch(() => null);
+            if (placed) placedSidecars.set(s.destination, { dev: placed.dev, ino: placed.ino });
+          }
+          return 'done';
+        } catch (err) {
+          o.log.warn({ source: s.source, destination: s.destination, err: (err as Error).message }, 'a sidecar an interrupted pass left behind could not be moved; the next pass tries again');
+          return 'keep';
+        }
+      });
+      // After the sidecars a killed pass left behind are in place, so that they are recorded with their video.
+      const recovered = await importNotes.recover(o.history, at(), placedSidecars);
+      if (recovered > 0) o.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
+    },
+
+    async importOne(p, pass) {
+      const sidecarsNoted =
+        p.sidecars.length === 0
+          ? null
+          : await sidecarNotes.begin({
+              video: { source: p.video.path, destination: p.destination },
+              ...(o.mode === 'move' ? {} : { keep_source: true as const }),
+              sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
+            });
+      const created_dirs = await missingDirs(dirname(p.destination));
+      // Dropped once the import is in the history: a kill in between leaves it to be recorded by the next pass.
+      const importNoted = await importNotes.begin({
+        source: p.video.path,
+        destination: p.destination,
+        from: identity(p.video),
+        mode: o.mode,
+        sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, from: identity(s.file) })),
+        created_dirs,
+        pass,
+      });
+      const opts: MoveOptions = { owner: o.owner, journal: notingCopies(transfers, importNoted), within: o.drives.find((d) => d.name === p.drive)?.path };
+      const video = await placeOne(p.video, p.destination, o.mode, opts);
+      o.record(p.video.path, p.destination, video.ok ? null : video.error);
+      const sidecarErrors: string[] = [];
+      const sidecars: PlacedFile[] = [];
+      // Only after the video: sidecars without their video would be orphans in the library.
+      if (video.ok) {
+        for (const s of p.sidecars) {
+          const r = await placeOne(s.file, s.destination, o.mode, opts);
+          o.record(s.file.path, s.destination, r.ok ? null : r.error);
+          if (r.ok) sidecars.push(r.file);
+          else sidecarErrors.push(r.error);
+        }
+        await o.history.recordImport({ ...video.file, at: at(), mode: o.mode, method: video.method, sidecars, created_dirs, pass });
+      }
+      await importNoted();
+      await sidecarsNoted?.();
+      return { video, sidecarErrors };
+    },
+  };
+}

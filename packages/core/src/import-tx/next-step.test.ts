@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { Transfer } from '../fs/transfer.ts';
+import { filePhase, nextStep, settleCopy, sidecarsToPlace, type FileOnDisk, type ImportTxRecord, type PlannedFile, type Seen } from './next-step.ts';
+
+const from = { dev: 1, ino: 10, size: 100, mtime_ms: 5000 };
+const at = (dev: number, ino: number, over: Partial<Seen> = {}): Seen => ({ dev, ino, size: 100, mtimeMs: 5000, isFile: true, ...over });
+const download = at(1, 10);
+const copy = at(2, 20);
+const planned: PlannedFile = { source: '/dl/a.mkv', destination: '/lib/a.mkv', from };
+const copying: PlannedFile = { ...planned, made: { dev: 2, ino: 20 } };
+
+describe('filePhase: how far one file got', () => {
+  const cases: [string, PlannedFile, FileOnDisk, boolean, string][] = [
+    ['nothing at the destination', planned, { source: download, destination: null }, true, 'planned'],
+    ['a copy noted, nothing placed', copying, { source: download, destination: null }, true, 'copying'],
+    ['renamed: its own inode there, gone from the downloads', planned, { source: null, destination: download }, true, 'placed'],
+    ['a move cut between link and unlink: both names on one inode', planned, { source: download, destination: download }, true, 'placed'],
+    ['linked, the download stays', planned, { source: download, destination: download }, false, 'placed'],
+    ['copied on the noted inode, the download removed', copying, { source: null, destination: copy }, true, 'placed'],
+    ['copied on the noted inode, the download kept (copy mode)', copying, { source: download, destination: copy }, false, 'placed'],
+    ['copied, but a move whose download is still there did not get away', copying, { source: download, destination: copy }, true, 'copying'],
+    ['another file of the same size and mtime (the owner’s)', planned, { source: download, destination: at(2, 99) }, false, 'planned'],
+    ['another file where a copy was noted', copying, { source: null, destination: at(2, 99) }, true, 'copying'],
+    ['the noted inode, but its size changed since', copying, { source: null, destination: at(2, 20, { size: 99 }) }, true, 'copying'],
+    ['the noted inode, but its mtime changed since', copying, { source: null, destination: at(2, 20, { mtimeMs: 6000 }) }, true, 'copying'],
+    ['a folder of that name', planned, { source: null, destination: at(1, 10, { isFile: false }) }, true, 'planned'],
+    ['placed by the recovery itself since the kill', planned, { source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }, true, 'placed'],
+  ];
+  it.each(cases)('%s', (_, file, disk, move, phase) => {
+    expect(filePhase(file, disk, move).phase).toBe(phase);
+  });
+
+  it('a placed file carries what is there now, never the copy’s note', () => {
+    const p = filePhase(copying, { source: null, destination: copy }, true);
+    expect(p).toEqual({ phase: 'placed', file: { ...planned, to: { dev: 2, ino: 20, size: 100, mtime_ms: 5000 } } });
+  });
+});
+
+describe('nextStep: one import a killed process left', () => {
+  const record = (over: Partial<ImportTxRecord> = {}): ImportTxRecord => ({
+    ...planned,
+    mode: 'move',
+    sidecars: [{ source: '/dl/a.en.srt', destination: '/lib/a.en.srt', from: { dev: 1, ino: 11, size: 100, mtime_ms: 5000 } }],
+    created_dirs: ['/lib'],
+    pass: 'p',
+    ...over,
+  });
+  const srt = at(1, 11);
+  const none: FileOnDisk = { source: null, destination: null };
+
+  const cases: [string, ImportTxRecord, Parameters<typeof nextStep>[1], string, string?, number?][] = [
+    ['the history has it already', record(), { recorded: true, video: { source: null, destination: download }, sidecars: [none] }, 'drop'],
+    ['the video never got away', record(), { recorded: false, video: { source: download, destination: null }, sidecars: [{ source: srt, destination: null }] }, 'drop'],
+    ['the video renamed, its sidecar too', record(), { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: null, destination: srt }] }, 'record', 'rename', 1],
+    ['the video renamed, its sidecar left behind', record(), { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: srt, destination: null }] }, 'record', 'rename', 0],
+    ['linked (hardlink mode)', record({ mode: 'hardlink' }), { recorded: false, video: { source: download, destination: download }, sidecars: [none] }, 'record', 'link', 0],
+    ['copied across drives', record({ made: { dev: 2, ino: 20 } }), { recorded: false, video: { source: null, destination: copy }, sidecars: [none] }, 'record', 'copy', 0],
+    ['a copy for copy mode', record({ mode: 'copy', made: { dev: 2, ino: 20 } }), { recorded: false, video: { source: download, destination: copy }, sidecars: [none] }, 'record', 'copy', 0],
+    ['the owner’s own file at the destination', record(), { recorded: false, video: { source: download, destination: at(2, 99) }, sidecars: [none] }, 'drop'],
+    ['a sidecar the recovery placed since', record(), { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }] }, 'record', 'rename', 1],
+  ];
+  it.each(cases)('%s', (_, r, disk, step, method, sidecars) => {
+    const s = nextStep(r, disk);
+    expect(s.step).toBe(step);
+    if (s.step === 'record') {
+      expect(s.method).toBe(method);
+      expect(s.sidecars).toHaveLength(sidecars ?? 0);
+      expect(s.video.to).toEqual({ dev: disk.video.destination?.dev, ino: disk.video.destination?.ino, size: 100, mtime_ms: 5000 });
+    }
+  });
+});
+
+describe('settleCopy: a copy across drives cut short', () => {
+  const t = (over: Partial<Transfer> = {}): Transfer => ({
+    source: '/dl/a.mkv',
+    destination: '/lib/a.mkv',
+    temp: '/lib/.mo-partial-x',
+    size: 100,
+    mtime_ms: 5000,
+    source_dev: 1,
+    source_ino: 10,
+    temp_dev: 2,
+    temp_ino: 20,
+    ...over,
+  });
+  const cases: [string, Transfer, Parameters<typeof settleCopy>[1], boolean, string][] = [
+    ['killed before the copy was placed', t(), { source: download, destination: null }, false, 'undone'],
+    ['placed, the source still there: it goes now', t(), { source: download, destination: copy }, true, 'completed'],
+    ['placed, the source gone already', t(), { source: null, destination: copy }, false, 'completed'],
+    ['placed, a copy that keeps its source', t({ keep_source: true }), { source: download, destination: copy }, false, 'completed'],
+    ['the temp never named: nothing at the destination is the copy', t({ temp_dev: undefined, temp_ino: undefined }), { source: download, destination: copy }, false, 'undone'],
+    ['another file of the same size and mtime at the destination', t(), { source: download, destination: at(2, 99) }, false, 'undone'],
+    ['placed, but the source changed since: it stays', t(), { source: at(1, 10, { size: 7 }), destination: copy }, false, 'undone'],
+    ['placed, but another file now at the source’s path: it stays', t(), { source: at(1, 77), destination: copy }, false, 'undone'],
+    ['an old note without the source’s identity', t({ source_dev: undefined, source_ino: undefined }), { source: download, destination: copy }, true, 'completed'],
+  ];
+  it.each(cases)('%s', (_, transfer, disk, removeSource, outcome) => {
+    expect(settleCopy(transfer, disk)).toEqual({ removeSource, outcome });
+  });
+});
+
+describe('sidecarsToPlace: the sidecars a killed pass left behind', () => {
+  const note = { video: { source: '/dl/a.mkv', destination: '/lib/a.mkv' }, sidecars: [{ source: '/dl/a.en.srt', destination: '/lib/a.en.srt' }, { source: '/dl/a.nfo', destination: '/lib/a.nfo' }] };
+  const cases: [string, Parameters<typeof sidecarsToPlace>[0], Parameters<typeof sidecarsToPlace>[1], string[]][] = [
+    ['the video moved: the ones still in the downloads', note, { videoSource: false, videoDestination: true, sidecarSources: [true, false] }, ['/dl/a.en.srt']],
+    ['the video never got there', note, { videoSource: true, videoDestination: false, sidecarSources: [true, true] }, []],
+    ['a move cut short: the video in both places', note, { videoSource: true, videoDestination: true, sidecarSources: [true, true] }, []],
+    ['kept in the downloads (hardlink, copy), placed', { ...note, keep_source: true as const }, { videoSource: true, videoDestination: true, sidecarSources: [true, true] }, ['/dl/a.en.srt', '/dl/a.nfo']],
+    ['kept, not placed', { ...note, keep_source: true as const }, { videoSource: true, videoDestination: false, sidecarSources: [true, true] }, []],
+    ['all moved already', note, { videoSource: false, videoDestination: true, sidecarSources: [false, false] }, []],
+  ];
+  it.each(cases)('%s', (_, n, disk, sources) => {
+    expect(sidecarsToPlace(n, disk).map((s) => s.source)).toEqual(sources);
+  });
+});

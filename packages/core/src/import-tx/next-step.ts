@@ -1,0 +1,143 @@
+import type { TransferMode } from '@mo/shared';
+import { sameStamp, type Transfer } from '../fs/transfer.ts';
+import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+
+/**
+ * The recovery rules of an import, stated once as pure decisions over what its notes say and what
+ * is on disk now; the driver (driver.ts) reads the disk and carries each decision out.
+ *
+ * One import's record (the import journal's note) names its video, its sidecars, the folders it
+ * made and, per file, how far it got:
+ *
+ *   planned ──(copy across drives)──▶ copying (the temp's inode noted) ──▶ placed ──▶ recorded
+ *      └──────────(rename, link: the download's own inode)─────────────────┘
+ *
+ * `placed` is never taken from the note alone: only the download's own inode or the one its copy
+ * was made on counts, so that another file of the same size and mtime (the owner's) is never
+ * recorded as imported, nor removed by an undo. `recorded` is the history holding it.
+ */
+
+/** What stands at a path now; null where nothing does. */
+export interface Seen {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  isFile: boolean;
+}
+
+export interface Inode {
+  dev: number;
+  ino: number;
+}
+
+/** One file of an import, as its record notes it. */
+export interface PlannedFile {
+  source: string;
+  destination: string;
+  from: FileIdentity;
+  /** The inode a copy of this file was made on, noted before it is placed. */
+  made?: Inode;
+}
+
+export interface ImportTxRecord extends PlannedFile {
+  mode: TransferMode;
+  sidecars: PlannedFile[];
+  created_dirs: string[];
+  pass: string;
+}
+
+export interface FileOnDisk {
+  source: Seen | null;
+  destination: Seen | null;
+  /** The inode the recovery itself placed at the destination since the kill (a sidecar left behind). */
+  placedSince?: Inode;
+}
+
+export type FilePhase = { phase: 'planned' } | { phase: 'copying'; made: Inode } | { phase: 'placed'; file: PlacedFile };
+
+const same = (a: Inode, b: Inode | undefined) => b !== undefined && a.dev === b.dev && a.ino === b.ino;
+
+/** How far one file of an import got, by its record and the disk. */
+export function filePhase(file: PlannedFile, disk: FileOnDisk, move: boolean): FilePhase {
+  const notPlaced: FilePhase = file.made ? { phase: 'copying', made: file.made } : { phase: 'planned' };
+  const to = disk.destination;
+  if (!to?.isFile || !sameStamp(to, { size: file.from.size, mtimeMs: file.from.mtime_ms })) return notPlaced;
+  const own = same(to, file.from);
+  if (!own && !same(to, file.made) && !same(to, disk.placedSince)) return notPlaced;
+  // Moved, the download is gone from its path; its own inode still there means the copy did not get away.
+  if (move && !own && disk.source !== null && same(disk.source, file.from)) return notPlaced;
+  const { made: _made, ...planned } = file;
+  return { phase: 'placed', file: { ...planned, to: { dev: to.dev, ino: to.ino, size: to.size, mtime_ms: to.mtimeMs } } };
+}
+
+export interface ImportOnDisk {
+  /** The history holds this import already. */
+  recorded: boolean;
+  video: FileOnDisk;
+  /** In the record's order. */
+  sidecars: FileOnDisk[];
+}
+
+export type ImportStep =
+  /** Nothing to record: the next pass plans the download again, or the history has it. */
+  | { step: 'drop' }
+  /** Carried out but not recorded: recorded now, with the sidecars that got into place, and dropped. */
+  | { step: 'record'; video: PlacedFile; method: 'rename' | 'link' | 'copy'; sidecars: PlacedFile[] };
+
+/** What recovery does with an import a killed process left: one step, then the record goes. */
+export function nextStep(record: ImportTxRecord, disk: ImportOnDisk): ImportStep {
+  if (disk.recorded) return { step: 'drop' };
+  const move = record.mode === 'move';
+  const video = filePhase(record, disk.video, move);
+  if (video.phase !== 'placed') return { step: 'drop' };
+  const sidecars: PlacedFile[] = [];
+  record.sidecars.forEach((s, i) => {
+    const p = filePhase(s, disk.sidecars[i] ?? { source: null, destination: null }, move);
+    if (p.phase === 'placed') sidecars.push(p.file);
+  });
+  const method = !same(video.file.to, record.from) ? 'copy' : move ? 'rename' : 'link';
+  return { step: 'record', video: video.file, method, sidecars };
+}
+
+export interface CopySettled {
+  /** A move's copy in place: its source, still as planned, goes now. */
+  removeSource: boolean;
+  /** `completed`: the copy is in place (its source gone, or kept); `undone`: the source stays, the copy is not. */
+  outcome: 'completed' | 'undone';
+}
+
+/**
+ * A copy across drives a killed process left (its temp file is removed whatever this says). The
+ * copy is linked into place only once verified, so the temp's own inode at the destination with
+ * the planned size and mtime is that copy; any other file there, or a note that never named its
+ * temp, is not.
+ */
+export function settleCopy(t: Transfer, disk: { source: Seen | null; destination: Seen | null }): CopySettled {
+  const planned = { size: t.size, mtimeMs: t.mtime_ms };
+  const { source, destination } = disk;
+  const placed =
+    destination !== null && t.temp_ino !== undefined && destination.dev === t.temp_dev && destination.ino === t.temp_ino && sameStamp(destination, planned);
+  const sourceAsPlanned = source !== null && sameStamp(source, planned) && (t.source_ino === undefined || (source.dev === t.source_dev && source.ino === t.source_ino));
+  const removeSource = placed && !t.keep_source && sourceAsPlanned;
+  return { removeSource, outcome: placed && (t.keep_source || removeSource || source === null) ? 'completed' : 'undone' };
+}
+
+export interface SidecarsLeft<S extends { source: string; destination: string }> {
+  video: { source: string; destination: string };
+  sidecars: S[];
+  keep_source?: true;
+}
+
+/**
+ * The sidecars a killed pass left behind after its video got away (moved, or placed where the
+ * source stays), to be placed beside it now: without this, nothing would ever claim them. None
+ * where the video did not get away: the next plan takes the whole group again.
+ */
+export function sidecarsToPlace<S extends { source: string; destination: string }>(
+  note: SidecarsLeft<S>,
+  disk: { videoSource: boolean; videoDestination: boolean; sidecarSources: boolean[] },
+): S[] {
+  if (!disk.videoDestination || (!note.keep_source && disk.videoSource)) return [];
+  return note.sidecars.filter((_, i) => disk.sidecarSources[i] === true);
+}
