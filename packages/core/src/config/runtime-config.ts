@@ -1,12 +1,13 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { initialState, stateSchema, type Config, type SettingsPatch, type State } from '@mo/shared';
 import { createStateStore, type StateStore } from '../state/state-store.ts';
 import { ConfigError, effectiveConfig, loadFileConfig } from './load.ts';
 import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
 export type StateListener = (next: State, prev: State) => void;
@@ -42,7 +43,7 @@ export interface RuntimeConfig {
 }
 
 export function stateFile(config: Config): string {
-  return join(config.paths.data, 'state.json');
+  return dataDir(config.paths.data).path('state');
 }
 
 export async function createRuntimeConfig(opts: {

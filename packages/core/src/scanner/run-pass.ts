@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
 import { alreadyPlaced, keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
@@ -30,6 +30,7 @@ import { createSidecarJournal, type SidecarJournal } from './sidecar-journal.ts'
 import { createTransferJournal } from './transfer-journal.ts';
 import { saveDownloadsListing } from './downloads-cache.ts';
 import { walkDownloads } from './walk-downloads.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 export type ScanResult = z.infer<typeof scanResultSchema>;
 export type Move = z.infer<typeof moveSchema>;
@@ -57,15 +58,15 @@ const PROVIDER_ROUNDS = 3;
 const FLUSH_EVERY_MS = 1000;
 
 export function transferJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'transfers');
+  return dataFolder(dataDir).path('transferJournal');
 }
 
 export function importJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'imports');
+  return dataFolder(dataDir).path('importJournal');
 }
 
 export function sidecarJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'sidecars');
+  return dataFolder(dataDir).path('sidecarJournal');
 }
 
 interface FolderListing {
