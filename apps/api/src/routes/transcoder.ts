@@ -177,7 +177,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
   const queue = () => library.derive('transcoder.queue', accumulate(transcodeQueueAccumulator, (acc) => acc.queue()));
   // Made on first use: the OpenAPI document is built from these routes without a config.
   let store: TranscodeStore | undefined;
-  const entries = () => (store ??= transcodeStore(config.state));
+  const entries = () => (store ??= transcodeStore(config.transcodes));
 
   async function inQueue(path: string): Promise<TranscodeEntry> {
     const entry = (await queue()).find((e) => e.path === path);

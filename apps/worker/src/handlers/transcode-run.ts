@@ -18,7 +18,7 @@ export const PAUSED_RETRY_MS = 15_000;
 
 export function transcodeRunHandler({ config, logger }: WorkerDeps, opts: { pausedRetryMs?: number } = {}): JobHandler<'transcode-run'> {
   const journal = () => workJournal(config.current().paths.data);
-  const entries = transcodeStore(config.state);
+  const entries = transcodeStore(config.transcodes);
   sweepAtStart(journal(), logger);
 
   return async ({ item }, ctx) => {
@@ -117,7 +117,7 @@ async function originalGone(path: string, output: string | null, cfg: Config): P
  * check (the one that failed); every job an entry holds otherwise.
  */
 export function settleStrandedTranscodes({ config, logger }: WorkerDeps, jobOutcomes: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
-  const entries = transcodeStore(config.state);
+  const entries = transcodeStore(config.transcodes);
   return async (only?: readonly string[]) => {
     const { transcodes } = await config.state.read();
     const held = (id: string | null): id is string => id !== null && (only === undefined || only.includes(id));

@@ -2,8 +2,11 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
 import { initialState, stateSchema, type Config, type SettingsPatch, type State } from '@mo/shared';
 import { createStateStore, type StateStore } from '../state/state-store.ts';
+import { migrateTranscodeRecords } from '../state/transcode-migration.ts';
+import { createTranscodeRecords, transcodeChanges, type TranscodeRecords, type TranscodeRecordsView } from '../state/transcode-records.ts';
 import { ConfigError, effectiveConfig, loadFileConfig } from './load.ts';
 import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -20,7 +23,14 @@ export type StateListener = (next: State, prev: State) => void;
 export interface RuntimeConfig {
   readonly configFile: string;
   readonly fileConfig: Config;
+  /**
+   * state.json and the transcode log seen as one State, as before the records moved out: an update
+   * rewrites state.json only when something other than the records changed, and appends only the
+   * records it replaced.
+   */
   readonly state: StateStore<State>;
+  /** The transcode records and the pause flag (`transcodes.jsonl`). */
+  readonly transcodes: TranscodeRecords;
   current(): Config;
   /** state.json as last read (it is re-read whenever it changes on disk), without a file read now. */
   currentState(): State;
@@ -46,13 +56,57 @@ export function stateFile(config: Config): string {
   return dataDir(config.paths.data).path('state');
 }
 
+const stateFileSchema = stateSchema.omit({ transcodes: true, transcoder_paused: true });
+type StateFile = z.infer<typeof stateFileSchema>;
+
+function withoutRecords(s: StateFile | State): StateFile {
+  const { transcodes: _t, transcoder_paused: _p, ...rest } = s as State;
+  return rest as StateFile;
+}
+
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+function stateView(file: StateStore<StateFile>, records: TranscodeRecords): StateStore<State> {
+  const merge = (s: StateFile, r: TranscodeRecordsView): State => ({ ...withoutRecords(s), transcodes: r.transcodes as State['transcodes'], transcoder_paused: r.paused });
+  return {
+    file: file.file,
+    async read() {
+      const [s, r] = await Promise.all([file.read(), records.read()]);
+      return merge(s, r);
+    },
+    async update(fn) {
+      let after: TranscodeRecordsView | undefined;
+      const written = await file.update(async (s) => {
+        let out: State | undefined;
+        after = await records.update(async (r) => {
+          out = await fn(merge(s, r));
+          return transcodeChanges(r, { transcodes: out.transcodes, paused: out.transcoder_paused });
+        });
+        const rest = withoutRecords(out!);
+        return sameFields(rest, withoutRecords(s)) ? s : rest;
+      });
+      return merge(written, after!);
+    },
+  };
+}
+
 export async function createRuntimeConfig(opts: {
   configFile: string;
   logger?: Logger;
   pollMs?: number;
 }): Promise<RuntimeConfig> {
   const fileConfig = await loadFileConfig(opts.configFile);
-  const store = createStateStore({ file: stateFile(fileConfig), schema: stateSchema, initial: initialState });
+  const data = dataDir(fileConfig.paths.data);
+  try {
+    await migrateTranscodeRecords(data.path('state'), data.path('transcodes'));
+  } catch (err) {
+    throw new ConfigError(data.path('state'), null, (err as Error).message);
+  }
+  const records = createTranscodeRecords(data.path('transcodes'));
+  const store = stateView(createStateStore({ file: data.path('state'), schema: stateFileSchema, initial: () => withoutRecords(initialState()) }), records);
   let current: Config;
   let currentState: State;
   try {
@@ -93,12 +147,11 @@ export async function createRuntimeConfig(opts: {
   }
 
   async function stamp(): Promise<string> {
-    try {
-      const s = await stat(store.file);
-      return `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch {
-      return 'missing';
-    }
+    const file = await stat(store.file).then(
+      (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+      () => 'missing',
+    );
+    return `${file}|${await records.stamp()}`;
   }
 
   async function refresh() {
@@ -121,7 +174,7 @@ export async function createRuntimeConfig(opts: {
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dirname(store.file), { persistent: false }, (_event, name) => {
-      if (!closed && (name === null || name === basename(store.file))) void refresh();
+      if (!closed && (name === null || name === basename(store.file) || name === basename(records.file))) void refresh();
     });
     watcher.on('error', () => watcher?.close());
   } catch {
@@ -132,6 +185,7 @@ export async function createRuntimeConfig(opts: {
     configFile: opts.configFile,
     fileConfig,
     state: store,
+    transcodes: records,
     current: () => current,
     currentState: () => currentState,
     onChange(listener) {

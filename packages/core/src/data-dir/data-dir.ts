@@ -7,6 +7,8 @@ import { join } from 'node:path';
 export const DATA_FILES = {
   state: { name: 'state.json', what: 'saved settings, recent plans and moves, scan times' },
   stateLock: { name: 'state.json.lock', what: 'lock held while state.json is rewritten' },
+  transcodes: { name: 'transcodes.jsonl', what: 'transcode records and the pause flag, a line per change (compacted now and then)' },
+  transcodesLock: { name: 'transcodes.jsonl.lock', what: 'lock held while a change is added to transcodes.jsonl' },
   auth: { name: 'auth.json', what: 'the owner account and its sessions (mode 0600)' },
   authLock: { name: 'auth.json.lock', what: 'lock held while auth.json is rewritten' },
   apiKey: { name: 'api_key', what: 'the generated API key when app.api_key is not set (mode 0600)' },
