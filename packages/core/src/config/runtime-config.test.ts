@@ -230,6 +230,19 @@ describe('createRuntimeConfig', () => {
     expect(onState).toHaveBeenCalledTimes(2);
   });
 
+  it('sees its own writes through state and transcodes at once, without refresh()', async () => {
+    const rt = await open();
+    const onState = vi.fn();
+    rt.onStateChange(onState);
+    const entry = { status: 'queued' as const, job_id: 'tr-1', updated_at: '2024-01-01T00:00:00.000Z', output: null, error: null, priority: 0, before: null, after: null, seconds: null, original: null };
+    await rt.transcodes.update(() => [{ path: '/m/a.avi', entry }, { paused: true }]);
+    expect(rt.currentState().transcodes['/m/a.avi']).toEqual(entry);
+    expect(rt.currentState().transcoder_paused).toBe(true);
+    await rt.state.update((s) => ({ ...s, last_scan_at: '2024-01-02T00:00:00.000Z' }));
+    expect(rt.currentState().last_scan_at).toBe('2024-01-02T00:00:00.000Z');
+    expect(onState).toHaveBeenCalledTimes(2);
+  });
+
   it('moves the transcode records and the pause of an older state.json into their own log on start', async () => {
     const entry = { status: 'done', job_id: null, updated_at: '2024-01-01T00:00:00.000Z', output: '/m/a.mp4', error: null };
     await writeState({ app: { dry_run: false } }, { recent: [], transcodes: { '/m/a.avi': entry }, transcoder_paused: true });

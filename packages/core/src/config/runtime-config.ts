@@ -47,7 +47,7 @@ export interface RuntimeConfig {
    * so that a patch built from it (one alias added to the list) loses no other process's change.
    */
   updateSettings(patch: SettingsPatch | ((saved: Config) => SettingsPatch)): Promise<Config>;
-  /** Re-reads state.json now; the watcher calls this too. */
+  /** Re-reads state.json and the transcode log now; the watcher calls this too, and so does every write through `state` or `transcodes`. */
   refresh(): Promise<void>;
   close(): void;
 }
@@ -181,11 +181,23 @@ export async function createRuntimeConfig(opts: {
     // The data folder may not exist yet; the poll covers it.
   }
 
+  // A write through these is seen by currentState() (and its listeners) before it returns, so no
+  // caller has to refresh after writing.
+  const refreshed = {
+    state: { ...store, update: async (fn: Parameters<StateStore<State>['update']>[0]) => refreshAfter(await store.update(fn)) },
+    transcodes: { ...records, update: async (fn: Parameters<TranscodeRecords['update']>[0]) => refreshAfter(await records.update(fn)) },
+  };
+
+  async function refreshAfter<V>(value: V): Promise<V> {
+    await refresh();
+    return value;
+  }
+
   return {
     configFile: opts.configFile,
     fileConfig,
-    state: store,
-    transcodes: records,
+    state: refreshed.state,
+    transcodes: refreshed.transcodes,
     current: () => current,
     currentState: () => currentState,
     onChange(listener) {
