@@ -2,15 +2,14 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { z } from 'zod';
-import { initialState, stateSchema, type Config, type SettingsPatch, type State } from '@mo/shared';
-import { createStateStore, type StateStore } from '../state/state-store.ts';
-import { migrateTranscodeRecords } from '../state/transcode-migration.ts';
-import { createTranscodeRecords, transcodeChanges, type TranscodeRecords, type TranscodeRecordsView } from '../state/transcode-records.ts';
+import type { Config, SettingsPatch, State } from '@mo/shared';
+import type { StateStore } from '../state/state-store.ts';
+import type { TranscodeRecords } from '../state/transcode-records.ts';
 import { ConfigError, effectiveConfig, loadFileConfig } from './load.ts';
 import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
+import { openStateStores } from '../data-dir/state-stores.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
 export type StateListener = (next: State, prev: State) => void;
@@ -23,11 +22,7 @@ export type StateListener = (next: State, prev: State) => void;
 export interface RuntimeConfig {
   readonly configFile: string;
   readonly fileConfig: Config;
-  /**
-   * state.json and the transcode log seen as one State, as before the records moved out: an update
-   * rewrites state.json only when something other than the records changed, and appends only the
-   * records it replaced.
-   */
+  /** state.json and the transcode log seen as one State (see openStateStores). */
   readonly state: StateStore<State>;
   /** The transcode records and the pause flag (`transcodes.jsonl`). */
   readonly transcodes: TranscodeRecords;
@@ -56,43 +51,6 @@ export function stateFile(config: Config): string {
   return dataDir(config.paths.data).path('state');
 }
 
-const stateFileSchema = stateSchema.omit({ transcodes: true, transcoder_paused: true });
-type StateFile = z.infer<typeof stateFileSchema>;
-
-function withoutRecords(s: StateFile | State): StateFile {
-  const { transcodes: _t, transcoder_paused: _p, ...rest } = s as State;
-  return rest as StateFile;
-}
-
-function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
-}
-
-function stateView(file: StateStore<StateFile>, records: TranscodeRecords): StateStore<State> {
-  const merge = (s: StateFile, r: TranscodeRecordsView): State => ({ ...withoutRecords(s), transcodes: r.transcodes as State['transcodes'], transcoder_paused: r.paused });
-  return {
-    file: file.file,
-    async read() {
-      const [s, r] = await Promise.all([file.read(), records.read()]);
-      return merge(s, r);
-    },
-    async update(fn) {
-      let after: TranscodeRecordsView | undefined;
-      const written = await file.update(async (s) => {
-        let out: State | undefined;
-        after = await records.update(async (r) => {
-          out = await fn(merge(s, r));
-          return transcodeChanges(r, { transcodes: out.transcodes, paused: out.transcoder_paused });
-        });
-        const rest = withoutRecords(out!);
-        return sameFields(rest, withoutRecords(s)) ? s : rest;
-      });
-      return merge(written, after!);
-    },
-  };
-}
-
 export async function createRuntimeConfig(opts: {
   configFile: string;
   logger?: Logger;
@@ -100,13 +58,9 @@ export async function createRuntimeConfig(opts: {
 }): Promise<RuntimeConfig> {
   const fileConfig = await loadFileConfig(opts.configFile);
   const data = dataDir(fileConfig.paths.data);
-  try {
-    await migrateTranscodeRecords(data.path('state'), data.path('transcodes'));
-  } catch (err) {
-    throw new ConfigError(data.path('state'), null, (err as Error).message);
-  }
-  const records = createTranscodeRecords(data.path('transcodes'));
-  const store = stateView(createStateStore({ file: data.path('state'), schema: stateFileSchema, initial: () => withoutRecords(initialState()) }), records);
+  const { state: store, transcodes: records } = await openStateStores(data).catch((err: Error) => {
+    throw new ConfigError(data.path('state'), null, err.message);
+  });
   let current: Config;
   let currentState: State;
   try {
