@@ -127,7 +127,7 @@ describe('the transcode queue under SIGKILL and restarts', () => {
         await sleep(random.int(100, 1300));
         await kill(worker);
         await fastForwardStalls(redisUrl, prefix, 'transcode');
-        await ageLocks([join(install.paths.data, 'state.json.lock')]);
+        await ageLocks([join(install.paths.data, 'state.json.lock'), join(install.paths.data, 'transcodes.jsonl.lock')]);
         const mid = await fileStates(sources);
         expect(Object.entries(mid).filter(([, s]) => s === 'lost' || s === 'changed'), `after kill ${k + 1}`).toEqual([]);
         worker = await transcodeWorker();

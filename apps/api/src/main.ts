@@ -1,6 +1,5 @@
 import { serve } from '@hono/node-server';
-import path from 'node:path';
-import { API_KEY_FILE, ConfigError, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import { ConfigError, dataDir, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
 import { applyUmask, NO_OWNERSHIP, ownershipFromEnv, type Ownership } from '@mo/core/fs/ownership.ts';
 import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
 import { createApp } from './app.ts';
@@ -32,7 +31,7 @@ async function main() {
   const auth = createAuthService({ config });
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();
-  if (!auth.keyFromConfig()) logger.info({ file: path.join(config.current().paths.data, API_KEY_FILE) }, 'API key kept in the data folder');
+  if (!auth.keyFromConfig()) logger.info({ file: dataDir(config.current().paths.data).path('apiKey') }, 'API key kept in the data folder');
   const jobEvents = createJobEvents({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
   const live = createLiveEvents({ jobEvents, config, library, logger });
   const webRoot = findWebRoot(process.env.WEB_ROOT);

@@ -333,7 +333,7 @@ describe('POST /api/tools/transcoder/run-all', () => {
     await writeLibraryIndex(t.config.current().paths.data, { version: 1, scanned_at: new Date().toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items });
     await t.library.refresh();
     await t.config.updateSettings({ app: { dry_run: false } });
-    const writes = vi.spyOn(t.config.state, 'update');
+    const writes = vi.spyOn(t.config.transcodes, 'update');
     const res = await post('/api/tools/transcoder/run-all');
     expect(res.status).toBe(202);
     expect(sizes).toEqual([200, 200]);

@@ -142,7 +142,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       config: () => config.current(),
       queue,
       records,
-      store: transcodeStore(config.state),
+      store: transcodeStore(config.transcodes),
       afterWrite: () => config.refresh(),
       jobs: transcodeJobs(jobs),
       probe: (file) => probeFile(file),

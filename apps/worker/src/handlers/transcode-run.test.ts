@@ -155,8 +155,8 @@ describe('transcode-run handler', () => {
     const { movies, file, item } = await setup();
     const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
     const seen: string[] = [];
-    const update = config.state.update.bind(config.state);
-    vi.spyOn(config.state, 'update').mockImplementation(async (fn) => {
+    const update = config.transcodes.update.bind(config.transcodes);
+    vi.spyOn(config.transcodes, 'update').mockImplementation(async (fn) => {
       const next = await update(fn);
       const entry = next.transcodes[file];
       if (entry?.status === 'done') {
@@ -193,7 +193,7 @@ describe('transcode-run handler', () => {
 
   it('a retried entry takes up the verified MP4 its killed attempt placed before recording it', async () => {
     const { movies, file, item } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = true\n');
-    const entries = transcodeStore(config.state);
+    const entries = transcodeStore(config.transcodes);
     const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
     const first = await handler({ item }, ctx());
     const bytes = await readFile(first.output);
@@ -315,7 +315,7 @@ describe('settleStrandedTranscodes', () => {
         ['12', null],
       ]);
     });
-    const writes = vi.spyOn(config.state, 'update');
+    const writes = vi.spyOn(config.transcodes, 'update');
     await settle();
     // One write however many: a Redis that kept nothing strands every job of a run-all at once.
     expect(writes).toHaveBeenCalledTimes(1);

@@ -15,7 +15,7 @@ export function transcodeRun(
   return transcodeRunService({
     config: () => config.current(),
     records: { read: () => config.state.read(), current: () => config.currentState() },
-    store: transcodeStore(config.state),
+    store: transcodeStore(config.transcodes),
     journal: () => workJournal(config.current().paths.data),
     locate: libraryMediaFile,
     final: retryable,

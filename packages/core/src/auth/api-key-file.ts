@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
-export const API_KEY_FILE = 'api_key';
+export const API_KEY_FILE = DATA_FILES.apiKey.name;
 const KEY_BYTES = 32;
 const MAX_KEY_LENGTH = 512;
 
@@ -26,10 +27,10 @@ function keyOf(text: string, file: string): string {
  * good as the owner's password.
  */
 export async function readOrCreateApiKey(dataDir: string): Promise<string> {
-  const file = path.join(dataDir, API_KEY_FILE);
+  const file = dataFolder(dataDir).path('apiKey');
   await mkdir(dataDir, { recursive: true });
   const key = generateApiKey();
-  const tmp = path.join(dataDir, `.${API_KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = path.join(path.dirname(file), `.${API_KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(tmp, 'wx', 0o600);
     try {
@@ -54,6 +55,6 @@ export async function readOrCreateApiKey(dataDir: string): Promise<string> {
 export async function replaceApiKey(dataDir: string): Promise<string> {
   const key = generateApiKey();
   await mkdir(dataDir, { recursive: true });
-  await writeFileAtomic(path.join(dataDir, API_KEY_FILE), `${key}\n`, { mode: 0o600 });
+  await writeFileAtomic(dataFolder(dataDir).path('apiKey'), `${key}\n`, { mode: 0o600 });
   return key;
 }

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
@@ -8,8 +7,9 @@ import { createStateStore, type StateStore } from '../state/state-store.ts';
 import { readOrCreateApiKey, replaceApiKey } from './api-key-file.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './password.ts';
 import { MAX_CLIENT_FIELD, type SessionClient } from './session-client.ts';
+import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
-export const AUTH_FILE = 'auth.json';
+export const AUTH_FILE = DATA_FILES.auth.name;
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 3600 * 1000;
 // Each login adds one; the oldest go first, so a script that logs in in a loop cannot grow the file.
@@ -140,7 +140,7 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
   const decoy = hashPassword(randomBytes(16).toString('hex'));
 
   function storeFor(): StateStore<AuthFile> {
-    const file = path.join(dataDir(), AUTH_FILE);
+    const file = dataFolder(dataDir()).path('auth');
     if (store?.file !== file) store = createStateStore({ file, schema: authFileSchema, initial: () => ({ owner: null, sessions: [] }), mode: 0o600 });
     return store;
   }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -200,15 +200,16 @@ describe('createRuntimeConfig', () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
-  it('fires onStateChange for a state.json another process changed, without onChange when settings stayed', async () => {
+  it('fires onStateChange for a transcode record another process wrote, without onChange when settings stayed', async () => {
     await writeState({});
     const rt = await open();
     const onState = vi.fn();
     const onConfig = vi.fn();
     const off = rt.onStateChange(onState);
     rt.onChange(onConfig);
+    const log = path.join(dataDir, 'transcodes.jsonl');
     const entry = { status: 'running', job_id: '7', updated_at: '2024-01-01T00:00:00.000Z', output: null, error: null };
-    await writeState({}, { transcodes: { '/m/a.avi': entry } });
+    await appendFile(log, `${JSON.stringify({ path: '/m/a.avi', entry })}\n`);
     await rt.refresh();
     expect(onState).toHaveBeenCalledTimes(1);
     const [next, prev] = onState.mock.calls[0]!;
@@ -217,16 +218,44 @@ describe('createRuntimeConfig', () => {
     expect(prev.transcodes).toEqual({});
     expect(onConfig).not.toHaveBeenCalled();
     // The same content written again is no change.
-    await writeState({}, { transcodes: { '/m/a.avi': entry } });
+    await appendFile(log, `${JSON.stringify({ path: '/m/a.avi', entry })}\n`);
     await rt.refresh();
     expect(onState).toHaveBeenCalledTimes(1);
     await rt.updateSettings({ app: { dry_run: false } });
     expect(onState).toHaveBeenCalledTimes(2);
     expect(onConfig).toHaveBeenCalledTimes(1);
     off();
-    await writeState({}, { transcodes: {} });
+    await appendFile(log, `${JSON.stringify({ path: '/m/a.avi', entry: null })}\n`);
     await rt.refresh();
     expect(onState).toHaveBeenCalledTimes(2);
+  });
+
+  it('sees its own writes through state and transcodes at once, without refresh()', async () => {
+    const rt = await open();
+    const onState = vi.fn();
+    rt.onStateChange(onState);
+    const entry = { status: 'queued' as const, job_id: 'tr-1', updated_at: '2024-01-01T00:00:00.000Z', output: null, error: null, priority: 0, before: null, after: null, seconds: null, original: null };
+    await rt.transcodes.update(() => [{ path: '/m/a.avi', entry }, { paused: true }]);
+    expect(rt.currentState().transcodes['/m/a.avi']).toEqual(entry);
+    expect(rt.currentState().transcoder_paused).toBe(true);
+    await rt.state.update((s) => ({ ...s, last_scan_at: '2024-01-02T00:00:00.000Z' }));
+    expect(rt.currentState().last_scan_at).toBe('2024-01-02T00:00:00.000Z');
+    expect(onState).toHaveBeenCalledTimes(2);
+  });
+
+  it('moves the transcode records and the pause of an older state.json into their own log on start', async () => {
+    const entry = { status: 'done', job_id: null, updated_at: '2024-01-01T00:00:00.000Z', output: '/m/a.mp4', error: null };
+    await writeState({ app: { dry_run: false } }, { recent: [], transcodes: { '/m/a.avi': entry }, transcoder_paused: true });
+    const rt = await open();
+    expect(rt.currentState().transcodes['/m/a.avi']).toMatchObject(entry);
+    expect(rt.currentState().transcoder_paused).toBe(true);
+    expect(rt.current().app.dry_run).toBe(false);
+    const saved = JSON.parse(await readFile(stateJson, 'utf8'));
+    expect(saved).not.toHaveProperty('transcodes');
+    expect(saved).not.toHaveProperty('transcoder_paused');
+    await rt.updateSettings({ app: { dry_run: true } });
+    expect(JSON.parse(await readFile(stateJson, 'utf8'))).not.toHaveProperty('transcodes');
+    expect((await rt.state.read()).transcodes['/m/a.avi']).toMatchObject(entry);
   });
 
   it('a second instance picks the change up on its own (watch or poll), without refresh()', async () => {

@@ -1,12 +1,15 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { initialState, stateSchema, type Config, type SettingsPatch, type State } from '@mo/shared';
-import { createStateStore, type StateStore } from '../state/state-store.ts';
+import type { Config, SettingsPatch, State } from '@mo/shared';
+import type { StateStore } from '../state/state-store.ts';
+import type { TranscodeRecords } from '../state/transcode-records.ts';
 import { ConfigError, effectiveConfig, loadFileConfig } from './load.ts';
 import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { openStateStores } from '../data-dir/state-stores.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
 export type StateListener = (next: State, prev: State) => void;
@@ -19,7 +22,10 @@ export type StateListener = (next: State, prev: State) => void;
 export interface RuntimeConfig {
   readonly configFile: string;
   readonly fileConfig: Config;
+  /** state.json and the transcode log seen as one State (see openStateStores). */
   readonly state: StateStore<State>;
+  /** The transcode records and the pause flag (`transcodes.jsonl`). */
+  readonly transcodes: TranscodeRecords;
   current(): Config;
   /** state.json as last read (it is re-read whenever it changes on disk), without a file read now. */
   currentState(): State;
@@ -36,13 +42,13 @@ export interface RuntimeConfig {
    * so that a patch built from it (one alias added to the list) loses no other process's change.
    */
   updateSettings(patch: SettingsPatch | ((saved: Config) => SettingsPatch)): Promise<Config>;
-  /** Re-reads state.json now; the watcher calls this too. */
+  /** Re-reads state.json and the transcode log now; the watcher calls this too, and so does every write through `state` or `transcodes`. */
   refresh(): Promise<void>;
   close(): void;
 }
 
 export function stateFile(config: Config): string {
-  return join(config.paths.data, 'state.json');
+  return dataDir(config.paths.data).path('state');
 }
 
 export async function createRuntimeConfig(opts: {
@@ -51,7 +57,10 @@ export async function createRuntimeConfig(opts: {
   pollMs?: number;
 }): Promise<RuntimeConfig> {
   const fileConfig = await loadFileConfig(opts.configFile);
-  const store = createStateStore({ file: stateFile(fileConfig), schema: stateSchema, initial: initialState });
+  const data = dataDir(fileConfig.paths.data);
+  const { state: store, transcodes: records } = await openStateStores(data).catch((err: Error) => {
+    throw new ConfigError(data.path('state'), null, err.message);
+  });
   let current: Config;
   let currentState: State;
   try {
@@ -92,12 +101,11 @@ export async function createRuntimeConfig(opts: {
   }
 
   async function stamp(): Promise<string> {
-    try {
-      const s = await stat(store.file);
-      return `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch {
-      return 'missing';
-    }
+    const file = await stat(store.file).then(
+      (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+      () => 'missing',
+    );
+    return `${file}|${await records.stamp()}`;
   }
 
   async function refresh() {
@@ -120,17 +128,30 @@ export async function createRuntimeConfig(opts: {
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dirname(store.file), { persistent: false }, (_event, name) => {
-      if (!closed && (name === null || name === basename(store.file))) void refresh();
+      if (!closed && (name === null || name === basename(store.file) || name === basename(records.file))) void refresh();
     });
     watcher.on('error', () => watcher?.close());
   } catch {
     // The data folder may not exist yet; the poll covers it.
   }
 
+  // A write through these is seen by currentState() (and its listeners) before it returns, so no
+  // caller has to refresh after writing.
+  const refreshed = {
+    state: { ...store, update: async (fn: Parameters<StateStore<State>['update']>[0]) => refreshAfter(await store.update(fn)) },
+    transcodes: { ...records, update: async (fn: Parameters<TranscodeRecords['update']>[0]) => refreshAfter(await records.update(fn)) },
+  };
+
+  async function refreshAfter<V>(value: V): Promise<V> {
+    await refresh();
+    return value;
+  }
+
   return {
     configFile: opts.configFile,
     fileConfig,
-    state: store,
+    state: refreshed.state,
+    transcodes: refreshed.transcodes,
     current: () => current,
     currentState: () => currentState,
     onChange(listener) {

@@ -1,14 +1,15 @@
 import { mkdir, open, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 import { foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord, type Notified } from './history-record.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 /** Imports kept when the log is compacted; it is compacted once it holds twice as many lines. */
 export const HISTORY_KEPT = 10_000;
 
 export function historyFile(dataDir: string): string {
-  return join(dataDir, 'history', 'imports.jsonl');
+  return dataFolder(dataDir).path('history');
 }
 
 /**

@@ -1,11 +1,12 @@
 import { mkdir, open } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 /** Where the look-ups are kept: `<paths.data>/metadata/tvmaze-cache.json`. */
 export function identifyCachePath(dataDir: string): string {
-  return join(dataDir, 'metadata', 'tvmaze-cache.json');
+  return dataFolder(dataDir).path('identifyCache');
 }
 
 /** The most seasons a show's numbering is kept for; a longer list is no anime's. */

@@ -1,16 +1,15 @@
-import { join } from 'node:path';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
-// The import's journals under paths.data, named in this one place so that whoever owns that folder
-// can move them; a killed pass's notes are found again only under these names.
+// The import's journals, as DataDir names them; a killed pass's notes are found again only there.
 
 export function transferJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'transfers');
+  return dataFolder(dataDir).path('transferJournal');
 }
 
 export function importJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'imports');
+  return dataFolder(dataDir).path('importJournal');
 }
 
 export function sidecarJournalDir(dataDir: string): string {
-  return join(dataDir, 'scanner', 'sidecars');
+  return dataFolder(dataDir).path('sidecarJournal');
 }

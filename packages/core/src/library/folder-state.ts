@@ -1,9 +1,9 @@
 import { close, closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
 import { indexPath, readLibraryIndexHeader } from './index-store.ts';
 import type { SummaryPart } from './views.ts';
+import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
 /**
  * Beside the index: every folder a library scan read, with the stat figures that say whether it
@@ -11,7 +11,7 @@ import type { SummaryPart } from './views.ts';
  * folder whose figures are the same instead of reading the folder again. One header line (which
  * index and which scan options it belongs to), then one line per folder.
  */
-export const FOLDERS_FILE = 'library-folders.ndjson';
+export const FOLDERS_FILE = DATA_FILES.libraryFolders.name;
 
 export interface FolderRecord {
   dir: string;
@@ -45,7 +45,7 @@ interface FoldersHeader {
 }
 
 export function foldersPath(dataDir: string): string {
-  return join(dataDir, FOLDERS_FILE);
+  return dataFolder(dataDir).path('libraryFolders');
 }
 
 export interface FolderStateWriter {

@@ -1,14 +1,14 @@
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import { libraryIndexHeaderSchema, type IndexItem, type LibraryIndex } from '@mo/shared';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
+import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
-export const INDEX_FILE = 'library-index.ndjson';
+export const INDEX_FILE = DATA_FILES.libraryIndex.name;
 
 export function indexPath(dataDir: string): string {
-  return join(dataDir, INDEX_FILE);
+  return dataFolder(dataDir).path('libraryIndex');
 }
 
 export type IndexHeader = Omit<LibraryIndex, 'items'>;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { removeStaleTempsIn, writeFileAtomic } from '../fs/atomic-write.ts';
 import { isAlive } from '../fs/fsync.ts';
 import { readdirIfExists } from '../fs/read-dir.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 export type WorkKind = 'remux' | 'transcode';
 
@@ -59,7 +60,7 @@ function abandoned(entry: Entry, noteAgeMs: number): boolean {
 
 /** Notes of in-flight temps, one file each, under `<paths.data>/media-work`. */
 export function workJournal(dataDir: string): WorkJournal {
-  const dir = join(dataDir, 'media-work');
+  const dir = dataFolder(dataDir).path('mediaWork');
   return {
     async begin(target, kind, jobId) {
       const token = randomBytes(6).toString('hex');

@@ -1,5 +1,4 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { listedFileSchema, type Config } from '@mo/shared';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
@@ -7,8 +6,9 @@ import { libraryDirIds } from './drive-survey.ts';
 import { downloadsListing, type DownloadListing } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
 import { walkDownloads } from './walk-downloads.ts';
+import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
-export const DOWNLOADS_LISTING_FILE = 'downloads-listing.json';
+export const DOWNLOADS_LISTING_FILE = DATA_FILES.downloadsListing.name;
 
 /**
  * What the last walk of the downloads folder saw (a scanner pass's, or the worker's refresh of the
@@ -25,7 +25,7 @@ export const savedListingSchema = z.object({
 export type SavedListing = z.infer<typeof savedListingSchema>;
 
 export function downloadsListingPath(dataDir: string): string {
-  return join(dataDir, DOWNLOADS_LISTING_FILE);
+  return dataFolder(dataDir).path('downloadsListing');
 }
 
 /**

@@ -5,11 +5,12 @@ import { PASS_FILES_KEPT, passSummarySchema, scanResultSchema } from '@mo/shared
 import { removeStaleTempsIn, writeFileAtomic } from '../fs/atomic-write.ts';
 import { readdirIfExists } from '../fs/read-dir.ts';
 import type { ScanResult } from './run-pass.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 export type PassSummary = z.infer<typeof passSummarySchema>;
 
 /** Relative to paths.data: the full results of the last PASS_FILES_KEPT scanner passes, one file a job. */
-export const PASSES_DIR = 'passes';
+export const PASSES_DIR = dataFolder('').path('passes');
 
 /** BullMQ's own ids (digits) and the scan schedule's (`repeat:periodic-scan-pass:<ms>`). */
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9:_-]{0,199}$/;
@@ -77,9 +78,9 @@ async function prunePassFiles(dir: string, keep: number): Promise<void> {
  */
 export async function writePassFile(dataDir: string, jobId: string, result: ScanResult, keep = PASS_FILES_KEPT): Promise<PassSummary> {
   const name = passFileName(jobId);
-  const dir = join(dataDir, PASSES_DIR);
+  const dir = dataFolder(dataDir).path('passes');
   await mkdir(dir, { recursive: true });
-  await writeFileAtomic(join(dataDir, name), JSON.stringify(result));
+  await writeFileAtomic(dataFolder(dataDir).passFile(name), JSON.stringify(result));
   await prunePassFiles(dir, keep);
   return summarisePass(result, name);
 }
@@ -88,7 +89,7 @@ export async function writePassFile(dataDir: string, jobId: string, result: Scan
 export async function readPassFile(dataDir: string, jobId: string): Promise<ScanResult | null> {
   let text: string;
   try {
-    text = await readFile(join(dataDir, passFileName(jobId)), 'utf8');
+    text = await readFile(dataFolder(dataDir).passFile(passFileName(jobId)), 'utf8');
   } catch {
     return null;
   }

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import type { z } from 'zod';
 import { PASS_ENTRIES_MAX, type scanPassSchema } from '@mo/shared';
-import { listPassFiles, PASSES_DIR, readPassFile, summarisePass } from './pass-file.ts';
+import { listPassFiles, readPassFile, summarisePass } from './pass-file.ts';
 import type { ScanResult } from './run-pass.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 export type ScanPass = z.infer<typeof scanPassSchema>;
 
@@ -33,7 +33,7 @@ export function boundedPass(id: string, result: ScanResult, max = PASS_ENTRIES_M
  */
 export async function readRecentPasses(dataDir: string, limit: number, max = PASS_ENTRIES_MAX): Promise<ScanPass[]> {
   const passes: ScanPass[] = [];
-  for (const { name } of await listPassFiles(join(dataDir, PASSES_DIR))) {
+  for (const { name } of await listPassFiles(dataFolder(dataDir).path('passes'))) {
     if (passes.length >= limit) break;
     const id = name.slice(0, -'.json'.length);
     const result = await readPassFile(dataDir, id);

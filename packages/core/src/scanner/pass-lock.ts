@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 /**
  * BullMQ's global concurrency already runs one pass at a time, but a worker that stalls (a long
@@ -32,9 +32,9 @@ export async function withPassLock<T>(dataDir: string, fn: (held: () => void) =>
   let lost: Error | undefined;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(join(dataDir, 'scanner'), {
+    release = await lockfile.lock(dataFolder(dataDir).scannerFolder(), {
       realpath: false,
-      lockfilePath: join(dataDir, 'scanner.lock'),
+      lockfilePath: dataFolder(dataDir).path('scannerLock'),
       stale: STALE_MS,
       retries: { retries: Math.ceil(waitMs / 250), factor: 1, minTimeout: 250, maxTimeout: 250 },
       onCompromised: (err) => {

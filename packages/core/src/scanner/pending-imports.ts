@@ -1,12 +1,12 @@
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { z } from 'zod';
 import { SETTLEABLE_REASONS, type Config, type pendingImportSchema } from '@mo/shared';
 import { readHistory } from '../history/history-log.ts';
 import { importedLookup, type SeenFile } from '../history/imported.ts';
 import { fileType } from './download-rules.ts';
-import { listPassFiles, PASSES_DIR, readPassFile } from './pass-file.ts';
+import { listPassFiles, readPassFile } from './pass-file.ts';
 import type { ScanResult } from './run-pass.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 export type PendingImport = z.infer<typeof pendingImportSchema>;
 
@@ -39,7 +39,7 @@ export function pendingOf(
 
 /** The newest pass whose file can be read, or null before the first. */
 async function latestPass(dataDir: string): Promise<ScanResult | null> {
-  for (const { name } of await listPassFiles(join(dataDir, PASSES_DIR))) {
+  for (const { name } of await listPassFiles(dataFolder(dataDir).path('passes'))) {
     const result = await readPassFile(dataDir, name.slice(0, -'.json'.length));
     if (result) return result;
   }

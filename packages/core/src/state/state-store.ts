@@ -9,7 +9,7 @@ export interface StateStore<T> {
   readonly file: string;
   /** Parsed and validated by the schema; `initial()` when the file is missing. */
   read(): Promise<T>;
-  /** Read-modify-write under an inter-process lock; returns the value written. */
+  /** Read-modify-write under an inter-process lock; returns the value written. `fn` answering its argument leaves an existing file alone. */
   update(fn: (current: T) => T | Promise<T>): Promise<T>;
 }
 
@@ -83,11 +83,15 @@ export function createStateStore<T>(opts: StateStoreOptions<T>): StateStore<T> {
   }
 
   async function read(): Promise<T> {
+    return (await readKnowing()).value;
+  }
+
+  async function readKnowing(): Promise<{ value: T; existed: boolean }> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return opts.initial();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { value: opts.initial(), existed: false };
       throw err;
     }
     let json: unknown;
@@ -98,7 +102,7 @@ export function createStateStore<T>(opts: StateStoreOptions<T>): StateStore<T> {
         cause: err,
       });
     }
-    return validate(json, 'Invalid state file');
+    return { value: validate(json, 'Invalid state file'), existed: true };
   }
 
   async function lockedUpdate(fn: (current: T) => T | Promise<T>): Promise<T> {
@@ -125,7 +129,11 @@ export function createStateStore<T>(opts: StateStoreOptions<T>): StateStore<T> {
         // Under the lock no other store can be mid-write, so whatever temp is left is an orphan.
         await removeStaleTemps(file).catch(() => {});
       }
-      const next = validate(await fn(await read()), 'Refusing to write an invalid value to');
+      const { value: current, existed } = await readKnowing();
+      const out = await fn(current);
+      // Nothing changed: the file is left alone, so readers that watch it are not woken for nothing.
+      if (out === current && existed) return current;
+      const next = validate(out, 'Refusing to write an invalid value to');
       if (compromised) throw new Error(`Lost the lock on ${file} before writing: ${compromised.message}`);
       await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, opts.mode === undefined ? {} : { mode: opts.mode });
       return next;

@@ -2,13 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { initialState, stateSchema, type Config, type State, type TranscodeStatus } from '@mo/shared';
+import { initialState, type Config, type State, type TranscodeStatus } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
 import { AppError } from '../errors.ts';
 import { createLogger } from '../logging/logger.ts';
 import { workJournal } from '../media/work-journal.ts';
 import type { JobContext } from '../queue/worker-host.ts';
-import { createStateStore, type StateStore } from '../state/state-store.ts';
+import type { StateStore } from '../state/state-store.ts';
+import type { TranscodeRecords } from '../state/transcode-records.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { openStateStores } from '../data-dir/state-stores.ts';
 import type { JobOutcome } from './stranded-transcodes.ts';
 import { queuedEntry } from './transcode-entries.ts';
 import { transcodeRunService } from './transcode-run-service.ts';
@@ -18,11 +21,12 @@ const logger = createLogger({ name: 'transcode-run-service-test', level: 'silent
 
 let dir: string;
 let state: StateStore<State>;
+let transcodeLog: TranscodeRecords;
 let cfg: Config;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mo-transcode-run-service-'));
-  state = createStateStore({ file: join(dir, 'state.json'), schema: stateSchema, initial: initialState });
+  ({ state, transcodes: transcodeLog } = await openStateStores(dataDir(dir)));
   cfg = validateFileConfig('test', { app: { dry_run: false }, paths: { downloads: dir, config: dir, data: dir }, drives: [{ name: 'disk1', path: dir }] });
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
@@ -34,7 +38,7 @@ function service(jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome
   const svc = transcodeRunService({
     config: () => cfg,
     records: { read: () => state.read(), current: () => initialState() },
-    store: transcodeStore(state),
+    store: transcodeStore(transcodeLog),
     journal: () => workJournal(dir),
     locate: async (path) => {
       located.push(path);

@@ -2,24 +2,24 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { initialState, stateSchema, TRANSCODE_JOB_ID, type State } from '@mo/shared';
+import { TRANSCODE_JOB_ID } from '@mo/shared';
 import { AppError } from '../errors.ts';
-import { createStateStore, type StateStore } from '../state/state-store.ts';
+import { createTranscodeRecords, type TranscodeRecords } from '../state/transcode-records.ts';
 import { transcodeStore } from './transcode-store.ts';
 import type { TranscodeEntry } from './transcoder-queue.ts';
 
 let dir: string;
-let state: StateStore<State>;
+let state: TranscodeRecords;
 const entry = (path: string): TranscodeEntry => ({ path, ext: '.avi', bytes: 1, kind: 'movie', title: 'X' });
 const queue = ['/m/a.avi', '/m/b.avi', '/m/c.avi'].map(entry);
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mo-transcode-store-'));
-  state = createStateStore({ file: join(dir, 'state.json'), schema: stateSchema, initial: initialState });
+  state = createTranscodeRecords(join(dir, 'transcodes.jsonl'));
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-describe('transcodeStore on a real state.json', () => {
+describe('transcodeStore on a real transcode log', () => {
   it('two claims at once take different entries, each with its own job id', async () => {
     const store = transcodeStore(state);
     const [one, two] = await Promise.all([store.claim(queue, 1), transcodeStore(state).claim(queue, 1)]);
@@ -72,10 +72,10 @@ describe('transcodeStore on a real state.json', () => {
     });
   });
 
-  it('the pause is kept in state.json', async () => {
+  it('the pause is kept in the transcode log', async () => {
     await transcodeStore(state).setPaused(true);
-    expect((await state.read()).transcoder_paused).toBe(true);
+    expect((await state.read()).paused).toBe(true);
     await transcodeStore(state).setPaused(false);
-    expect((await state.read()).transcoder_paused).toBe(false);
+    expect((await state.read()).paused).toBe(false);
   });
 });

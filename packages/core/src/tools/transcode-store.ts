@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { State } from '@mo/shared';
 import { AppError } from '../errors.ts';
-import type { StateStore } from '../state/state-store.ts';
+import type { TranscodeChange, TranscodeRecords, TranscodeRecordsView } from '../state/transcode-records.ts';
 import { nextEntry, type EntryEvent, type TranscodeRecord } from './transcode-entries.ts';
 import { claimable, type TranscodeEntry } from './transcoder-queue.ts';
 
@@ -11,7 +10,7 @@ export interface Claimed {
   priority: number;
 }
 
-/** The thin store around transcode-entries.ts: each change is one locked update of state.json. */
+/** The thin store around transcode-entries.ts: each change is one locked append of the changed entries to the transcode log. */
 export interface TranscodeStore {
   /** Applies one event to one entry; throws the refusal as an AppError and then changes nothing. */
   apply(path: string, event: EntryEvent): Promise<TranscodeRecord | null>;
@@ -32,80 +31,68 @@ export function newTranscodeJobId(): string {
   return `tr-${randomBytes(8).toString('hex')}`;
 }
 
-const record = (s: State, path: string) => (Object.hasOwn(s.transcodes, path) ? s.transcodes[path] : undefined);
+const record = (r: TranscodeRecordsView, path: string) => (Object.hasOwn(r.transcodes, path) ? r.transcodes[path] : undefined);
 
-function withRecord(s: State, path: string, next: TranscodeRecord | null): State {
-  const { [path]: _, ...rest } = s.transcodes;
-  return { ...s, transcodes: next ? { ...rest, [path]: next } : rest };
-}
-
-export function transcodeStore(state: StateStore<State>, now: () => string = () => new Date().toISOString()): TranscodeStore {
+export function transcodeStore(records: TranscodeRecords, now: () => string = () => new Date().toISOString()): TranscodeStore {
   return {
     async apply(path, event) {
       let after: TranscodeRecord | null = null;
-      await state.update((s) => {
-        const t = nextEntry(path, record(s, path), event, now());
+      await records.update((r) => {
+        const t = nextEntry(path, record(r, path), event, now());
         if (!t.ok) throw new AppError(t.refusal.code, t.refusal.message);
         after = t.entry;
-        return withRecord(s, path, t.entry);
+        return t.entry === record(r, path) ? [] : [{ path, entry: t.entry }];
       });
       return after;
     },
 
     async applyToJobs(events) {
-      const changed: string[] = [];
       const byJob = new Map(events.map((e) => [e.job_id, e]));
-      await state.update((s) => {
-        changed.length = 0;
-        const transcodes = { ...s.transcodes };
-        for (const [path, e] of Object.entries(s.transcodes)) {
+      let changes: { path: string; entry: TranscodeRecord | null }[] = [];
+      await records.update((r) => {
+        changes = [];
+        for (const [path, e] of Object.entries(r.transcodes)) {
           const event = e.job_id === null ? undefined : byJob.get(e.job_id);
           if (!event) continue;
           const t = nextEntry(path, e, event, now());
-          if (!t.ok || t.entry === e) continue;
-          if (t.entry) transcodes[path] = t.entry;
-          else delete transcodes[path];
-          changed.push(path);
+          if (t.ok && t.entry !== e) changes.push({ path, entry: t.entry });
         }
-        return changed.length > 0 ? { ...s, transcodes } : s;
+        return changes;
       });
-      return changed;
+      return changes.map((c) => c.path);
     },
 
     async claim(queue, limit) {
       const claimed: Claimed[] = [];
-      await state.update((s) => {
+      await records.update((r) => {
         claimed.length = 0;
-        // One copy for the whole batch: run-all may claim tens of thousands of entries.
-        const transcodes = { ...s.transcodes };
-        for (const entry of claimable(queue, s.transcodes).slice(0, limit)) {
+        const changes: TranscodeChange[] = [];
+        for (const entry of claimable(queue, r.transcodes).slice(0, limit)) {
           const job_id = newTranscodeJobId();
-          const t = nextEntry(entry.path, record(s, entry.path), { type: 'claim', job_id }, now());
+          const t = nextEntry(entry.path, record(r, entry.path), { type: 'claim', job_id }, now());
           if (!t.ok || !t.entry) continue;
-          transcodes[entry.path] = t.entry;
+          changes.push({ path: entry.path, entry: t.entry });
           claimed.push({ entry, job_id, priority: t.entry.priority });
         }
-        return claimed.length > 0 ? { ...s, transcodes } : s;
+        return changes;
       });
       return claimed;
     },
 
     async unclaim(claimed) {
       if (claimed.length === 0) return;
-      await state.update((s) => {
-        const transcodes = { ...s.transcodes };
+      await records.update((r) => {
+        const changes: TranscodeChange[] = [];
         for (const c of claimed) {
-          const t = nextEntry(c.entry.path, record(s, c.entry.path), { type: 'unclaim', job_id: c.job_id }, now());
-          if (!t.ok) continue;
-          if (t.entry) transcodes[c.entry.path] = t.entry;
-          else delete transcodes[c.entry.path];
+          const t = nextEntry(c.entry.path, record(r, c.entry.path), { type: 'unclaim', job_id: c.job_id }, now());
+          if (t.ok && t.entry !== record(r, c.entry.path)) changes.push({ path: c.entry.path, entry: t.entry });
         }
-        return { ...s, transcodes };
+        return changes;
       });
     },
 
     async setPaused(paused) {
-      await state.update((s) => (s.transcoder_paused === paused ? s : { ...s, transcoder_paused: paused }));
+      await records.update((r) => (r.paused === paused ? [] : [{ paused }]));
     },
   };
 }

@@ -2,12 +2,15 @@ import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { initialState, stateSchema, type Config, type State } from '@mo/shared';
+import type { Config, State } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
 import { AppError } from '../errors.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { MediaProbe } from '../media/probe.ts';
-import { createStateStore, type StateStore } from '../state/state-store.ts';
+import type { StateStore } from '../state/state-store.ts';
+import type { TranscodeRecords } from '../state/transcode-records.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { openStateStores } from '../data-dir/state-stores.ts';
 import { bullPriority, queuedEntry, type TranscodeRecord } from './transcode-entries.ts';
 import { transcodeStore } from './transcode-store.ts';
 import type { TranscodeEntry } from './transcoder-queue.ts';
@@ -18,6 +21,7 @@ const logger = createLogger({ name: 'transcoder-service-test', level: 'silent' }
 let dir: string;
 let drive: string;
 let state: StateStore<State>;
+let transcodeLog: TranscodeRecords;
 let cfg: Config;
 
 beforeEach(async () => {
@@ -25,7 +29,7 @@ beforeEach(async () => {
   drive = join(dir, 'drive');
   await mkdir(join(drive, 'Movies'), { recursive: true });
   await mkdir(join(dir, 'downloads'));
-  state = createStateStore({ file: join(dir, 'state.json'), schema: stateSchema, initial: initialState });
+  ({ state, transcodes: transcodeLog } = await openStateStores(dataDir(dir)));
   cfg = validateFileConfig('test', {
     app: { dry_run: false },
     paths: { downloads: join(dir, 'downloads'), config: dir, data: dir },
@@ -87,7 +91,7 @@ async function service(queue: TranscodeEntry[], jobs: TranscodeJobs, probe: (fil
     config: () => cfg,
     queue: async () => queue,
     records: { read: () => state.read(), current: () => current },
-    store: transcodeStore(state),
+    store: transcodeStore(transcodeLog),
     afterWrite: async () => {
       writes += 1;
       current = await state.read();
