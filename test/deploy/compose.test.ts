@@ -11,7 +11,7 @@ import { readProcessEnv, readWorkerMetricsEnv } from '../../packages/core/src/co
 import { DEFAULT_CONFIG_FILE, loadFileConfig } from '../../packages/core/src/config/load.ts';
 import { hardlinkByMounts } from '../../packages/core/src/fs/hardlinks.ts';
 import { ownershipFromEnv, umaskFromEnv } from '../../packages/core/src/fs/ownership.ts';
-import { parseMountInfo } from '../../packages/core/src/scanner/downloads-in-library.ts';
+import { parseMountInfo } from '../../packages/core/src/fs/mounts.ts';
 import { MAX_BODY_BYTES } from '../../apps/api/src/app.ts';
 import { MAX_DISCARD_BYTES } from '../../apps/api/src/http/body-limit.ts';
 import { MAX_WAIT_SECONDS } from '../../apps/api/src/http/jobs.ts';

@@ -1,6 +1,5 @@
-import type { JobHandler } from '@mo/core';
+import type { JobHandler, JobOutcome } from '@mo/core';
 import { workJournal } from '@mo/core/media/work-journal.ts';
-import type { JobOutcome } from '@mo/core/tools/stranded-transcodes.ts';
 import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
 import { transcodeRunService, type TranscodeRunService } from '@mo/core/tools/transcode-run-service.ts';
 import type { WorkerDeps } from '../deps.ts';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '@mo/shared';
-import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots, runtimePathProblem, systemFolderOf } from './allowed-roots.ts';
+import { isInside, realPathOf } from '../fs/real-path.ts';
+import { allowedRoots, checkRuntimePath, fileConfigPaths, realRoots, runtimePathProblem, systemFolderOf } from './allowed-roots.ts';
 
 describe('systemFolderOf', () => {
   it.each([

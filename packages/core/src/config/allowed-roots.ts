@@ -1,6 +1,6 @@
-import { lstat, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Config } from '@mo/shared';
+import { isInside, realPathOf, UnresolvablePathError } from '../fs/real-path.ts';
 
 // Where a path set at run time (`paths.*`, drive paths) may point. A stolen session must not be able
 // to turn the service into a tool that reads or writes the system: the roots come from the TOML file
@@ -8,12 +8,6 @@ import type { Config } from '@mo/shared';
 
 /** Never allowed at run time, nor anything inside them; `/lib*` is a rule of its own (lib, lib64, libx32…). */
 const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/boot', '/dev', '/proc', '/sys', '/root', '/run', '/var/lib'];
-
-/** `root` itself or a path below it; both absolute and normalised. "..x" is a name inside, not a climb. */
-export function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
 
 /** The system folder an absolute, normalised path is or lies in (`/` for the root itself), else null. */
 export function systemFolderOf(path: string): string | null {
@@ -40,31 +34,6 @@ export function allowedRoots(fileConfig: Pick<Config, 'app' | 'paths' | 'drives'
 export function fileConfigPaths(fileConfig: Pick<Config, 'paths' | 'drives'>): string[] {
   const { downloads, config, data } = fileConfig.paths;
   return [downloads, config, data, ...fileConfig.drives.map((d) => d.path)].map((p) => resolve(p));
-}
-
-export class UnresolvablePathError extends Error {}
-
-/**
- * The real path of `path` with symlinks followed. A path that does not exist yet is its nearest
- * existing ancestor's real path plus the rest, since that ancestor decides where it would be made.
- * A dangling symlink on the way is refused: its target could be created anywhere later.
- */
-export async function realPathOf(path: string): Promise<string> {
-  const missing: string[] = [];
-  let at = resolve(path);
-  for (;;) {
-    try {
-      return join(await realpath(at), ...missing.reverse());
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UnresolvablePathError(`cannot be resolved (${code ?? 'error'})`);
-      const link = await lstat(at).catch(() => null);
-      if (link?.isSymbolicLink()) throw new UnresolvablePathError('holds a symbolic link to a missing target');
-      if (at === '/') return join('/', ...missing.reverse());
-      missing.push(basename(at));
-      at = dirname(at);
-    }
-  }
 }
 
 export interface PathVerdict {

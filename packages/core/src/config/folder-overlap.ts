@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { KeyIssue } from '../errors.ts';
-import { heldByMount, parseMountInfo, type Mount } from '../scanner/downloads-in-library.ts';
-import { isInside, realPathOf } from './allowed-roots.ts';
+import { parseMountInfo, type Mount } from '../fs/mounts.ts';
+import { heldByMount } from '../scanner/downloads-in-library.ts';
+import { isInside, realPathOf } from '../fs/real-path.ts';
 
 /** One of the service's folders, by the settings key that names it. */
 export interface NamedFolder {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config, type SettingsPatch } from '@mo/shared';
 import { AppError } from '../errors.ts';
-import type { Resolve } from './public-address.ts';
+import type { Resolve } from '../releases/public-address.ts';
 import { guardSettingsPatch } from './settings-guard.ts';
 
 let dir: string;

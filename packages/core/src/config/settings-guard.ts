@@ -3,10 +3,11 @@ import type { Config, SettingsPatch } from '@mo/shared';
 import { AppError, type KeyIssue } from '../errors.ts';
 import { libraryFolderHolding } from '../scanner/downloads-in-library.ts';
 import { checkTemplate, TemplateError } from '../scanner/template.ts';
-import { allowedRoots, checkRuntimePath, fileConfigPaths, isInside, realPathOf, realRoots } from './allowed-roots.ts';
+import { isInside, realPathOf } from '../fs/real-path.ts';
+import { allowedRoots, checkRuntimePath, fileConfigPaths, realRoots } from './allowed-roots.ts';
 import { folderOverlap, type NamedFolder } from './folder-overlap.ts';
 import { extensionProblem, type ExtensionList } from './known-extensions.ts';
-import { providerUrlProblem, type Resolve } from './public-address.ts';
+import { providerUrlProblem, type Resolve } from '../releases/public-address.ts';
 
 export interface SettingsGuardContext {
   /** The TOML file as loaded: it alone decides the roots, the known exceptions and `allow_private`. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseMountInfo } from '../scanner/downloads-in-library.ts';
+import { parseMountInfo } from './mounts.ts';
 import { checkHardlinks, hardlinkAnswer, hardlinkByDevices, hardlinkByMounts, hardlinkCache, hardlinkWarning, type DriveHardlinks } from './hardlinks.ts';
 
 const ROOT = '27 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw';

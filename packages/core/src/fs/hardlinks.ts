@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '@mo/shared';
-import { realPathOf } from '../config/allowed-roots.ts';
-import { locate, parseMountInfo, type Mount } from '../scanner/downloads-in-library.ts';
+import { realPathOf } from './real-path.ts';
+import { locate, parseMountInfo, type Mount } from './mounts.ts';
 
 // link(2) and rename(2) fail with EXDEV unless both paths lie on one mount, not merely on one
 // filesystem: Docker's two bind mounts of one disk (`-v /srv/dl:/downloads -v /srv/media:/media`)

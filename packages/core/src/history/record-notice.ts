@@ -1,5 +1,5 @@
 import type { Notice } from '../notify/requests.ts';
-import { withPassLock } from '../scanner/pass-lock.ts';
+import { withPassLock } from './pass-lock.ts';
 import { openHistoryLog } from './history-log.ts';
 import type { ImportRecord, Notified } from './history-record.ts';
 

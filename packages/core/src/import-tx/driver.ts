@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config, TransferMode } from '@mo/shared';
-import { isInside } from '../config/allowed-roots.ts';
+import { isInside } from '../fs/real-path.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import type { HistoryLog } from '../history/history-log.ts';

@@ -13,6 +13,12 @@ export interface JobView {
   finished_at: string | null;
 }
 
+/** What the queue says of a job; null when it no longer has the job. */
+export interface JobOutcome {
+  state: string;
+  reason: string | null;
+}
+
 /** BullMQ has more states than the contract; the extra ones are all kinds of waiting. */
 export function contractState(bullState: string): JobState | null {
   switch (bullState) {

@@ -4,7 +4,7 @@ import { AppError, jobFailureReason, keyIssues } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { workerRedisOptions } from './redis-options.ts';
 import { CANCELLED, isCancelRequested, listenForCancels } from './job-cancel.ts';
-import type { JobOutcome } from '../tools/stranded-transcodes.ts';
+import type { JobOutcome } from './job-view.ts';
 
 export interface JobContext {
   jobId: string;

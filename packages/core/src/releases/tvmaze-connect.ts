@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { isPublicAddress, literalAddress, NOT_PUBLIC_MESSAGE } from '../config/public-address.ts';
+import { isPublicAddress, literalAddress, NOT_PUBLIC_MESSAGE } from './public-address.ts';
 
 // The provider URL was checked when it was saved, but a name can resolve elsewhere by the time it is
 // fetched (DNS rebinding), and a public server can redirect to an internal one. So the check is made

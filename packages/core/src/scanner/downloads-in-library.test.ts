@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { heldByMount, libraryFolderHolding, locate, parseMountInfo } from './downloads-in-library.ts';
+import { locate, parseMountInfo } from '../fs/mounts.ts';
+import { heldByMount, libraryFolderHolding } from './downloads-in-library.ts';
 
 const MOUNTS = [
   '22 27 0:21 / /proc rw,relatime - proc proc rw',

@@ -13,7 +13,7 @@ import { importJournalDir, sidecarJournalDir, transferJournalDir } from '../impo
 import { runScanPass } from './run-pass.ts';
 import { createImportJournal } from '../import-tx/import-journal.ts';
 import { readHistory } from '../history/history-log.ts';
-import { undoImport } from '../history/undo-import.ts';
+import { undoImport } from './undo-import.ts';
 
 const fx = twoFilesystems('pass');
 if (fx.skip) console.warn(fx.skip);

@@ -16,7 +16,7 @@ import { surveyDrives } from './drive-survey.ts';
 import { downloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
 import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
-import { withPassLock } from './pass-lock.ts';
+import { withPassLock } from '../history/pass-lock.ts';
 import { planPass, type DestinationState, type DownloadFile, type PlannedMove, type Skipped } from './plan-pass.ts';
 import { aliasTable } from './aliases.ts';
 import { createIdentifyBudget, seriesIdentifierFor } from '../identify/identify.ts';

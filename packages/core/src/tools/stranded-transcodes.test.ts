@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscodeStatus } from '@mo/shared';
-import { CLAIM_GRACE_MS, strandedTranscodes, type JobOutcome } from './stranded-transcodes.ts';
+import type { JobOutcome } from '../queue/job-view.ts';
+import { CLAIM_GRACE_MS, strandedTranscodes } from './stranded-transcodes.ts';
 import { queuedEntry } from './transcode-entries.ts';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');

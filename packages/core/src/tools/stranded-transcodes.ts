@@ -1,10 +1,5 @@
 import type { TranscodeStatus } from '@mo/shared';
-
-/** What the queue says of a transcode job; null when it no longer has the job. */
-export interface JobOutcome {
-  state: string;
-  reason: string | null;
-}
+import type { JobOutcome } from '../queue/job-view.ts';
 
 export interface StrandedTranscode {
   path: string;

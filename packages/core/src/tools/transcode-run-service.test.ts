@@ -12,7 +12,7 @@ import type { StateStore } from '../state/state-store.ts';
 import type { TranscodeRecords } from '../state/transcode-records.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
 import { openStateStores } from '../data-dir/state-stores.ts';
-import type { JobOutcome } from './stranded-transcodes.ts';
+import type { JobOutcome } from '../queue/job-view.ts';
 import { queuedEntry } from './transcode-entries.ts';
 import { transcodeRunService } from './transcode-run-service.ts';
 import { transcodeStore } from './transcode-store.ts';

@@ -1,8 +1,8 @@
 import type { Config, JobPayload } from '@mo/shared';
 import type { Ownership } from '../fs/ownership.ts';
 import type { Logger } from '../logging/logger.ts';
-import { readHistory } from './history-log.ts';
-import { historyPage, type HistoryQuery } from './history-page.ts';
+import { readHistory } from '../history/history-log.ts';
+import { historyPage, type HistoryQuery } from '../history/history-page.ts';
 import { undoImport } from './undo-import.ts';
 
 export interface UndoServiceDeps {

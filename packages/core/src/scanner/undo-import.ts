@@ -1,16 +1,16 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isInside } from '../config/allowed-roots.ts';
+import { isInside } from '../fs/real-path.ts';
 import { AppError } from '../errors.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { LinkOnTheWayError, linkOnTheWay } from '../fs/real-folder.ts';
 import { moveFile, throughFolder } from '../fs/transfer.ts';
-import { PassBusyError, withPassLock } from '../scanner/pass-lock.ts';
 import { copyJournal } from '../import-tx/driver.ts';
 import type { TransferJournal } from '../fs/transfer.ts';
-import { openHistoryLog } from './history-log.ts';
-import { planUndo, type SeenPath, type UndoStep } from './undo-plan.ts';
+import { openHistoryLog } from '../history/history-log.ts';
+import { PassBusyError, withPassLock } from '../history/pass-lock.ts';
+import { planUndo, type SeenPath, type UndoStep } from '../history/undo-plan.ts';
 
 export interface UndoOptions {
   dataDir: string;

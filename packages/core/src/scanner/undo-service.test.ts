@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config, JobPayload } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
 import { createLogger } from '../logging/logger.ts';
-import { openHistoryLog } from './history-log.ts';
+import { openHistoryLog } from '../history/history-log.ts';
 import { undoService } from './undo-service.ts';
 
 const logger = createLogger({ name: 'undo-service-test', level: 'silent' });
