@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { ConfigError, dataDir, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
-import { applyUmask, NO_OWNERSHIP, ownershipFromEnv, type Ownership } from '@mo/core/fs/ownership.ts';
-import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
+import { applyUmask, NO_OWNERSHIP, ownershipFromEnv, type Ownership } from '@mo/core/fs';
+import { useProbeConcurrency } from '@mo/core/media';
 import { createApp } from './app.ts';
 import { findWebRoot } from './routes/web.ts';
 import { createLiveEvents } from './http/live-events.ts';

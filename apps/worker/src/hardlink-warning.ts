@@ -1,5 +1,5 @@
 import type { Logger } from '@mo/core';
-import { checkHardlinks, hardlinkWarning } from '@mo/core/fs/hardlinks.ts';
+import { checkHardlinks, hardlinkWarning } from '@mo/core/fs';
 import type { Config } from '@mo/shared';
 
 /**

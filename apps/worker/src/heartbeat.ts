@@ -1,6 +1,5 @@
 import { startWorkerHeartbeat, type WorkerHost } from '@mo/core';
-import { checkEncoders } from '@mo/core/media/encoder-check.ts';
-import { encodersToCheck } from '@mo/core/media/encoder-check-command.ts';
+import { checkEncoders, encodersToCheck } from '@mo/core/media';
 import type { WorkerDeps } from './deps.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from '@mo/shared';
 import type { Logger, RuntimeConfig } from '@mo/core';
-import { refreshDownloadsListing } from '@mo/core/scanner/downloads-cache.ts';
+import { refreshDownloadsListing } from '@mo/core/scanner';
 
 /** How often the listing is walked again while no watch reports changes (app.watch off, or the watch failed). */
 export const POLL_MS = 5000;

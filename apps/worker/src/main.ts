@@ -1,6 +1,6 @@
 import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, readWorkerMetricsEnv, type JobHandlers } from '@mo/core';
-import { applyUmask } from '@mo/core/fs/ownership.ts';
-import { useProbeConcurrency } from '@mo/core/media/probe-pool.ts';
+import { applyUmask } from '@mo/core/fs';
+import { useProbeConcurrency } from '@mo/core/media';
 import { keepScanSchedule } from './schedules.ts';
 import { reportWorker } from './heartbeat.ts';
 import { watchDownloads } from './watch-downloads.ts';

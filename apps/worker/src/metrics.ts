@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { jobsOfQueue, type QueueName } from '@mo/shared';
 import { JOB_ENDS, type JobObserver, type Logger } from '@mo/core';
-import { encodeScrape } from '@mo/core/metrics/exposition.ts';
-import { processMetrics } from '@mo/core/metrics/process-metrics.ts';
+import { encodeScrape, processMetrics } from '@mo/core/metrics';
 
 /** From a notice sent in a second to a transcode of hours. */
 const DURATION_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900, 1800, 3600, 7200, 14400];

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { apiJobOptions, type JobPayload } from '@mo/shared';
 import { withDeadline, type Logger } from '@mo/core';
-import { workerRedisOptions } from '@mo/core/queue/redis-options.ts';
+import { workerRedisOptions } from '@mo/core/queue';
 
 const ADD_DEADLINE_MS = 5000;
 

@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, mkdirSync, symlinkSync, readFileSync, rename
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, type RuntimeConfig } from '@mo/core';
-import type { QueuedPass } from '@mo/core/scanner/watch-settle.ts';
+import type { QueuedPass } from '@mo/core/scanner';
 import { tempInstall, type TempInstall } from '../../../test/support/service.ts';
 import { watchDownloads } from './watch-downloads.ts';
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger, RuntimeConfig } from '@mo/core';
-import { changed, decide, enqueued, IDLE, isFreshChange, type QueuedPass, type WatchState } from '@mo/core/scanner/watch-settle.ts';
+import { changed, decide, enqueued, IDLE, isFreshChange, type QueuedPass, type WatchState } from '@mo/core/scanner';
 
 /** How often a failed watch looks for its folder again. */
 export const REARM_MS = 30_000;

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { apiJobOptions, JOBS } from '@mo/shared';
 import { workerRedisOptions, type Logger } from '@mo/core';
-import type { QueuedPass } from '@mo/core/scanner/watch-settle.ts';
+import type { QueuedPass } from '@mo/core/scanner';
 
 /**
  * Asks for a scanner pass as the API does, so a watch-triggered pass joins one already waiting or

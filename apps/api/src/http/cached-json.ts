@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync, gunzipSync } from 'node:zlib';
 import type { Context, TypedResponse } from 'hono';
-import { acceptsGzip } from '@mo/core/metrics/exposition.ts';
+import { acceptsGzip } from '@mo/core/metrics';
 
 /** A JSON answer serialised, encoded and compressed once, then only written out; T is what it holds. */
 export interface CachedJson<T = unknown> {

@@ -1,5 +1,5 @@
 import type { AuthService, JobClient, LibraryCache, Logger, RuntimeConfig } from '@mo/core';
-import type { Ownership } from '@mo/core/fs/ownership.ts';
+import type { Ownership } from '@mo/core/fs';
 import type { RequestClient } from './auth.ts';
 import type { LiveEvents } from './live-events.ts';
 

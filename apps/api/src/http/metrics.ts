@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { accumulate, libraryAccumulator, type JobClient, type LibraryCache, type RuntimeConfig } from '@mo/core';
-import { processMetrics } from '@mo/core/metrics/process-metrics.ts';
+import { processMetrics } from '@mo/core/metrics';
 
 const LIBRARY_FIGURES = [
   ['files', 'Files in the cached library index'],

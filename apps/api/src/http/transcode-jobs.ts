@@ -1,6 +1,6 @@
 import { AppError, REDIS_DEADLINE_MS, withDeadline, type JobClient } from '@mo/core';
-import { requestCancel } from '@mo/core/queue/job-cancel.ts';
-import type { TranscodeJobs } from '@mo/core/tools/transcoder-service.ts';
+import { requestCancel } from '@mo/core/queue';
+import type { TranscodeJobs } from '@mo/core/tools';
 
 /** The transcoder service's job port over the API's BullMQ client. */
 export function transcodeJobs(jobs: JobClient): TranscodeJobs {

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { createJobClient, createLogger, FILE_ONLY_KEYS, libraryScanOptions, saveWorkerRecord, scanLibrary, writeLibraryIndex, type JobClient } from '@mo/core';
 import { Redis } from 'ioredis';
-import { fullClip, makeClip } from '@mo/core/media/test-fixtures/clips.ts';
+import { fullClip, makeClip } from '@mo/core/test-fixtures';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';

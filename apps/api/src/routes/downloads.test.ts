@@ -2,9 +2,8 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createStateStore } from '@mo/core';
-import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
-import { downloadsListingPath } from '@mo/core/scanner/downloads-cache.ts';
-import { runScanPass } from '@mo/core/scanner/run-pass.ts';
+import { NO_OWNERSHIP } from '@mo/core/fs';
+import { downloadsListingPath, runScanPass } from '@mo/core/scanner';
 import { downloadsResponse, initialState, stateSchema } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 

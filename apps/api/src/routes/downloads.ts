@@ -1,10 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { downloadsResponse, type RecentEntry } from '@mo/shared';
-import { downloadsListingStamp, readDownloadsListing, type SavedListing } from '@mo/core/scanner/downloads-cache.ts';
-import { recentUnder } from '@mo/core/scanner/downloads-listing.ts';
-import { historyStamp, readHistory } from '@mo/core/history/history-log.ts';
-import type { ImportRecord } from '@mo/core/history/history-record.ts';
-import { importedLookup } from '@mo/core/history/imported.ts';
+import { downloadsListingStamp, readDownloadsListing, recentUnder, type SavedListing } from '@mo/core/scanner';
+import { historyStamp, importedLookup, type ImportRecord, readHistory } from '@mo/core/history';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { json, router, NOT_MODIFIED } from '../openapi/route.ts';

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobEvents, createLogger, writeLibraryIndex, type JobEvents } from '@mo/core';
 import { jobEventSchema, libraryEventSchema, QUEUE_NAMES, settingsEventSchema, snapshotEventSchema, transcodeEventSchema, type JobEvent } from '@mo/shared';
-import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
+import { queuedEntry } from '@mo/core/tools';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { sseReader, type SseMessage } from '../test-support/sse.ts';
 import { listen } from '../test-support/serve.ts';

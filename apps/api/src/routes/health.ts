@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { hardlinkCache } from '@mo/core/fs/hardlinks.ts';
+import { hardlinkCache } from '@mo/core/fs';
 import { healthResponse, readyResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { json, OPEN, router } from '../openapi/route.ts';

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createJobClient, createLogger, createStateStore, type JobClient } from '@mo/core';
-import { recordNotice } from '@mo/core/history/record-notice.ts';
-import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
-import { runScanPass } from '@mo/core/scanner/run-pass.ts';
+import { recordNotice } from '@mo/core/history';
+import { NO_OWNERSHIP } from '@mo/core/fs';
+import { runScanPass } from '@mo/core/scanner';
 import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';

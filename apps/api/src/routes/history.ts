@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AppError, withDeadline, type JobClient, type Logger } from '@mo/core';
-import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from '@mo/core/history/history-page.ts';
-import { undoService } from '@mo/core/scanner/undo-service.ts';
+import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from '@mo/core/history';
+import { undoService } from '@mo/core/scanner';
 import { historyResponse, undoResponse, type JobPayload } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { errors, json, limitValue, queryValue, router, segment } from '../openapi/route.ts';

@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, unlinkSync, utimesSync
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, createWorkerHost, readProcessEnv, type JobClient, type WorkerHost } from '@mo/core';
-import { writePassFile } from '@mo/core/scanner/pass-file.ts';
-import { runScanPass } from '@mo/core/scanner/run-pass.ts';
-import { NO_OWNERSHIP } from '@mo/core/fs/ownership.ts';
+import { runScanPass, writePassFile } from '@mo/core/scanner';
+import { NO_OWNERSHIP } from '@mo/core/fs';
 import { manualImportPackPreviewResponse, manualImportPreviewResponse, manualImportResponse, pendingImportsResponse } from '@mo/shared';
 import { manualImportHandler } from '../../../worker/src/handlers/manual-import.ts';
 import { testApp, type TestApp } from '../test-support/app.ts';

@@ -1,10 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
-import { readHistory } from '@mo/core/history/history-log.ts';
-import { checkManualRequest, nothingImported, resolveManualTarget } from '@mo/core/scanner/manual-import.ts';
-import { libraryFoldersOf } from '@mo/core/scanner/downloads-in-library.ts';
-import { readPendingImports } from '@mo/core/scanner/pending-imports.ts';
-import { planDownloads } from '@mo/core/scanner/run-pass.ts';
+import { readHistory } from '@mo/core/history';
+import { checkManualRequest, libraryFoldersOf, nothingImported, planDownloads, readPendingImports, resolveManualTarget } from '@mo/core/scanner';
 import {
   jobAcceptedResponse,
   aliasesResponse,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { AppError, createJobClient, createLogger, createWorkerHost, jobFailureReason, type JobClient, type WorkerHost } from '@mo/core';
-import { newTranscodeJobId } from '@mo/core/tools/transcode-store.ts';
-import { writePassFile } from '@mo/core/scanner/pass-file.ts';
+import { newTranscodeJobId } from '@mo/core/tools';
+import { writePassFile } from '@mo/core/scanner';
 import { jobListResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
-import { fullPassResult } from '@mo/core/scanner/pass-file.ts';
+import { fullPassResult } from '@mo/core/scanner';
 import { isQueueName, JOB_LIST_DEFAULT, JOB_LIST_MAX, JOB_STATES, jobListResponse, JOBS, jobViewResponse, QUEUE_NAMES } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { choiceValue, errors, json, limitValue, router, segment } from '../openapi/route.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobClient } from '@mo/core';
-import { fullClip, makeClip } from '@mo/core/media/test-fixtures/clips.ts';
+import { fullClip, makeClip } from '@mo/core/test-fixtures';
 import { probeResponse, tracksDryRunResponse } from '@mo/shared';
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
 

@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
-import { guardMediaPath, mediaRoots } from '@mo/core/fs/path-guard.ts';
-import { remuxMuxer } from '@mo/core/media/remux.ts';
-import { probeFile } from '@mo/core/media/run.ts';
-import { checkTrackRequest, trackCommand } from '@mo/core/media/track-command.ts';
-import { workTempPath } from '@mo/core/media/work-journal.ts';
+import { guardMediaPath, mediaRoots } from '@mo/core/fs';
+import { checkTrackRequest, probeFile, remuxMuxer, trackCommand, workTempPath } from '@mo/core/media';
 import { jobAcceptedResponse, probeResponse, trackActionSchema, type Config } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { runJob } from '../http/jobs.ts';

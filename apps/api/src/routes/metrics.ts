@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { encodeScrape } from '@mo/core/metrics/exposition.ts';
+import { encodeScrape } from '@mo/core/metrics';
 import type { createMetrics } from '../http/metrics.ts';
 import { other, router } from '../openapi/route.ts';
 

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
-import { NOTIFY_TIMEOUT_MS, NotifyError, testTarget } from '@mo/core/notify/send.ts';
+import { NOTIFY_TIMEOUT_MS, NotifyError, testTarget } from '@mo/core/notify';
 import { notificationTestBody, notificationTestResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { body, errors, json, router } from '../openapi/route.ts';

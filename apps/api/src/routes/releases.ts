@@ -1,10 +1,7 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import { releasesResponse } from '@mo/shared';
 import { accumulate } from '@mo/core';
-import { seriesAccumulator } from '@mo/core/releases/series-catalogue.ts';
-import { libraryReleases } from '@mo/core/releases/library-releases.ts';
-import { utcToday } from '@mo/core/releases/release.ts';
-import { createTvmazeProvider, type ProviderAnswer, type TvmazeProviderOptions } from '@mo/core/releases/tvmaze-provider.ts';
+import { createTvmazeProvider, libraryReleases, type ProviderAnswer, seriesAccumulator, type TvmazeProviderOptions, utcToday } from '@mo/core/releases';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { json, router, NOT_MODIFIED } from '../openapi/route.ts';

@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { JobClient, RuntimeConfig } from '@mo/core';
-import { fullPassResult } from '@mo/core/scanner/pass-file.ts';
-import { readRecentPasses } from '@mo/core/scanner/pass-list.ts';
+import { fullPassResult, readRecentPasses } from '@mo/core/scanner';
 import {
   jobAcceptedResponse,
   libraryScanResponse,

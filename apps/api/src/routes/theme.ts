@@ -4,8 +4,8 @@ import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
-import { systemFolderOf } from '@mo/core/config/allowed-roots.ts';
-import { isInside } from '@mo/core/fs/real-path.ts';
+import { systemFolderOf } from '@mo/core/config';
+import { isInside } from '@mo/core/fs';
 import type { AppDeps } from '../http/env.ts';
 import { errors, OPEN, other, router } from '../openapi/route.ts';
 

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeLibraryIndex } from '@mo/core';
-import { episode, index, item } from '@mo/core/releases/test-fixtures/index-items.ts';
+import { episode, index, item } from '@mo/core/test-fixtures';
 import { duplicatesResponse, subtitlesResponse, type IndexItem } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 

@@ -1,8 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { accumulate, AppError } from '@mo/core';
-import { duplicateAccumulator } from '@mo/core/tools/duplicates.ts';
-import { normalizeLanguage } from '@mo/core/languages/languages.ts';
-import { subtitleAudit, subtitleCoverageAccumulator } from '@mo/core/tools/subtitles.ts';
+import { duplicateAccumulator, subtitleAudit, subtitleCoverageAccumulator } from '@mo/core/tools';
+import { normalizeLanguage } from '@mo/core/languages';
 import { duplicatesResponse, subtitlesResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, cacheStreamedJson, sendJson } from '../http/cached-json.ts';

@@ -11,12 +11,10 @@ import {
   writeLibraryIndex,
   type JobClient,
 } from '@mo/core';
-import { makeClip } from '@mo/core/media/test-fixtures/clips.ts';
-import { probeFile } from '@mo/core/media/run.ts';
-import { snapshot } from '@mo/core/media/transcode.ts';
-import { isCancelRequested } from '@mo/core/queue/job-cancel.ts';
-import { newTranscodeJobId } from '@mo/core/tools/transcode-store.ts';
-import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
+import { makeClip } from '@mo/core/test-fixtures';
+import { probeFile, snapshot } from '@mo/core/media';
+import { isCancelRequested } from '@mo/core/queue';
+import { newTranscodeJobId, queuedEntry } from '@mo/core/tools';
 import { runNextResponse, TRANSCODE_JOB_ID, transcoderResponse, transcodeRetryResponse, type TranscodeStatus } from '@mo/shared';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';

@@ -1,9 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { accumulate } from '@mo/core';
-import { probeFile } from '@mo/core/media/run.ts';
-import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
-import { listing, transcodeQueueAccumulator } from '@mo/core/tools/transcoder-queue.ts';
-import { PAUSED, RUN_ALL_DRY_RUN_LIMIT, transcoderService, type TranscoderService } from '@mo/core/tools/transcoder-service.ts';
+import { probeFile } from '@mo/core/media';
+import { listing, PAUSED, RUN_ALL_DRY_RUN_LIMIT, transcodeQueueAccumulator, transcoderService, transcodeStore, type TranscoderService } from '@mo/core/tools';
 import {
   discardOriginalBody,
   discardOriginalResponse,

@@ -1,5 +1,5 @@
 import { createAuthService, createLibraryCache, createLogger, createRuntimeConfig, type AuthService, type JobClient, type JobEvents, type LibraryCache, type RuntimeConfig } from '@mo/core';
-import type { Ownership } from '@mo/core/fs/ownership.ts';
+import type { Ownership } from '@mo/core/fs';
 import { createApp } from '../app.ts';
 import { createLiveEvents, type LiveEvents } from '../http/live-events.ts';
 import { TEST_API_KEY, tempInstall, type TempInstall } from '../../../../test/support/service.ts';

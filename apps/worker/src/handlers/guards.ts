@@ -1,8 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
 import { AppError, isFinalError, jobFailureReason } from '@mo/core';
 import type { Config } from '@mo/shared';
-import { guardMediaPath, mediaRoots, type GuardedPath } from '@mo/core/fs/path-guard.ts';
-import { mappedRoots, mapPath } from '@mo/core/media/path-map.ts';
+import { guardMediaPath, mediaRoots, type GuardedPath } from '@mo/core/fs';
+import { mappedRoots, mapPath } from '@mo/core/media';
 
 // What every handler checks again when its job runs, against the config of that moment: the job
 // may have waited in the queue while the settings changed, or been put there by hand.

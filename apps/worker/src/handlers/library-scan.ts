@@ -1,5 +1,4 @@
-import type { JobHandler } from '@mo/core';
-import { libraryScanOptions, scanLibraryToIndex } from '@mo/core';
+import { type JobHandler, libraryScanOptions, scanLibraryToIndex } from '@mo/core';
 import type { WorkerDeps } from '../deps.ts';
 
 export function libraryScanHandler({ config }: WorkerDeps): JobHandler<'library-scan'> {

@@ -1,8 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
-import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
-import { runManualImport } from '@mo/core/scanner/manual-run.ts';
-import { TemplateError } from '@mo/core/scanner/template.ts';
+import { ownershipFromEnv } from '@mo/core/fs';
+import { runManualImport, TemplateError } from '@mo/core/scanner';
 import type { WorkerDeps } from '../deps.ts';
 import { retryable } from './guards.ts';
 import { tellServers } from './tell-servers.ts';

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
-import { probeFile } from '@mo/core/media/run.ts';
-import { fullClip } from '@mo/core/media/test-fixtures/clips.ts';
-import { workTempPath } from '@mo/core/media/work-journal.ts';
+import { probeFile, workTempPath } from '@mo/core/media';
+import { fullClip } from '@mo/core/test-fixtures';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 import { mediaTracksHandler } from './media-tracks.ts';
 

@@ -1,6 +1,5 @@
 import type { JobHandler, Logger } from '@mo/core';
-import { applyTrackAction } from '@mo/core/media/remux.ts';
-import { workJournal, type WorkJournal } from '@mo/core/media/work-journal.ts';
+import { applyTrackAction, workJournal, type WorkJournal } from '@mo/core/media';
 import type { WorkerDeps } from '../deps.ts';
 import { localMediaFile, refuseInDryRun, retryable } from './guards.ts';
 

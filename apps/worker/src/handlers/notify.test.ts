@@ -5,7 +5,7 @@ import { createJobClient, createLogger, createRuntimeConfig, createWorkerHost, r
 import type { NotifyTarget } from '@mo/shared';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
 import { tempInstall, waitFor, type TempInstall } from '../../../../test/support/service.ts';
-import { openHistoryLog, readHistory } from '@mo/core/history/history-log.ts';
+import { openHistoryLog, readHistory } from '@mo/core/history';
 import type { WorkerDeps } from '../deps.ts';
 import { notifyHandler } from './notify.ts';
 

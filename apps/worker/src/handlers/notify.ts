@@ -1,6 +1,6 @@
 import type { JobHandler } from '@mo/core';
-import { recordNotice } from '@mo/core/history/record-notice.ts';
-import { notifyTarget } from '@mo/core/notify/send.ts';
+import { recordNotice } from '@mo/core/history';
+import { notifyTarget } from '@mo/core/notify';
 import { JOBS, notifyProgressSchema } from '@mo/shared';
 import type { WorkerDeps } from '../deps.ts';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 import type { WorkerDeps } from '../deps.ts';
-import { readPassFile } from '@mo/core/scanner/pass-file.ts';
+import { readPassFile } from '@mo/core/scanner';
 import { scanPassHandler } from './scan-pass.ts';
 
 let install: TempInstall;

@@ -1,10 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
-import { ownershipFromEnv } from '@mo/core/fs/ownership.ts';
-import { passFileName, writePassFile } from '@mo/core/scanner/pass-file.ts';
-import { runScanPass } from '@mo/core/scanner/run-pass.ts';
-import { createTvmazeIdentifier, type TvmazeIdentifier } from '@mo/core/identify/tvmaze-identify.ts';
-import { TemplateError } from '@mo/core/scanner/template.ts';
+import { ownershipFromEnv } from '@mo/core/fs';
+import { passFileName, runScanPass, TemplateError, writePassFile } from '@mo/core/scanner';
+import { createTvmazeIdentifier, type TvmazeIdentifier } from '@mo/core/identify';
 import type { WorkerDeps } from '../deps.ts';
 import { retryable } from './guards.ts';
 import { tellServers } from './tell-servers.ts';

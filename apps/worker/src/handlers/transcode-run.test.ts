@@ -4,13 +4,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
-import { probeFile } from '@mo/core/media/run.ts';
-import { makeClip } from '@mo/core/media/test-fixtures/clips.ts';
-import { ffmpegWrapper, slowStart } from '@mo/core/media/test-fixtures/ffmpeg-wrapper.ts';
-import { CANCELLED } from '@mo/core/queue/job-cancel.ts';
+import { probeFile } from '@mo/core/media';
+import { ffmpegWrapper, makeClip, slowStart } from '@mo/core/test-fixtures';
+import { CANCELLED } from '@mo/core/queue';
 import type { JobPayload, TranscodeStatus } from '@mo/shared';
-import { queuedEntry } from '@mo/core/tools/transcode-entries.ts';
-import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
+import { queuedEntry, transcodeStore } from '@mo/core/tools';
 import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
 import { settleStrandedTranscodes, transcodeRunHandler } from './transcode-run.ts';
 

@@ -1,7 +1,6 @@
 import type { JobHandler, JobOutcome } from '@mo/core';
-import { workJournal } from '@mo/core/media/work-journal.ts';
-import { transcodeStore } from '@mo/core/tools/transcode-store.ts';
-import { transcodeRunService, type TranscodeRunService } from '@mo/core/tools/transcode-run-service.ts';
+import { workJournal } from '@mo/core/media';
+import { transcodeRunService, transcodeStore, type TranscodeRunService } from '@mo/core/tools';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
 import { sweepAtStart } from './media-tracks.ts';

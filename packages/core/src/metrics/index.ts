@@ -1,0 +1,2 @@
+export * from './exposition.ts';
+export * from './process-metrics.ts';

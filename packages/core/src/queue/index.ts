@@ -1,0 +1,2 @@
+export * from './job-cancel.ts';
+export * from './redis-options.ts';
