@@ -15,6 +15,7 @@ COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/shared/package.json packages/shared/
 COPY packages/api-client/package.json packages/api-client/
+COPY packages/test-support/package.json packages/test-support/
 COPY apps/web/package.json apps/web/
 
 # The bundles: esbuild and TypeScript are dev dependencies, so they stay in this stage.

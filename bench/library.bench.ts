@@ -30,8 +30,8 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { indexPath } from '../packages/core/src/library/index-store.ts';
-import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '../test/support/service.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../test/support/redis.ts';
+import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '@mo/test-support/service';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { generateLibrary, type GeneratedLibrary } from './support/library-fixture.ts';
 import { closedLoop, get, type LoadResult } from './support/http-load.ts';
 

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { DEFAULT_CONFIG } from '../packages/shared/src/config/schema.ts';
 import { scanLibrary } from '../packages/core/src/library/scan-library.ts';
 import { writeLibraryIndex } from '../packages/core/src/library/index-store.ts';
-import { buildApps, REPO_ROOT, startProcess, waitFor, writeTestKey, TEST_API_KEY } from '../test/support/service.ts';
+import { buildApps, REPO_ROOT, startProcess, waitFor, writeTestKey, TEST_API_KEY } from '@mo/test-support/service';
 import { generateLibrary } from './support/library-fixture.ts';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);

@@ -4,7 +4,7 @@
 // server, and node:http costs the client several times less per request than fetch (undici's
 // WHATWG layer), so the figures say more about the server.
 import { Agent, request } from 'node:http';
-import { TEST_API_KEY } from '../../test/support/service.ts';
+import { TEST_API_KEY } from '@mo/test-support/service';
 
 export interface OneAnswer {
   status: number;

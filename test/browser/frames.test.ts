@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { freePort } from '../support/redis.ts';
+import { freePort } from '@mo/test-support/redis';
 import { logIn, OWNER, setUpOwner } from './support/owner.ts';
 import { useStack } from './support/stack.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_API_KEY } from '../support/service.ts';
-import { fakeTarget, type FakeTarget } from '../support/fake-target.ts';
+import { TEST_API_KEY } from '@mo/test-support/service';
+import { fakeTarget, type FakeTarget } from '@mo/test-support/fake-target';
 import { checkA11y, useStack } from './support/stack.ts';
 import { logIn, setUpOwner } from './support/owner.ts';
 

@@ -3,7 +3,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { withTestKey } from '../support/service.ts';
+import { withTestKey } from '@mo/test-support/service';
 import { logIn, setUpOwner } from './support/owner.ts';
 import { checkA11y, useStack } from './support/stack.ts';
 

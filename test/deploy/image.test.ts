@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DEFAULT_CONFIG_FILE, loadFileConfig } from '../../packages/core/src/config/load.ts';
 import { readProcessEnv } from '../../packages/core/src/config/env.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, REPO_ROOT, TEST_API_KEY, tempInstall, waitFor, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { buildApps, REPO_ROOT, TEST_API_KEY, tempInstall, waitFor, type TempInstall } from '@mo/test-support/service';
 import { copyOf, execForm, stages, startCommand, withBases, type Instruction, type Stage } from './support/dockerfile.ts';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/service.ts';
+import { REPO_ROOT } from '@mo/test-support/service';
 
 const SCRIPT = join(REPO_ROOT, 'scripts/rotate-log.mjs');
 let dir: string;

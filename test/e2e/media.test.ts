@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullClip, makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { ffmpegWrapper, slowFinish } from '../../packages/core/src/media/test-fixtures/ffmpeg-wrapper.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '@mo/test-support/service';
 
 // The media tools as deployed: the API, a worker for scans and remuxes, and a "GPU box" worker that
 // serves only transcodes, mounts the media under another path and is configured for NVENC (which

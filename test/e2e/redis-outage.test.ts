@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, PrivateRedis, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
+import { freePort, PrivateRedis, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '@mo/test-support/service';
 
 // A Redis of the test's own that it can stop and start: the service must answer, not hang, and
 // both processes must recover without a restart.

@@ -2,8 +2,8 @@ import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, waitFor, type RunningProcess, withTestKey, writeTestKey } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, waitFor, type RunningProcess, withTestKey, writeTestKey } from '@mo/test-support/service';
 
 // The scanner as users run it: API and worker processes, a real Redis, downloads on tmpfs and the
 // drive on the disk, so that every move really crosses filesystems.

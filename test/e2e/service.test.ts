@@ -2,8 +2,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '@mo/test-support/service';
 import { sseReader } from '../../apps/api/src/test-support/sse.ts';
 
 // The whole service as users run it: two processes, a real Redis, real HTTP.

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, withTestKey, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, withTestKey, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 
 // The worker as users run it, watching the downloads folder: nobody calls POST /api/scan and the
 // periodic pass is a day away, so only the watch can import what lands.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobClient } from '../../packages/core/src/queue/job-client.ts';
 import { createLogger } from '../../packages/core/src/logging/logger.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
-import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '../support/prometheus-text.ts';
-import { promtool, promtoolProblems } from '../support/promtool.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
+import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '@mo/test-support/prometheus-text';
+import { promtool, promtoolProblems } from '@mo/test-support/promtool';
 
 // A real worker process with WORKER_METRICS_PORT: its own /metrics, the runs of a real job in it,
 // and a refusal to start on a port it cannot use.

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, withTestKey, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, withTestKey, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 
 // The GPU-box layout of the README: one worker for scan, library, media and notify, another for
 // transcodes, configured for NVENC. GET /api/workers must show which box does what.

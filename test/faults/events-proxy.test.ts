@@ -7,7 +7,7 @@ import { TEST_API_KEY, testApp, type TestApp } from '../../apps/api/src/test-sup
 import { sseReader } from '../../apps/api/src/test-support/sse.ts';
 import { listen } from '../../apps/api/src/test-support/serve.ts';
 import { startNginx, type RunningNginx } from '../deploy/support/nginx.ts';
-import { freePort } from '../support/redis.ts';
+import { freePort } from '@mo/test-support/redis';
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;

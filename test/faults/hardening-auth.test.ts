@@ -5,8 +5,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, type JobClient } from '../../packages/core/src/index.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { json, send } from './support/http.ts';
 import { Figures } from './support/report.ts';
 

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeLibraryIndex } from '../../packages/core/src/index.ts';
 import { episode, index } from '../../packages/core/src/releases/test-fixtures/index-items.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { json, send, type Answer } from './support/http.ts';
 
 const redisUrl = testRedisUrl();

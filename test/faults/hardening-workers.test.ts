@@ -15,8 +15,8 @@ import { fullClip, makeClip } from '../../packages/core/src/media/test-fixtures/
 import { queuedEntry } from '../../packages/core/src/tools/transcode-entries.ts';
 import { newTranscodeJobId } from '../../packages/core/src/tools/transcode-store.ts';
 import { apiJobOptions, transcodeJobOptions } from '../../packages/shared/src/index.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { sha256 } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { Figures } from './support/report.ts';

@@ -10,8 +10,8 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLibraryIndex } from '../../packages/core/src/index.ts';
 import { apiJobOptions } from '../../packages/shared/src/index.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { Figures } from './support/report.ts';
 
 const figures = new Figures('hostile-library');

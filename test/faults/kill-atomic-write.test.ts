@@ -5,16 +5,15 @@
 // a new worker retries the job, and once it has completed no temp may be left.
 // Targets: the transfer journal's note of a cross-filesystem copy, the media work journal's note
 // of a remux, and the library index.
-import { watch } from 'node:fs';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, watch } from 'node:fs';
 import { copyFile, mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLibrary } from '../../bench/support/library-fixture.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, writeTestKey } from '../support/service.ts';
+import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, writeTestKey } from '@mo/test-support/service';
 import { ageLocks, sha256 } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobFinal, startWorker } from './support/jobs.ts';

@@ -13,8 +13,8 @@ import { sameStreams } from '../../packages/core/src/media/verify.ts';
 import type { MediaStream } from '../../packages/core/src/media/probe.ts';
 import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
 import { ffmpegWrapper, slowStart } from '../../packages/core/src/media/test-fixtures/ffmpeg-wrapper.ts';
-import { freePort, PrivateRedis, uniquePrefix } from '../support/redis.ts';
-import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { freePort, PrivateRedis, uniquePrefix } from '@mo/test-support/redis';
+import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 
 import { sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';

@@ -3,8 +3,8 @@
 // running is tested beside the worker host (packages/core/src/queue/jobs.test.ts).
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../support/redis.ts';
-import { startProcess, tempInstall, TEST_API_KEY, waitFor, withTestKey, type RunningProcess, type TempInstall } from '../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { startProcess, tempInstall, TEST_API_KEY, waitFor, withTestKey, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 
 const redisUrl = testRedisUrl();
 const prefix = uniquePrefix('shutdown');

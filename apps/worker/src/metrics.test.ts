@@ -3,9 +3,9 @@ import { gunzipSync } from 'node:zlib';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, createWorkerHost, type JobClient, type WorkerHost } from '@mo/core';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../test/support/redis.ts';
-import { PROM_CLIENT_TOTAL_GAUGES, readExposition, type Sample } from '../../../test/support/prometheus-text.ts';
-import { promtool, promtoolProblems } from '../../../test/support/promtool.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { PROM_CLIENT_TOTAL_GAUGES, readExposition, type Sample } from '@mo/test-support/prometheus-text';
+import { promtool, promtoolProblems } from '@mo/test-support/promtool';
 import { createWorkerMetrics, serveMetrics, type MetricsServer } from './metrics.ts';
 
 const logger = createLogger({ name: 'worker-metrics-test', level: 'silent' });

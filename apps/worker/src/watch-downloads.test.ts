@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, type RuntimeConfig } from '@mo/core';
 import type { QueuedPass } from '@mo/core/scanner';
-import { tempInstall, type TempInstall } from '../../../test/support/service.ts';
+import { tempInstall, type TempInstall } from '@mo/test-support/service';
 import { watchDownloads } from './watch-downloads.ts';
 
 let install: TempInstall;

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../../support/redis.ts';
-import { REPO_ROOT, startProcess, TEST_API_KEY, tempInstall, waitFor, type RunningProcess, type TempInstall } from '../../support/service.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { REPO_ROOT, startProcess, TEST_API_KEY, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 
 /** Debian's package, which scripts/test installs; playwright-core never downloads a browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../support/service.ts';
+import { REPO_ROOT } from '@mo/test-support/service';
 
 export const NGINX_CONF = join(REPO_ROOT, 'deploy/nginx.conf');
 export const NGINX_PREFIX_CONF = join(REPO_ROOT, 'deploy/nginx-prefix.conf');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTestKey } from '../../support/service.ts';
+import { writeTestKey } from '@mo/test-support/service';
 
 export interface CrossFilesystem {
   /** A folder on tmpfs (/dev/shm). */

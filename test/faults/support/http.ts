@@ -2,7 +2,7 @@
 // a chunked body, lying lengths) and answers timed to the millisecond. 127.0.0.1 only.
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { TEST_API_KEY } from '../../support/service.ts';
+import { TEST_API_KEY } from '@mo/test-support/service';
 
 export interface Answer {
   status: number;

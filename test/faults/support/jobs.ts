@@ -1,5 +1,5 @@
 // Real worker processes and what BullMQ keeps of their jobs.
-import { startProcess, waitFor, type RunningProcess } from '../../support/service.ts';
+import { startProcess, waitFor, type RunningProcess } from '@mo/test-support/service';
 import { send, json } from './http.ts';
 
 export type LogLine = Record<string, unknown> & { msg?: string };

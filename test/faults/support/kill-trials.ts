@@ -1,8 +1,8 @@
 // The SIGKILL trial loop shared by every job kind: a fresh worker process per trial, a job, a kill
 // at a random moment while the job runs, then checks on the originals, the retry of the killed job
 // by the next worker, and what the next completed job leaves on disk.
-import type { RunningProcess } from '../../support/service.ts';
-import { fastForwardStalls } from '../../support/redis.ts';
+import type { RunningProcess } from '@mo/test-support/service';
+import { fastForwardStalls } from '@mo/test-support/redis';
 import { jobFinal, jobRecord, jobStarted, kill, logLines, sleep, startWorker } from './jobs.ts';
 import type { Rng } from './prng.ts';
 

@@ -2,7 +2,7 @@
 // test-results/faults-figures/ so that scripts/test-faults can print them all after the run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../support/service.ts';
+import { REPO_ROOT } from '@mo/test-support/service';
 
 export type Figure = string | number | boolean | null;
 

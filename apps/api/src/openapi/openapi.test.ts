@@ -10,9 +10,8 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { TEST_API_KEY, testApp, type TestApp } from '../test-support/app.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
-import { MAX_BODY_BYTES } from '../app.ts';
-import { createApp } from '../app.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { createApp, MAX_BODY_BYTES } from '../app.ts';
 import { LICENSE, openApiDocument, standaloneDocument } from './document.ts';
 
 type Content = Record<string, { schema?: { $ref?: string } }>;

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { boardRequestAllowed, withoutRemoteAssets } from './admin.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
 let t: TestApp;
 let jobs: JobClient;

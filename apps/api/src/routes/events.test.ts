@@ -7,7 +7,7 @@ import { queuedEntry } from '@mo/core/tools';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { sseReader, type SseMessage } from '../test-support/sse.ts';
 import { listen } from '../test-support/serve.ts';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { RECONNECT_MS } from './events.ts';
 
 const logger = createLogger({ name: 'events-test', level: 'silent' });

@@ -7,7 +7,7 @@ import { NO_OWNERSHIP } from '@mo/core/fs';
 import { runScanPass } from '@mo/core/scanner';
 import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
 // Lets a test act just before the undo removes a library file, with the real fs otherwise.
 const beforeUnlink = vi.hoisted(() => ({ run: null as null | ((path: string) => void) }));

@@ -7,7 +7,7 @@ import { NO_OWNERSHIP } from '@mo/core/fs';
 import { manualImportPackPreviewResponse, manualImportPreviewResponse, manualImportResponse, pendingImportsResponse } from '@mo/shared';
 import { manualImportHandler } from '../../../worker/src/handlers/manual-import.ts';
 import { testApp, type TestApp } from '../test-support/app.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
 const logger = createLogger({ name: 't', level: 'silent' });
 const OLD = new Date('2025-06-01T10:00:00.000Z');

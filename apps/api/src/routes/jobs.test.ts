@@ -5,8 +5,8 @@ import { newTranscodeJobId } from '@mo/core/tools';
 import { writePassFile } from '@mo/core/scanner';
 import { jobListResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
-import { waitFor } from '../../../../test/support/service.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { waitFor } from '@mo/test-support/service';
 
 const logger = createLogger({ name: 't', level: 'silent' });
 const url = testRedisUrl();

@@ -6,8 +6,8 @@ import { libraryScanOptions, scanLibrary, writeLibraryIndex, type QueueStats } f
 import type { WorkersReport } from '@mo/shared';
 import rootPackage from '../../../../package.json' with { type: 'json' };
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
-import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '../../../../test/support/prometheus-text.ts';
-import { promtool, promtoolProblems } from '../../../../test/support/promtool.ts';
+import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '@mo/test-support/prometheus-text';
+import { promtool, promtoolProblems } from '@mo/test-support/promtool';
 
 let t: TestApp;
 afterEach(async () => t?.close());

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NotifyTarget } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
-import { fakeTarget, type FakeAnswer, type FakeTarget, type SeenRequest } from '../../../../test/support/fake-target.ts';
+import { fakeTarget, type FakeAnswer, type FakeTarget, type SeenRequest } from '@mo/test-support/fake-target';
 
 let t: TestApp | undefined;
 let fakes: FakeTarget[] = [];

@@ -2,8 +2,8 @@ import { afterEach, expect, it } from 'vitest';
 import { createJobClient, createLogger, createWorkerHost, type JobClient, type WorkerHost } from '@mo/core';
 import { jobViewResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
-import { waitFor } from '../../../../test/support/service.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { waitFor } from '@mo/test-support/service';
 
 const logger = createLogger({ name: 't', level: 'silent' });
 let t: TestApp | undefined;

@@ -6,7 +6,7 @@ import { createJobClient, createLogger, createWorkerHost, type JobClient, type W
 import { type ScanResult, writePassFile } from '@mo/core/scanner';
 import { scanResultSchema } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
 const logger = createLogger({ name: 't', level: 'silent' });
 const url = testRedisUrl();

@@ -16,7 +16,7 @@ import { probeFile, snapshot } from '@mo/core/media';
 import { isCancelRequested } from '@mo/core/queue';
 import { newTranscodeJobId, queuedEntry } from '@mo/core/tools';
 import { runNextResponse, TRANSCODE_JOB_ID, transcoderResponse, transcodeRetryResponse, type TranscodeStatus } from '@mo/shared';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
 
 let template: string;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { createJobClient, createLogger, saveWorkerRecord, type JobClient } from '@mo/core';
 import { workersResponse, type WorkerRecord } from '@mo/shared';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { testApp, type TestApp } from '../test-support/app.ts';
 
 const logger = createLogger({ name: 't', level: 'silent' });

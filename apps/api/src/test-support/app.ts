@@ -2,7 +2,7 @@ import { createAuthService, createLibraryCache, createLogger, createRuntimeConfi
 import type { Ownership } from '@mo/core/fs';
 import { createApp } from '../app.ts';
 import { createLiveEvents, type LiveEvents } from '../http/live-events.ts';
-import { TEST_API_KEY, tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { TEST_API_KEY, tempInstall, type TempInstall } from '@mo/test-support/service';
 
 export { TEST_API_KEY };
 

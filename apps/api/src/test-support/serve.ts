@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server';
-import { freePort } from '../../../../test/support/redis.ts';
+import { freePort } from '@mo/test-support/redis';
 
 /** The app on a real socket on 127.0.0.1, for what `app.request()` cannot show (a closed connection, a proxy). */
 export async function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<{ port: number; close(): Promise<void> }> {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
-import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { tempInstall, type TempInstall } from '@mo/test-support/service';
 import { libraryScanHandler } from './library-scan.ts';
 
 let install: TempInstall | undefined;

@@ -6,7 +6,7 @@ import { UnrecoverableError } from 'bullmq';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
 import { probeFile, workTempPath } from '@mo/core/media';
 import { fullClip } from '@mo/core/test-fixtures';
-import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { tempInstall, type TempInstall } from '@mo/test-support/service';
 import { mediaTracksHandler } from './media-tracks.ts';
 
 const logger = createLogger({ name: 'handler-test', level: 'silent' });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createRuntimeConfig, readProcessEnv, type JobContext, type RuntimeConfig } from '@mo/core';
-import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { tempInstall, type TempInstall } from '@mo/test-support/service';
 import type { WorkerDeps } from '../deps.ts';
 import { readPassFile } from '@mo/core/scanner';
 import { scanPassHandler } from './scan-pass.ts';

@@ -9,7 +9,7 @@ import { ffmpegWrapper, makeClip, slowStart } from '@mo/core/test-fixtures';
 import { CANCELLED } from '@mo/core/queue';
 import type { JobPayload, TranscodeStatus } from '@mo/shared';
 import { queuedEntry, transcodeStore } from '@mo/core/tools';
-import { tempInstall, type TempInstall } from '../../../../test/support/service.ts';
+import { tempInstall, type TempInstall } from '@mo/test-support/service';
 import { settleStrandedTranscodes, transcodeRunHandler } from './transcode-run.ts';
 
 const logger = createLogger({ name: 'handler-test', level: 'silent' });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NotifyTarget } from '@mo/shared';
-import { fakeTarget, type FakeAnswer, type FakeTarget, type SeenRequest } from '../../../../test/support/fake-target.ts';
+import { fakeTarget, type FakeAnswer, type FakeTarget, type SeenRequest } from '@mo/test-support/fake-target';
 import { notifyTarget, testTarget } from './send.ts';
 
 let fakes: FakeTarget[] = [];

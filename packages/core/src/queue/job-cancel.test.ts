@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { JobPayload } from '@mo/shared';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient, type JobRef } from './job-client.ts';
 import { newTranscodeJobId } from '../tools/transcode-store.ts';

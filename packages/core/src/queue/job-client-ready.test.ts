@@ -2,7 +2,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient } from './job-client.ts';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
 const prefix = uniquePrefix('ready');
 let proxy: Server | undefined;

@@ -7,7 +7,7 @@ import { createLogger } from '../logging/logger.ts';
 import { createJobClient, type JobClient } from './job-client.ts';
 import { checkHandlers, createWorkerHost, isShuttingDown, type JobHandlers, type WorkerHost } from './worker-host.ts';
 import { Redis } from 'ioredis';
-import { dropPrefix, fastForwardStalls, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, fastForwardStalls, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
 const logger = createLogger({ name: 'jobs-test', level: 'silent' });
 const url = testRedisUrl();

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { WorkerRecord } from '@mo/shared';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { createLogger } from '../logging/logger.ts';
 import { workersReport } from './worker-health.ts';
 import { startWorkerHeartbeat, type WorkerHeartbeat } from './worker-heartbeat.ts';

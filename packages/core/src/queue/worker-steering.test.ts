@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobPayload, JobResult } from '@mo/shared';
-import { dropPrefix, testRedisUrl, uniquePrefix } from '../../../../test/support/redis.ts';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { createLogger } from '../logging/logger.ts';
 import { bullPriority } from '../tools/transcode-entries.ts';
 import { newTranscodeJobId } from '../tools/transcode-store.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 
 export interface TempInstall {
   root: string;
