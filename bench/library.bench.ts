@@ -170,7 +170,7 @@ async function runSize(files: number): Promise<SizeResult> {
   // Short paths, about as long as real ones (/media/disk1/Movies/…): the index and the API's
   // answers carry absolute paths, so a long temp prefix would inflate them.
   const root = mkdtempSync(join(tmp!, 'l'));
-  let t0 = now();
+  const t0 = now();
   const lib = generateLibrary(root, files);
   const genMs = now() - t0;
   console.log(

@@ -1,14 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '@mo/core';
+import { notJson } from './content-type.ts';
 import { errorResponse } from './errors.ts';
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
-/** Why the body's Content-Type is refused, or null for JSON. */
-export function notJson(c: Context): string | null {
-  const type = c.req.header('content-type');
-  return type && JSON_TYPE.test(type) ? null : `the body must be sent with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`;
-}
 
 /** The request's JSON body; an empty body is `undefined`, malformed JSON or another type a 400. */
 export async function jsonBody(c: Context): Promise<unknown> {

@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError } from '@mo/core';
 import type { ErrorBody, ErrorCode } from '@mo/shared';
 import type { AppEnv } from './env.ts';
-import { notJson } from './body.ts';
+import { notJson } from './content-type.ts';
 
 export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   bad_request: 400,

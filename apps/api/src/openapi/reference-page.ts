@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- it walks the generated OpenAPI document as loose JSON */
 function escape(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

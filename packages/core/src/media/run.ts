@@ -64,6 +64,8 @@ export async function runTool(argv: readonly string[], opts: RunOptions): Promis
       ...(opts.signal ? { cancelSignal: opts.signal } : {}),
       forceKillAfterDelay: KILL_GRACE_MS,
       env: MALLOC_TUNING,
+      // execa takes a generator as a line transform; this one yields nothing, so stdout keeps no lines.
+      // eslint-disable-next-line require-yield
       stdio: ['ignore', onLine ? function* (line: unknown) { onLine(String(line)); } : 'pipe', 'pipe', ...extra],
       stripFinalNewline: true,
     });
