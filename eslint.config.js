@@ -7,7 +7,19 @@ import tseslint from 'typescript-eslint';
 // UI to internals the contract is there to hide.
 const webBoundaries = [
   {
-    group: ['@mo/core', '@mo/core/*', '@mo/api', '@mo/api/*', '@mo/worker', '@mo/worker/*', '@mo/test-support', '@mo/test-support/*', '**/packages/**', '**/apps/api/**', '**/apps/worker/**'],
+    group: [
+      '@mo/core',
+      '@mo/core/*',
+      '@mo/api',
+      '@mo/api/*',
+      '@mo/worker',
+      '@mo/worker/*',
+      '@mo/test-support',
+      '@mo/test-support/*',
+      '**/packages/**',
+      '**/apps/api/**',
+      '**/apps/worker/**',
+    ],
     message: 'The web app uses only @mo/api-client and @mo/shared.',
   },
 ];
@@ -25,7 +37,10 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-duplicates': 'error',
       // The codebase names what it drops on purpose with a leading underscore ({ secret: _s, ...rest }).
-      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^_', argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // `cond ? a() : b()` as a statement is this codebase's idiom for a two-way call.
       '@typescript-eslint/no-unused-expressions': ['error', { allowTernary: true, allowShortCircuit: true }],
       // Safe names, notices and release names are cleaned of control characters: matching them is the point.
