@@ -65,8 +65,9 @@ export async function runTool(argv: readonly string[], opts: RunOptions): Promis
       forceKillAfterDelay: KILL_GRACE_MS,
       env: MALLOC_TUNING,
       // execa takes a generator as a line transform; this one yields nothing, so stdout keeps no lines.
-      // eslint-disable-next-line require-yield
+      /* eslint-disable require-yield */
       stdio: ['ignore', onLine ? function* (line: unknown) { onLine(String(line)); } : 'pipe', 'pipe', ...extra],
+      /* eslint-enable require-yield */
       stripFinalNewline: true,
     });
     return { stdout: result.stdout };
