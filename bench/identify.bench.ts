@@ -189,9 +189,7 @@ for (const r of results) {
 console.log('\nRefusals by reason:');
 table(
   ['reason: detail', 'episodes', 'packs'],
-  [...why]
-    .sort((a, b) => b[1].episodes - a[1].episodes || b[1].packs - a[1].packs)
-    .map(([key, n]) => [key, String(n.episodes), String(n.packs)]),
+  [...why].sort((a, b) => b[1].episodes - a[1].episodes || b[1].packs - a[1].packs).map(([key, n]) => [key, String(n.episodes), String(n.packs)]),
 );
 
 const misfiled = results.filter((r) => r.verdict === 'wrong');

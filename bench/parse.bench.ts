@@ -21,7 +21,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filenameParse } from '@ctrl/video-filename-parser';
 import ptt from 'parse-torrent-title';
-import { GOALS, METRICS, missedGoals, missedMetrics, ratio, scoreCases, type CorpusCase, type CorpusScore, type Metric, type ParsedForScoring } from '../packages/core/src/parse/corpus-score.ts';
+import {
+  GOALS,
+  METRICS,
+  missedGoals,
+  missedMetrics,
+  ratio,
+  scoreCases,
+  type CorpusCase,
+  type CorpusScore,
+  type Metric,
+  type ParsedForScoring,
+} from '../packages/core/src/parse/corpus-score.ts';
 import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
 import { parseRelease, parseReleaseName } from '../packages/core/src/parse/release-name.ts';
 import { baseName, CATEGORY_TAGS, loadCorpus, pct, table } from './support/corpus.ts';
@@ -31,7 +42,10 @@ const { path: corpusPath, cases } = loadCorpus();
 const own = JSON.parse(readFileSync(join(here, '../packages/core/src/parse/corpus.json'), 'utf8')) as CorpusCase[];
 
 function tidy(title: string): string {
-  return title.replace(/[\s._\-([]+$/, '').replace(/^[\s._\-\])]+/, '').trim();
+  return title
+    .replace(/[\s._\-([]+$/, '')
+    .replace(/^[\s._\-\])]+/, '')
+    .trim();
 }
 
 function splitSeriesYear(title: string): { title: string; year: number | null } {
@@ -141,7 +155,13 @@ table(
   ['figure', 'goal', 'ours', 'ours, answerable', ...rows.slice(1).map((r) => r.name)],
   [
     ...(Object.keys(METRICS) as Metric[]).map(metricRow),
-    ['wrong answers (all names)', `≤${GOALS.maxWrong * 100}%`, `${wrongRow(ours.score)} (${ours.score.all.wrong})`, '', ...rows.slice(1).map((r) => wrongRow(r.score))],
+    [
+      'wrong answers (all names)',
+      `≤${GOALS.maxWrong * 100}%`,
+      `${wrongRow(ours.score)} (${ours.score.all.wrong})`,
+      '',
+      ...rows.slice(1).map((r) => wrongRow(r.score)),
+    ],
     ['µs per name', `≤${GOALS.usPerName}`, ours.us.toFixed(2), '', ...rows.slice(1).map((r) => r.us.toFixed(2))],
   ],
 );
@@ -168,7 +188,9 @@ table(
 for (const r of rows.slice(1)) {
   const rightRatio = ours.score.all.right / Math.max(1, r.score.all.right);
   const wrongRatio = r.score.all.wrong / Math.max(1, ours.score.all.wrong);
-  console.log(`\nours / ${r.name}: ×${rightRatio.toFixed(2)} right answers, ${wrongRatio.toFixed(1)}× fewer wrong ones, ${(r.us / ours.us).toFixed(1)}× the speed`);
+  console.log(
+    `\nours / ${r.name}: ×${rightRatio.toFixed(2)} right answers, ${wrongRatio.toFixed(1)}× fewer wrong ones, ${(r.us / ours.us).toFixed(1)}× the speed`,
+  );
 }
 
 const regression = scoreCases(own, parseReleaseName);
@@ -190,12 +212,16 @@ for (const m of missedFigures) {
   }
   const { right, of } = ours.score.metrics[m];
   console.log(`\n${METRICS[m]}: ${of - right} missed; ${Math.ceil(GOALS[m] * of) - right} more right answers would meet ${GOALS[m] * 100}%`);
-  table(['why', 'names'], [...why].sort((a, b) => b[1] - a[1]).map(([reason, n]) => [reason, String(n)]));
+  table(
+    ['why', 'names'],
+    [...why].sort((a, b) => b[1] - a[1]).map(([reason, n]) => [reason, String(n)]),
+  );
 }
 
 if (process.argv.includes('--wrong')) {
   console.log('\nwrong answers:');
-  for (const r of ours.score.results) if (r.verdict === 'wrong') console.log(`  ${r.case.name}\n    want ${JSON.stringify(r.case.expect)}\n    got  ${JSON.stringify(r.got)}`);
+  for (const r of ours.score.results)
+    if (r.verdict === 'wrong') console.log(`  ${r.case.name}\n    want ${JSON.stringify(r.case.expect)}\n    got  ${JSON.stringify(r.got)}`);
 }
 
 const misses = missedGoals(ours.score);

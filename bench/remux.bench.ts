@@ -44,14 +44,51 @@ try {
   await fullClip(segment);
   const seg = join(dir, 'segment-hd.mkv');
   await runTool(
-    ['ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=10', '-i', segment,
-      '-map', '0:v', '-map', '1:a', '-map', '1:s', '-map_metadata', '1', '-map_chapters', '1', '-map', '1:t',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '40M', '-c:a', 'copy', '-c:s', 'copy', '-c:t', 'copy', seg],
+    [
+      'ffmpeg',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=25:duration=10',
+      '-i',
+      segment,
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-map',
+      '1:s',
+      '-map_metadata',
+      '1',
+      '-map_chapters',
+      '1',
+      '-map',
+      '1:t',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      '40M',
+      '-c:a',
+      'copy',
+      '-c:s',
+      'copy',
+      '-c:t',
+      'copy',
+      seg,
+    ],
     { timeoutMs: 300_000 },
   );
   const loops = Math.max(0, Math.ceil(targetBytes / (await stat(seg)).size) - 1);
   const file = join(dir, 'Movie (2001).mkv');
-  await runTool(['ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-stream_loop', String(loops), '-i', seg, '-map', '0', '-c', 'copy', file], { timeoutMs: 600_000 });
+  await runTool(['ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-stream_loop', String(loops), '-i', seg, '-map', '0', '-c', 'copy', file], {
+    timeoutMs: 600_000,
+  });
   const size = (await stat(file)).size;
   const duration = (await probeFile(file)).duration_seconds;
   console.log(`file: ${mb(size)} MB, ${duration?.toFixed(0)} s, 1 video + 2 audio + 2 subtitle tracks, chapters, an attachment; in ${dir}`);
@@ -78,7 +115,7 @@ try {
     console.log(`${label}: cp + sync ${(c / 1000).toFixed(2)} s, remux (verified, replaced) ${(r / 1000).toFixed(2)} s, ratio ${(r / c).toFixed(2)}x`);
   }
   const ratio = median(remux) / median(cp);
-  const rate = (ms: number) => `${((size / 1024 / 1024) / (ms / 1000)).toFixed(0)} MB/s`;
+  const rate = (ms: number) => `${(size / 1024 / 1024 / (ms / 1000)).toFixed(0)} MB/s`;
   console.log('');
   console.log(`| step | median | throughput |`);
   console.log(`|---|---|---|`);

@@ -54,8 +54,12 @@ function table(header: string[], rows: string[][]): void {
   for (const r of rows) console.log(line(r));
 }
 
-const WORDS = 'Shadow Night Blue Iron Silent Golden Dark Lost Winter Empire River Star Dream Ghost Glass Hidden King Moon North Ocean Paper Secret Stone Storm Thunder Wild Wolf Zero Crimson Frozen Harbor Hunter Island Legend Midnight Mirror'.split(' ');
-const title = (i: number) => `${WORDS[i % WORDS.length]} ${WORDS[Math.floor(i / WORDS.length) % WORDS.length]} ${Math.floor(i / WORDS.length ** 2) || ''}`.trim();
+const WORDS =
+  'Shadow Night Blue Iron Silent Golden Dark Lost Winter Empire River Star Dream Ghost Glass Hidden King Moon North Ocean Paper Secret Stone Storm Thunder Wild Wolf Zero Crimson Frozen Harbor Hunter Island Legend Midnight Mirror'.split(
+    ' ',
+  );
+const title = (i: number) =>
+  `${WORDS[i % WORDS.length]} ${WORDS[Math.floor(i / WORDS.length) % WORDS.length]} ${Math.floor(i / WORDS.length ** 2) || ''}`.trim();
 const dotted = (s: string) => s.replace(/ /g, '.');
 
 /** Downloads as download clients leave them; videos are sparse, so sizes are real without the bytes. */
@@ -146,7 +150,7 @@ function writeBig(path: string, bytes: number): void {
   for (let i = 0; i < block.length; i += 4) block.writeUInt32LE((i * 2654435761) >>> 0, i);
   const fd = openSync(path, 'w');
   try {
-    for (let done = 0; done < bytes; ) {
+    for (let done = 0; done < bytes;) {
       const n = Math.min(block.length, bytes - done);
       writeSync(fd, block, 0, n);
       done += n;
@@ -163,7 +167,11 @@ async function dryRunBench(tmp: string) {
   const t0 = now();
   const gen = generateDownloads(downloads, DOWNLOADS);
   const drives = generateDrives(tmp);
-  console.log(`downloads: ${int(gen.files)} files (${Object.entries(gen.byKind).map(([k, v]) => `${int(v)} ${k}`).join(', ')}), written in ${secs(now() - t0)}`);
+  console.log(
+    `downloads: ${int(gen.files)} files (${Object.entries(gen.byKind)
+      .map(([k, v]) => `${int(v)} ${k}`)
+      .join(', ')}), written in ${secs(now() - t0)}`,
+  );
   console.log(`drives: 2, with 600 series and 600 movie folders between them; downloads on the same filesystem`);
 
   const config: Config = {
@@ -200,12 +208,26 @@ async function dryRunBench(tmp: string) {
   table(
     ['what', 'warm time', 'files/s', 'vs find'],
     [
-      ['runScanPass, dry run (walk, parse, plan, state.json)', secs(passWarm), int(gen.files / (passWarm / 1000)), `${(passWarm / findWarm).toFixed(2)}× the time`],
-      ['  of which walkDownloads (readdir + lstat)', secs(walkMs[RUNS - 1]!), int(gen.files / (walkMs[RUNS - 1]! / 1000)), `${(walkMs[RUNS - 1]! / findWarm).toFixed(2)}× the time`],
+      [
+        'runScanPass, dry run (walk, parse, plan, state.json)',
+        secs(passWarm),
+        int(gen.files / (passWarm / 1000)),
+        `${(passWarm / findWarm).toFixed(2)}× the time`,
+      ],
+      [
+        '  of which walkDownloads (readdir + lstat)',
+        secs(walkMs[RUNS - 1]!),
+        int(gen.files / (walkMs[RUNS - 1]! / 1000)),
+        `${(walkMs[RUNS - 1]! / findWarm).toFixed(2)}× the time`,
+      ],
       [`find -type f -printf '%s %T@ %p\\n'`, secs(findWarm), int(findLines / (findWarm / 1000)), '1.00×'],
     ],
   );
-  console.log(`plans: ${int(result!.plans.length)} (with ${int(result!.plans.reduce((n, p) => n + p.sidecars.length, 0))} sidecars); skipped: ${Object.entries(reasons).map(([k, v]) => `${int(v)} ${k}`).join(', ')}`);
+  console.log(
+    `plans: ${int(result!.plans.length)} (with ${int(result!.plans.reduce((n, p) => n + p.sidecars.length, 0))} sidecars); skipped: ${Object.entries(reasons)
+      .map(([k, v]) => `${int(v)} ${k}`)
+      .join(', ')}`,
+  );
   if (findLines !== gen.files) console.log(`note: find printed ${int(findLines)} lines for ${int(gen.files)} files`);
   return { ratio: passWarm / findWarm };
 }
@@ -262,7 +284,7 @@ async function moveBench(tmp: string): Promise<{ ratio: number } | null> {
       await runOurs();
       if (!first) runCp();
     }
-    const rate = (ms: number) => `${((MOVE_BYTES / 1024 ** 2) / (ms / 1000)).toFixed(0)} MiB/s`;
+    const rate = (ms: number) => `${(MOVE_BYTES / 1024 ** 2 / (ms / 1000)).toFixed(0)} MiB/s`;
     table(
       ['what', 'median time', 'throughput', 'vs cp + sync'],
       [
@@ -284,12 +306,19 @@ async function main() {
     process.exit(130);
   });
   try {
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; page cache not dropped\n`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; page cache not dropped\n`,
+    );
     const dry = await dryRunBench(tmp);
     const move = await moveBench(tmp);
     const checks = [
       { ok: dry.ratio <= GOALS.dryRunVsFind, what: `dry-run pass ${dry.ratio.toFixed(2)}× find's time ≤ ${GOALS.dryRunVsFind}×` },
-      { ok: move === null ? null : move.ratio <= GOALS.moveVsCp, what: move ? `move ${move.ratio.toFixed(2)}× cp + sync ≤ ${GOALS.moveVsCp}×` : 'move: not measured here' },
+      {
+        ok: move === null ? null : move.ratio <= GOALS.moveVsCp,
+        what: move ? `move ${move.ratio.toFixed(2)}× cp + sync ≤ ${GOALS.moveVsCp}×` : 'move: not measured here',
+      },
     ];
     console.log('\ngoals:');
     for (const c of checks) console.log(`  ${c.ok === null ? 'n/a ' : c.ok ? 'ok  ' : 'MISS'} ${c.what}`);

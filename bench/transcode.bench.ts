@@ -18,7 +18,10 @@ import { VIDEO_ENCODERS } from '../packages/shared/src/index.ts';
 import { workJournal } from '../packages/core/src/media/work-journal.ts';
 
 const seconds = Number(process.env.TRANSCODE_BENCH_SECONDS ?? 30);
-const asked = (process.env.TRANSCODE_BENCH_ENCODERS ?? 'h264_nvenc').split(',').map((s) => s.trim()).filter(Boolean);
+const asked = (process.env.TRANSCODE_BENCH_ENCODERS ?? 'h264_nvenc')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = asked.filter((e) => !(VIDEO_ENCODERS as readonly string[]).includes(e));
 if (unknown.length > 0) {
   console.error(`unknown encoder(s): ${unknown.join(', ')}; known: ${VIDEO_ENCODERS.join(', ')}`);
@@ -40,7 +43,11 @@ async function transcode(source: string, encoder: VideoEncoder): Promise<Run> {
   let fellBack: string | null = null;
   const t0 = performance.now();
   const out = await transcodeToMp4({
-    file, encoder, journal: workJournal(join(dir, 'data')), jobId: null, adoptExisting: false,
+    file,
+    encoder,
+    journal: workJournal(join(dir, 'data')),
+    jobId: null,
+    adoptExisting: false,
     onFallback: (_from, err) => (fellBack = err.message.split('\n').slice(-2).join(' ').slice(0, 200)),
   });
   const ms = performance.now() - t0;
@@ -53,8 +60,28 @@ async function transcode(source: string, encoder: VideoEncoder): Promise<Run> {
 try {
   const source = join(dir, 'source.avi');
   await runTool(
-    ['ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=25:duration=${seconds}`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'mpeg4', '-q:v', '3', '-c:a', 'libmp3lame', source],
+    [
+      'ffmpeg',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=1920x1080:rate=25:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}`,
+      '-c:v',
+      'mpeg4',
+      '-q:v',
+      '3',
+      '-c:a',
+      'libmp3lame',
+      source,
+    ],
     { timeoutMs: 600_000 },
   );
   const probe = await probeFile(source);

@@ -74,7 +74,7 @@ function writeLines(block) {
         take = first >= 0 ? first + 1 : block.length;
       }
     }
-    for (let done = 0; done < take; ) done += writeSync(fd, block, done, take - done);
+    for (let done = 0; done < take;) done += writeSync(fd, block, done, take - done);
     size += take;
     block = block.subarray(take);
   }

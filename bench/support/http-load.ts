@@ -91,14 +91,7 @@ export async function closedLoop(opts: {
   return summarise(latencies, (performance.now() - t0) / 1000, errors, statuses, bytes, stoppedByTime);
 }
 
-function summarise(
-  latencies: number[],
-  seconds: number,
-  errors: number,
-  statuses: Record<number, number>,
-  bytes: number,
-  stoppedByTime: boolean,
-): LoadResult {
+function summarise(latencies: number[], seconds: number, errors: number, statuses: Record<number, number>, bytes: number, stoppedByTime: boolean): LoadResult {
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,

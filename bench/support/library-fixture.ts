@@ -23,7 +23,6 @@ export interface GeneratedLibrary {
   byType: { video: number; subtitle: number; nfo: number; other: number };
 }
 
-
 const WORDS = (
   'Shadow Night Last Blue Iron Silent Broken Golden Dark Lost Red Winter Summer Empire City River Star ' +
   'Dream Fire Ghost Glass Heart Hidden House King Queen Light Long Road Moon North Ocean Paper Rain ' +
@@ -32,7 +31,20 @@ const WORDS = (
   'Mountain Nine Orchid Phoenix Prince Quiet Raven Rising Saint Signal Silver Soldier Spirit Steel ' +
   'Street Tomorrow Tower Valley Velvet Voyage Wander Wire Yellow Station Empire Protocol Horizon Echo'
 ).split(' ');
-const ODD_TITLES = ["Amélie", "L'Avventura", 'Crouching Tiger, Hidden Dragon', 'Mission - Impossible', 'Se7en', 'WALL·E', 'Léon', 'Ocean\'s Eleven', '12 Angry Men', '2001 - A Space Odyssey', 'Fast & Furious', 'M3GAN'];
+const ODD_TITLES = [
+  'Amélie',
+  "L'Avventura",
+  'Crouching Tiger, Hidden Dragon',
+  'Mission - Impossible',
+  'Se7en',
+  'WALL·E',
+  'Léon',
+  "Ocean's Eleven",
+  '12 Angry Men',
+  '2001 - A Space Odyssey',
+  'Fast & Furious',
+  'M3GAN',
+];
 const GROUPS = ['SPARKS', 'GECKOS', 'NTb', 'FLUX', 'RARBG', 'YTS', 'EVO', 'CMRG'];
 const QUALITIES = ['1080p.BluRay.x264', '720p.WEB-DL.DDP5.1.H.264', '2160p.UHD.BluRay.x265.10bit.HDR', '1080p.WEBRip.x265'];
 
@@ -132,7 +144,8 @@ export function generateLibrary(root: string, totalFiles: number, seed = 42): Ge
     let m = 0;
     while (budget > 0) {
       let name: string;
-      if (d === 1 && drive1Movies.length > 0 && chance(0.03)) name = pick(drive1Movies); // a duplicate copy
+      if (d === 1 && drive1Movies.length > 0 && chance(0.03))
+        name = pick(drive1Movies); // a duplicate copy
       else {
         const title = m < ODD_TITLES.length && d === 0 ? ODD_TITLES[m]! : titleWords();
         name = `${title} (${int(1950, 2024)})`;

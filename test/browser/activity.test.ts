@@ -53,7 +53,11 @@ describe('the Activity page’s imports, in a browser', () => {
     const source = join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP.mkv');
     await writeFile(source, Buffer.alloc(4096, 7));
     const live = await page.evaluate(async () => {
-      const settings = await fetch('/api/settings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ dry_run: false }) });
+      const settings = await fetch('/api/settings', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ dry_run: false }),
+      });
       const scan = await fetch('/api/scan?wait=30', { method: 'POST' });
       return [settings.status, scan.status];
     });

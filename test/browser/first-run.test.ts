@@ -3,8 +3,7 @@ import { checkA11y, useStack } from './support/stack.ts';
 
 const stack = useStack();
 
-const status = (page: import('playwright-core').Page, path: string) =>
-  page.evaluate((p) => fetch(p).then((r) => r.status), path);
+const status = (page: import('playwright-core').Page, path: string) => page.evaluate((p) => fetch(p).then((r) => r.status), path);
 
 describe('the first-run set-up page, in a browser', () => {
   it('refuses a wrong token, says why on the page, and creates no account', async () => {

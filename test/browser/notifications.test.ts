@@ -11,7 +11,10 @@ let gotify: FakeTarget;
 beforeAll(async () => {
   // Two chat services on loopback: one takes the message, the other refuses the token.
   ntfy = await fakeTarget(() => ({ status: 200, body: '{"id":"x1"}' }));
-  gotify = await fakeTarget(() => ({ status: 401, body: '{"error":"Unauthorized","errorDescription":"you need to provide a valid access token or user credentials to access this api"}' }));
+  gotify = await fakeTarget(() => ({
+    status: 401,
+    body: '{"error":"Unauthorized","errorDescription":"you need to provide a valid access token or user credentials to access this api"}',
+  }));
 });
 afterAll(async () => {
   await ntfy?.close();

@@ -61,4 +61,3 @@ describe('the System page, in a browser', () => {
     await checkA11y(page);
   });
 });
-

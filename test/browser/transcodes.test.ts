@@ -28,9 +28,13 @@ async function open(page: Page, name: string) {
 
 /** The Position column, by the movie's folder, as the table shows it now. */
 function positions(page: Page): Promise<Record<string, string>> {
-  return page.locator('tbody tr').evaluateAll((rows) =>
-    Object.fromEntries(rows.map((r) => [r.querySelector('td.path')!.textContent!.split('/').at(-2), r.querySelector('[data-testid="position"]')!.textContent])),
-  );
+  return page
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      Object.fromEntries(
+        rows.map((r) => [r.querySelector('td.path')!.textContent!.split('/').at(-2), r.querySelector('[data-testid="position"]')!.textContent]),
+      ),
+    );
 }
 
 const row = (page: Page, title: string) => page.locator('tbody tr', { has: page.getByRole('cell', { name: movie(title), exact: true }) });
@@ -66,7 +70,10 @@ describe('the Transcodes page steering the queue, in a browser', () => {
     await expect.poll(() => positions(page)).toEqual({ 'Bravo (2002)': '1', 'Charlie (2003)': '2', 'Alpha (2001)': '3' });
 
     // Dry run answers Run next with its command even while paused: the refusal is for a real start.
-    const off = await fetch(`${stack().baseUrl}/api/settings`, withTestKey({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app: { dry_run: false } }) }));
+    const off = await fetch(
+      `${stack().baseUrl}/api/settings`,
+      withTestKey({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app: { dry_run: false } }) }),
+    );
     expect(off.status).toBe(200);
     await page.reload();
     await page.getByText('Live: changes files').waitFor();
@@ -81,7 +88,10 @@ describe('the Transcodes page steering the queue, in a browser', () => {
     await page.getByRole('button', { name: 'Pause queue' }).waitFor();
     expect(await page.getByRole('status').getByText('Paused', { exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Run next' }).click();
-    await page.getByRole('status').getByText(/Started job #/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/Started job #/)
+      .waitFor();
 
     const done = row(page, 'Bravo (2002)');
     await done.and(page.locator('[data-status="done"]')).waitFor({ timeout: 30_000 });
@@ -89,7 +99,10 @@ describe('the Transcodes page steering the queue, in a browser', () => {
     expect(await done.getByTestId('result').textContent()).toMatch(/B → .*B.*mpeg4 → h264.*in \d+s/);
     page.once('dialog', (d) => void d.accept());
     await done.getByRole('button', { name: 'Discard original' }).click();
-    await page.getByRole('status').getByText(/^Removed /).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Removed /)
+      .waitFor();
     await done.getByRole('button', { name: 'Discard original' }).waitFor({ state: 'detached' });
     await expect(access(movie('Bravo (2002)'))).rejects.toThrow();
     await access(join(movie('Bravo (2002)'), '..', 'Bravo (2002).mp4'));

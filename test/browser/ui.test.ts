@@ -151,7 +151,9 @@ describe('the web UI, in a browser', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();
     const state = JSON.parse(await readFile(join(stack().install.paths.data, 'state.json'), 'utf8'));
-    expect(state.settings.notifications.targets).toEqual([{ name: 'hook', kind: 'webhook', url: 'https://hooks.lan/x?token=t0k&v=1', secret: 's3cret-value', enabled: false }]);
+    expect(state.settings.notifications.targets).toEqual([
+      { name: 'hook', kind: 'webhook', url: 'https://hooks.lan/x?token=t0k&v=1', secret: 's3cret-value', enabled: false },
+    ]);
     await checkA11y(page);
   });
 
@@ -181,9 +183,42 @@ describe('the track editor in the browser', () => {
     const movie = join(paths.drive, 'Movies', 'Zulu (1964)', 'Zulu (1964).mkv');
     await mkdir(join(movie, '..'), { recursive: true });
     execFileSync('ffmpeg', [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440', '-f', 'lavfi', '-i', 'sine=frequency=880',
-      '-map', '0', '-map', '1', '-map', '2', '-t', '2', '-c:v', 'mpeg4', '-c:a', 'aac',
-      '-metadata:s:a:0', 'language=eng', '-metadata:s:a:1', 'language=fre', '-disposition:a:0', 'default', '-disposition:a:1', '0', '-y', movie,
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=10',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=880',
+      '-map',
+      '0',
+      '-map',
+      '1',
+      '-map',
+      '2',
+      '-t',
+      '2',
+      '-c:v',
+      'mpeg4',
+      '-c:a',
+      'aac',
+      '-metadata:s:a:0',
+      'language=eng',
+      '-metadata:s:a:1',
+      'language=fre',
+      '-disposition:a:0',
+      'default',
+      '-disposition:a:1',
+      '0',
+      '-y',
+      movie,
     ]);
     const page = await stack().newPage();
     await logIn(page);
@@ -202,7 +237,12 @@ describe('the track editor in the browser', () => {
     await page.waitForFunction(() => document.querySelector('tr[data-stream="2"] td:nth-child(6)')?.textContent === 'default');
     expect(await flags(1)).toBe('');
 
-    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.accept(); }));
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
     await page.getByRole('button', { name: 'Remove stream 1' }).click();
     expect(await asked).toBe('Remove audio stream 1 (eng) from Zulu (1964).mkv? The file is rewritten without it; this cannot be undone.');
     await page.waitForFunction(() => document.querySelectorAll('tr[data-stream]').length === 2, undefined, { timeout: 20_000 });

@@ -52,7 +52,15 @@ describe('a fresh install over real HTTP', () => {
     expect((await fetch(`${base}/api/config`)).status).toBe(401);
     expect((await fetch(`${base}/api/config`, { headers: { 'x-api-key': key } })).status).toBe(200);
     // The key is never logged; the set-up link is, once, as the field setup_url.
-    const line = await waitFor(async () => api!.output().split('\n').find((l) => l.includes('"setup_url"')), 10_000, 'the set-up link');
+    const line = await waitFor(
+      async () =>
+        api!
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"setup_url"')),
+      10_000,
+      'the set-up link',
+    );
     expect(api!.output()).not.toContain(key);
     const url = new URL(JSON.parse(line).setup_url as string);
     expect(url.pathname).toBe('/setup');

@@ -51,7 +51,10 @@ describe('GET /api/downloads', () => {
   }, 20_000);
 
   it('and with app.watch off, from the worker walking the listing alone every few seconds', async () => {
-    const r = await fetch(`${base}/api/settings`, withTestKey({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app: { watch: false } }) }));
+    const r = await fetch(
+      `${base}/api/settings`,
+      withTestKey({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app: { watch: false } }) }),
+    );
     expect(r.status).toBe(200);
     await waitFor(async () => worker.output().includes('app.watch is off'), 10_000, 'the watch to stop');
     // Past the walk the change of settings asks for: only the polling can see the next file.

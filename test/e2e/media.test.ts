@@ -29,10 +29,14 @@ const slowMark = () => join(install.root, 'slow');
 const wrapperPid = () => join(install.root, 'ffmpeg.pid');
 
 async function jobDone(queue: string, id: string) {
-  return waitFor(async () => {
-    const { body } = await http(`/api/jobs/${queue}/${id}`);
-    return body.state === 'completed' || body.state === 'failed' ? body : undefined;
-  }, 60_000, `job ${queue}/${id}`);
+  return waitFor(
+    async () => {
+      const { body } = await http(`/api/jobs/${queue}/${id}`);
+      return body.state === 'completed' || body.state === 'failed' ? body : undefined;
+    },
+    60_000,
+    `job ${queue}/${id}`,
+  );
 }
 
 beforeAll(async () => {

@@ -77,10 +77,14 @@ describe('Redis down and back', () => {
     await redis.start();
     await waitFor(async () => (await fetch(`${base}/api/ready`)).status === 200, 15_000, 'ready again');
     // The worker reconnects too: a pass is carried out end to end.
-    const scan = await waitFor(async () => {
-      const r = await timed('/api/scan?wait=5', { method: 'POST' });
-      return r.status === 200 && r;
-    }, 20_000, 'a scan after recovery');
+    const scan = await waitFor(
+      async () => {
+        const r = await timed('/api/scan?wait=5', { method: 'POST' });
+        return r.status === 200 && r;
+      },
+      20_000,
+      'a scan after recovery',
+    );
     expect(scan.body).toMatchObject({ dry_run: true, plans: [] });
     expect(api.proc.exitCode).toBeNull();
     expect(worker.proc.exitCode).toBeNull();

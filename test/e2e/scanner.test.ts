@@ -1,4 +1,20 @@
-import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, utimesSync, watch, writeFileSync, writeSync, chmodSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+  writeSync,
+  chmodSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,7 +140,10 @@ describe.skipIf(skip !== null)('the scanner end to end, across filesystems', () 
     expect((await post(svc.base, '/api/settings', { dry_run: false })).status).toBe(200);
     const scan = await post(svc.base, '/api/scan');
     expect(scan.status).toBe(200);
-    expect(scan.body.moves.map((m: any) => [m.title, m.status])).toEqual([['Heat', 'moved'], ['Show Name', 'moved']]);
+    expect(scan.body.moves.map((m: any) => [m.title, m.status])).toEqual([
+      ['Heat', 'moved'],
+      ['Show Name', 'moved'],
+    ]);
 
     const movie = join(paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
     expect(statSync(movie)).toMatchObject({ size: 4096, uid: 1234, gid: 4321, mtimeMs: OLD.getTime() });
@@ -136,7 +155,10 @@ describe.skipIf(skip !== null)('the scanner end to end, across filesystems', () 
     expect(existsSync(join(paths.downloads, 'Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.mkv'))).toBe(false);
 
     const dl = await call(svc.base, '/api/downloads');
-    expect(dl.body.files.map((f: any) => f.path.slice(paths.downloads.length + 1)).sort()).toEqual(['Alien.1979.mkv.part', 'Show.Name.S01E01E02.720p.HDTV/Sample/sample.mkv']);
+    expect(dl.body.files.map((f: any) => f.path.slice(paths.downloads.length + 1)).sort()).toEqual([
+      'Alien.1979.mkv.part',
+      'Show.Name.S01E01E02.720p.HDTV/Sample/sample.mkv',
+    ]);
     expect(dl.body.recent.slice(0, 3).map((r: any) => `${r.type}:${r.status}`)).toEqual(Array(3).fill('move:moved'));
   });
 

@@ -151,7 +151,9 @@ describe('the service end to end', () => {
     expect(await events.next()).toMatchObject({ event: 'snapshot', data: { redis: true } });
     await http('/api/scan?wait=0', { method: 'POST' });
     // Filtered by queue: the stream may open with a replay of the last seconds (the library scans above).
-    const started = await events.next((m) => m.event === 'job' && (m.data as { queue: string; state: string }).queue === 'scan' && (m.data as { state: string }).state === 'active');
+    const started = await events.next(
+      (m) => m.event === 'job' && (m.data as { queue: string; state: string }).queue === 'scan' && (m.data as { state: string }).state === 'active',
+    );
     expect(started.data).toMatchObject({ queue: 'scan', name: 'scan-pass' });
     const id = (started.data as { id: string }).id;
     await events.next((m) => m.event === 'job' && (m.data as { id: string; state: string }).id === id && (m.data as { state: string }).state === 'completed');

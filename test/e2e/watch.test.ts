@@ -28,7 +28,9 @@ async function idle(): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  install = await tempInstall(`[app]\ndry_run = false\nscan_interval_seconds = 86400\nsettle_seconds = ${SETTLE_SECONDS}\n\n[library]\nsample_max_bytes = 1000\n`);
+  install = await tempInstall(
+    `[app]\ndry_run = false\nscan_interval_seconds = 86400\nsettle_seconds = ${SETTLE_SECONDS}\n\n[library]\nsample_max_bytes = 1000\n`,
+  );
   const port = await freePort();
   const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };
   api = startProcess('api', env);

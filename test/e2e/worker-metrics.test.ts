@@ -47,7 +47,9 @@ describe('a worker with WORKER_METRICS_PORT', () => {
     const { families, problems } = readExposition(text, { totalGauges: PROM_CLIENT_TOTAL_GAUGES });
     expect(problems).toEqual([]);
     expect(families.get('mo_worker_jobs_total')!.samples).toContainEqual({
-      name: 'mo_worker_jobs_total', labels: { queue: 'library', job: 'library-scan', outcome: 'completed' }, value: 1,
+      name: 'mo_worker_jobs_total',
+      labels: { queue: 'library', job: 'library-scan', outcome: 'completed' },
+      value: 1,
     });
     expect(families.get('mo_worker_concurrency')!.samples).toEqual([{ name: 'mo_worker_concurrency', labels: { queue: 'library' }, value: 1 }]);
     expect(families.get('process_resident_memory_bytes')!.samples[0]!.value).toBeGreaterThan(0);

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../apps/api/src/test-support/app.ts';
-import { createJobClient, createLogger, libraryScanOptions, scanLibrary, writeLibraryIndex, writeFileAtomic, type JobClient } from '../../packages/core/src/index.ts';
+import {
+  createJobClient,
+  createLogger,
+  libraryScanOptions,
+  scanLibrary,
+  writeLibraryIndex,
+  writeFileAtomic,
+  type JobClient,
+} from '../../packages/core/src/index.ts';
 import { NO_OWNERSHIP } from '../../packages/core/src/fs/ownership.ts';
 import { runScanPass } from '../../packages/core/src/scanner/run-pass.ts';
 import { fullClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
@@ -169,7 +177,18 @@ describe('POST /api/settings with generated bodies', () => {
     let accepted = 0;
     let refused = 0;
     let sweeps = 0;
-    const SWEEP = ['/api/config', '/api/dashboard', '/api/library', '/api/downloads', '/api/releases', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates', '/api/theme/custom.css', '/api/health'];
+    const SWEEP = [
+      '/api/config',
+      '/api/dashboard',
+      '/api/library',
+      '/api/downloads',
+      '/api/releases',
+      '/api/tools/subtitles',
+      '/api/tools/transcoder',
+      '/api/tools/duplicates',
+      '/api/theme/custom.css',
+      '/api/health',
+    ];
     const note = (c: SettingsCase, what: string) => {
       if (problems.length < 25) problems.push(`#${c.n} [${c.kinds.join('+')}] ${what} | body: ${c.text.slice(0, 300)}${c.text.length > 300 ? '…' : ''}`);
     };
@@ -202,7 +221,8 @@ describe('POST /api/settings with generated bodies', () => {
         if (!tooBig && res.status !== 400) note(c, `refused with ${res.status}, expected 400`);
         if (!tooBig && c.keys.length > 0) {
           const said = strings(res.body?.error);
-          if (!c.keys.some((k) => said.some((s) => s.includes(k)))) note(c, `400 does not name ${JSON.stringify(c.keys).slice(0, 200)}: ${res.text.slice(0, 300)}`);
+          if (!c.keys.some((k) => said.some((s) => s.includes(k))))
+            note(c, `400 does not name ${JSON.stringify(c.keys).slice(0, 200)}: ${res.text.slice(0, 300)}`);
         }
         continue;
       }
@@ -238,7 +258,8 @@ describe('POST /api/settings with generated bodies', () => {
           if (cfg.text.includes('hunter2pw')) note(c, `GET /api/config shows the password in ${name}`);
           continue;
         }
-        if (!isDeepStrictEqual(at(cfg.body, path), value)) note(c, `GET /api/config ${name} is ${JSON.stringify(at(cfg.body, path))?.slice(0, 100)}, saved ${JSON.stringify(value)?.slice(0, 100)}`);
+        if (!isDeepStrictEqual(at(cfg.body, path), value))
+          note(c, `GET /api/config ${name} is ${JSON.stringify(at(cfg.body, path))?.slice(0, 100)}, saved ${JSON.stringify(value)?.slice(0, 100)}`);
       }
       // Whatever was accepted, the cached routes keep answering.
       for (const path of SWEEP) {
@@ -470,7 +491,23 @@ describe('track requests: stream indexes and bodies', () => {
 describe('query strings of the cached and tool routes', () => {
   it('GET /api/tools/subtitles?language=: languages 200, junk and prototype names 400, never 5xx', async () => {
     const languages = ['en', 'eng', 'English', 'pt-BR', 'zh_Hans', 'fr-CA'];
-    const junk = ['xx', '', '%ZZ', 'a'.repeat(10_000), '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'CONSTRUCTOR', 'constructor-us', '__proto__-br', 'en\u0000'];
+    const junk = [
+      'xx',
+      '',
+      '%ZZ',
+      'a'.repeat(10_000),
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'prototype',
+      '__defineGetter__',
+      'CONSTRUCTOR',
+      'constructor-us',
+      '__proto__-br',
+      'en\u0000',
+    ];
     const langs = [...languages, ...junk];
     const out: string[] = [];
     for (const l of langs) {
@@ -506,12 +543,36 @@ describe('query strings of the cached and tool routes', () => {
   });
 
   it('a bad ?wait= on every job POST is a 400 and queues nothing', async () => {
-    const waits = ['-1', 'abc', '301', '1e999', 'NaN', 'Infinity', '-0.0001', '%00', '1,5', '[]', '-Infinity', '99999999999999999999', '0x10', '1e3', '+5', '%205', '5%20', '.5', '5.'];
+    const waits = [
+      '-1',
+      'abc',
+      '301',
+      '1e999',
+      'NaN',
+      'Infinity',
+      '-0.0001',
+      '%00',
+      '1,5',
+      '[]',
+      '-Infinity',
+      '99999999999999999999',
+      '0x10',
+      '1e3',
+      '+5',
+      '%205',
+      '5%20',
+      '.5',
+      '5.',
+    ];
     const queued = await queuedJobs();
     const out: string[] = [];
     for (const route of ['/api/scan', '/api/library/scan', '/api/media/tracks']) {
       for (const w of waits) {
-        const r = await call('POST', `${route}?wait=${w}`, route.endsWith('tracks') ? { body: JSON.stringify({ path: `${D}/Good.Movie.2010.mkv`, action: 'remove', stream: 2 }) } : {});
+        const r = await call(
+          'POST',
+          `${route}?wait=${w}`,
+          route.endsWith('tracks') ? { body: JSON.stringify({ path: `${D}/Good.Movie.2010.mkv`, action: 'remove', stream: 2 }) } : {},
+        );
         // dry_run is on, so tracks answers without a job: a 200 there is the dry run, not a queued job.
         const ok = route.endsWith('tracks') ? r.status === 200 || r.status === 400 : r.status === 400;
         if (!ok) out.push(`${route}?wait=${w}: ${r.status} ${r.text.slice(0, 100)}`);
@@ -644,7 +705,11 @@ describe('hostile library folders', () => {
       }).toEqual({
         outside: [],
         moves: 0,
-        skipped: [['Heat.1995.mkv', 'exists', false], ['Outside.Film.2005.mkv', 'exists', true], ['Show.Name.S02E03.mkv', 'exists', true]],
+        skipped: [
+          ['Heat.1995.mkv', 'exists', false],
+          ['Outside.Film.2005.mkv', 'exists', true],
+          ['Show.Name.S02E03.mkv', 'exists', true],
+        ],
         undo: 404,
         own: true,
       });
@@ -667,7 +732,13 @@ describe('every endpoint over HTTP, against a real API process', () => {
     port = await freePort();
     apiPrefix = uniquePrefix('badhttp');
     prefixes.push(apiPrefix);
-    api = startProcess('api', { MEDIA_ORGANIZER_CONFIG: t.install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: apiPrefix, PORT: String(port), HOST: '127.0.0.1' });
+    api = startProcess('api', {
+      MEDIA_ORGANIZER_CONFIG: t.install.configFile,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: apiPrefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
     await waitFor(async () => (await send(port, 'GET', '/api/ready')).status === 200, 30_000, 'the api');
     apiJobs = createJobClient({ redisUrl, prefix: apiPrefix, logger: silent });
   }, 60_000);
@@ -677,10 +748,54 @@ describe('every endpoint over HTTP, against a real API process', () => {
     await apiJobs?.close();
   });
 
-  const GETS = ['/api/health', '/api/ready', '/api/config', '/api/dashboard', '/api/library', '/api/downloads', '/api/releases', '/api/media/probe', '/api/theme/custom.css', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates', '/api/jobs/scan/1', '/api/metrics', '/api/openapi.json', '/api/docs', '/api/admin/queues', '/api/nowhere',
-    '/api/jobs', '/api/scan/passes', '/api/workers', '/api/history', '/api/auth/sessions', '/api/library/files?folder=/nowhere', '/api/imports/pending'];
-  const POSTS = ['/api/scan?wait=0', '/api/library/scan?wait=0', '/api/media/tracks?wait=0', '/api/settings', '/api/tools/transcoder/run-next', '/api/tools/transcoder/retry', '/api/tools/transcoder/run-all', '/api/tools/transcoder/cancel-all', '/api/tools/transcoder/priority', '/api/tools/transcoder/discard-original', '/api/jobs/transcode/1/cancel', '/api/health', '/api/nowhere',
-    '/api/history/1/undo', '/api/auth/sessions/0123456789abcdef/end', '/api/imports/manual?wait=0', '/api/imports/manual?dry_run=true', '/api/imports/aliases/remove', '/api/notifications/test'];
+  const GETS = [
+    '/api/health',
+    '/api/ready',
+    '/api/config',
+    '/api/dashboard',
+    '/api/library',
+    '/api/downloads',
+    '/api/releases',
+    '/api/media/probe',
+    '/api/theme/custom.css',
+    '/api/tools/subtitles',
+    '/api/tools/transcoder',
+    '/api/tools/duplicates',
+    '/api/jobs/scan/1',
+    '/api/metrics',
+    '/api/openapi.json',
+    '/api/docs',
+    '/api/admin/queues',
+    '/api/nowhere',
+    '/api/jobs',
+    '/api/scan/passes',
+    '/api/workers',
+    '/api/history',
+    '/api/auth/sessions',
+    '/api/library/files?folder=/nowhere',
+    '/api/imports/pending',
+  ];
+  const POSTS = [
+    '/api/scan?wait=0',
+    '/api/library/scan?wait=0',
+    '/api/media/tracks?wait=0',
+    '/api/settings',
+    '/api/tools/transcoder/run-next',
+    '/api/tools/transcoder/retry',
+    '/api/tools/transcoder/run-all',
+    '/api/tools/transcoder/cancel-all',
+    '/api/tools/transcoder/priority',
+    '/api/tools/transcoder/discard-original',
+    '/api/jobs/transcode/1/cancel',
+    '/api/health',
+    '/api/nowhere',
+    '/api/history/1/undo',
+    '/api/auth/sessions/0123456789abcdef/end',
+    '/api/imports/manual?wait=0',
+    '/api/imports/manual?dry_run=true',
+    '/api/imports/aliases/remove',
+    '/api/notifications/test',
+  ];
 
   function junkBodies(): [string, string | Buffer, Record<string, string>][] {
     const j = { 'content-type': 'application/json' };
@@ -713,7 +828,10 @@ describe('every endpoint over HTTP, against a real API process', () => {
       hist[route] ??= {};
       hist[route]![status] = (hist[route]![status] ?? 0) + 1;
     };
-    for (const [method, routes] of [['GET', GETS], ['POST', POSTS]] as const) {
+    for (const [method, routes] of [
+      ['GET', GETS],
+      ['POST', POSTS],
+    ] as const) {
       for (const route of routes) {
         for (const [name, body, headers] of junkBodies()) {
           // A keep-alive request on a connection of its own: with "Connection: close", Node closes a
@@ -726,7 +844,8 @@ describe('every endpoint over HTTP, against a real API process', () => {
           count(`${method} ${route.split('?')[0]}`, r.status);
           if (r.status >= 500 || r.status < 0) out.push(`${method} ${route} ${name}: ${r.status} ${r.text.slice(0, 150)}`);
           if (method === 'POST' && route.startsWith('/api/settings') && r.status !== 400) out.push(`POST /api/settings ${name}: ${r.status}, expected 400`);
-          if (method === 'POST' && route.startsWith('/api/media/tracks') && r.status !== 400) out.push(`POST /api/media/tracks ${name}: ${r.status}, expected 400`);
+          if (method === 'POST' && route.startsWith('/api/media/tracks') && r.status !== 400)
+            out.push(`POST /api/media/tracks ${name}: ${r.status}, expected 400`);
           if (method === 'POST' && route.startsWith('/api/imports/manual') && r.status !== 400) out.push(`POST ${route} ${name}: ${r.status}, expected 400`);
         }
       }
@@ -755,11 +874,18 @@ describe('every endpoint over HTTP, against a real API process', () => {
     for (const route of ['/api/scan?wait=0', '/api/library/scan?wait=0', '/api/tools/transcoder/run-next', '/api/health', '/api/nowhere']) {
       for (const kb of [100, 300, 900]) {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-        const first = await send(port, 'POST', route, { body: JSON.stringify({ junk: 'x'.repeat(kb * 1000) }), headers: { 'content-type': 'application/json' }, agent });
+        const first = await send(port, 'POST', route, {
+          body: JSON.stringify({ junk: 'x'.repeat(kb * 1000) }),
+          headers: { 'content-type': 'application/json' },
+          agent,
+        });
         await new Promise((r) => setTimeout(r, 20));
         const next = await send(port, 'GET', '/api/health', { agent });
         agent.destroy();
-        if (next.status !== 200) out.push(`POST ${route} with ${kb} KB (answered ${first.status}, "Connection: ${first.headers.connection}"), then GET /api/health on the same connection: ${next.status} ${next.text.slice(0, 60)}`);
+        if (next.status !== 200)
+          out.push(
+            `POST ${route} with ${kb} KB (answered ${first.status}, "Connection: ${first.headers.connection}"), then GET /api/health on the same connection: ${next.status} ${next.text.slice(0, 60)}`,
+          );
       }
     }
     figures.set('keep-alive reuse failures after an unread POST body', out.length);
@@ -768,7 +894,8 @@ describe('every endpoint over HTTP, against a real API process', () => {
 
   it('bodies over 1 MiB on every POST are 413, with Content-Length and chunked, and queue nothing', async () => {
     const big = Buffer.alloc(MAX_BODY + 1, 0x20);
-    const queued = async () => (await apiJobs.stats()).reduce((n, s) => n + s.counts.waiting + s.counts.active + s.counts.completed + s.counts.failed + s.counts.delayed, 0);
+    const queued = async () =>
+      (await apiJobs.stats()).reduce((n, s) => n + s.counts.waiting + s.counts.active + s.counts.completed + s.counts.failed + s.counts.delayed, 0);
     const q0 = await queued();
     const out: string[] = [];
     for (const route of POSTS) {

@@ -66,7 +66,14 @@ describe('a fresh install, attacked without credentials', () => {
       ['POST', '/api/settings', body({ paths: { config: '/' }, theme: { css_file: 'etc/shadow' } })],
       ['POST', '/api/settings', body({ app: { api_key: 'attacker' } })],
       ['POST', '/api/settings', body({ dry_run: false })],
-      ['POST', '/api/settings', body({ drives: [{ name: 'sys', path: '/usr/lib/python3' }], library: { movie_folders: ['dist-packages'], video_extensions: ['.pth'], movie_template: '{title}{ext}' } })],
+      [
+        'POST',
+        '/api/settings',
+        body({
+          drives: [{ name: 'sys', path: '/usr/lib/python3' }],
+          library: { movie_folders: ['dist-packages'], video_extensions: ['.pth'], movie_template: '{title}{ext}' },
+        }),
+      ],
       ['POST', '/api/tools/transcoder/run-next', {}],
       ['POST', '/api/media/tracks', body({ path: join(install.paths.drive, 'Movies', 'x.mkv'), action: 'remove', stream: 1 })],
       ['POST', '/api/scan', {}],
@@ -111,7 +118,10 @@ describe('a fresh install, attacked without credentials', () => {
   it('a DNS-rebinding page (foreign Host, matching Origin, same-origin fetch) gets nothing', async () => {
     // The previous case used up this address's tries for a minute; a rebinding page sends no
     // credentials, and a request without any is judged without the limit.
-    const rebinding = body({ dry_run: false }, { host: `attacker.example:${port}`, origin: `http://attacker.example:${port}`, 'sec-fetch-site': 'same-origin' });
+    const rebinding = body(
+      { dry_run: false },
+      { host: `attacker.example:${port}`, origin: `http://attacker.example:${port}`, 'sec-fetch-site': 'same-origin' },
+    );
     const r = await anonymous('POST', '/api/settings', rebinding);
     expect(r.status).toBe(401);
     const read = await anonymous('GET', '/api/library', { headers: { host: `attacker.example:${port}`, 'sec-fetch-site': 'same-origin' } });
@@ -134,12 +144,17 @@ describe('a fresh install, attacked without credentials', () => {
       const guesses = await Promise.all(Array.from({ length: 60 }, (_, i) => anonymous('POST', path, { ...body(bodyOf(`guess number ${i}`)), from })));
       const right = await anonymous('POST', path, { ...body(bodyOf(password)), from });
       const judged = guesses.filter((r) => r.status === 401).length;
-      figures.set(`${name}: of 60 wrong passwords at once, judged / 429; then the right one`, `${judged} / ${guesses.filter((r) => r.status === 429).length}; ${right.status}`);
+      figures.set(
+        `${name}: of 60 wrong passwords at once, judged / 429; then the right one`,
+        `${judged} / ${guesses.filter((r) => r.status === 429).length}; ${right.status}`,
+      );
       expect(judged).toBe(10);
       expect(right.status).toBe(429);
       expect(right.text).not.toContain(key);
     }
-    const keys = await Promise.all(Array.from({ length: 60 }, (_, i) => anonymous('GET', '/api/config', { headers: { 'x-api-key': `guess-${i}` }, from: '127.0.0.5' })));
+    const keys = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => anonymous('GET', '/api/config', { headers: { 'x-api-key': `guess-${i}` }, from: '127.0.0.5' })),
+    );
     expect(keys.filter((r) => r.status === 401).length).toBe(10);
     expect((await anonymous('GET', '/api/config', { headers: { 'x-api-key': key }, from: '127.0.0.5' })).status).toBe(429);
   });

@@ -64,7 +64,11 @@ beforeAll(async () => {
 
   port = await freePort();
   const env = {
-    MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1',
+    MEDIA_ORGANIZER_CONFIG: install.configFile,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
     PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
   };
   api = startProcess('api', env, { built: true });
@@ -98,12 +102,18 @@ describe('an .mkv that lists other files', () => {
 
   it('is refused by the probe and by a remux, and nothing is read, queued or written', async () => {
     // Without a named demuxer ffprobe reads the secret through the playlist: the attack is real here.
-    const unnamed = await runTool(['ffprobe', '-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', join(D, 'crafted', 'hls.mkv')], { timeoutMs: 30_000 });
+    const unnamed = await runTool(['ffprobe', '-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', join(D, 'crafted', 'hls.mkv')], {
+      timeoutMs: 30_000,
+    });
     expect(unnamed.stdout).toContain('video');
 
     const before = await snapshot(install.root, { skip: (p) => p.startsWith(alive) || p === counts || p.startsWith(install.paths.data) });
     const outsideBefore = await snapshot(O);
-    for (const [name, what] of [['hls.mkv', /an HLS playlist/], ['list.mkv', /an ffconcat list/], ['names.mkv', /a text file/]] as const) {
+    for (const [name, what] of [
+      ['hls.mkv', /an HLS playlist/],
+      ['list.mkv', /an ffconcat list/],
+      ['names.mkv', /a text file/],
+    ] as const) {
       const file = join(D, 'crafted', name);
       const probed = await probe(file);
       expect(probed.status, probed.text).toBe(400);
@@ -112,7 +122,9 @@ describe('an .mkv that lists other files', () => {
       expect(remux.status, remux.text).toBe(400);
       figures.add('playlists and lists refused');
     }
-    expect(diffSnapshots(before, await snapshot(install.root, { skip: (p) => p.startsWith(alive) || p === counts || p.startsWith(install.paths.data) }))).toEqual([]);
+    expect(
+      diffSnapshots(before, await snapshot(install.root, { skip: (p) => p.startsWith(alive) || p === counts || p.startsWith(install.paths.data) })),
+    ).toEqual([]);
     expect(diffSnapshots(outsideBefore, await snapshot(O))).toEqual([]);
   }, 120_000);
 });
@@ -167,7 +179,10 @@ describe('a folder swapped for a link while ffprobe and ffmpeg open it', () => {
     figures.set('race: folder flips during 100 probes', flips);
     figures.set('race: probe answers by status', JSON.stringify(statuses));
     expect(flips).toBeGreaterThan(10);
-    expect(answers.every((a) => RACE_STATUSES.includes(a.status)), JSON.stringify(statuses)).toBe(true);
+    expect(
+      answers.every((a) => RACE_STATUSES.includes(a.status)),
+      JSON.stringify(statuses),
+    ).toBe(true);
     expect(statuses[200], 'some probes got through the flips').toBeGreaterThan(0);
     // Every probe that answered read the 2 s clip inside; none the 4 s clip outside.
     expect(durations.filter((d) => Math.abs(d - 2) > 0.5)).toEqual([]);

@@ -78,7 +78,9 @@ describe(`GET /api/downloads with the downloads folder at ${SYSTEM_FOLDER}`, () 
     expect(r.status).toBe(200);
     const body = json(r);
     const pass = json(scan);
-    expect(body.scanned_at >= pass.started_at && body.scanned_at <= pass.finished_at, `${body.scanned_at} within ${pass.started_at}..${pass.finished_at}`).toBe(true);
+    expect(body.scanned_at >= pass.started_at && body.scanned_at <= pass.finished_at, `${body.scanned_at} within ${pass.started_at}..${pass.finished_at}`).toBe(
+      true,
+    );
     expect(body.truncated).toBe(true);
     expect(body.files.length).toBeLessThanOrEqual(MAX_LISTED_FILES);
     const depths = body.files.map((f: { path: string }) => f.path.slice(SYSTEM_FOLDER.length + 1).split('/').length - 1);
@@ -103,7 +105,12 @@ describe('bodies over 1 MiB through the shipped nginx config', () => {
     const seen: Record<string, number> = {};
     for (const size of sizes) {
       for (const chunked of [false, true]) {
-        const r: Answer = await call(nginx.port, 'POST', '/api/settings', { body: Buffer.alloc(size, 0x20), headers: { 'content-type': 'application/json' }, chunked, timeoutMs: 30_000 });
+        const r: Answer = await call(nginx.port, 'POST', '/api/settings', {
+          body: Buffer.alloc(size, 0x20),
+          headers: { 'content-type': 'application/json' },
+          chunked,
+          timeoutMs: 30_000,
+        });
         seen[r.status] = (seen[r.status] ?? 0) + 1;
         const code = json(r)?.error?.code;
         if (r.status !== 413 || code !== 'payload_too_large' || !/application\/json/.test(String(r.headers['content-type']))) {
@@ -131,7 +138,7 @@ describe('bodies over 1 MiB through the shipped nginx config', () => {
   });
 });
 
-describe('framing a page under the owner\'s session', () => {
+describe("framing a page under the owner's session", () => {
   it('no page can be framed: Bull Board, the API docs, the set-up page and errors say DENY and frame-ancestors none, directly and through nginx', async () => {
     const out: string[] = [];
     let checked = 0;
@@ -175,12 +182,16 @@ describe('what real clients found', () => {
 
   it('/api/metrics is a valid exposition: counters typed counter and named _total, one unit per metric', async () => {
     // The library figures are left out until a library scan has written the index (the test above starts one).
-    const { families, problems } = await waitFor(async () => {
-      const r = await call(port, 'GET', '/api/metrics');
-      expect(r.status).toBe(200);
-      const read = readExposition(r.text, { totalGauges: PROM_CLIENT_TOTAL_GAUGES });
-      return read.families.has('mo_library_bytes') && read;
-    }, 20_000, 'the library figures');
+    const { families, problems } = await waitFor(
+      async () => {
+        const r = await call(port, 'GET', '/api/metrics');
+        expect(r.status).toBe(200);
+        const read = readExposition(r.text, { totalGauges: PROM_CLIENT_TOTAL_GAUGES });
+        return read.families.has('mo_library_bytes') && read;
+      },
+      20_000,
+      'the library figures',
+    );
     expect(problems).toEqual([]);
     expect(families.get('mo_queue_jobs_finished_total')?.type).toBe('counter');
     expect(families.get('mo_library')).toBeUndefined();

@@ -192,7 +192,10 @@ describe('the provider URL at an internal address', () => {
   });
 
   it('allow_private cannot be turned on at run time', async () => {
-    await expectRefused({ release_providers: { tvmaze: { allow_private: true, url: `http://127.0.0.1:${canaryPort}` } } }, 'release_providers.tvmaze.allow_private');
+    await expectRefused(
+      { release_providers: { tvmaze: { allow_private: true, url: `http://127.0.0.1:${canaryPort}` } } },
+      'release_providers.tvmaze.allow_private',
+    );
   });
 
   it('an internal URL from the config file is refused when fetched, and nothing it would say is echoed', async () => {

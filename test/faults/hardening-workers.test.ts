@@ -59,20 +59,28 @@ async function setDryRun(on: boolean) {
 
 async function startWorker() {
   worker = startProcess('worker', env);
-  await waitFor(async () => {
-    if (worker!.proc.exitCode !== null) throw new Error(`the worker exited: ${worker!.output().slice(-2000)}`);
-    return worker!.output().includes('"msg":"worker started"');
-  }, 30_000, 'the worker to start');
+  await waitFor(
+    async () => {
+      if (worker!.proc.exitCode !== null) throw new Error(`the worker exited: ${worker!.output().slice(-2000)}`);
+      return worker!.output().includes('"msg":"worker started"');
+    },
+    30_000,
+    'the worker to start',
+  );
 }
 
 /** The job's record through the API once it has finished, or null once the worker removed it. */
 async function finished(queue: string, id: string): Promise<any> {
-  return waitFor(async () => {
-    const res = await call('GET', `/api/jobs/${queue}/${encodeURIComponent(id)}`);
-    if (res.status === 404) return { removed: true };
-    const job = json(res);
-    return job.state === 'completed' || job.state === 'failed' ? job : undefined;
-  }, 60_000, `job ${queue}/${id} to finish`);
+  return waitFor(
+    async () => {
+      const res = await call('GET', `/api/jobs/${queue}/${encodeURIComponent(id)}`);
+      if (res.status === 404) return { removed: true };
+      const job = json(res);
+      return job.state === 'completed' || job.state === 'failed' ? job : undefined;
+    },
+    60_000,
+    `job ${queue}/${id} to finish`,
+  );
 }
 
 /** Adds a job the way Bull Board's "add job" did: straight into the queue, with whatever options. */
@@ -104,7 +112,8 @@ async function mp4sUnder(dir: string): Promise<string[]> {
     if (path === install.paths.data) continue;
     if (top.isFile() && top.name.endsWith('.mp4')) out.push(path);
     if (!top.isDirectory()) continue;
-    for (const e of await readdir(path, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.mp4')) out.push(join(e.parentPath, e.name));
+    for (const e of await readdir(path, { withFileTypes: true, recursive: true }))
+      if (e.isFile() && e.name.endsWith('.mp4')) out.push(join(e.parentPath, e.name));
   }
   return out;
 }
@@ -143,7 +152,11 @@ beforeAll(async () => {
   api = startProcess('api', env);
   await waitFor(async () => (await send(port, 'GET', '/api/ready')).status === 200, 30_000, 'the api');
   const connection = { host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379), maxRetriesPerRequest: null };
-  queues = { scan: new Queue('scan', { connection, prefix }), media: new Queue('media', { connection, prefix }), transcode: new Queue('transcode', { connection, prefix }) };
+  queues = {
+    scan: new Queue('scan', { connection, prefix }),
+    media: new Queue('media', { connection, prefix }),
+    transcode: new Queue('transcode', { connection, prefix }),
+  };
   redis = new Redis(redisUrl);
 }, 120_000);
 
@@ -167,7 +180,11 @@ describe('the job queue, attacked', () => {
     await setDryRun(true);
     await startWorker();
     const job = await finished('transcode', id);
-    expect(job).toMatchObject({ state: 'failed', error_code: 'conflict', error: expect.stringMatching(/^dry_run is on: the transcode of .* was not run; nothing changed$/) });
+    expect(job).toMatchObject({
+      state: 'failed',
+      error_code: 'conflict',
+      error: expect.stringMatching(/^dry_run is on: the transcode of .* was not run; nothing changed$/),
+    });
     expect(await unchanged()).toEqual([]);
     expect(await mp4sUnder(install.root)).toEqual([]);
     figures.set('run-next job run with dry_run turned on since', 'refused (409), no file changed');
@@ -198,11 +215,19 @@ describe('the job queue, attacked', () => {
       await addRaw('transcode-run', { item: item(films[1]!) }, transcodeOpts()),
     ];
     for (const job of jobs) {
-      expect(await finished(job.queueName, job.id!)).toMatchObject({ state: 'failed', error_code: 'conflict', error: expect.stringContaining('dry_run is on') });
+      expect(await finished(job.queueName, job.id!)).toMatchObject({
+        state: 'failed',
+        error_code: 'conflict',
+        error: expect.stringContaining('dry_run is on'),
+      });
     }
     const repeat = await addRaw('transcode-run', { item: item(films[1]!) }, { repeat: { every: 300 }, removeOnFail: false, removeOnComplete: false });
     // Refused, it fails, then the worker removes it: a poll may see the failed job in between.
-    await waitFor(async () => (await call('GET', `/api/jobs/transcode/${encodeURIComponent(repeat.id!)}`)).status === 404, 30_000, 'the refused repeat to be removed');
+    await waitFor(
+      async () => (await call('GET', `/api/jobs/transcode/${encodeURIComponent(repeat.id!)}`)).status === 404,
+      30_000,
+      'the refused repeat to be removed',
+    );
     await waitFor(async () => (await queues.transcode.getJobSchedulers()).length === 0, 10_000, 'the schedule to go');
     await new Promise((r) => setTimeout(r, 1000));
     const left = (await redis.keys(`${prefix}:transcode:*`)).filter((k) => k.includes('repeat'));
@@ -223,10 +248,26 @@ describe('the job queue, attacked', () => {
       ['not claimed by run-next', await addRaw('transcode-run', { item: item(films[2]!) }, transcodeOpts()), /run-next did not claim it/],
       ['outside the roots', await addRaw('transcode-run', { item: item(outside) }, transcodeOpts(outsideId)), /^path: outside/],
       ['in the downloads', await addRaw('transcode-run', { item: item(inDownloads) }, transcodeOpts(downloadsId)), /^path: outside/],
-      ['keep_original forced off', await addRaw('transcode-run', { item: { ...item(films[2]!), keep_original: false } }, transcodeOpts()), /item\.keep_original: unknown key/],
-      ['an output of its own', await addRaw('transcode-run', { item: item(films[2]!), output: join(install.root, 'x.mp4') }, transcodeOpts()), /output: unknown key/],
-      ['an MP4 written over itself', await addRaw('transcode-run', { item: { ...item(films[2]!.replace(/avi$/, 'mp4'), '.mp4') } }, transcodeOpts()), /never transcoded/],
-      ['a remux outside the roots', await addRaw('media-tracks', { path: outside, action: 'remove', stream: 1, before: (await probeFile(outside)).streams }, apiJobOptions('media-tracks')), /^path: outside/],
+      [
+        'keep_original forced off',
+        await addRaw('transcode-run', { item: { ...item(films[2]!), keep_original: false } }, transcodeOpts()),
+        /item\.keep_original: unknown key/,
+      ],
+      [
+        'an output of its own',
+        await addRaw('transcode-run', { item: item(films[2]!), output: join(install.root, 'x.mp4') }, transcodeOpts()),
+        /output: unknown key/,
+      ],
+      [
+        'an MP4 written over itself',
+        await addRaw('transcode-run', { item: { ...item(films[2]!.replace(/avi$/, 'mp4'), '.mp4') } }, transcodeOpts()),
+        /never transcoded/,
+      ],
+      [
+        'a remux outside the roots',
+        await addRaw('media-tracks', { path: outside, action: 'remove', stream: 1, before: (await probeFile(outside)).streams }, apiJobOptions('media-tracks')),
+        /^path: outside/,
+      ],
       ['with a job id of its own', await addRaw('transcode-run', { item: item(films[2]!) }, { ...transcodeOpts(), jobId: 'mine' }), /removed/],
       ['with priority 0 (before every other job)', await addRaw('transcode-run', { item: item(films[2]!) }, { ...transcodeOpts(), priority: 0 }), /removed/],
     ];

@@ -48,10 +48,14 @@ beforeAll(async () => {
 
   const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix };
   worker = startProcess('worker', env);
-  await waitFor(async () => {
-    if (worker!.proc.exitCode !== null) throw new Error(`the worker exited: ${worker!.output().slice(-2000)}`);
-    return worker!.output().includes('"msg":"worker started"');
-  }, 30_000, 'the worker to start');
+  await waitFor(
+    async () => {
+      if (worker!.proc.exitCode !== null) throw new Error(`the worker exited: ${worker!.output().slice(-2000)}`);
+      return worker!.output().includes('"msg":"worker started"');
+    },
+    30_000,
+    'the worker to start',
+  );
   const url = new URL(redisUrl);
   queue = new Queue('library', { connection: { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null }, prefix });
 }, 60_000);
@@ -68,10 +72,14 @@ describe('a library scan of a hostile library', () => {
   it('ends with TV indexed where it is and nothing from outside; the worker then stops on SIGTERM within 10 s', async () => {
     const started = Date.now();
     const job = await queue.add('library-scan', { trigger: 'api' }, apiJobOptions('library-scan'));
-    const state = await waitFor(async () => {
-      const s = await queue.getJobState(job.id!);
-      return s === 'completed' || s === 'failed' ? s : undefined;
-    }, 20_000, 'the library scan to end').catch((err: Error) => {
+    const state = await waitFor(
+      async () => {
+        const s = await queue.getJobState(job.id!);
+        return s === 'completed' || s === 'failed' ? s : undefined;
+      },
+      20_000,
+      'the library scan to end',
+    ).catch((err: Error) => {
       throw new Error(`${err.message}: ${worker!.output().slice(-3000)}`);
     });
     figures.set('scan (ms)', Date.now() - started);

@@ -49,7 +49,7 @@ async function watchRecord(queue: string, id: string) {
   await Promise.all(
     Array.from({ length: READERS }, async () => {
       const deadline = Date.now() + 20_000;
-      for (let after = 0; after < 20 && Date.now() < deadline; ) {
+      for (let after = 0; after < 20 && Date.now() < deadline;) {
         const a = await send(port, 'GET', `/api/jobs/${queue}/${id}`);
         seen.reads++;
         const r = json(a);
@@ -59,7 +59,8 @@ async function watchRecord(queue: string, id: string) {
           seen.finalReads++;
           seen.final = r.state;
           if (r.state === 'failed' && !r.error) seen.bad.push(`${queue}/${id}: "failed" with error ${JSON.stringify(r.error)}`);
-          if (r.state === 'completed' && (r.result === null || r.result === undefined)) seen.bad.push(`${queue}/${id}: "completed" with result ${JSON.stringify(r.result)}`);
+          if (r.state === 'completed' && (r.result === null || r.result === undefined))
+            seen.bad.push(`${queue}/${id}: "completed" with result ${JSON.stringify(r.result)}`);
           if (r.state === 'completed' && !r.finished_at) seen.bad.push(`${queue}/${id}: "completed" without finished_at`);
         }
       }
@@ -83,7 +84,10 @@ describe('job records read while jobs finish', () => {
       // Fails: a remux of a file that is gone by the time the worker looks (404, not retried).
       const file = join(install.paths.downloads, `Gone ${k}.mkv`);
       await copyFile(clip, file);
-      const tracks = await send(port, 'POST', '/api/media/tracks?wait=0', { body: JSON.stringify({ path: file, action: 'remove', stream: 2 }), headers: { 'content-type': 'application/json' } });
+      const tracks = await send(port, 'POST', '/api/media/tracks?wait=0', {
+        body: JSON.stringify({ path: file, action: 'remove', stream: 2 }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(tracks.status, tracks.text).toBe(202);
       await rm(file);
       const b = await watchRecord('media', String(json(tracks).job.id));

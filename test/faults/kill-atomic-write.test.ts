@@ -65,7 +65,11 @@ function killInsideWrite(worker: RunningProcess, dir: string, name: RegExp, ms: 
 
 async function startApi(configFile: string, prefix: string) {
   const port = await freePort();
-  const api = startProcess('api', { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' }, { built: true });
+  const api = startProcess(
+    'api',
+    { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' },
+    { built: true },
+  );
   running.push(api);
   await waitFor(async () => (await send(port, 'GET', '/api/ready')).status === 200, 30_000, 'the api');
   return port;
@@ -97,12 +101,15 @@ describe('SIGKILL inside an atomic write', () => {
     let caught: string | null = null;
     let attempts = 0;
     let job = '';
-    for (; attempts < ATTEMPTS && !caught; ) {
+    for (; attempts < ATTEMPTS && !caught;) {
       attempts++;
       const file = join(install.paths.downloads, `Aim ${attempts}.mkv`);
       await copyFile(clip, file);
       const hunt = killInsideWrite(w, dir, atomicTemp(/[0-9a-f]+\.json/), 15_000);
-      const r = await send(port, 'POST', '/api/media/tracks?wait=0', { body: JSON.stringify({ path: file, action: 'remove', stream: 2 }), headers: { 'content-type': 'application/json' } });
+      const r = await send(port, 'POST', '/api/media/tracks?wait=0', {
+        body: JSON.stringify({ path: file, action: 'remove', stream: 2 }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(r.status, r.text).toBe(202);
       job = String(json(r).job.id);
       caught = await Promise.race([hunt.result, jobFinal(port, 'media', job, 15_000).then(() => null)]);
@@ -137,64 +144,68 @@ describe('SIGKILL inside an atomic write', () => {
     if (disk) rmSync(disk, { recursive: true, force: true });
   });
 
-  it.skipIf(skip !== null)('the transfer journal: a pass killed while writing a copy\'s note leaves no temp once the next pass completed', async () => {
-    const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
-    for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies')]) await mkdir(p, { recursive: true });
-    await writeTestKey(paths.data);
-    const configFile = join(paths.config, 'config.toml');
-    await writeFile(
-      configFile,
-      `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
-        `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\n`,
-    );
-    const prefix = uniquePrefix('kaw-move');
-    prefixes.push(prefix);
-    const port = await startApi(configFile, prefix);
-    const dir = join(paths.data, 'scanner', 'transfers');
-    await mkdir(dir, { recursive: true });
-    const env = { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_QUEUES: 'scan' };
-    let w = await startWorker(env);
-    running.push(w);
-    const sources: { path: string; hash: string; dest: string }[] = [];
-    let caught: string | null = null;
-    let attempts = 0;
-    let job = '';
-    for (; attempts < ATTEMPTS && !caught; ) {
-      attempts++;
-      for (const k of ['One', 'Two', 'Three', 'Four']) {
-        const title = `Aimed ${k} Move ${String.fromCharCode(64 + attempts)}`;
-        const stem = `${title.replace(/ /g, '.')}.2011.1080p.WEB`;
-        const path = join(paths.downloads, stem, `${stem}.mkv`);
-        await mkdir(join(path, '..'), { recursive: true });
-        await writeFile(path, Buffer.alloc(256 * 1024, attempts));
-        await utimes(path, OLD, OLD);
-        sources.push({ path, hash: await sha256(path), dest: join(paths.drive, 'Movies', `${title} (2011)`, `${title} (2011).mkv`) });
+  it.skipIf(skip !== null)(
+    "the transfer journal: a pass killed while writing a copy's note leaves no temp once the next pass completed",
+    async () => {
+      const paths = { downloads: join(shm, 'downloads'), data: join(disk, 'data'), config: join(disk, 'config'), drive: join(disk, 'media', 'disk1') };
+      for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies')]) await mkdir(p, { recursive: true });
+      await writeTestKey(paths.data);
+      const configFile = join(paths.config, 'config.toml');
+      await writeFile(
+        configFile,
+        `[app]\ndry_run = false\nscan_interval_seconds = 0\nwatch = false\nsettle_seconds = 0\n\n[paths]\ndownloads = "${paths.downloads}"\nconfig = "${paths.config}"\ndata = "${paths.data}"\n\n` +
+          `[[drives]]\nname = "disk1"\npath = "${paths.drive}"\n\n[library]\nsample_max_bytes = 0\n`,
+      );
+      const prefix = uniquePrefix('kaw-move');
+      prefixes.push(prefix);
+      const port = await startApi(configFile, prefix);
+      const dir = join(paths.data, 'scanner', 'transfers');
+      await mkdir(dir, { recursive: true });
+      const env = { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_QUEUES: 'scan' };
+      let w = await startWorker(env);
+      running.push(w);
+      const sources: { path: string; hash: string; dest: string }[] = [];
+      let caught: string | null = null;
+      let attempts = 0;
+      let job = '';
+      for (; attempts < ATTEMPTS && !caught;) {
+        attempts++;
+        for (const k of ['One', 'Two', 'Three', 'Four']) {
+          const title = `Aimed ${k} Move ${String.fromCharCode(64 + attempts)}`;
+          const stem = `${title.replace(/ /g, '.')}.2011.1080p.WEB`;
+          const path = join(paths.downloads, stem, `${stem}.mkv`);
+          await mkdir(join(path, '..'), { recursive: true });
+          await writeFile(path, Buffer.alloc(256 * 1024, attempts));
+          await utimes(path, OLD, OLD);
+          sources.push({ path, hash: await sha256(path), dest: join(paths.drive, 'Movies', `${title} (2011)`, `${title} (2011).mkv`) });
+        }
+        const hunt = killInsideWrite(w, dir, atomicTemp(/\d+-[0-9a-f]+\.json/), 15_000);
+        const r = await send(port, 'POST', '/api/scan?wait=0');
+        job = String(json(r).job.id);
+        caught = await Promise.race([hunt.result, jobFinal(port, 'scan', job, 15_000).then(() => null)]);
+        hunt.stop();
       }
-      const hunt = killInsideWrite(w, dir, atomicTemp(/\d+-[0-9a-f]+\.json/), 15_000);
-      const r = await send(port, 'POST', '/api/scan?wait=0');
-      job = String(json(r).job.id);
-      caught = await Promise.race([hunt.result, jobFinal(port, 'scan', job, 15_000).then(() => null)]);
-      hunt.stop();
-    }
-    figures.set('transfer note: attempts to catch the temp / caught', `${attempts} / ${caught ? 'yes' : 'no'}`);
-    expect(caught, 'no kill landed inside the note write').not.toBeNull();
-    await w.stop('SIGKILL');
-    await ageLocks([join(paths.data, 'scanner.lock'), join(paths.data, 'state.json.lock')]);
-    await fastForwardStalls(redisUrl, prefix, 'scan');
-    w = await startWorker(env);
-    running.push(w);
-    const rec = await jobFinal(port, 'scan', job, 60_000);
-    const again = await send(port, 'POST', '/api/scan?wait=60', { timeoutMs: 70_000 });
-    const left = (await readdir(dir)).filter((n) => n.endsWith('.tmp'));
-    const notMoved = [];
-    for (const s of sources) if (!(existsSync(s.dest) && (await sha256(s.dest)) === s.hash && !existsSync(s.path))) notMoved.push(s.path);
-    figures.set('transfer note: retried pass / next pass', `${rec?.state ?? 'none'} / ${again.status}`);
-    figures.set('transfer note: temps left after the next pass', left.join(', ') || 'none');
-    expect(rec?.state).toBe('completed');
-    expect(again.status).toBe(200);
-    expect(notMoved).toEqual([]);
-    expect(left).toEqual([]);
-  }, 180_000);
+      figures.set('transfer note: attempts to catch the temp / caught', `${attempts} / ${caught ? 'yes' : 'no'}`);
+      expect(caught, 'no kill landed inside the note write').not.toBeNull();
+      await w.stop('SIGKILL');
+      await ageLocks([join(paths.data, 'scanner.lock'), join(paths.data, 'state.json.lock')]);
+      await fastForwardStalls(redisUrl, prefix, 'scan');
+      w = await startWorker(env);
+      running.push(w);
+      const rec = await jobFinal(port, 'scan', job, 60_000);
+      const again = await send(port, 'POST', '/api/scan?wait=60', { timeoutMs: 70_000 });
+      const left = (await readdir(dir)).filter((n) => n.endsWith('.tmp'));
+      const notMoved = [];
+      for (const s of sources) if (!(existsSync(s.dest) && (await sha256(s.dest)) === s.hash && !existsSync(s.path))) notMoved.push(s.path);
+      figures.set('transfer note: retried pass / next pass', `${rec?.state ?? 'none'} / ${again.status}`);
+      figures.set('transfer note: temps left after the next pass', left.join(', ') || 'none');
+      expect(rec?.state).toBe('completed');
+      expect(again.status).toBe(200);
+      expect(notMoved).toEqual([]);
+      expect(left).toEqual([]);
+    },
+    180_000,
+  );
 
   it('the library index: a library scan killed while writing the index leaves no temp once the next scan completed', async () => {
     const install: TempInstall = await tempInstall('[app]\nscan_interval_seconds = 0\nwatch = false\n');
@@ -215,7 +226,7 @@ describe('SIGKILL inside an atomic write', () => {
     let caught: string | null = null;
     let attempts = 0;
     let job = '';
-    for (; attempts < ATTEMPTS && !caught; ) {
+    for (; attempts < ATTEMPTS && !caught;) {
       attempts++;
       const hunt = killInsideWrite(w, install.paths.data, atomicTemp(/library-index\.ndjson/), 30_000);
       const r = await send(port, 'POST', '/api/library/scan?wait=0');

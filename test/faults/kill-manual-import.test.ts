@@ -86,7 +86,8 @@ describe.skipIf(skip !== null)('SIGKILL during a manual import in copy mode (dow
       if (await killWhenCopying(worker, folder, finished, 30_000)) killed++;
       else problems.push(`trial ${i}: the kill never landed mid-copy`);
 
-      if ((await sha256OrNull(video)) !== hash || (await sha256OrNull(sidecar)) !== subHash) problems.push(`trial ${i}: the download changed or went after the kill`);
+      if ((await sha256OrNull(video)) !== hash || (await sha256OrNull(sidecar)) !== subHash)
+        problems.push(`trial ${i}: the download changed or went after the kill`);
 
       // The dead worker's locks, aged at once rather than waited out.
       await ageLocks([join(paths.data, 'scanner.lock')]);

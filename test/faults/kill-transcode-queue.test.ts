@@ -118,10 +118,14 @@ describe('the transcode queue under SIGKILL and restarts', () => {
 
       const seenRunning: number[] = [];
       for (let k = 0; k < KILLS; k++) {
-        const busy = await waitFor(async () => {
-          const n = (await entries()).filter((e) => e.status === 'running').length;
-          return n > 0 ? n : (await entries()).every((e) => e.status !== 'queued') ? -1 : false;
-        }, 60_000, 'a transcode to run');
+        const busy = await waitFor(
+          async () => {
+            const n = (await entries()).filter((e) => e.status === 'running').length;
+            return n > 0 ? n : (await entries()).every((e) => e.status !== 'queued') ? -1 : false;
+          },
+          60_000,
+          'a transcode to run',
+        );
         if (busy < 0) break;
         seenRunning.push(busy);
         await sleep(random.int(100, 1300));
@@ -129,7 +133,10 @@ describe('the transcode queue under SIGKILL and restarts', () => {
         await fastForwardStalls(redisUrl, prefix, 'transcode');
         await ageLocks([join(install.paths.data, 'state.json.lock'), join(install.paths.data, 'transcodes.jsonl.lock')]);
         const mid = await fileStates(sources);
-        expect(Object.entries(mid).filter(([, s]) => s === 'lost' || s === 'changed'), `after kill ${k + 1}`).toEqual([]);
+        expect(
+          Object.entries(mid).filter(([, s]) => s === 'lost' || s === 'changed'),
+          `after kill ${k + 1}`,
+        ).toEqual([]);
         worker = await transcodeWorker();
       }
       figures.set('run-all: kills', seenRunning.length);
@@ -137,7 +144,10 @@ describe('the transcode queue under SIGKILL and restarts', () => {
       expect(Math.max(...seenRunning)).toBeLessThanOrEqual(2);
 
       const outcomes = await Promise.all(jobs.map((j) => jobFinal(port, 'transcode', j.job.id, 180_000)));
-      expect(outcomes.filter((o) => o === null), 'jobs left unfinished').toEqual([]);
+      expect(
+        outcomes.filter((o) => o === null),
+        'jobs left unfinished',
+      ).toEqual([]);
       const states = await fileStates(sources);
       const listed = await entries();
       const entryOf = (path: string) => listed.find((e) => e.path === path);
@@ -147,25 +157,34 @@ describe('the transcode queue under SIGKILL and restarts', () => {
       const finishedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && entryOf(j.path)?.status === 'done').map((j) => j.path);
       // A job killed after placing its verified MP4 but before recording it, and killed again, fails
       // with its original intact beside that MP4; its retry takes that MP4 up.
-      const placedFirst = jobs.filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path) && states[j.path] === 'both').map((j) => j.path);
+      const placedFirst = jobs
+        .filter((j, i) => outcomes[i]!.state === 'failed' && !finishedFirst.includes(j.path) && states[j.path] === 'both')
+        .map((j) => j.path);
       for (const [i, j] of jobs.entries()) {
         const done = outcomes[i]!.state === 'completed' || finishedFirst.includes(j.path);
         const allowed = done ? ['transcoded', 'both'] : ['original', 'both'];
         expect(allowed, `${basename(j.path)}: job ${outcomes[i]!.state}, entry ${entryOf(j.path)?.status}`).toContain(states[j.path]);
       }
-      await waitFor(async () => {
-        const now = await entries();
-        return jobs.every((j, i) => {
-          const status = now.find((e) => e.path === j.path)?.status;
-          return outcomes[i]!.state === 'completed' ? status === 'done' : status === 'failed' || finishedFirst.includes(j.path);
-        });
-      }, 30_000, 'every entry to say what became of its job');
+      await waitFor(
+        async () => {
+          const now = await entries();
+          return jobs.every((j, i) => {
+            const status = now.find((e) => e.path === j.path)?.status;
+            return outcomes[i]!.state === 'completed' ? status === 'done' : status === 'failed' || finishedFirst.includes(j.path);
+          });
+        },
+        30_000,
+        'every entry to say what became of its job',
+      );
       // A job killed between recording its MP4 and removing the original leaves it, recorded as kept.
       const truthful = await entries();
       const doneEntries = truthful.filter((e) => sources.includes(e.path) && e.status === 'done');
       for (const e of doneEntries) expect(e.original, basename(e.path)).toBe(states[e.path] === 'both' ? 'kept' : 'removed');
       figures.set('run-all: done with the original kept after a kill', doneEntries.filter((e) => e.original === 'kept').length);
-      figures.set('run-all: jobs completed / failed after the kills', `${outcomes.filter((o) => o!.state === 'completed').length} / ${outcomes.filter((o) => o!.state === 'failed').length}`);
+      figures.set(
+        'run-all: jobs completed / failed after the kills',
+        `${outcomes.filter((o) => o!.state === 'completed').length} / ${outcomes.filter((o) => o!.state === 'failed').length}`,
+      );
       figures.set('run-all: failed jobs whose transcode had finished (entry done)', finishedFirst.length);
       figures.set('run-all: failed jobs whose MP4 was placed but not recorded (retried, MP4 taken up)', placedFirst.length);
 
@@ -212,7 +231,11 @@ describe('the transcode queue under SIGKILL and restarts', () => {
     await sleep(4000);
     expect(Object.values(await fileStates(sources))).toEqual(['original', 'original', 'original']);
     const listed = (await entries()).filter((e) => sources.includes(e.path));
-    expect(listed.map((e) => [e.status, e.position !== null])).toEqual([['queued', true], ['queued', true], ['queued', true]]);
+    expect(listed.map((e) => [e.status, e.position !== null])).toEqual([
+      ['queued', true],
+      ['queued', true],
+      ['queued', true],
+    ]);
     expect(json(await send(port, 'GET', '/api/tools/transcoder')).paused).toBe(true);
     expect((await post('/api/tools/transcoder/run-next')).status).toBe(409);
     for (const d of await readdir(dirname(sources[0]!))) expect(d.startsWith('.mo-transcode-')).toBe(false);

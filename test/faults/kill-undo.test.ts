@@ -88,7 +88,15 @@ describe.skipIf(skip !== null)('SIGKILL during an undo (library on disk, downloa
     await startApi();
 
     // Every trial's import, made by one real pass.
-    interface Movie { video: string; sidecar: string; hash: string; subHash: string; id: number; dest: string; subDest: string }
+    interface Movie {
+      video: string;
+      sidecar: string;
+      hash: string;
+      subHash: string;
+      id: number;
+      dest: string;
+      subDest: string;
+    }
     const movies: Movie[] = [];
     for (let i = 0; i < TRIALS; i++) {
       const stem = `Undokill.Number.${i + 1}.${1990 + (i % 30)}.1080p.BluRay.x264-FLT`;
@@ -137,8 +145,7 @@ describe.skipIf(skip !== null)('SIGKILL during an undo (library on disk, downloa
       const m = movies[i]!;
       const aim: Aim = i % 4 === 1 ? 'temp appears' : i % 4 === 3 ? 'copy placed' : 'delay';
       const name = basename(m.video);
-      const aimed =
-        aim === 'delay' ? null : killWhenAppears(api!, paths.downloads, aim === 'temp appears' ? isTemp : (n) => n === name, 30_000);
+      const aimed = aim === 'delay' ? null : killWhenAppears(api!, paths.downloads, aim === 'temp appears' ? isTemp : (n) => n === name, 30_000);
       const pending = undo(m.id);
       if (aimed) {
         if ((await aimed) === null) problems.push(`trial ${i}: the ${aim} kill never landed`);
@@ -157,7 +164,8 @@ describe.skipIf(skip !== null)('SIGKILL during an undo (library on disk, downloa
       const [subLib, subDl] = await Promise.all([sha256OrNull(m.subDest), sha256OrNull(m.sidecar)]);
       const temp = (await readdir(paths.downloads)).some(isTemp);
       bump(atKill, first.status === 200 ? 'undo answered' : lib && dl ? 'both names' : dl ? 'moved back' : temp ? 'copying' : lib ? 'not started' : 'neither');
-      if (lib !== m.hash && dl !== m.hash) problems.push(`trial ${i}: the video is whole at neither path (library ${lib ? 'other bytes' : 'absent'}, download ${dl ? 'other bytes' : 'absent'})`);
+      if (lib !== m.hash && dl !== m.hash)
+        problems.push(`trial ${i}: the video is whole at neither path (library ${lib ? 'other bytes' : 'absent'}, download ${dl ? 'other bytes' : 'absent'})`);
       if ((lib && lib !== m.hash) || (dl && dl !== m.hash)) problems.push(`trial ${i}: a path holds other bytes than the import's`);
       if (subLib !== m.subHash && subDl !== m.subHash) problems.push(`trial ${i}: the sidecar is whole at neither path`);
 
@@ -166,18 +174,28 @@ describe.skipIf(skip !== null)('SIGKILL during an undo (library on disk, downloa
       await startApi();
       const again = await undo(m.id);
       const reason = json(again)?.details?.reason ?? json(again)?.error?.details?.reason;
-      const outcome = again.status === 200 ? 'completed by asking again' : again.status === 409 && reason === 'undone' ? 'already recorded as undone' : `${again.status} ${reason ?? again.text.slice(0, 120)}`;
+      const outcome =
+        again.status === 200
+          ? 'completed by asking again'
+          : again.status === 409 && reason === 'undone'
+            ? 'already recorded as undone'
+            : `${again.status} ${reason ?? again.text.slice(0, 120)}`;
       bump(outcomes, outcome);
       if (again.status === 200) undoResponse.parse(json(again));
       else if (!(again.status === 409 && reason === 'undone')) problems.push(`trial ${i}: asking again answered ${again.status} ${again.text.slice(0, 200)}`);
 
       // Settled: the bytes once, at the download path; the history says undone.
       const [lib2, dl2, subLib2, subDl2] = await Promise.all([m.dest, m.video, m.subDest, m.sidecar].map(sha256OrNull));
-      if (!(dl2 === m.hash && lib2 === null)) problems.push(`trial ${i}: after asking again download=${dl2 === m.hash ? 'whole' : dl2 ? 'other' : 'absent'} library=${lib2 ? 'present' : 'absent'}`);
+      if (!(dl2 === m.hash && lib2 === null))
+        problems.push(`trial ${i}: after asking again download=${dl2 === m.hash ? 'whole' : dl2 ? 'other' : 'absent'} library=${lib2 ? 'present' : 'absent'}`);
       if (!(subDl2 === m.subHash && subLib2 === null)) problems.push(`trial ${i}: after asking again the sidecar is not back once`);
       const items = await historyOf(m.video).catch((err: Error) => (problems.push(`trial ${i}: ${err.message}`), []));
-      if (items.length !== 1 || items[0]!.undone_at === null) problems.push(`trial ${i}: the history holds ${items.length} records of the import, undone_at ${items[0]?.undone_at}`);
-      const left = [...(await findLeftovers([paths.drive, paths.downloads, paths.data])), ...(await filesIn(join(paths.data, 'scanner', 'transfers'))).map((n) => `transfer note ${n}`)];
+      if (items.length !== 1 || items[0]!.undone_at === null)
+        problems.push(`trial ${i}: the history holds ${items.length} records of the import, undone_at ${items[0]?.undone_at}`);
+      const left = [
+        ...(await findLeftovers([paths.drive, paths.downloads, paths.data])),
+        ...(await filesIn(join(paths.data, 'scanner', 'transfers'))).map((n) => `transfer note ${n}`),
+      ];
       if (left.length) problems.push(`trial ${i}: left after the undo completed: ${left.join(', ')}`);
     }
 

@@ -44,7 +44,11 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 async function startApi(configFile: string, prefix: string): Promise<{ api: RunningProcess; port: number }> {
   const port = await freePort();
-  const api = startProcess('api', { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' }, { built: true });
+  const api = startProcess(
+    'api',
+    { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' },
+    { built: true },
+  );
   running.push(api);
   await waitFor(async () => (await send(port, 'GET', '/api/ready')).status === 200, 30_000, 'the api');
   return { api, port };
@@ -99,108 +103,125 @@ const { shm, disk, skip: moveSkip, cleanup } = crossFilesystem('move', 'move kil
 cleanups.push(cleanup);
 
 // In hardlink mode a link cannot cross filesystems: like copy mode, a verified copy that keeps the download.
-describe.skipIf(moveSkip !== null).each(['move', 'hardlink', 'copy'] as const)('SIGKILL during a cross-filesystem %s (downloads on tmpfs, drive on disk)', (transfer) => {
-  const keeps = transfer !== 'move';
-  const kind = transfer === 'move' ? 'move' : `${transfer} (copy across)`;
-  // Half as many for the modes that share move's copy path (its journal, its recovery): enough to
-  // land kills in each window while keeping the suite's run time in bounds.
-  const trials = transfer === 'move' ? TRIALS : Math.ceil(TRIALS / 2);
-  it(`${trials - 1} kills of scanner passes importing ${MOVE_MB} MiB files: nothing lost, each file once at its destination${keeps ? ', the download kept' : ''}, imported once, no temp left`, async () => {
-    const root = { shm: join(shm, transfer), disk: join(disk, transfer) };
-    const { paths, configFile } = await killInstall({ shm: root.shm, disk: root.disk }, transfer);
-    const prefix = uniquePrefix(`k${transfer}`);
-    prefixes.push(prefix);
-    const { port } = await startApi(configFile, prefix);
-    const NATO = 'Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey Xray Yankee Zulu'.split(' ');
-    const COLOURS = ['Red', 'Green', 'Blue'];
-    interface Original { source: string; dest: string; hash: string }
-    const originals = new Map<number, Original[]>();
+describe.skipIf(moveSkip !== null).each(['move', 'hardlink', 'copy'] as const)(
+  'SIGKILL during a cross-filesystem %s (downloads on tmpfs, drive on disk)',
+  (transfer) => {
+    const keeps = transfer !== 'move';
+    const kind = transfer === 'move' ? 'move' : `${transfer} (copy across)`;
+    // Half as many for the modes that share move's copy path (its journal, its recovery): enough to
+    // land kills in each window while keeping the suite's run time in bounds.
+    const trials = transfer === 'move' ? TRIALS : Math.ceil(TRIALS / 2);
+    it(`${trials - 1} kills of scanner passes importing ${MOVE_MB} MiB files: nothing lost, each file once at its destination${keeps ? ', the download kept' : ''}, imported once, no temp left`, async () => {
+      const root = { shm: join(shm, transfer), disk: join(disk, transfer) };
+      const { paths, configFile } = await killInstall({ shm: root.shm, disk: root.disk }, transfer);
+      const prefix = uniquePrefix(`k${transfer}`);
+      prefixes.push(prefix);
+      const { port } = await startApi(configFile, prefix);
+      const NATO =
+        'Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey Xray Yankee Zulu'.split(
+          ' ',
+        );
+      const COLOURS = ['Red', 'Green', 'Blue'];
+      interface Original {
+        source: string;
+        dest: string;
+        hash: string;
+      }
+      const originals = new Map<number, Original[]>();
 
-    const spec: KindSpec = {
-      name: kind,
-      queue: 'scan',
-      port,
-      redisUrl,
-      prefix,
-      workerEnv: { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_QUEUES: 'scan' },
-      async prepare(i) {
-        const list: Original[] = [];
-        for (const colour of COLOURS) {
-          const title = `${NATO[i % NATO.length]}${i >= NATO.length ? ` ${Math.floor(i / NATO.length)}` : ''} ${colour} Faultmove`;
-          const year = 1990 + (i % 30);
-          const stem = `${title.replace(/ /g, '.')}.${year}.1080p.BluRay.x264-FLT`;
-          const folder = join(paths.downloads, stem);
-          await mkdir(folder, { recursive: true });
-          const destDir = join(paths.drive, 'Movies', `${title} (${year})`);
-          for (const [ext, bytes] of [['.mkv', randomBytes(MOVE_MB * 1024 * 1024)], ['.en.srt', randomBytes(2048)]] as const) {
-            const source = join(folder, `${stem}${ext}`);
-            await writeFile(source, bytes);
-            await utimes(source, OLD, OLD);
-            list.push({ source, dest: join(destDir, `${title} (${year})${ext}`), hash: await sha256(source) });
+      const spec: KindSpec = {
+        name: kind,
+        queue: 'scan',
+        port,
+        redisUrl,
+        prefix,
+        workerEnv: { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_QUEUES: 'scan' },
+        async prepare(i) {
+          const list: Original[] = [];
+          for (const colour of COLOURS) {
+            const title = `${NATO[i % NATO.length]}${i >= NATO.length ? ` ${Math.floor(i / NATO.length)}` : ''} ${colour} Faultmove`;
+            const year = 1990 + (i % 30);
+            const stem = `${title.replace(/ /g, '.')}.${year}.1080p.BluRay.x264-FLT`;
+            const folder = join(paths.downloads, stem);
+            await mkdir(folder, { recursive: true });
+            const destDir = join(paths.drive, 'Movies', `${title} (${year})`);
+            for (const [ext, bytes] of [
+              ['.mkv', randomBytes(MOVE_MB * 1024 * 1024)],
+              ['.en.srt', randomBytes(2048)],
+            ] as const) {
+              const source = join(folder, `${stem}${ext}`);
+              await writeFile(source, bytes);
+              await utimes(source, OLD, OLD);
+              list.push({ source, dest: join(destDir, `${title} (${year})${ext}`), hash: await sha256(source) });
+            }
           }
-        }
-        originals.set(i, list);
-      },
-      async submit() {
-        const r = await send(port, 'POST', '/api/scan?wait=0');
-        if (r.status !== 202 && r.status !== 200) throw new Error(`POST /api/scan: ${r.status} ${r.text}`);
-        return String(json(r).job?.id ?? json(r).id);
-      },
-      async check(i, settled: Settled): Promise<Check> {
-        const c: Check = { lost: [], changed: [], unsettled: [], phases: [] };
-        for (const o of originals.get(i) ?? []) {
-          const [src, dst] = await Promise.all([sha256OrNull(o.source), sha256OrNull(o.dest)]);
-          if (src !== o.hash && dst !== o.hash) c.lost.push(o.source);
-          if ((src !== null && src !== o.hash) || (dst !== null && dst !== o.hash)) c.changed.push(o.source);
-          if (keeps && src !== o.hash) c.lost.push(`${o.source} (the download ${transfer} mode keeps)`);
-          if (settled === null && o.source.endsWith('.mkv')) {
-            const partial = (await readdir(dirname(o.dest)).catch(() => [] as string[])).some((n) => n.startsWith('.mo-partial-'));
-            c.phases!.push(dst !== null ? (keeps ? 'placed' : src !== null ? 'both names' : 'moved') : partial ? 'copying' : 'not started');
+          originals.set(i, list);
+        },
+        async submit() {
+          const r = await send(port, 'POST', '/api/scan?wait=0');
+          if (r.status !== 202 && r.status !== 200) throw new Error(`POST /api/scan: ${r.status} ${r.text}`);
+          return String(json(r).job?.id ?? json(r).id);
+        },
+        async check(i, settled: Settled): Promise<Check> {
+          const c: Check = { lost: [], changed: [], unsettled: [], phases: [] };
+          for (const o of originals.get(i) ?? []) {
+            const [src, dst] = await Promise.all([sha256OrNull(o.source), sha256OrNull(o.dest)]);
+            if (src !== o.hash && dst !== o.hash) c.lost.push(o.source);
+            if ((src !== null && src !== o.hash) || (dst !== null && dst !== o.hash)) c.changed.push(o.source);
+            if (keeps && src !== o.hash) c.lost.push(`${o.source} (the download ${transfer} mode keeps)`);
+            if (settled === null && o.source.endsWith('.mkv')) {
+              const partial = (await readdir(dirname(o.dest)).catch(() => [] as string[])).some((n) => n.startsWith('.mo-partial-'));
+              c.phases!.push(dst !== null ? (keeps ? 'placed' : src !== null ? 'both names' : 'moved') : partial ? 'copying' : 'not started');
+            }
+            // A pass that completed imported everything, exactly once.
+            if ((settled === 'completed' || settled === 'final') && !(dst === o.hash && (keeps ? src === o.hash : src === null)))
+              c.unsettled!.push(`${o.source}: after a completed pass source=${src ? 'present' : 'gone'} destination=${dst ? 'present' : 'absent'}`);
+            if (settled === 'final' && o.source.endsWith('.mkv')) {
+              const h = await send(port, 'GET', `/api/history?limit=10&source=${encodeURIComponent(o.source)}`);
+              const items = (json(h)?.items ?? []) as { destination: string; method: string; sidecars: unknown[] }[];
+              // Across filesystems every mode copies.
+              const want = 'copy';
+              if (h.status !== 200 || items.length !== 1 || items[0]!.destination !== o.dest || items[0]!.method !== want || items[0]!.sidecars.length !== 1)
+                c.unsettled!.push(
+                  `${o.source}: the history holds ${h.status === 200 ? JSON.stringify(items).slice(0, 300) : `${h.status} ${h.text.slice(0, 200)}`}, not one ${want} with its sidecar`,
+                );
+            }
           }
-          // A pass that completed imported everything, exactly once.
-          if ((settled === 'completed' || settled === 'final') && !(dst === o.hash && (keeps ? src === o.hash : src === null)))
-            c.unsettled!.push(`${o.source}: after a completed pass source=${src ? 'present' : 'gone'} destination=${dst ? 'present' : 'absent'}`);
-          if (settled === 'final' && o.source.endsWith('.mkv')) {
-            const h = await send(port, 'GET', `/api/history?limit=10&source=${encodeURIComponent(o.source)}`);
-            const items = (json(h)?.items ?? []) as { destination: string; method: string; sidecars: unknown[] }[];
-            // Across filesystems every mode copies.
-            const want = 'copy';
-            if (h.status !== 200 || items.length !== 1 || items[0]!.destination !== o.dest || items[0]!.method !== want || items[0]!.sidecars.length !== 1)
-              c.unsettled!.push(`${o.source}: the history holds ${h.status === 200 ? JSON.stringify(items).slice(0, 300) : `${h.status} ${h.text.slice(0, 200)}`}, not one ${want} with its sidecar`);
-          }
-        }
-        return c;
-      },
-      async leftovers() {
-        const notes = (await Promise.all(['transfers', 'sidecars'].map((d) => filesIn(join(paths.data, 'scanner', d))))).flat().map((n) => `journal: ${n}`);
-        return [...(await findLeftovers([paths.drive, paths.downloads, paths.data])), ...notes];
-      },
-      async afterKill() {
-        await ageLocks([join(paths.data, 'scanner.lock'), join(paths.data, 'state.json.lock')]);
-      },
-      async finish() {
-        const r = await send(port, 'POST', '/api/scan?wait=120', { timeoutMs: 130_000 });
-        if (r.status !== 200) throw new Error(`the last pass: ${r.status} ${r.text.slice(0, 300)}`);
-        const again = json(await send(port, 'POST', '/api/scan?wait=60', { timeoutMs: 70_000 }));
-        if (again?.moves?.length !== 0 || again?.plans?.length !== 0) throw new Error(`a pass after the last one still had work: ${JSON.stringify(again).slice(0, 300)}`);
-        // The downloads hold nothing but empty folders (move) or exactly the originals (hardlink, copy), and no lock is held.
-        const left: string[] = [];
-        const walk = async (d: string) => {
-          for (const e of await readdir(d, { withFileTypes: true })) (e.isDirectory() ? await walk(join(d, e.name)) : left.push(join(d, e.name)));
-        };
-        await walk(paths.downloads);
-        const kept = keeps ? [...originals.values()].flat().map((o) => o.source) : [];
-        if (left.sort().join('\n') !== kept.sort().join('\n')) throw new Error(`the downloads hold ${left.length} files, expected ${kept.length}: ${left.filter((f) => !kept.includes(f)).join(', ')}`);
-        for (const lock of ['scanner.lock', 'state.json.lock']) if (existsSync(join(paths.data, lock))) throw new Error(`${lock} is still held`);
-        const state = stateSchema.safeParse(JSON.parse(await readFile(join(paths.data, 'state.json'), 'utf8')));
-        if (!state.success) throw new Error(`state.json: ${state.error.message}`);
-      },
-    };
-    const stats = await runKillTrials(spec, { trials, rng: rng(seed).fork(transfer), natural: transfer === 'move' });
-    report(kind, stats);
-    expectClean(stats);
-  }, 600_000);
-});
+          return c;
+        },
+        async leftovers() {
+          const notes = (await Promise.all(['transfers', 'sidecars'].map((d) => filesIn(join(paths.data, 'scanner', d))))).flat().map((n) => `journal: ${n}`);
+          return [...(await findLeftovers([paths.drive, paths.downloads, paths.data])), ...notes];
+        },
+        async afterKill() {
+          await ageLocks([join(paths.data, 'scanner.lock'), join(paths.data, 'state.json.lock')]);
+        },
+        async finish() {
+          const r = await send(port, 'POST', '/api/scan?wait=120', { timeoutMs: 130_000 });
+          if (r.status !== 200) throw new Error(`the last pass: ${r.status} ${r.text.slice(0, 300)}`);
+          const again = json(await send(port, 'POST', '/api/scan?wait=60', { timeoutMs: 70_000 }));
+          if (again?.moves?.length !== 0 || again?.plans?.length !== 0)
+            throw new Error(`a pass after the last one still had work: ${JSON.stringify(again).slice(0, 300)}`);
+          // The downloads hold nothing but empty folders (move) or exactly the originals (hardlink, copy), and no lock is held.
+          const left: string[] = [];
+          const walk = async (d: string) => {
+            for (const e of await readdir(d, { withFileTypes: true })) e.isDirectory() ? await walk(join(d, e.name)) : left.push(join(d, e.name));
+          };
+          await walk(paths.downloads);
+          const kept = keeps ? [...originals.values()].flat().map((o) => o.source) : [];
+          if (left.sort().join('\n') !== kept.sort().join('\n'))
+            throw new Error(`the downloads hold ${left.length} files, expected ${kept.length}: ${left.filter((f) => !kept.includes(f)).join(', ')}`);
+          for (const lock of ['scanner.lock', 'state.json.lock']) if (existsSync(join(paths.data, lock))) throw new Error(`${lock} is still held`);
+          const state = stateSchema.safeParse(JSON.parse(await readFile(join(paths.data, 'state.json'), 'utf8')));
+          if (!state.success) throw new Error(`state.json: ${state.error.message}`);
+        },
+      };
+      const stats = await runKillTrials(spec, { trials, rng: rng(seed).fork(transfer), natural: transfer === 'move' });
+      report(kind, stats);
+      expectClean(stats);
+    }, 600_000);
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // (b) a remux, (c) a transcode
@@ -254,7 +275,10 @@ describe('SIGKILL during a remux and during a transcode', () => {
       },
       async submit(i) {
         const f = files.get(i)!;
-        const r = await send(port, 'POST', '/api/media/tracks?wait=0', { body: JSON.stringify({ path: f.file, ...f.req }), headers: { 'content-type': 'application/json' } });
+        const r = await send(port, 'POST', '/api/media/tracks?wait=0', {
+          body: JSON.stringify({ path: f.file, ...f.req }),
+          headers: { 'content-type': 'application/json' },
+        });
         if (r.status !== 202) throw new Error(`POST /api/media/tracks: ${r.status} ${r.text}`);
         f.job = String(json(r).job.id);
         return f.job;
@@ -305,12 +329,17 @@ describe('SIGKILL during a remux and during a transcode', () => {
       await copyFile(tpl.avi!, file);
       sources.push(file);
     }
-    const lib = startProcess('worker', { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_QUEUES: 'library' }, { built: true });
+    const lib = startProcess(
+      'worker',
+      { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_QUEUES: 'library' },
+      { built: true },
+    );
     running.push(lib);
     const scan = await send(port, 'POST', '/api/library/scan?wait=60', { timeoutMs: 70_000 });
     expect(scan.status, scan.text).toBe(200);
     await lib.stop('SIGTERM');
-    const queue = async () => (json(await send(port, 'GET', '/api/tools/transcoder'))?.queue ?? []) as { path: string; status: string; original: string | null }[];
+    const queue = async () =>
+      (json(await send(port, 'GET', '/api/tools/transcoder'))?.queue ?? []) as { path: string; status: string; original: string | null }[];
     expect((await queue()).filter((e) => e.path.endsWith('.avi'))).toHaveLength(N);
 
     const srcDuration = (await probeFile(tpl.avi!)).duration_seconds ?? 6;
@@ -357,14 +386,15 @@ describe('SIGKILL during a remux and during a transcode', () => {
           const want = outcome === 'completed' ? 'done' : 'failed';
           // A job BullMQ fails for stalling is recorded by whichever worker hears of it, a moment later.
           let entry = (await queue()).find((e) => e.path === t.file);
-          for (const until = Date.now() + 5000; entry?.status !== want && Date.now() < until; ) {
+          for (const until = Date.now() + 5000; entry?.status !== want && Date.now() < until;) {
             await sleep(100);
             entry = (await queue()).find((e) => e.path === t.file);
           }
           // A job killed after its MP4 was verified, placed and recorded, then killed again on
           // delivery, fails for stalling: its entry rightly stays done.
           const doneBeforeFailing = outcome === 'failed' && entry?.status === 'done' && good;
-          if (entry?.status !== want && !doneBeforeFailing) c.unsettled!.push(`${basename(t.file)}: job ${t.job} ${outcome}, but GET /api/tools/transcoder says "${entry?.status}"`);
+          if (entry?.status !== want && !doneBeforeFailing)
+            c.unsettled!.push(`${basename(t.file)}: job ${t.job} ${outcome}, but GET /api/tools/transcoder says "${entry?.status}"`);
           // A kill between recording the MP4 and removing the original leaves it, and the entry says kept.
           if (outcome === 'completed' && !good) c.unsettled!.push(`${basename(t.file)}: job completed, mp4 missing or bad`);
           if (entry?.status === 'done' && entry.original !== (orig === null ? 'removed' : 'kept')) {
@@ -418,10 +448,14 @@ describe('SIGKILL during a state.json write', () => {
       proc.stdout.on('data', (d) => (out += d));
       proc.stderr.on('data', (d) => (out += d));
       const exited = new Promise<void>((res) => proc.once('exit', () => res()));
-      await waitFor(async () => {
-        if (proc.exitCode !== null && !out.includes('ready')) throw new Error(`writer exited: ${out}`);
-        return out.includes('ready');
-      }, 20_000, 'the writer');
+      await waitFor(
+        async () => {
+          if (proc.exitCode !== null && !out.includes('ready')) throw new Error(`writer exited: ${out}`);
+          return out.includes('ready');
+        },
+        20_000,
+        'the writer',
+      );
       return { proc, exited, output: () => out };
     };
     const deadTemps = async (alive: number[]) =>
@@ -440,7 +474,17 @@ describe('SIGKILL during a state.json write', () => {
       }
     })();
 
-    const stats = { kills: 0, midWrite: 0, lockHeld: 0, torn: 0, inconsistent: 0, leftover: 0, apiWriteFailures: 0, apiWriteMs: [] as number[], delays: [] as number[] };
+    const stats = {
+      kills: 0,
+      midWrite: 0,
+      lockHeld: 0,
+      torn: 0,
+      inconsistent: 0,
+      leftover: 0,
+      apiWriteFailures: 0,
+      apiWriteMs: [] as number[],
+      delays: [] as number[],
+    };
     const problems: string[] = [];
     try {
       for (let i = 0; i < TRIALS - 1; i++) {
@@ -474,7 +518,11 @@ describe('SIGKILL during a state.json write', () => {
         // The dead writer's lock would go stale in 10 s; age it now. The API is idle meanwhile.
         await ageLocks([lock]);
         const t0 = performance.now();
-        const post = await send(port, 'POST', '/api/settings', { body: JSON.stringify({ settle_seconds: 424242 + i }), headers: { 'content-type': 'application/json' }, timeoutMs: 40_000 });
+        const post = await send(port, 'POST', '/api/settings', {
+          body: JSON.stringify({ settle_seconds: 424242 + i }),
+          headers: { 'content-type': 'application/json' },
+          timeoutMs: 40_000,
+        });
         stats.apiWriteMs.push(performance.now() - t0);
         if (post.status !== 200) {
           stats.apiWriteFailures++;

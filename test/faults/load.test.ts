@@ -117,7 +117,9 @@ describe('load on the cached endpoints while a remux runs', () => {
     agent.destroy();
     remuxAgent.destroy();
 
-    const all = Object.values(lat).flat().sort((a, b) => a - b);
+    const all = Object.values(lat)
+      .flat()
+      .sort((a, b) => a - b);
     const total = all.length + errors.length;
     figures.set('clients / seconds', `${CLIENTS} / ${elapsed.toFixed(1)}`);
     figures.set('requests', total);
@@ -126,11 +128,26 @@ describe('load on the cached endpoints while a remux runs', () => {
     figures.set('status histogram', JSON.stringify(statuses));
     for (const p of ENDPOINTS) {
       const s = lat[p]!.sort((a, b) => a - b);
-      figures.set(`${p} n / p50 / p95 / p99 / max (ms)`, `${s.length} / ${percentile(s, 50).toFixed(1)} / ${percentile(s, 95).toFixed(1)} / ${percentile(s, 99).toFixed(1)} / ${s[s.length - 1]?.toFixed(1)}`);
+      figures.set(
+        `${p} n / p50 / p95 / p99 / max (ms)`,
+        `${s.length} / ${percentile(s, 50).toFixed(1)} / ${percentile(s, 95).toFixed(1)} / ${percentile(s, 99).toFixed(1)} / ${s[s.length - 1]?.toFixed(1)}`,
+      );
     }
-    figures.set('all endpoints p50 / p95 / p99 (ms)', `${percentile(all, 50).toFixed(1)} / ${percentile(all, 95).toFixed(1)} / ${percentile(all, 99).toFixed(1)}`);
+    figures.set(
+      'all endpoints p50 / p95 / p99 (ms)',
+      `${percentile(all, 50).toFixed(1)} / ${percentile(all, 95).toFixed(1)} / ${percentile(all, 99).toFixed(1)}`,
+    );
     figures.set('remuxes completed during the load / failed', `${remux.done} / ${remux.failed.length}`);
-    if (remux.ms.length) figures.set('remux request time, median (ms)', Math.round(percentile([...remux.ms].sort((a, b) => a - b), 50)));
+    if (remux.ms.length)
+      figures.set(
+        'remux request time, median (ms)',
+        Math.round(
+          percentile(
+            [...remux.ms].sort((a, b) => a - b),
+            50,
+          ),
+        ),
+      );
     // When answers were slow: one stall of the API shows as every client slow at the same second.
     const seconds = [...new Set(slow.map((x) => Math.floor(x.at)))].sort((a, b) => a - b);
     figures.set('answers over 500 ms', slow.length);

@@ -25,7 +25,18 @@ const CYCLES = Number(process.env.FAULTS_REDIS_CYCLES ?? 3);
 /** How long Redis stays down in each cycle; the remux's ffmpeg is held 4 s, so some outages outlast it. */
 const OUTAGES_MS = [3000, 6000, 2000, 5000];
 const figures = new Figures('redis-restart');
-const CACHED = ['/api/library', '/api/dashboard', '/api/tools/subtitles', '/api/tools/transcoder', '/api/tools/duplicates', '/api/releases', '/api/config', '/api/theme/custom.css', '/api/downloads', '/api/health'];
+const CACHED = [
+  '/api/library',
+  '/api/dashboard',
+  '/api/tools/subtitles',
+  '/api/tools/transcoder',
+  '/api/tools/duplicates',
+  '/api/releases',
+  '/api/config',
+  '/api/theme/custom.css',
+  '/api/downloads',
+  '/api/health',
+];
 
 let redis: PrivateRedis;
 let install: TempInstall;
@@ -59,7 +70,13 @@ beforeAll(async () => {
   // The worker's ffmpeg waits 4 s before it starts: a remux is "mid-way" long enough to pull Redis from under it.
   const PATH = await ffmpegWrapper(join(install.root, 'bin'), slowStart(4));
   port = await freePort();
-  const env = { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redis.url, QUEUE_PREFIX: uniquePrefix('restart'), PORT: String(port), HOST: '127.0.0.1' };
+  const env = {
+    MEDIA_ORGANIZER_CONFIG: install.configFile,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: uniquePrefix('restart'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
   api = startProcess('api', env, { built: true });
   worker = startProcess('worker', { ...env, PATH }, { built: true });
   await waitFor(async () => (await send(port, 'GET', '/api/ready')).status === 200, 30_000, 'the api');
@@ -93,7 +110,10 @@ describe('Redis killed and restarted while the service works', () => {
         const file = join(install.paths.downloads, `Outage ${c}-${k}.mkv`);
         await copyFile(template, file);
         const req = k === 0 ? { action: 'remove' as const, stream: 2 } : { action: 'set_default' as const, stream: 2 };
-        const r = await send(port, 'POST', '/api/media/tracks?wait=0', { body: JSON.stringify({ path: file, ...req }), headers: { 'content-type': 'application/json' } });
+        const r = await send(port, 'POST', '/api/media/tracks?wait=0', {
+          body: JSON.stringify({ path: file, ...req }),
+          headers: { 'content-type': 'application/json' },
+        });
         expect(r.status, r.text).toBe(202);
         const id = String(json(r).job.id);
         jobs.push(id);

@@ -24,7 +24,13 @@ afterAll(async () => {
 
 async function startApi(): Promise<{ api: RunningProcess; port: number }> {
   const port = await freePort();
-  const api = startProcess('api', { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' });
+  const api = startProcess('api', {
+    MEDIA_ORGANIZER_CONFIG: install.configFile,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
   running.push(api);
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/ready`, withTestKey())).ok, 30_000, 'the api');
   return { api, port };
@@ -73,7 +79,12 @@ describe('SIGTERM', () => {
 
   it('stops a worker whose metrics endpoint a scraper keeps a connection open to', async () => {
     const port = await freePort();
-    const worker = startProcess('worker', { MEDIA_ORGANIZER_CONFIG: install.configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, WORKER_METRICS_PORT: String(port) });
+    const worker = startProcess('worker', {
+      MEDIA_ORGANIZER_CONFIG: install.configFile,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: prefix,
+      WORKER_METRICS_PORT: String(port),
+    });
     running.push(worker);
     await waitFor(async () => worker.output().includes('worker started'), 30_000, 'the worker');
     // As Prometheus scrapes: one kept-alive connection, idle between scrapes.

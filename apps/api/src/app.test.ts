@@ -41,20 +41,23 @@ describe('health and readiness', () => {
   });
 
   // /dev/shm is a mount of its own on Linux: no link from the temp downloads folder reaches it.
-  it.skipIf(!existsSync('/dev/shm'))('ready tells per drive whether a hard link from the downloads reaches it, and follows drives saved at run time', async () => {
-    const shm = mkdtempSync('/dev/shm/mo-ready-');
-    try {
-      t = await testApp({ toml: `[[drives]]\nname = "shm"\npath = "${shm}"\n` });
-      const first = await t.app.request('/api/ready');
-      expect(await first.json()).toEqual({ ok: true, redis: 'up', hardlinks: { disk1: true, shm: false } });
-      const drives = [{ name: 'near', path: join(t.install.root, 'media', 'disk2') }];
-      const saved = await t.app.request('/api/settings', post({ drives }));
-      expect(saved.status, await saved.text()).toBe(200);
-      await expect.poll(async () => (await (await t.app.request('/api/ready')).json()).hardlinks).toEqual({ near: true });
-    } finally {
-      rmSync(shm, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!existsSync('/dev/shm'))(
+    'ready tells per drive whether a hard link from the downloads reaches it, and follows drives saved at run time',
+    async () => {
+      const shm = mkdtempSync('/dev/shm/mo-ready-');
+      try {
+        t = await testApp({ toml: `[[drives]]\nname = "shm"\npath = "${shm}"\n` });
+        const first = await t.app.request('/api/ready');
+        expect(await first.json()).toEqual({ ok: true, redis: 'up', hardlinks: { disk1: true, shm: false } });
+        const drives = [{ name: 'near', path: join(t.install.root, 'media', 'disk2') }];
+        const saved = await t.app.request('/api/settings', post({ drives }));
+        expect(saved.status, await saved.text()).toBe(200);
+        await expect.poll(async () => (await (await t.app.request('/api/ready')).json()).hardlinks).toEqual({ near: true });
+      } finally {
+        rmSync(shm, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('every response carries a request id, and a given one is kept', async () => {
     t = await testApp();
@@ -170,9 +173,7 @@ describe('POST /api/settings', () => {
     const body = (await res.json()) as { settings: Record<string, any> };
     expect(body.settings.app.dry_run).toBe(false);
     expect(body.settings.metadata.include_specials).toBe(true);
-    expect(Object.keys(body.settings).sort()).toEqual(
-      ['app', 'drives', 'library', 'metadata', 'paths', 'release_providers', 'theme', 'notifications'].sort(),
-    );
+    expect(Object.keys(body.settings).sort()).toEqual(['app', 'drives', 'library', 'metadata', 'paths', 'release_providers', 'theme', 'notifications'].sort());
     const state = JSON.parse(await readFile(join(t.install.paths.data, 'state.json'), 'utf8'));
     expect(state.settings).toEqual({ app: { dry_run: false }, metadata: { include_specials: true } });
     expect(await readFile(t.install.configFile)).toEqual(tomlBefore);
@@ -186,10 +187,7 @@ describe('POST /api/settings', () => {
     let res = await t.app.request('/api/settings', post({ dry_run: false, settle_seconds: 30, log_level: 'debug' }));
     expect(res.status).toBe(200);
     expect(t.config.current().app).toMatchObject({ dry_run: false, settle_seconds: 30, log_level: 'debug' });
-    res = await t.app.request(
-      '/api/settings',
-      post({ scan_interval_seconds: 0, drives: [{ name: 'big', path: big }], app: { library_scan_max_files: 10 } }),
-    );
+    res = await t.app.request('/api/settings', post({ scan_interval_seconds: 0, drives: [{ name: 'big', path: big }], app: { library_scan_max_files: 10 } }));
     expect(res.status).toBe(200);
     expect(t.config.current().app).toMatchObject({ scan_interval_seconds: 0, library_scan_max_files: 10, settle_seconds: 30 });
     expect(t.config.current().drives).toEqual([{ name: 'big', path: big }]);
@@ -213,7 +211,15 @@ describe('POST /api/settings', () => {
     [{ transcoder: { keep_original: true } }, 'transcoder'],
     [{ paths: { data: '/elsewhere' } }, 'paths.data'],
     [{ paths: { downloads: 'relative/dir' } }, 'paths.downloads'],
-    [{ drives: [{ name: 'a', path: '/a' }, { name: 'a', path: '/b' }] }, 'drives.1.name'],
+    [
+      {
+        drives: [
+          { name: 'a', path: '/a' },
+          { name: 'a', path: '/b' },
+        ],
+      },
+      'drives.1.name',
+    ],
     [{ settle_seconds: -1 }, 'app.settle_seconds'],
     [{ log_level: 'loud' }, 'app.log_level'],
     [{ dry_run: true, app: { dry_run: false } }, 'app.dry_run'],
@@ -302,11 +308,7 @@ describe('errors', () => {
   });
 
   it('a bad tracks body names the field', async () => {
-    const err = await expectError(
-      await t.app.request('/api/media/tracks', post({ path: '/x.mkv', action: 'explode', stream: 1 })),
-      400,
-      'bad_request',
-    );
+    const err = await expectError(await t.app.request('/api/media/tracks', post({ path: '/x.mkv', action: 'explode', stream: 1 })), 400, 'bad_request');
     expect(err.message).toMatch(/^action/);
   });
 

@@ -51,10 +51,7 @@ export function createApp(deps: AppDeps) {
     c.set('log', log);
     const started = performance.now();
     await next();
-    log.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
-      'request',
-    );
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   app.use('*', hostGuard(deps.config));
   app.use('/api/*', drainUnreadBody);
@@ -83,7 +80,10 @@ export function createApp(deps: AppDeps) {
     .route('/', workerRoutes(deps))
     .route('/', notificationRoutes(deps))
     .route('/', metricsRoutes(metrics))
-    .route('/', openApiRoutes(() => openApiDocument(app, deps.urlBase)));
+    .route(
+      '/',
+      openApiRoutes(() => openApiDocument(app, deps.urlBase)),
+    );
   app.route('/api', api);
   app.route('/', setupPage());
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });

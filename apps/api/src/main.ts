@@ -1,5 +1,15 @@
 import { serve } from '@hono/node-server';
-import { ConfigError, dataDir, createAuthService, createJobClient, createJobEvents, createLibraryCache, createLogger, createRuntimeConfig, readProcessEnv } from '@mo/core';
+import {
+  ConfigError,
+  dataDir,
+  createAuthService,
+  createJobClient,
+  createJobEvents,
+  createLibraryCache,
+  createLogger,
+  createRuntimeConfig,
+  readProcessEnv,
+} from '@mo/core';
 import { applyUmask, NO_OWNERSHIP, ownershipFromEnv, type Ownership } from '@mo/core/fs';
 import { useProbeConcurrency } from '@mo/core/media';
 import { createApp } from './app.ts';

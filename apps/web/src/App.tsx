@@ -58,7 +58,11 @@ function Shell({ username, localOpen }: { username: string | null; localOpen: bo
           ))}
         </nav>
         <span className="who">
-          <span className={`live-dot ${connected ? 'on' : 'off'}`} title={connected ? 'Live updates connected' : 'Live updates reconnecting'} aria-hidden="true" />
+          <span
+            className={`live-dot ${connected ? 'on' : 'off'}`}
+            title={connected ? 'Live updates connected' : 'Live updates reconnecting'}
+            aria-hidden="true"
+          />
           {username ? <span>{username}</span> : null}
           {username ? (
             <button type="button" className="link" onClick={() => logout.mutate()}>

@@ -28,10 +28,17 @@ describe('the start-up warning about drives a hard link cannot reach', () => {
   it.skipIf(!existsSync('/dev/shm'))('names the drive, both folders and both mounts, at warn level, once per drive', async () => {
     const shm = mkdtempSync('/dev/shm/mo-link-warning-');
     try {
-      const lines = await logged([{ name: 'disk1', path: near }, { name: 'fast', path: shm }]);
+      const lines = await logged([
+        { name: 'disk1', path: near },
+        { name: 'fast', path: shm },
+      ]);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ level: 40, drive: 'fast', drive_mount: '/dev/shm', reason: 'different-filesystems' });
-      expect(lines[0]!.msg).toMatch(new RegExp(`^downloads \\(${downloads}, mount /[^)]*\\) and drive fast \\(${shm}, mount /dev/shm\\) lie on different filesystems: hardlink mode will copy and move will copy then delete`));
+      expect(lines[0]!.msg).toMatch(
+        new RegExp(
+          `^downloads \\(${downloads}, mount /[^)]*\\) and drive fast \\(${shm}, mount /dev/shm\\) lie on different filesystems: hardlink mode will copy and move will copy then delete`,
+        ),
+      );
     } finally {
       rmSync(shm, { recursive: true, force: true });
     }

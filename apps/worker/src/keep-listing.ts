@@ -48,23 +48,25 @@ export function keepDownloadsListing(opts: {
     timer = undefined;
     dirty = false;
     const started = Date.now();
-    running = refresh(config.current(), abort.signal).then(
-      () => {
-        if (failing) logger.info('the downloads listing is saved again');
-        failing = false;
-      },
-      (err: Error) => {
-        if (abort.signal.aborted) return;
-        // Once, not every few seconds: a data folder that cannot be written stays so for a while.
-        if (!failing) logger.warn({ err: err.message }, 'could not refresh the downloads listing; trying again');
-        failing = true;
-      },
-    ).finally(() => {
-      lastEndMs = Date.now();
-      lastWalkMs = lastEndMs - started;
-      running = undefined;
-      schedule();
-    });
+    running = refresh(config.current(), abort.signal)
+      .then(
+        () => {
+          if (failing) logger.info('the downloads listing is saved again');
+          failing = false;
+        },
+        (err: Error) => {
+          if (abort.signal.aborted) return;
+          // Once, not every few seconds: a data folder that cannot be written stays so for a while.
+          if (!failing) logger.warn({ err: err.message }, 'could not refresh the downloads listing; trying again');
+          failing = true;
+        },
+      )
+      .finally(() => {
+        lastEndMs = Date.now();
+        lastWalkMs = lastEndMs - started;
+        running = undefined;
+        schedule();
+      });
   }
 
   // Another folder, another data folder, settle_seconds or the video extensions: each changes the listing.

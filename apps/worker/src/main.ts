@@ -66,9 +66,7 @@ async function main() {
   host.setPaused('transcode', config.currentState().transcoder_paused);
   config.onStateChange((next) => host.setPaused('transcode', next.transcoder_paused));
   const stopSettling = env.workerQueues.includes('transcode') ? transcodes.keepSettled(SETTLE_TRANSCODES_EVERY_MS) : undefined;
-  const schedule = env.workerQueues.includes('scan')
-    ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger })
-    : undefined;
+  const schedule = env.workerQueues.includes('scan') ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger }) : undefined;
   const report = reportWorker(deps, host);
   const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
   // Late-bound both ways: the listing asks the watch whether it sees changes, the watch tells the listing of them.
@@ -77,7 +75,9 @@ async function main() {
   const listing = passQueue ? keepDownloadsListing({ config, logger, watched: () => watching?.watching() ?? false }) : undefined;
   logger.info({ queues: env.workerQueues, config: env.configFile }, 'worker started');
   if (env.workerQueues.includes('scan')) {
-    warnUnlinkableDrives(config.current(), logger).catch((err: Error) => logger.warn({ err: err.message }, 'could not tell whether the drives take hard links'));
+    warnUnlinkableDrives(config.current(), logger).catch((err: Error) =>
+      logger.warn({ err: err.message }, 'could not tell whether the drives take hard links'),
+    );
   }
 
   let stopping = false;

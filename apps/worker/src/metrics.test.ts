@@ -54,7 +54,9 @@ async function scrape(url: string) {
 }
 
 const value = (samples: Sample[] | undefined, name: string, labels: Record<string, string>) =>
-  samples?.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && Object.keys(s.labels).length >= Object.keys(labels).length)?.value;
+  samples?.find(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && Object.keys(s.labels).length >= Object.keys(labels).length,
+  )?.value;
 
 function gate() {
   let open!: () => void;
@@ -93,7 +95,11 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
     // Before any job: every series of its queue is there, at 0, so that a rate sees the first job.
     const before = await scrape(server.url);
     expect(before.get('mo_worker_jobs_total')!.samples).toEqual(
-      ['completed', 'failed', 'cancelled', 'deferred', 'handed_back'].map((outcome) => ({ name: 'mo_worker_jobs_total', labels: { queue: 'library', job: 'library-scan', outcome }, value: 0 })),
+      ['completed', 'failed', 'cancelled', 'deferred', 'handed_back'].map((outcome) => ({
+        name: 'mo_worker_jobs_total',
+        labels: { queue: 'library', job: 'library-scan', outcome },
+        value: 0,
+      })),
     );
     expect(before.get('mo_worker_jobs_active')!.samples).toEqual([{ name: 'mo_worker_jobs_active', labels: { queue: 'library' }, value: 0 }]);
     expect(before.get('mo_worker_concurrency')!.samples).toEqual([{ name: 'mo_worker_concurrency', labels: { queue: 'library' }, value: 1 }]);
@@ -111,7 +117,12 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
     await queue.add('x-made-up-name', {});
     await queue.close();
 
-    await expect.poll(async () => value((await scrape(server!.url)).get('mo_worker_jobs_total')?.samples, 'mo_worker_jobs_total', { job: 'unknown', outcome: 'failed' }), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => value((await scrape(server!.url)).get('mo_worker_jobs_total')?.samples, 'mo_worker_jobs_total', { job: 'unknown', outcome: 'failed' }),
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     const after = await scrape(server.url);
     const runs = after.get('mo_worker_jobs_total')!.samples;
     expect(value(runs, 'mo_worker_jobs_total', { job: 'library-scan', outcome: 'completed' })).toBe(1);
@@ -132,7 +143,9 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
     const stopped = await scrape(server.url);
     expect(value(stopped.get('mo_worker_jobs_active')!.samples, 'mo_worker_jobs_active', { queue: 'library' })).toBe(0);
     expect(value(stopped.get('mo_worker_jobs_total')!.samples, 'mo_worker_jobs_total', { job: 'library-scan', outcome: 'handed_back' })).toBe(1);
-    expect(value(stopped.get('mo_worker_job_duration_seconds')!.samples, 'mo_worker_job_duration_seconds_count', { job: 'library-scan', outcome: 'handed_back' })).toBeUndefined();
+    expect(
+      value(stopped.get('mo_worker_job_duration_seconds')!.samples, 'mo_worker_job_duration_seconds_count', { job: 'library-scan', outcome: 'handed_back' }),
+    ).toBeUndefined();
     if (promtool) expect(promtoolProblems((await get(server.url)).body.toString('utf8'))).toEqual([]);
   });
 

@@ -83,7 +83,8 @@ export async function serveMetrics(opts: { port: number; host: string; metrics: 
     const path = (req.url ?? '').split('?')[0];
     const text = { 'Content-Type': 'text/plain; charset=utf-8' };
     if (path !== '/metrics') return void res.writeHead(404, text).end('not found: this port serves GET /metrics only\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { ...text, Allow: 'GET, HEAD' }).end('method not allowed: GET /metrics only\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return void res.writeHead(405, { ...text, Allow: 'GET, HEAD' }).end('method not allowed: GET /metrics only\n');
     try {
       const { body, gzip } = await encodeScrape(await opts.metrics.scrape(), req.headers['accept-encoding']);
       res.writeHead(200, {
@@ -104,7 +105,8 @@ export async function serveMetrics(opts: { port: number; host: string; metrics: 
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' ? 'no such address here' : err.message;
+      const why =
+        err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' ? 'no such address here' : err.message;
       reject(new Error(`WORKER_METRICS_PORT: cannot listen on ${opts.host}:${opts.port} (WORKER_METRICS_HOST): ${why}`));
     });
     server.listen(opts.port, opts.host, () => resolve());

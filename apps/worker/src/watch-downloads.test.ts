@@ -108,9 +108,9 @@ describe('watchDownloads', () => {
   it('falls back with a warning when the folder goes, and re-arms when it returns', async () => {
     const { requests, logs } = await start();
     rmSync(install.paths.downloads, { recursive: true });
-    await expect.poll(() => logs.filter((l) => l.level === 40).map((l) => l.msg), { timeout: 5000 }).toEqual([
-      'cannot watch the downloads folder: new downloads wait for the periodic pass',
-    ]);
+    await expect
+      .poll(() => logs.filter((l) => l.level === 40).map((l) => l.msg), { timeout: 5000 })
+      .toEqual(['cannot watch the downloads folder: new downloads wait for the periodic pass']);
     await sleep(600);
     // Retries while the folder is missing say nothing more.
     expect(logs.filter((l) => l.level === 40)).toHaveLength(1);

@@ -76,7 +76,9 @@ export function watchDownloads(opts: {
       const interval = config.current().app.scan_interval_seconds;
       logger.warn(
         { folder, reason, scan_interval_seconds: interval },
-        interval > 0 ? 'cannot watch the downloads folder: new downloads wait for the periodic pass' : 'cannot watch the downloads folder, and the periodic pass is off',
+        interval > 0
+          ? 'cannot watch the downloads folder: new downloads wait for the periodic pass'
+          : 'cannot watch the downloads folder, and the periodic pass is off',
       );
     }
     failed = true;
@@ -84,7 +86,11 @@ export function watchDownloads(opts: {
     rearmTimer = setTimeout(() => void arm(), opts.rearmMs ?? REARM_MS);
   }
 
-  const gone = (path: string) => stat(path).then((st) => !st.isDirectory(), () => true);
+  const gone = (path: string) =>
+    stat(path).then(
+      (st) => !st.isDirectory(),
+      () => true,
+    );
 
   async function arm() {
     const gen = ++generation;
@@ -119,7 +125,8 @@ export function watchDownloads(opts: {
     });
     // chokidar reports the folder's own removal only when it held something; a rename event on it says look.
     w.on('raw', (event, _path, details) => {
-      if (event === 'rename' && (details as { watchedPath?: string }).watchedPath === folder) void gone(folder).then((yes) => yes && fail(gen, 'the folder is gone'));
+      if (event === 'rename' && (details as { watchedPath?: string }).watchedPath === folder)
+        void gone(folder).then((yes) => yes && fail(gen, 'the folder is gone'));
     });
     w.on('error', (err) => fail(gen, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     await new Promise<void>((resolve) => w.once('ready', resolve));

@@ -30,7 +30,11 @@ describe('readExposition', () => {
     expect(problems).toEqual([]);
     expect([...families.keys()]).toEqual(['mo_requests_total', 'mo_up', 'mo_level', 'mo_duration_seconds']);
     expect(families.get('mo_requests_total')).toMatchObject({ type: 'counter', help: 'Requests served, by "route" \\ and\nstatus' });
-    expect(families.get('mo_requests_total')!.samples[1]).toEqual({ name: 'mo_requests_total', labels: { route: 'a "quoted" \\ value\n', status: '404' }, value: 1000 });
+    expect(families.get('mo_requests_total')!.samples[1]).toEqual({
+      name: 'mo_requests_total',
+      labels: { route: 'a "quoted" \\ value\n', status: '404' },
+      value: 1000,
+    });
     expect(families.get('mo_level')!.samples.map((s) => s.value)).toEqual([-Infinity, NaN, Infinity, 0.5, NaN]);
     expect(families.get('mo_duration_seconds')!.samples).toHaveLength(4);
   });
@@ -72,13 +76,32 @@ describe('readExposition', () => {
     ['a negative counter', counter('mo_x_total', 'mo_x_total -1'), /counter value -1/],
     ['a suffixed sample in a gauge', gauge('mo_x', 'mo_x_count 1'), /no HELP or TYPE line before it/],
     ['no final line feed', gauge('mo_x').trimEnd(), /does not end with a line feed/],
-    ['a histogram without +Inf', '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket{le="1"} 1\nmo_h_seconds_sum 1\nmo_h_seconds_count 1\n', /no le="\+Inf" bucket/],
-    ['a histogram whose +Inf differs from _count', '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket{le="+Inf"} 1\nmo_h_seconds_sum 1\nmo_h_seconds_count 2\n', /differs from _count/],
-    ['non-cumulative buckets', '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket{le="1"} 3\nmo_h_seconds_bucket{le="2"} 2\nmo_h_seconds_bucket{le="+Inf"} 3\nmo_h_seconds_sum 1\nmo_h_seconds_count 3\n', /not cumulative/],
-    ['a bucket without le', '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket 3\nmo_h_seconds_sum 1\nmo_h_seconds_count 3\n', /without a valid le/],
+    [
+      'a histogram without +Inf',
+      '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket{le="1"} 1\nmo_h_seconds_sum 1\nmo_h_seconds_count 1\n',
+      /no le="\+Inf" bucket/,
+    ],
+    [
+      'a histogram whose +Inf differs from _count',
+      '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket{le="+Inf"} 1\nmo_h_seconds_sum 1\nmo_h_seconds_count 2\n',
+      /differs from _count/,
+    ],
+    [
+      'non-cumulative buckets',
+      '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket{le="1"} 3\nmo_h_seconds_bucket{le="2"} 2\nmo_h_seconds_bucket{le="+Inf"} 3\nmo_h_seconds_sum 1\nmo_h_seconds_count 3\n',
+      /not cumulative/,
+    ],
+    [
+      'a bucket without le',
+      '# HELP mo_h_seconds h\n# TYPE mo_h_seconds histogram\nmo_h_seconds_bucket 3\nmo_h_seconds_sum 1\nmo_h_seconds_count 3\n',
+      /without a valid le/,
+    ],
   ])('finds %s', (_what, text, problem) => {
     const { problems } = readExposition(text);
-    expect(problems.some((p) => problem.test(p)), problems.join('\n')).toBe(true);
+    expect(
+      problems.some((p) => problem.test(p)),
+      problems.join('\n'),
+    ).toBe(true);
   });
 });
 

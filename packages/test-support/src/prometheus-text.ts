@@ -14,7 +14,27 @@ const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 const VALUE = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[nN][aA][nN]|[+-]Inf)$/;
 const TIMESTAMP = /^-?\d+$/;
 /** promtool: "use base unit" for these. */
-const NON_BASE_UNITS = ['milliseconds', 'microseconds', 'nanoseconds', 'minutes', 'hours', 'days', 'weeks', 'kilobytes', 'megabytes', 'gigabytes', 'terabytes', 'kibibytes', 'mebibytes', 'gibibytes', 'bits', 'percent', 'celsius', 'fahrenheit', 'grams'];
+const NON_BASE_UNITS = [
+  'milliseconds',
+  'microseconds',
+  'nanoseconds',
+  'minutes',
+  'hours',
+  'days',
+  'weeks',
+  'kilobytes',
+  'megabytes',
+  'gigabytes',
+  'terabytes',
+  'kibibytes',
+  'mebibytes',
+  'gibibytes',
+  'bits',
+  'percent',
+  'celsius',
+  'fahrenheit',
+  'grams',
+];
 
 /**
  * Gauges prom-client's default metrics name `_total` (promtool flags them too); kept as they are,
@@ -131,7 +151,11 @@ function familyOf(sample: string, families: Map<string, Family>): Family | undef
 }
 
 const seriesKey = (s: Sample, without?: string) =>
-  JSON.stringify(Object.entries(s.labels).filter(([k]) => k !== without).sort(([a], [b]) => (a < b ? -1 : 1)));
+  JSON.stringify(
+    Object.entries(s.labels)
+      .filter(([k]) => k !== without)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 
 function checkHistogram(f: Family, problems: string[]): void {
   const groups = new Map<string, { buckets: [number, number][]; count?: number; sum?: number }>();
@@ -153,7 +177,8 @@ function checkHistogram(f: Family, problems: string[]): void {
     if (g.count === undefined || g.sum === undefined) problems.push(`${f.name} ${key}: _count or _sum missing`);
     if (inf && g.count !== undefined && inf[1] !== g.count) problems.push(`${f.name} ${key}: +Inf bucket ${inf[1]} differs from _count ${g.count}`);
     const sorted = [...g.buckets].sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < sorted.length; i++) if (sorted[i]![1] < sorted[i - 1]![1]) problems.push(`${f.name} ${key}: buckets not cumulative at le=${sorted[i]![0]}`);
+    for (let i = 1; i < sorted.length; i++)
+      if (sorted[i]![1] < sorted[i - 1]![1]) problems.push(`${f.name} ${key}: buckets not cumulative at le=${sorted[i]![0]}`);
   }
 }
 
@@ -162,7 +187,8 @@ function lint(f: Family, problems: string[], totalGauges: readonly string[]): vo
   if (f.help === undefined || f.help.trim() === '') problems.push(`${f.name}: no HELP`);
   if (f.type === undefined) problems.push(`${f.name}: no TYPE`);
   if (f.type === 'counter' && !f.name.endsWith('_total')) problems.push(`${f.name}: counter metrics should have "_total" suffix`);
-  if (f.type !== 'counter' && f.name.endsWith('_total') && !(f.type === 'gauge' && totalGauges.includes(f.name))) problems.push(`${f.name}: non-counter metrics should not have "_total" suffix`);
+  if (f.type !== 'counter' && f.name.endsWith('_total') && !(f.type === 'gauge' && totalGauges.includes(f.name)))
+    problems.push(`${f.name}: non-counter metrics should not have "_total" suffix`);
   for (const unit of NON_BASE_UNITS) if (f.name.split('_').includes(unit)) problems.push(`${f.name}: use base unit instead of "${unit}"`);
   if (f.type === 'untyped') problems.push(`${f.name}: untyped`);
   if (f.type === 'counter') for (const s of f.samples) if (!(s.value >= 0)) problems.push(`${s.name}: counter value ${s.value}`);

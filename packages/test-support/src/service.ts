@@ -67,7 +67,11 @@ export interface RunningProcess {
 export function startProcess(app: 'api' | 'worker', env: Record<string, string>, opts: { built?: boolean } = {}): RunningProcess {
   // The same node flags as the start:api / start:worker scripts.
   const args = opts.built
-    ? ['--enable-source-maps', ...(app === 'api' ? ['--max-semi-space-size=2', '--heap-growing-percent=20', '--expose-gc'] : []), join(REPO_ROOT, `apps/${app}/dist/main.mjs`)]
+    ? [
+        '--enable-source-maps',
+        ...(app === 'api' ? ['--max-semi-space-size=2', '--heap-growing-percent=20', '--expose-gc'] : []),
+        join(REPO_ROOT, `apps/${app}/dist/main.mjs`),
+      ]
     : ['--import', 'tsx', join(REPO_ROOT, `apps/${app}/src/main.ts`)];
   const proc = spawn(process.execPath, args, {
     cwd: REPO_ROOT,

@@ -9,7 +9,14 @@ import { REPO_ROOT, startProcess, TEST_API_KEY, tempInstall, waitFor, type Runni
 export const CHROMIUM = '/usr/bin/chromium';
 
 // Headless in a container, as root: no sandbox, no GPU, and nothing that calls out to Google.
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export interface NewPageOptions {
   /** Sends the install's API key with every request, as a script would; a person logs in instead. */
@@ -86,7 +93,15 @@ export async function startStack(opts: StackOptions = {}): Promise<BrowserStack>
       return page;
     },
     async setupUrl() {
-      const line = await waitFor(async () => api.output().split('\n').find((l) => l.includes('"setup_url"')), 10_000, 'the set-up link in the api log');
+      const line = await waitFor(
+        async () =>
+          api
+            .output()
+            .split('\n')
+            .find((l) => l.includes('"setup_url"')),
+        10_000,
+        'the set-up link in the api log',
+      );
       return JSON.parse(line).setup_url as string;
     },
     async closePages() {
@@ -137,9 +152,11 @@ export async function a11yViolations(page: Page): Promise<A11yViolation[]> {
   // Evaluated rather than added as a <script>: a page whose CSP forbids inline scripts is still checked.
   await page.evaluate(await axeSource);
   const results = await page.evaluate(() =>
-    (window as any).axe.run(document, { resultTypes: ['violations'] }).then((r: any) =>
-      r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, targets: v.nodes.map((n: any) => n.target.join(' ')) })),
-    ),
+    (window as any).axe
+      .run(document, { resultTypes: ['violations'] })
+      .then((r: any) =>
+        r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, targets: v.nodes.map((n: any) => n.target.join(' ')) })),
+      ),
   );
   return (results as (Omit<A11yViolation, 'impact'> & { impact: string | null })[]).filter(
     (v): v is A11yViolation => v.impact === 'serious' || v.impact === 'critical',

@@ -52,7 +52,12 @@ export interface KillInstall {
  * (dry run off, no periodic pass, no watcher, nothing left to settle).
  */
 export async function killInstall(root: { shm: string; disk: string }, transfer: 'move' | 'hardlink' | 'copy'): Promise<KillInstall> {
-  const paths = { downloads: join(root.shm, 'downloads'), data: join(root.disk, 'data'), config: join(root.disk, 'config'), drive: join(root.disk, 'media', 'disk1') };
+  const paths = {
+    downloads: join(root.shm, 'downloads'),
+    data: join(root.disk, 'data'),
+    config: join(root.disk, 'config'),
+    drive: join(root.disk, 'media', 'disk1'),
+  };
   for (const p of [paths.downloads, paths.data, paths.config, join(paths.drive, 'Movies'), join(paths.drive, 'TV')]) await mkdir(p, { recursive: true });
   await writeTestKey(paths.data);
   const configFile = join(paths.config, 'config.toml');

@@ -92,7 +92,10 @@ export async function findLeftovers(roots: readonly string[]): Promise<string[]>
 /** Files (not folders) directly in `dir`; [] when it does not exist. */
 export async function filesIn(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => e.name).sort();
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => !e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

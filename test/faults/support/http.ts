@@ -34,7 +34,9 @@ export function send(port: number, method: string, path: string, opts: SendOptio
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: opts.agent ?? false, localAddress: opts.from }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0, headers: res.headers }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0, headers: res.headers }),
+      );
       res.on('error', (err) => resolve({ status: -1, text: String(err), ms: performance.now() - t0, headers: {} }));
     });
     req.setTimeout(opts.timeoutMs ?? 15_000, () => req.destroy(new Error('timed out')));

@@ -20,10 +20,14 @@ export function logLines(p: RunningProcess): LogLine[] {
 /** A bundled worker (`buildApps()` first), resolved once it has logged "worker started". */
 export async function startWorker(env: Record<string, string>): Promise<RunningProcess> {
   const w = startProcess('worker', env, { built: true });
-  await waitFor(async () => {
-    if (w.proc.exitCode !== null) throw new Error(`the worker exited with ${w.proc.exitCode}: ${w.output().slice(-2000)}`);
-    return w.output().includes('"msg":"worker started"');
-  }, 20_000, 'the worker to start');
+  await waitFor(
+    async () => {
+      if (w.proc.exitCode !== null) throw new Error(`the worker exited with ${w.proc.exitCode}: ${w.output().slice(-2000)}`);
+      return w.output().includes('"msg":"worker started"');
+    },
+    20_000,
+    'the worker to start',
+  );
   return w;
 }
 

@@ -166,7 +166,8 @@ export async function runKillTrials(spec: KindSpec, opts: { trials: number; rng:
       const id = await spec.submit(i);
       if (i === 0) {
         const rec = await settle(id, 120_000);
-        if (rec?.state !== 'completed') throw new Error(`${spec.name}: the calibration job ended ${rec?.state ?? 'nowhere'}: ${rec?.error ?? ''}\n${w.output().slice(-3000)}`);
+        if (rec?.state !== 'completed')
+          throw new Error(`${spec.name}: the calibration job ended ${rec?.state ?? 'nowhere'}: ${rec?.error ?? ''}\n${w.output().slice(-3000)}`);
         stats.calibrationMs = handlerMs(w, id) ?? 500;
         stats.delayWindowMs = [50, Math.min(1500, Math.max(250, Math.round(stats.calibrationMs * 1.3)))];
         tally(stats, await spec.check(0, 'completed'));

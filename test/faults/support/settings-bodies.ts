@@ -254,9 +254,36 @@ function jsonType(v: unknown): string {
 }
 
 const UNKNOWN_KEYS = [
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__',
-  '', ' ', 'DRY_RUN', 'dry-run', 'dryRun', 'Dry_Run', 'enabled', 'name', 'path', 'app', 'library', 'key',
-  'ключ', '😀', 'a.b', '0', '-1', 'null', 'undefined', '\u0000', 'x'.repeat(10_000), 'extra', 'typo_key',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  '',
+  ' ',
+  'DRY_RUN',
+  'dry-run',
+  'dryRun',
+  'Dry_Run',
+  'enabled',
+  'name',
+  'path',
+  'app',
+  'library',
+  'key',
+  'ключ',
+  '😀',
+  'a.b',
+  '0',
+  '-1',
+  'null',
+  'undefined',
+  '\u0000',
+  'x'.repeat(10_000),
+  'extra',
+  'typo_key',
 ];
 
 /** Markers replaced by raw JSON text after stringifying (numbers JSON.stringify cannot write). */
@@ -315,8 +342,21 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
   const pos = positions(m.body);
   const leaves = pos.filter((p) => p.node.t !== 'object' && p.node.t !== 'array');
   const choice = r.pick([
-    'wrong-type', 'wrong-type', 'unknown-key', 'unknown-key', 'unknown-key', 'out-of-range', 'huge-string', 'bad-string',
-    'array-vs-object', 'null', 'nested-garbage', 'duplicate-flat-nested', 'deep-nesting', 'forbidden-section', 'duplicate-drive',
+    'wrong-type',
+    'wrong-type',
+    'unknown-key',
+    'unknown-key',
+    'unknown-key',
+    'out-of-range',
+    'huge-string',
+    'bad-string',
+    'array-vs-object',
+    'null',
+    'nested-garbage',
+    'duplicate-flat-nested',
+    'deep-nesting',
+    'forbidden-section',
+    'duplicate-drive',
   ]);
   const reject = (kind: string, key: string) => {
     m.kinds.push(kind);
@@ -359,11 +399,19 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       const p = r.pick(strs);
       const len = r.pick([513, 5000, 200_000]);
       const leaf = p.node as Leaf;
-      const prefix = leaf.t === 'string' && (leaf.kind === 'abs') ? '/' : leaf.t === 'string' && leaf.kind.endsWith('-ext') ? '.' : leaf.t === 'string' && leaf.kind === 'url' ? `${ctx.localUrl}/` : '';
+      const prefix =
+        leaf.t === 'string' && leaf.kind === 'abs'
+          ? '/'
+          : leaf.t === 'string' && leaf.kind.endsWith('-ext')
+            ? '.'
+            : leaf.t === 'string' && leaf.kind === 'url'
+              ? `${ctx.localUrl}/`
+              : '';
       setAt(m.body, p.path, prefix + 'a'.repeat(len));
       m.kinds.push(choice);
       // Bounded fields (enums, templates, drive names, media types) refuse it; unbounded ones may take it.
-      const bounded = leaf.t === 'enum' || (leaf.t === 'string' && ['movie-template', 'episode-template', 'drive', 'video-ext', 'subtitle-ext'].includes(leaf.kind));
+      const bounded =
+        leaf.t === 'enum' || (leaf.t === 'string' && ['movie-template', 'episode-template', 'drive', 'video-ext', 'subtitle-ext'].includes(leaf.kind));
       if (bounded) {
         m.expect = 'reject';
         m.keys.push(keyName(p.path));
@@ -378,7 +426,11 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
       }
       const p = r.pick(strs);
       const leaf = p.node as Leaf;
-      setAt(m.body, p.path, leaf.t === 'enum' ? r.pick(['INFO', 'verbose', '', 'info ', '__proto__', 'constructor']) : badString(r, (leaf as { kind: string }).kind));
+      setAt(
+        m.body,
+        p.path,
+        leaf.t === 'enum' ? r.pick(['INFO', 'verbose', '', 'info ', '__proto__', 'constructor']) : badString(r, (leaf as { kind: string }).kind),
+      );
       return reject(choice, keyName(p.path));
     }
     case 'array-vs-object': {
@@ -452,7 +504,14 @@ function mutate(r: Rng, m: Mutated, ctx: GeneratorContext): void {
     }
     case 'duplicate-drive': {
       const [a, b] = ctx.folders.drives;
-      setAt(m.body, ['drives'], [{ name: 'twin', path: a }, { name: 'twin', path: b }]);
+      setAt(
+        m.body,
+        ['drives'],
+        [
+          { name: 'twin', path: a },
+          { name: 'twin', path: b },
+        ],
+      );
       return reject(choice, 'drives.1.name');
     }
   }
@@ -471,7 +530,11 @@ function textMutation(r: Rng, text: string): { text: string; kind: string; expec
     case 'truncate':
       return { text: text.slice(0, at), kind: 'bad-json:truncated', expect: 'reject' };
     case 'insert':
-      return { text: text.slice(0, at) + r.pick(['x', '"', '{', ']', ',', ':', '\\', ' ', '\n', '\u2028', '\ud800']) + text.slice(at), kind: 'bad-json:insert', expect: 'either' };
+      return {
+        text: text.slice(0, at) + r.pick(['x', '"', '{', ']', ',', ':', '\\', ' ', '\n', '\u2028', '\ud800']) + text.slice(at),
+        kind: 'bad-json:insert',
+        expect: 'either',
+      };
     case 'trailing-comma':
       return { text: `${text.slice(0, -1)},}`, kind: 'bad-json:trailing-comma', expect: 'reject' };
     case 'single-quotes':
@@ -479,11 +542,19 @@ function textMutation(r: Rng, text: string): { text: string; kind: string; expec
     case 'comment':
       return { text: `/* settings */${text}`, kind: 'bad-json:comment', expect: 'reject' };
     case 'literal':
-      return { text: `{"settle_seconds": ${r.pick(['NaN', 'Infinity', '-Infinity', 'undefined', '0x10', '01', '+1', '.5', '1.', 'True'])}}`, kind: 'bad-json:literal', expect: 'reject' };
+      return {
+        text: `{"settle_seconds": ${r.pick(['NaN', 'Infinity', '-Infinity', 'undefined', '0x10', '01', '+1', '.5', '1.', 'True'])}}`,
+        kind: 'bad-json:literal',
+        expect: 'reject',
+      };
     case 'bom':
       return { text: `\ufeff${text}`, kind: 'bad-json:bom', expect: 'either' };
     case 'duplicate-key':
-      return { text: `{"settle_seconds": "x", "settle_seconds": 5${text.length > 2 ? `, ${text.slice(1)}` : '}'}`, kind: 'bad-json:duplicate-key', expect: 'either' };
+      return {
+        text: `{"settle_seconds": "x", "settle_seconds": 5${text.length > 2 ? `, ${text.slice(1)}` : '}'}`,
+        kind: 'bad-json:duplicate-key',
+        expect: 'either',
+      };
     case 'top-level':
       return { text: r.pick(['[]', '[{}]', '"dry_run"', '42', 'true', 'false', 'null', '', '   ', `[${text}]`]), kind: 'bad-json:top-level', expect: 'reject' };
     case 'padding':
@@ -514,7 +585,14 @@ export function generateSettingsCases(r: Rng, count: number, ctx: GeneratorConte
       const times = roll < 0.8 ? 1 : r.int(2, 3);
       for (let i = 0; i < times; i++) mutate(r, m, ctx);
       const text = stringify(m.body);
-      out.push({ n, kinds: m.kinds, text, expect: m.expect, keys: m.expect === 'reject' ? m.keys : [], ...(m.expect !== 'reject' ? { patch: normalise(JSON.parse(text) as Record<string, unknown>) } : {}) });
+      out.push({
+        n,
+        kinds: m.kinds,
+        text,
+        expect: m.expect,
+        keys: m.expect === 'reject' ? m.keys : [],
+        ...(m.expect !== 'reject' ? { patch: normalise(JSON.parse(text) as Record<string, unknown>) } : {}),
+      });
       continue;
     }
     const t = textMutation(r, stringify(body));

@@ -16,7 +16,13 @@ for (;;) {
     ...s,
     settings: { ...s.settings, app: { ...s.settings.app, settle_seconds: counter } },
     recent: [
-      { type: 'plan' as const, source: `/hammer/${process.pid}#${counter}`, destination: `/x/${'y'.repeat(counter % 200)}`, at: new Date().toISOString(), status: 'planned' as const },
+      {
+        type: 'plan' as const,
+        source: `/hammer/${process.pid}#${counter}`,
+        destination: `/x/${'y'.repeat(counter % 200)}`,
+        at: new Date().toISOString(),
+        status: 'planned' as const,
+      },
       ...s.recent,
     ].slice(0, 500),
   }));

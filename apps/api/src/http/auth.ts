@@ -217,9 +217,7 @@ export function authGuard(deps: { config: RuntimeConfig; auth: AuthService; limi
     return errorResponse(
       c,
       'unauthorized',
-      session !== undefined
-        ? 'the session has ended; log in again'
-        : 'an API key (X-Api-Key, Authorization: Bearer, or ?api_key=) or a login is required',
+      session !== undefined ? 'the session has ended; log in again' : 'an API key (X-Api-Key, Authorization: Bearer, or ?api_key=) or a login is required',
     );
   };
 }

@@ -108,7 +108,9 @@ describe('a body over 1 MiB', () => {
     const reply = await new Promise<string>((resolve) => {
       let out = '';
       const s = connect(port, '127.0.0.1', () =>
-        s.write(`POST /api/settings HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_DISCARD_BYTES + 1}\r\n\r\n{}`),
+        s.write(
+          `POST /api/settings HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_DISCARD_BYTES + 1}\r\n\r\n{}`,
+        ),
       );
       s.setEncoding('utf8');
       s.on('data', (d: string) => (out += d));

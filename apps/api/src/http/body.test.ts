@@ -26,7 +26,13 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function send(agent: Agent, method: string, path: string, body?: string, headers: Record<string, string> = body ? { 'content-type': 'application/json' } : {}): Promise<{ status: number; text: string }> {
+function send(
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = body ? { 'content-type': 'application/json' } : {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
       let text = '';
@@ -87,7 +93,9 @@ describe('requireJsonBody', () => {
     try {
       expect((await send(agent, 'POST', '/strict/ignores', '{"a":1}', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
       expect((await send(agent, 'POST', '/strict/ignores', undefined, {})).status).toBe(200);
-      expect((await send(agent, 'POST', '/strict/ignores', '', { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' })).status).toBe(200);
+      expect((await send(agent, 'POST', '/strict/ignores', '', { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' })).status).toBe(
+        200,
+      );
     } finally {
       agent.destroy();
     }

@@ -17,7 +17,11 @@ describe('cached JSON answers', () => {
   });
 
   it('compresses an answer of many megabytes a piece at a time into one gzip stream that gunzip and the gzip tool read back whole', () => {
-    const big = Array.from({ length: 60_000 }, (_, i) => ({ i, path: `/m/disk1/Movies/Title ${i} (${1900 + (i % 120)})/Title ${i}.mkv`, s: 'é😀'.repeat(i % 5) }));
+    const big = Array.from({ length: 60_000 }, (_, i) => ({
+      i,
+      path: `/m/disk1/Movies/Title ${i} (${1900 + (i % 120)})/Title ${i}.mkv`,
+      s: 'é😀'.repeat(i % 5),
+    }));
     const plain = JSON.stringify(big);
     expect(plain.length).toBeGreaterThan(4 * (1 << 20));
     const cached = cacheJson(big);
@@ -37,7 +41,11 @@ describe('cached JSON answers', () => {
     }
     const list = Array.from(entries(30_000));
     made.length = 0;
-    const streamed = cacheStreamedJson<{ total: number; items: { i: number; s: string }[]; none: number[] }>({ total: 2, items: entries(30_000), none: entries(0) as never });
+    const streamed = cacheStreamedJson<{ total: number; items: { i: number; s: string }[]; none: number[] }>({
+      total: 2,
+      items: entries(30_000),
+      none: entries(0) as never,
+    });
     expect(made).toHaveLength(30_000);
     const plain = JSON.stringify({ total: 2, items: list, none: [] });
     expect(Buffer.from(streamed.body).toString('utf8')).toBe(plain);

@@ -87,7 +87,6 @@ function compressed(value: unknown): { gzip: Buffer; etag: string; plainBytes: n
   return { gzip: Buffer.concat(out), etag: `"${hash.digest('base64url')}"`, plainBytes };
 }
 
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }
@@ -133,7 +132,12 @@ export function sendJson<T>(c: Context, cached: CachedJson<T>): TypedResponse<T,
 function send(c: Context, cached: CachedJson): Response {
   c.header('ETag', cached.etag);
   c.header('Vary', 'Accept-Encoding');
-  if (c.req.header('if-none-match')?.split(',').some((t) => t.trim().replace(/^W\//, '') === cached.etag)) {
+  if (
+    c.req
+      .header('if-none-match')
+      ?.split(',')
+      .some((t) => t.trim().replace(/^W\//, '') === cached.etag)
+  ) {
     return c.body(null, 304);
   }
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };

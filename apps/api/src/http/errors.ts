@@ -20,9 +20,7 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal: 500,
 };
 
-const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = Object.fromEntries(
-  Object.entries(STATUS).map(([code, status]) => [status, code as ErrorCode]),
-);
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = Object.fromEntries(Object.entries(STATUS).map(([code, status]) => [status, code as ErrorCode]));
 
 export function errorBody(code: ErrorCode, message: string, details?: unknown): ErrorBody {
   return { error: { code, message, ...(details === undefined ? {} : { details }) } };

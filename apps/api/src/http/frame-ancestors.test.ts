@@ -8,7 +8,9 @@ describe('withFrameAncestors', () => {
   });
 
   it('replaces a frame-ancestors that would let a site frame the page, whatever its case or spacing', () => {
-    expect(withFrameAncestors("default-src 'self';  FRAME-ANCESTORS https://evil.example ; img-src data:;", [])).toBe("default-src 'self'; img-src data:; frame-ancestors 'none'");
+    expect(withFrameAncestors("default-src 'self';  FRAME-ANCESTORS https://evil.example ; img-src data:;", [])).toBe(
+      "default-src 'self'; img-src data:; frame-ancestors 'none'",
+    );
     expect(withFrameAncestors('frame-ancestors *', [])).toBe("frame-ancestors 'none'");
   });
 

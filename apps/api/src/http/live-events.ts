@@ -74,11 +74,14 @@ export function createLiveEvents(deps: {
     const at = throttle.nextDue();
     // A job tracked later is due later, so a timer already set is never late.
     if (at === null || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      for (const e of throttle.due(now())) broadcast({ event: 'job', data: e });
-      schedule();
-    }, Math.max(0, at - now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        for (const e of throttle.due(now())) broadcast({ event: 'job', data: e });
+        schedule();
+      },
+      Math.max(0, at - now()),
+    );
   }
 
   function onJob(e: JobEvent) {

@@ -86,12 +86,18 @@ export function createMetrics(deps: { jobs: JobClient; library: LibraryCache; co
     if (workers.status === 'fulfilled') {
       for (const [queue, { workers: n }] of Object.entries(workers.value.queues)) queueWorkers.set({ queue }, n);
     }
-    const summary = await deps.library.derive('metrics.summary', accumulate(libraryAccumulator, (acc, header) => (header ? acc.summary(header) : null)));
+    const summary = await deps.library.derive(
+      'metrics.summary',
+      accumulate(libraryAccumulator, (acc, header) => (header ? acc.summary(header) : null)),
+    );
     if (summary) for (const [what] of LIBRARY_FIGURES) library[what].set(summary[what]);
     // A scan that never ran has no time: a 0 would read as 1970 (and `time() - x` as 56 years ago).
     const state = deps.config.currentState();
     lastScan.reset();
-    for (const [scan, iso] of [['scanner', state.last_scan_at], ['library', state.last_library_scan_at]] as const) {
+    for (const [scan, iso] of [
+      ['scanner', state.last_scan_at],
+      ['library', state.last_library_scan_at],
+    ] as const) {
       if (iso) lastScan.set({ scan }, Date.parse(iso) / 1000);
     }
     return Registry.merge([processRegistry, registry, ...(summary ? [libraryRegistry] : [])]).metrics();

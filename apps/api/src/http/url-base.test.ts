@@ -12,9 +12,12 @@ describe('withoutUrlBase', () => {
     expect(withoutUrlBase(target, '/media-organizer')).toBe(path);
   });
 
-  it.each(['/api/health', '/media-organizers/x', '/media-organizerx', '/', '/assets/index.js', '/x/media-organizer/api'])('leaves %j, outside URL_BASE, as it is', (target) => {
-    expect(withoutUrlBase(target, '/media-organizer')).toBe(target);
-  });
+  it.each(['/api/health', '/media-organizers/x', '/media-organizerx', '/', '/assets/index.js', '/x/media-organizer/api'])(
+    'leaves %j, outside URL_BASE, as it is',
+    (target) => {
+      expect(withoutUrlBase(target, '/media-organizer')).toBe(target);
+    },
+  );
 
   it('changes nothing without a URL_BASE', () => {
     expect(withoutUrlBase('/media-organizer/api/health', '')).toBe('/media-organizer/api/health');

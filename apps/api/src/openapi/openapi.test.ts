@@ -44,7 +44,12 @@ const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.ent
 function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed);
   if (schema === null || typeof schema !== 'object') return schema;
-  const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v)]));
+  const out = Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v),
+    ]),
+  );
   if ('properties' in out && !('additionalProperties' in out)) out.additionalProperties = false;
   return out;
 }
@@ -142,9 +147,17 @@ beforeAll(async () => {
   // A worker's record, so that GET /api/workers answers every field it can.
   const redis = new Redis(testRedisUrl());
   await saveWorkerRecord(redis, prefix, {
-    id: 'box:1:abc', host: 'box', pid: 1, queues: ['transcode'], concurrency: { transcode: 1 }, encoders: ['libx264'],
-    encoder_errors: { h264_nvenc: 'Cannot load libcuda.so.1' }, encoders_tested_at: new Date().toISOString(), started_at: new Date().toISOString(),
-    heartbeat_ms: 10_000, ttl_ms: 60_000,
+    id: 'box:1:abc',
+    host: 'box',
+    pid: 1,
+    queues: ['transcode'],
+    concurrency: { transcode: 1 },
+    encoders: ['libx264'],
+    encoder_errors: { h264_nvenc: 'Cannot load libcuda.so.1' },
+    encoders_tested_at: new Date().toISOString(),
+    started_at: new Date().toISOString(),
+    heartbeat_ms: 10_000,
+    ttl_ms: 60_000,
   });
   redis.disconnect();
 });
@@ -275,7 +288,10 @@ describe('the OpenAPI document', () => {
     expect(refs.length).toBeGreaterThan(100);
     for (const ref of new Set(refs)) {
       expect(ref, ref).toMatch(/^#\//);
-      const target = ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], doc);
+      const target = ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], doc);
       expect(target, ref).toBeTypeOf('object');
     }
   });
@@ -312,7 +328,10 @@ describe('the OpenAPI document', () => {
   it.each(FILE_ONLY_KEYS.map((path) => [path.join('.'), path] as const))(
     'offers no key only the config file sets (%s): the document refuses it, as the server does, saving nothing',
     async (key, path) => {
-      const body = path.reduceRight<unknown>((inner, k) => ({ [k]: inner }), key === 'app.allowed_roots' ? ['/'] : key === 'paths.data' ? '/tmp' : key.endsWith('allow_private') ? true : 'key-of-mine');
+      const body = path.reduceRight<unknown>(
+        (inner, k) => ({ [k]: inner }),
+        key === 'app.allowed_roots' ? ['/'] : key === 'paths.data' ? '/tmp' : key.endsWith('allow_private') ? true : 'key-of-mine',
+      );
       expect(requestValid(doc.paths['/api/settings']!.post!, body).ok).toBe(false);
       const state = join(t.install.paths.data, 'state.json');
       const before = await readFile(state, 'utf8').catch(() => null);
@@ -398,9 +417,13 @@ describe('real answers: each status is documented and each body validates agains
     const all = await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all');
     expect(all.status).toBe(200);
     expect(await all.json()).toMatchObject({ dry_run: true, total: expect.any(Number) });
-    expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: '/nowhere.avi' }))).status).toBe(404);
+    expect(
+      (await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: '/nowhere.avi' }))).status,
+    ).toBe(404);
     expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({}))).status).toBe(400);
-    expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: '/nowhere.avi', priority: 1 }))).status).toBe(404);
+    expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: '/nowhere.avi', priority: 1 }))).status).toBe(
+      404,
+    );
     expect((await call('post', '/api/jobs/transcode/{id}/cancel', '/api/jobs/transcode/no-such-job/cancel')).status).toBe(404);
     expect((await call('post', '/api/scan', '/api/scan?wait=x')).status).toBe(400);
     expect((await call('post', '/api/settings', '/api/settings', json({ app: { nope: 1 } }))).status).toBe(400);
@@ -424,7 +447,9 @@ describe('real answers: each status is documented and each body validates agains
     expect((await call('post', '/api/tools/transcoder/retry', '/api/tools/transcoder/retry', json({ path: item.path }))).status).toBe(200);
     expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: item.path, top: true }))).status).toBe(200);
     expect((await call('post', '/api/tools/transcoder/priority', '/api/tools/transcoder/priority', json({ path: item.path, priority: 1.5 }))).status).toBe(400);
-    expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: item.path }))).status).toBe(409);
+    expect((await call('post', '/api/tools/transcoder/discard-original', '/api/tools/transcoder/discard-original', json({ path: item.path }))).status).toBe(
+      409,
+    );
     expect((await call('post', '/api/tools/transcoder/pause', '/api/tools/transcoder/pause')).status).toBe(200);
     expect((await call('post', '/api/tools/transcoder/run-next', '/api/tools/transcoder/run-next')).status).toBe(409);
     const paused = await call('post', '/api/tools/transcoder/run-all', '/api/tools/transcoder/run-all');
@@ -441,8 +466,12 @@ describe('real answers: each status is documented and each body validates agains
   it('the auth routes answer their refusals as documented', async () => {
     expect((await call('get', '/api/auth/status', '/api/auth/status')).status).toBe(200);
     expect((await call('post', '/api/auth/login', '/api/auth/login', json({ username: 'owner', password: 'wrong password' }))).status).toBe(401);
-    expect((await call('post', '/api/auth/setup', '/api/auth/setup', json({ token: 'wrong', username: 'owner', password: 'long enough password' }))).status).toBe(401);
-    expect((await call('post', '/api/auth/password', '/api/auth/password', json({ current_password: 'x', new_password: 'long enough password' }))).status).toBe(409);
+    expect(
+      (await call('post', '/api/auth/setup', '/api/auth/setup', json({ token: 'wrong', username: 'owner', password: 'long enough password' }))).status,
+    ).toBe(401);
+    expect((await call('post', '/api/auth/password', '/api/auth/password', json({ current_password: 'x', new_password: 'long enough password' }))).status).toBe(
+      409,
+    );
     expect((await call('post', '/api/auth/api-key', '/api/auth/api-key', json({ password: 'x' }))).status).toBe(409);
     expect((await call('post', '/api/auth/api-key', '/api/auth/api-key', json({ pass: 'x' }))).status).toBe(400);
     expect((await call('post', '/api/auth/logout', '/api/auth/logout')).status).toBe(200);
@@ -490,12 +519,19 @@ describe('real answers: each status is documented and each body validates agains
     await utimes(download, hourAgo, hourAgo);
     const samples = t.config.current().library.sample_max_bytes;
     expect((await call('post', '/api/settings', '/api/settings', json({ library: { sample_max_bytes: 0 } }))).status).toBe(200);
-    const preview = await call('post', '/api/imports/manual', '/api/imports/manual?dry_run=true', json({ path: download, as: { kind: 'movie', title: 'Some Movie', year: 2020 } }));
+    const preview = await call(
+      'post',
+      '/api/imports/manual',
+      '/api/imports/manual?dry_run=true',
+      json({ path: download, as: { kind: 'movie', title: 'Some Movie', year: 2020 } }),
+    );
     expect(preview.status, await preview.clone().text()).toBe(200);
     const episode = { path: download, as: { kind: 'episode', title: 'Lost', year: 2004, season: 1, episodes: [2] }, remember: true };
     const previewed = await call('post', '/api/imports/manual', '/api/imports/manual?dry_run=true', json(episode));
     expect(previewed.status, await previewed.clone().text()).toBe(200);
-    expect((await call('post', '/api/imports/aliases/remove', '/api/imports/aliases/remove', json({ name: 'Lost US', series: 'Lost (2004)' }))).status).toBe(404);
+    expect((await call('post', '/api/imports/aliases/remove', '/api/imports/aliases/remove', json({ name: 'Lost US', series: 'Lost (2004)' }))).status).toBe(
+      404,
+    );
     expect((await call('post', '/api/settings', '/api/settings', json({ library: { sample_max_bytes: samples } }))).status).toBe(200);
   });
 
@@ -507,10 +543,12 @@ describe('real answers: each status is documented and each body validates agains
       expect(made.status).toBe(201);
       const login = await call('post', '/api/auth/login', '/api/auth/login', json({ username: 'owner', password: 'long enough password' }), owned);
       expect(login.status).toBe(200);
-      const cookie = { 'cookie': login.headers.get('set-cookie')!.split(';')[0]! };
+      const cookie = { cookie: login.headers.get('set-cookie')!.split(';')[0]! };
       const changed = json({ current_password: 'long enough password', new_password: 'another long password' }, cookie);
       expect((await call('post', '/api/auth/password', '/api/auth/password', changed, owned)).status).toBe(200);
-      expect((await call('post', '/api/auth/api-key', '/api/auth/api-key', json({ password: 'another long password', regenerate: true }, cookie), owned)).status).toBe(200);
+      expect(
+        (await call('post', '/api/auth/api-key', '/api/auth/api-key', json({ password: 'another long password', regenerate: true }, cookie), owned)).status,
+      ).toBe(200);
     } finally {
       await owned.close();
     }
@@ -519,7 +557,10 @@ describe('real answers: each status is documented and each body validates agains
   it('the open sessions are listed and ended as documented', async () => {
     const owned = await testApp();
     try {
-      const { token } = await owned.auth.setup((await owned.auth.setupToken())!, 'owner', 'long enough password', { address: '192.168.1.20', user_agent: 'Firefox 128 on Linux' });
+      const { token } = await owned.auth.setup((await owned.auth.setupToken())!, 'owner', 'long enough password', {
+        address: '192.168.1.20',
+        user_agent: 'Firefox 128 on Linux',
+      });
       const cookie = { headers: { cookie: `mo_session=${token}` } };
       const listed = await call('get', '/api/auth/sessions', '/api/auth/sessions', cookie, owned);
       const { sessions } = (await listed.json()) as { sessions: { id: string; current: boolean }[] };
@@ -576,7 +617,10 @@ describe('real answers: each status is documented and each body validates agains
     expect(withBody.length).toBeGreaterThanOrEqual(10);
     const snapshot = async () => {
       const dir = t.install.paths.data;
-      const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+      const names = (await readdir(dir, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+        .sort();
       return Promise.all(names.map(async (n) => [n, await readFile(n, 'utf8')]));
     };
     const before = await snapshot();
@@ -622,10 +666,16 @@ describe('real answers: each status is documented and each body validates agains
       for (const { path } of operations.filter(({ op }) => op.requestBody)) {
         for (const headers of [{}, { 'content-length': '0' }, { 'content-type': 'application/json', 'content-length': '0' }]) {
           const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-            const req = request({ host: '127.0.0.1', port, method: 'POST', path: concrete(path), headers: { 'x-api-key': TEST_API_KEY, ...headers } }, (res) => {
-              let text = '';
-              res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode!, text }));
-            });
+            const req = request(
+              { host: '127.0.0.1', port, method: 'POST', path: concrete(path), headers: { 'x-api-key': TEST_API_KEY, ...headers } },
+              (res) => {
+                let text = '';
+                res
+                  .setEncoding('utf8')
+                  .on('data', (d: string) => (text += d))
+                  .on('end', () => resolve({ status: res.statusCode!, text }));
+              },
+            );
             req.on('error', reject).end();
           });
           expect(answer.status, `${path} ${JSON.stringify(headers)}: ${answer.text}`).toBe(400);
@@ -638,9 +688,16 @@ describe('real answers: each status is documented and each body validates agains
   });
 
   it('covered every operation, and every kind of answer but 500 and 503', () => {
-    for (const { method, path } of operations) expect([...seen].some((s) => s.startsWith(`${method} ${path} `)), `${method} ${path}`).toBe(true);
+    for (const { method, path } of operations)
+      expect(
+        [...seen].some((s) => s.startsWith(`${method} ${path} `)),
+        `${method} ${path}`,
+      ).toBe(true);
     for (const status of ['200', '201', '202', '304', '400', '401', '403', '404', '409', '413', '429']) {
-      expect([...seen].some((s) => s.endsWith(` ${status}`)), status).toBe(true);
+      expect(
+        [...seen].some((s) => s.endsWith(` ${status}`)),
+        status,
+      ).toBe(true);
     }
   });
 });

@@ -11,24 +11,26 @@ function json(v: unknown): string {
 /** A self-contained reference: a NAS behind a firewall may not reach a CDN for a docs bundle. */
 export function referencePage(document: { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } }): string {
   const operations = Object.entries(document.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
-  const sections = operations.map(({ path, method, op }) => {
-    const params = (op.parameters ?? [])
-      .map((p: any) => `<li><code>${escape(p.name)}</code> (${p.in}${p.required ? ', required' : ''}): ${escape(p.description)}</li>`)
-      .join('');
-    const body = op.requestBody ? `<details><summary>Request body</summary>${json(op.requestBody.content['application/json'].schema)}</details>` : '';
-    const responses = Object.entries(op.responses as Record<string, any>)
-      .map(([status, res]) => {
-        const schema = res.content?.['application/json']?.schema;
-        return schema
-          ? `<details><summary>${status} ${escape(res.description)}</summary>${json(schema)}</details>`
-          : `<div class="plain">${status} ${escape(res.description)}</div>`;
-      })
-      .join('');
-    const open = Array.isArray(op.security) && op.security.length === 0;
-    return `<section id="${escape(method + path)}"><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h2>
+  const sections = operations
+    .map(({ path, method, op }) => {
+      const params = (op.parameters ?? [])
+        .map((p: any) => `<li><code>${escape(p.name)}</code> (${p.in}${p.required ? ', required' : ''}): ${escape(p.description)}</li>`)
+        .join('');
+      const body = op.requestBody ? `<details><summary>Request body</summary>${json(op.requestBody.content['application/json'].schema)}</details>` : '';
+      const responses = Object.entries(op.responses as Record<string, any>)
+        .map(([status, res]) => {
+          const schema = res.content?.['application/json']?.schema;
+          return schema
+            ? `<details><summary>${status} ${escape(res.description)}</summary>${json(schema)}</details>`
+            : `<div class="plain">${status} ${escape(res.description)}</div>`;
+        })
+        .join('');
+      const open = Array.isArray(op.security) && op.security.length === 0;
+      return `<section id="${escape(method + path)}"><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h2>
 <p>${escape(op.summary)}${op.description ? `. ${escape(op.description)}` : ''}${open ? ' <em>(no API key needed)</em>' : ''}</p>
 ${params ? `<ul>${params}</ul>` : ''}${body}${responses}</section>`;
-  }).join('\n');
+    })
+    .join('\n');
   const schemas = Object.entries(document.components.schemas)
     .map(([name, schema]) => `<section id="schema-${escape(name)}"><h3><code>${escape(name)}</code></h3>${json(schema)}</section>`)
     .join('\n');

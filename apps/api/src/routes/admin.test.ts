@@ -46,7 +46,8 @@ describe('queue dashboard', () => {
     }
     // A page on another site cannot make it queue a job: not as a form, not as text/plain.
     const job = JSON.stringify({ name: 'transcode-run', data: { item: { path: '/m/a.avi' } } });
-    const add = (headers: Record<string, string>) => t.app.request('/api/admin/queues/api/queues/transcode/add', { method: 'POST', body: job, headers: { 'content-length': String(job.length), ...headers } });
+    const add = (headers: Record<string, string>) =>
+      t.app.request('/api/admin/queues/api/queues/transcode/add', { method: 'POST', body: job, headers: { 'content-length': String(job.length), ...headers } });
     expect((await add({ 'content-type': 'text/plain' })).status).toBe(400);
     expect((await add({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await add({ 'content-type': 'application/json', origin: 'http://evil.example', host: 'nas:8080' })).status).toBe(403);
@@ -101,7 +102,9 @@ describe('queue dashboard', () => {
     expect(page.headers.get('content-security-policy')).toBe("font-src 'self' data:; frame-ancestors 'none'");
     const css = [...html.matchAll(/href="(static\/[^"]+\.css)"/g)].map((m) => m[1]!);
     // The stylesheets the page's scripts add later, straight from the UI package.
-    const ui = dirname(createRequire(import.meta.url).resolve('@bull-board/ui/package.json', { paths: [dirname(createRequire(import.meta.url).resolve('@bull-board/api'))] }));
+    const ui = dirname(
+      createRequire(import.meta.url).resolve('@bull-board/ui/package.json', { paths: [dirname(createRequire(import.meta.url).resolve('@bull-board/api'))] }),
+    );
     css.push(...(await readdir(join(ui, 'dist/static/css/async'))).map((f) => `static/css/async/${f}`));
     expect(css.length).toBeGreaterThan(5);
     const texts = [html];
@@ -138,7 +141,11 @@ describe('queue dashboard', () => {
     expect(html).toContain('<base href="/media-organizer/api/admin/queues/" />');
     const asset = `/api/admin/queues/${/src="(static\/js\/main\.[^"]+\.js)"/.exec(html)![1]}`;
     expect((await t.app.request(asset, { headers: { cookie: 'mo_api_key=k' } })).status).toBe(200);
-    const clean = await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', { method: 'PUT', body: '{}', headers: { cookie: 'mo_api_key=k', 'content-type': 'application/json' } });
+    const clean = await t.app.request('/api/admin/queues/api/queues/scan/clean/failed', {
+      method: 'PUT',
+      body: '{}',
+      headers: { cookie: 'mo_api_key=k', 'content-type': 'application/json' },
+    });
     expect(clean.status).toBe(200);
   });
 });

@@ -71,7 +71,11 @@ async function buildDashboard({ jobs, urlBase = '' }: AppDeps): Promise<Hono> {
 
 /** Bull Board is mounted as a whole (its page, assets and XHR endpoints) and documented as its page. */
 export const queueDashboardRoute = createRoute({
-  method: 'get', path: QUEUE_DASHBOARD_PATH, operationId: 'getQueueDashboard', summary: 'Queue dashboard (Bull Board)', tags: ['operations'],
+  method: 'get',
+  path: QUEUE_DASHBOARD_PATH,
+  operationId: 'getQueueDashboard',
+  summary: 'Queue dashboard (Bull Board)',
+  tags: ['operations'],
   description: 'Open once with ?api_key= when a key is set; the page then keeps it as a cookie.',
   responses: { 200: other('text/html', 'HTML page') },
 });

@@ -85,7 +85,12 @@ describe('the owner account', () => {
     expect((await t.anonymous('/api/config', { headers: { cookie } })).status).toBe(200);
     // The queue dashboard's own requests carry the cookie too.
     expect((await t.anonymous('/api/admin/queues', { headers: { cookie } })).status).toBe(200);
-    expect(await (await t.anonymous('/api/auth/status', { headers: { cookie } })).json()).toMatchObject({ owner: true, authenticated: true, via: 'session', username: 'owner' });
+    expect(await (await t.anonymous('/api/auth/status', { headers: { cookie } })).json()).toMatchObject({
+      owner: true,
+      authenticated: true,
+      via: 'session',
+      username: 'owner',
+    });
     await expectError(await t.anonymous('/api/auth/setup', json({ token, username: 'thief', password: 'another passphrase' })), 409, 'conflict');
   });
 
@@ -112,7 +117,11 @@ describe('the owner account', () => {
     await expectError(await t.anonymous('/api/config', { headers: { cookie: `mo_session=${second}` } }), 401, 'unauthorized');
     expect((await t.anonymous('/api/config', { headers: { cookie: `mo_session=${first}` } })).status).toBe(200);
 
-    await expectError(await t.anonymous('/api/auth/password', json({ current_password: 'wrong passphrase', new_password: 'a new passphrase' })), 401, 'unauthorized');
+    await expectError(
+      await t.anonymous('/api/auth/password', json({ current_password: 'wrong passphrase', new_password: 'a new passphrase' })),
+      401,
+      'unauthorized',
+    );
     const changed = await t.anonymous('/api/auth/password', json({ current_password: 'a good passphrase', new_password: 'a new passphrase' }));
     expect(changed.status).toBe(200);
     await expectError(await t.anonymous('/api/config', { headers: { cookie: `mo_session=${first}` } }), 401, 'unauthorized');
@@ -132,7 +141,7 @@ describe('the owner account', () => {
     expect((await t.anonymous('/api/config', { headers: { 'x-api-key': api_key } })).status).toBe(200);
   });
 
-  it('refuses bodies that are not the route\'s, naming the field', async () => {
+  it("refuses bodies that are not the route's, naming the field", async () => {
     await freshInstall();
     const res = await t.anonymous('/api/auth/login', json({ username: 'owner', password: 1 }));
     expect(res.status).toBe(400);
@@ -166,7 +175,14 @@ describe('open sessions', () => {
     const { sessions } = await list(laptop);
     expect(sessions).toHaveLength(3);
     expect(sessions.filter((s) => s.current)).toEqual([
-      { id: expect.stringMatching(/^[0-9a-f]{16}$/), created_at: expect.any(String), last_seen_at: expect.any(String), address: '192.168.1.20', user_agent: 'Firefox 128 on Linux', current: true },
+      {
+        id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        created_at: expect.any(String),
+        last_seen_at: expect.any(String),
+        address: '192.168.1.20',
+        user_agent: 'Firefox 128 on Linux',
+        current: true,
+      },
     ]);
     expect(sessions.find((s) => s.user_agent === curl)).toMatchObject({ address: '203.0.113.9 via 10.0.0.2', current: false });
     const text = JSON.stringify(sessions);
@@ -255,13 +271,21 @@ describe('wrong credentials', () => {
     await setUp();
     for (let i = 0; i < MAX_AUTH_FAILURES_PER_MINUTE / 2; i++) {
       await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from('192.168.1.66')), 401, 'unauthorized');
-      await expectError(await t.anonymous('/api/auth/login', json({ username: 'owner', password: `guess ${i} guess` }), from('192.168.1.66')), 401, 'unauthorized');
+      await expectError(
+        await t.anonymous('/api/auth/login', json({ username: 'owner', password: `guess ${i} guess` }), from('192.168.1.66')),
+        401,
+        'unauthorized',
+      );
     }
     const key = await t.auth.apiKey();
     const limited = await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.66'));
     await expectError(limited, 429, 'too_many_requests');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    await expectError(await t.anonymous('/api/auth/login', json({ username: 'owner', password: 'a good passphrase' }), from('192.168.1.66')), 429, 'too_many_requests');
+    await expectError(
+      await t.anonymous('/api/auth/login', json({ username: 'owner', password: 'a good passphrase' }), from('192.168.1.66')),
+      429,
+      'too_many_requests',
+    );
     expect((await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.67'))).status).toBe(200);
   });
 
@@ -269,15 +293,32 @@ describe('wrong credentials', () => {
     await freshInstall();
     const token = (await t.auth.setupToken())!;
     const key = await t.auth.apiKey();
-    const wrongToken = (i: number) => t.anonymous('/api/auth/setup', json({ token: `guess-${i}`, username: 'owner', password: 'a good passphrase' }), from('192.168.1.70'));
+    const wrongToken = (i: number) =>
+      t.anonymous('/api/auth/setup', json({ token: `guess-${i}`, username: 'owner', password: 'a good passphrase' }), from('192.168.1.70'));
     const rightToken = () => t.anonymous('/api/auth/setup', json({ token, username: 'owner', password: 'a good passphrase' }), from('192.168.1.70'));
     type Send = Response | Promise<Response>;
     const attacks: [string, (i: number) => Send, () => Send][] = [
       ['/api/auth/setup', wrongToken, rightToken],
-      ['/api/auth/login', (i) => t.anonymous('/api/auth/login', json({ username: 'owner', password: `guess ${i} guess` }), from('192.168.1.71')), () => t.anonymous('/api/auth/login', json({ username: 'owner', password: 'a good passphrase' }), from('192.168.1.71'))],
-      ['/api/auth/api-key', (i) => t.anonymous('/api/auth/api-key', json({ password: `guess ${i} guess` }), from('192.168.1.72')), () => t.anonymous('/api/auth/api-key', json({ password: 'a good passphrase' }), from('192.168.1.72'))],
-      ['/api/auth/password', (i) => t.anonymous('/api/auth/password', json({ current_password: `guess ${i} guess`, new_password: 'the attacker’s own' }), from('192.168.1.73')), () => t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.73'))],
-      ['X-Api-Key', (i) => t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from('192.168.1.74')), () => t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.74'))],
+      [
+        '/api/auth/login',
+        (i) => t.anonymous('/api/auth/login', json({ username: 'owner', password: `guess ${i} guess` }), from('192.168.1.71')),
+        () => t.anonymous('/api/auth/login', json({ username: 'owner', password: 'a good passphrase' }), from('192.168.1.71')),
+      ],
+      [
+        '/api/auth/api-key',
+        (i) => t.anonymous('/api/auth/api-key', json({ password: `guess ${i} guess` }), from('192.168.1.72')),
+        () => t.anonymous('/api/auth/api-key', json({ password: 'a good passphrase' }), from('192.168.1.72')),
+      ],
+      [
+        '/api/auth/password',
+        (i) => t.anonymous('/api/auth/password', json({ current_password: `guess ${i} guess`, new_password: 'the attacker’s own' }), from('192.168.1.73')),
+        () => t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.73')),
+      ],
+      [
+        'X-Api-Key',
+        (i) => t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from('192.168.1.74')),
+        () => t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('192.168.1.74')),
+      ],
     ];
     const sent = 3 * MAX_AUTH_FAILURES_PER_MINUTE;
     const judged: Record<string, number[]> = {};
@@ -286,7 +327,10 @@ describe('wrong credentials', () => {
       const last = await right();
       judged[name] = [answers.filter((r) => r.status === 401).length, answers.filter((r) => r.status === 429).length, last.status];
       // The set-up is taken once its guesses are spent, so that the other routes have an owner to guess at.
-      if (name === '/api/auth/setup') expect((await t.anonymous('/api/auth/setup', json({ token, username: 'owner', password: 'a good passphrase' }), from('192.168.1.75'))).status).toBe(201);
+      if (name === '/api/auth/setup')
+        expect((await t.anonymous('/api/auth/setup', json({ token, username: 'owner', password: 'a good passphrase' }), from('192.168.1.75'))).status).toBe(
+          201,
+        );
     }
     const expected = [MAX_AUTH_FAILURES_PER_MINUTE, sent - MAX_AUTH_FAILURES_PER_MINUTE, 429];
     expect(judged).toEqual(Object.fromEntries(attacks.map(([name]) => [name, expected])));
@@ -295,7 +339,11 @@ describe('wrong credentials', () => {
   it('from the addresses of one IPv6 /64 count together: a host holds the whole /64, not one address', async () => {
     await freshInstall();
     for (let i = 1; i <= MAX_AUTH_FAILURES_PER_MINUTE; i++) {
-      await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from(`2001:db8:1:2::${i.toString(16)}`)), 401, 'unauthorized');
+      await expectError(
+        await t.anonymous('/api/config', { headers: { 'x-api-key': `guess-${i}` } }, from(`2001:db8:1:2::${i.toString(16)}`)),
+        401,
+        'unauthorized',
+      );
     }
     const key = await t.auth.apiKey();
     await expectError(await t.anonymous('/api/config', { headers: { 'x-api-key': key } }, from('2001:db8:1:2:ffff::1')), 429, 'too_many_requests');
@@ -346,14 +394,18 @@ describe('auth = "local_open"', () => {
 });
 
 describe('DNS rebinding with auth required', () => {
-  it('gets nothing: the page has neither the key nor the owner\'s cookie', async () => {
+  it("gets nothing: the page has neither the key nor the owner's cookie", async () => {
     await freshInstall();
     await setUp();
-    const res = await t.anonymous('http://attacker.example:8080/api/settings', {
-      method: 'POST',
-      body: JSON.stringify({ dry_run: false }),
-      headers: { 'content-type': 'application/json', origin: 'http://attacker.example:8080', 'sec-fetch-site': 'same-origin' },
-    }, from('127.0.0.1'));
+    const res = await t.anonymous(
+      'http://attacker.example:8080/api/settings',
+      {
+        method: 'POST',
+        body: JSON.stringify({ dry_run: false }),
+        headers: { 'content-type': 'application/json', origin: 'http://attacker.example:8080', 'sec-fetch-site': 'same-origin' },
+      },
+      from('127.0.0.1'),
+    );
     await expectError(res, 401, 'unauthorized');
     expect(t.config.current().app.dry_run).toBe(true);
   });

@@ -19,22 +19,42 @@ import { isLocalRequest, limitedCheck, overHttps, SESSION_COOKIE, sessionClient 
 import { AUTH_FAILURES, body, errors, json, OPEN, router, segment } from '../openapi/route.ts';
 
 const status = createRoute({
-  method: 'get', path: '/auth/status', operationId: 'getAuthStatus', summary: 'Is there an owner, and who is asking', tags: ['auth'], ...OPEN,
+  method: 'get',
+  path: '/auth/status',
+  operationId: 'getAuthStatus',
+  summary: 'Is there an owner, and who is asking',
+  tags: ['auth'],
+  ...OPEN,
   responses: { 200: json(authStatusResponse) },
 });
 
 const setup = createRoute({
-  method: 'post', path: '/auth/setup', operationId: 'postAuthSetup', summary: 'Create the owner account once, with the set-up token printed at start', tags: ['auth'], ...OPEN,
+  method: 'post',
+  path: '/auth/setup',
+  operationId: 'postAuthSetup',
+  summary: 'Create the owner account once, with the set-up token printed at start',
+  tags: ['auth'],
+  ...OPEN,
   description: 'Answers with the session cookie mo_session (HttpOnly, SameSite=Strict).',
   request: { body: body(authSetupBody) },
   responses: {
     201: json(authSessionResponse, 'Created'),
-    ...errors({ 400: 'user name (1 to 64 characters) or password (10 to 1024) refused', 401: 'the set-up token is not right', 409: 'an owner exists already', ...AUTH_FAILURES }),
+    ...errors({
+      400: 'user name (1 to 64 characters) or password (10 to 1024) refused',
+      401: 'the set-up token is not right',
+      409: 'an owner exists already',
+      ...AUTH_FAILURES,
+    }),
   },
 });
 
 const login = createRoute({
-  method: 'post', path: '/auth/login', operationId: 'postAuthLogin', summary: 'Log in as the owner: sets the session cookie', tags: ['auth'], ...OPEN,
+  method: 'post',
+  path: '/auth/login',
+  operationId: 'postAuthLogin',
+  summary: 'Log in as the owner: sets the session cookie',
+  tags: ['auth'],
+  ...OPEN,
   request: { body: body(authLoginBody) },
   responses: {
     200: json(authSessionResponse),
@@ -43,36 +63,69 @@ const login = createRoute({
 });
 
 const logout = createRoute({
-  method: 'post', path: '/auth/logout', operationId: 'postAuthLogout', summary: 'End this session', tags: ['auth'], ...OPEN,
+  method: 'post',
+  path: '/auth/logout',
+  operationId: 'postAuthLogout',
+  summary: 'End this session',
+  tags: ['auth'],
+  ...OPEN,
   responses: { 200: json(authLogoutResponse) },
 });
 
 const password = createRoute({
-  method: 'post', path: '/auth/password', operationId: 'postAuthPassword', summary: 'Change the owner password; every session ends, this client gets a new one', tags: ['auth'], ...OPEN,
+  method: 'post',
+  path: '/auth/password',
+  operationId: 'postAuthPassword',
+  summary: 'Change the owner password; every session ends, this client gets a new one',
+  tags: ['auth'],
+  ...OPEN,
   request: { body: body(authPasswordBody) },
   responses: {
     200: json(authSessionResponse),
-    ...errors({ 400: 'the new password is refused (10 to 1024 characters)', 401: 'the current password is not right', 409: 'no owner account exists yet', ...AUTH_FAILURES }),
+    ...errors({
+      400: 'the new password is refused (10 to 1024 characters)',
+      401: 'the current password is not right',
+      409: 'no owner account exists yet',
+      ...AUTH_FAILURES,
+    }),
   },
 });
 
 const apiKey = createRoute({
-  method: 'post', path: '/auth/api-key', operationId: 'postAuthApiKey', summary: 'Show the API key, or replace the generated one (regenerate: true)', tags: ['auth'], ...OPEN,
+  method: 'post',
+  path: '/auth/api-key',
+  operationId: 'postAuthApiKey',
+  summary: 'Show the API key, or replace the generated one (regenerate: true)',
+  tags: ['auth'],
+  ...OPEN,
   description: 'Needs the owner password. A key set in the config file (app.api_key) wins and cannot be regenerated here.',
   request: { body: body(authApiKeyBody) },
   responses: {
     200: json(authApiKeyResponse),
-    ...errors({ 400: 'the body is not a password (and regenerate)', 401: 'the password is not right', 409: 'no owner account exists yet, or app.api_key is set in the config file', ...AUTH_FAILURES }),
+    ...errors({
+      400: 'the body is not a password (and regenerate)',
+      401: 'the password is not right',
+      409: 'no owner account exists yet, or app.api_key is set in the config file',
+      ...AUTH_FAILURES,
+    }),
   },
 });
 
 const listSessions = createRoute({
-  method: 'get', path: '/auth/sessions', operationId: 'getAuthSessions', summary: 'The open sessions, the most recently used first', tags: ['auth'],
+  method: 'get',
+  path: '/auth/sessions',
+  operationId: 'getAuthSessions',
+  summary: 'The open sessions, the most recently used first',
+  tags: ['auth'],
   responses: { 200: json(authSessionsResponse) },
 });
 
 const endSession = createRoute({
-  method: 'post', path: '/auth/sessions/{id}/end', operationId: 'postAuthSessionEnd', summary: 'End one open session (logs its browser out)', tags: ['auth'],
+  method: 'post',
+  path: '/auth/sessions/{id}/end',
+  operationId: 'postAuthSessionEnd',
+  summary: 'End one open session (logs its browser out)',
+  tags: ['auth'],
   description: "Ending the session this request's cookie holds also clears the cookie. Takes no body.",
   request: { params: z.object({ id: segment.meta({ description: 'A session id from GET /api/auth/sessions' }) }) },
   responses: { 200: json(authSessionEndResponse), ...errors({ 404: 'no open session has this id' }) },
@@ -108,10 +161,7 @@ export function authRoutes(deps: AppDeps & { auth: AuthService; limiter: Failure
       const session = getCookie(c, SESSION_COOKIE);
       const username = session === undefined ? null : await auth.session(session, sessionClient(c));
       const via = username !== null ? 'session' : config.current().app.auth === 'local_open' && isLocalRequest(c) ? 'local' : null;
-      return c.json(
-        { owner: await auth.ownerExists(), authenticated: via !== null, via, username, auth: config.current().app.auth },
-        200,
-      );
+      return c.json({ owner: await auth.ownerExists(), authenticated: via !== null, via, username, auth: config.current().app.auth }, 200);
     })
     .openapi(setup, async (c) => {
       const body = c.req.valid('json');

@@ -73,7 +73,13 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
   it('accepts paths inside the roots, and a new drive beside the config file’s', async () => {
     const disk2 = join(t.install.root, 'media', 'disk2');
     await mkdir(join(t.install.paths.downloads, 'complete'));
-    const res = await post({ paths: { downloads: join(t.install.paths.downloads, 'complete') }, drives: [{ name: 'disk1', path: t.install.paths.drive }, { name: 'disk2', path: disk2 }] });
+    const res = await post({
+      paths: { downloads: join(t.install.paths.downloads, 'complete') },
+      drives: [
+        { name: 'disk1', path: t.install.paths.drive },
+        { name: 'disk2', path: disk2 },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(t.config.current().drives.map((d) => d.path)).toEqual([t.install.paths.drive, disk2]);
   });
@@ -98,12 +104,16 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
     await expectRefused(body, key, why);
   });
 
-  it.each(['http://127.0.0.1:6379/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:8080/', 'http://[::1]/', 'http://2130706433/', 'http://10.0.0.1/'])(
-    'refuses the provider URL %s',
-    async (url) => {
-      await expectRefused({ release_providers: { tvmaze: { enabled: true, url } } }, 'release_providers.tvmaze.url', /not a public address/);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:6379/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://localhost:8080/',
+    'http://[::1]/',
+    'http://2130706433/',
+    'http://10.0.0.1/',
+  ])('refuses the provider URL %s', async (url) => {
+    await expectRefused({ release_providers: { tvmaze: { enabled: true, url } } }, 'release_providers.tvmaze.url', /not a public address/);
+  });
 
   it('refuses a downloads folder inside a library folder, also when the running config holds the other half', async () => {
     await expectRefused({ paths: { downloads: join(t.install.paths.drive, 'Movies') } }, 'paths.downloads', /lies in the library folder/);
@@ -116,15 +126,36 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
 
   it('refuses a drive set to the data folder, or any overlap of the drives, downloads, config and data folders', async () => {
     const { data, config, drive } = t.install.paths;
-    await expectRefused({ drives: [{ name: 'disk1', path: drive }, { name: 'state', path: data }] }, 'drives.1.path', / is paths\.data .*state\.json and the API key/);
-    await expectRefused({ drives: [{ name: 'disk1', path: drive }, { name: 'twice', path: `${drive}/` }] }, 'drives.1.path', / is drives\.0\.path /);
+    await expectRefused(
+      {
+        drives: [
+          { name: 'disk1', path: drive },
+          { name: 'state', path: data },
+        ],
+      },
+      'drives.1.path',
+      / is paths\.data .*state\.json and the API key/,
+    );
+    await expectRefused(
+      {
+        drives: [
+          { name: 'disk1', path: drive },
+          { name: 'twice', path: `${drive}/` },
+        ],
+      },
+      'drives.1.path',
+      / is drives\.0\.path /,
+    );
     await expectRefused({ paths: { downloads: data } }, 'paths.downloads', / is paths\.data /);
     await expectRefused({ paths: { downloads: join(config, 'incoming') } }, 'paths.downloads', / lies in paths\.config /);
     expect(t.config.current().drives.map((d) => d.path)).toEqual([drive]);
   });
 
   it('saves nothing of a body with one refused key among good ones', async () => {
-    await expectRefused({ dry_run: false, library: { video_extensions: ['.mkv', '.exe'] }, metadata: { include_specials: true } }, 'library.video_extensions.1');
+    await expectRefused(
+      { dry_run: false, library: { video_extensions: ['.mkv', '.exe'] }, metadata: { include_specials: true } },
+      'library.video_extensions.1',
+    );
     expect(t.config.current().app.dry_run).toBe(true);
     expect(t.config.current().metadata.include_specials).toBe(false);
   });

@@ -11,13 +11,22 @@ function publicSettings(config: Config) {
 }
 
 const getConfig = createRoute({
-  method: 'get', path: '/config', operationId: 'getConfig', summary: 'Effective configuration without secrets', tags: ['settings'],
+  method: 'get',
+  path: '/config',
+  operationId: 'getConfig',
+  summary: 'Effective configuration without secrets',
+  tags: ['settings'],
   responses: { 200: json(publicConfigResponse) },
 });
 
 const postSettings = createRoute({
-  method: 'post', path: '/settings', operationId: 'postSettings', summary: 'Change runtime settings', tags: ['settings'],
-  description: 'Nested sections, legacy flat app keys, or both. Saved in <paths.data>/state.json; an unknown key or wrong type is a 400 naming it and saves nothing.',
+  method: 'post',
+  path: '/settings',
+  operationId: 'postSettings',
+  summary: 'Change runtime settings',
+  tags: ['settings'],
+  description:
+    'Nested sections, legacy flat app keys, or both. Saved in <paths.data>/state.json; an unknown key or wrong type is a 400 naming it and saves nothing.',
   request: { body: body(settingsBody) },
   responses: {
     200: json(settingsResponse),
@@ -43,14 +52,18 @@ export function configRoutes({ config, logger }: AppDeps) {
       // publicConfig is the config minus its secrets, which the schema describes key by key.
       c.json(publicConfig(config.current()) as z.output<typeof publicConfigResponse>, 200),
     )
-    .openapi(postSettings, async (c) => {
-      // The schema has checked the shape; the patch is made from the body as sent, so that only the
-      // keys the client named change (a parsed copy would carry the schema's defaults).
-      const patch = settingsPatchFromBody(await c.req.json());
-      // Checked here, not in updateSettings: these rules are about what a client may ask for.
-      await guardSettingsPatch(patch, { fileConfig: config.fileConfig, current: config.current() });
-      const next = await config.updateSettings(patch);
-      logger.info({ keys: Object.keys(patch) }, 'settings changed');
-      return c.json({ settings: publicSettings(next) }, 200);
-    }, refuseSettings);
+    .openapi(
+      postSettings,
+      async (c) => {
+        // The schema has checked the shape; the patch is made from the body as sent, so that only the
+        // keys the client named change (a parsed copy would carry the schema's defaults).
+        const patch = settingsPatchFromBody(await c.req.json());
+        // Checked here, not in updateSettings: these rules are about what a client may ask for.
+        await guardSettingsPatch(patch, { fileConfig: config.fileConfig, current: config.current() });
+        const next = await config.updateSettings(patch);
+        logger.info({ keys: Object.keys(patch) }, 'settings changed');
+        return c.json({ settings: publicSettings(next) }, 200);
+      },
+      refuseSettings,
+    );
 }

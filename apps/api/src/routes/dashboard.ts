@@ -30,7 +30,11 @@ async function usageOf(drive: Drive): Promise<DriveUsage> {
 }
 
 const getDashboard = createRoute({
-  method: 'get', path: '/dashboard', operationId: 'getDashboard', summary: 'State, drive usage and cached library figures', tags: ['library'],
+  method: 'get',
+  path: '/dashboard',
+  operationId: 'getDashboard',
+  summary: 'State, drive usage and cached library figures',
+  tags: ['library'],
   responses: { 200: json(dashboardResponse) },
 });
 
@@ -52,20 +56,23 @@ export function dashboardRoutes({ config, library }: AppDeps) {
       const extensions = extensionAccumulator();
       return { lib, extensions, add: (item: IndexItem) => (lib.add(item), extensions.add(item)) };
     };
-    const cached = await library.derive('dashboard.json', accumulate(figures, (acc, header) => {
-      const summary = header ? acc.lib.summary(header) : libraryView(null).summary;
-      return JSON.stringify({
-        library: {
-          files: summary.files,
-          bytes: summary.bytes,
-          movies: summary.movies,
-          series: summary.series,
-          episodes: summary.episodes,
-          scanned_at: summary.scanned_at,
-        },
-        extensions: acc.extensions.breakdown(),
-      });
-    }));
+    const cached = await library.derive(
+      'dashboard.json',
+      accumulate(figures, (acc, header) => {
+        const summary = header ? acc.lib.summary(header) : libraryView(null).summary;
+        return JSON.stringify({
+          library: {
+            files: summary.files,
+            bytes: summary.bytes,
+            movies: summary.movies,
+            series: summary.series,
+            episodes: summary.episodes,
+            scanned_at: summary.scanned_at,
+          },
+          extensions: acc.extensions.breakdown(),
+        });
+      }),
+    );
     const head = JSON.stringify({
       dry_run: cfg.app.dry_run,
       state: {

@@ -23,7 +23,13 @@ const workerState = () => createStateStore({ file: join(t.install.paths.data, 's
 
 /** A scanner pass as the worker runs it, on the install's current config. */
 async function pass(now = Date.now()) {
-  await runScanPass({ config: t.config.current(), state: workerState(), owner: NO_OWNERSHIP, log: createLogger({ name: 't', level: 'silent' }), now: () => now });
+  await runScanPass({
+    config: t.config.current(),
+    state: workerState(),
+    owner: NO_OWNERSHIP,
+    log: createLogger({ name: 't', level: 'silent' }),
+    now: () => now,
+  });
 }
 
 const get = async () => {
@@ -51,11 +57,39 @@ describe('GET /api/downloads', () => {
     expect(body.truncated).toBe(false);
     expect(body.files).toEqual([
       { path: part, bytes: 5, modified_at: old.toISOString(), settled: true, media: null, imported: null },
-      { path: episode, bytes: 10, modified_at: expect.any(String), settled: false, media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null }, imported: null },
+      {
+        path: episode,
+        bytes: 10,
+        modified_at: expect.any(String),
+        settled: false,
+        media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null },
+        imported: null,
+      },
       { path: sub, bytes: 1, modified_at: old.toISOString(), settled: true, media: null, imported: null },
-      { path: movie, bytes: 100, modified_at: old.toISOString(), settled: true, media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null }, imported: null },
-      { path: daily, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null }, imported: null },
-      { path: remake, bytes: 10, modified_at: old.toISOString(), settled: true, media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' }, imported: null },
+      {
+        path: movie,
+        bytes: 100,
+        modified_at: old.toISOString(),
+        settled: true,
+        media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null },
+        imported: null,
+      },
+      {
+        path: daily,
+        bytes: 10,
+        modified_at: old.toISOString(),
+        settled: true,
+        media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null },
+        imported: null,
+      },
+      {
+        path: remake,
+        bytes: 10,
+        modified_at: old.toISOString(),
+        settled: true,
+        media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' },
+        imported: null,
+      },
     ]);
     // The dry-run pass planned the settled, recognised videos: they show in `recent`.
     expect(body.recent.map((e) => e.source)).toEqual(expect.arrayContaining([movie, sub, daily, remake]));

@@ -31,7 +31,11 @@ export function downloadsAnswer(listing: SavedListing | null, downloads: string,
 }
 
 const getDownloads = createRoute({
-  method: 'get', path: '/downloads', operationId: 'getDownloads', summary: 'Files under the downloads folder and recent plans and moves', tags: ['scanner'],
+  method: 'get',
+  path: '/downloads',
+  operationId: 'getDownloads',
+  summary: 'Files under the downloads folder and recent plans and moves',
+  tags: ['scanner'],
   responses: { ...NOT_MODIFIED, 200: json(downloadsResponse) },
 });
 

@@ -133,7 +133,14 @@ describe('GET /api/events', () => {
 
     const scanned_at = '2026-05-01T00:00:00.000Z';
     await writeLibraryIndex(t.config.current().paths.data, {
-      version: 1, scanned_at, duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items: [],
+      version: 1,
+      scanned_at,
+      duration_ms: 1,
+      truncated: false,
+      timed_out: false,
+      skipped: [],
+      drives: [],
+      items: [],
     });
     await t.library.refresh();
     const library = libraryEventSchema.parse((await stream.next((m) => m.event === 'library')).data);

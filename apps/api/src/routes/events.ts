@@ -14,7 +14,11 @@ export const RECONNECT_MS = 2000;
 export const MAX_UNREAD_WRITES = 1000;
 
 const getEvents = createRoute({
-  method: 'get', path: '/events', operationId: 'getEvents', summary: 'Live events (Server-Sent Events)', tags: ['service'],
+  method: 'get',
+  path: '/events',
+  operationId: 'getEvents',
+  summary: 'Live events (Server-Sent Events)',
+  tags: ['service'],
   description:
     'One stream per tab. First a `snapshot` (active jobs with progress, `redis` up or not, the settings version, the library index version and time), ' +
     'then `job` ({queue, id, name, state: active|progress|completed|failed, progress?, error?, error_code?}; progress at most about once a second per job), ' +

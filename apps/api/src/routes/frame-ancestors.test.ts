@@ -45,7 +45,7 @@ async function expectNeverFramed() {
 }
 
 describe('app.frame_ancestors', () => {
-  it('lets the listed dashboards frame every page, without X-Frame-Options, keeping each page\'s own policy', async () => {
+  it("lets the listed dashboards frame every page, without X-Frame-Options, keeping each page's own policy", async () => {
     t = await testApp({ webRoot: dist, toml: `[app]\nframe_ancestors = ["https://dash.example.com", "http://192.168.1.5:8080"]\n` });
     await expectFramedBy('https://dash.example.com http://192.168.1.5:8080');
     const { page, setup } = await answers();

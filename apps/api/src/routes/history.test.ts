@@ -79,11 +79,24 @@ describe('GET /api/history', () => {
     await pass();
 
     const all = await history();
-    expect(all.items.map((i) => [i.id, i.source])).toEqual([[3, ronin], [2, alien], [1, heat]]);
+    expect(all.items.map((i) => [i.id, i.source])).toEqual([
+      [3, ronin],
+      [2, alien],
+      [1, heat],
+    ]);
     expect(all.next).toBeNull();
     expect(all.items[2]).toEqual({
-      id: 1, at: expect.any(String), mode: 'copy', method: 'copy', source: heat, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
-      bytes: 110, sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }], pass: passA.started_at, undone_at: null, notified: null,
+      id: 1,
+      at: expect.any(String),
+      mode: 'copy',
+      method: 'copy',
+      source: heat,
+      destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
+      bytes: 110,
+      sidecars: [{ source: srt, destination: join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt') }],
+      pass: passA.started_at,
+      undone_at: null,
+      notified: null,
     });
 
     const first = await history('?limit=2');
@@ -259,11 +272,15 @@ describe('POST /api/history/:id/undo', () => {
   it.each([
     ['the library file was rewritten (size)', (dest: string) => writeFileSync(dest, 'other'), 'destination_changed'],
     ['the library file was touched (mtime)', (dest: string) => utimesSync(dest, new Date(), new Date()), 'destination_changed'],
-    ['the library file was replaced by an equal copy (identity)', (dest: string) => {
-      writeFileSync(`${dest}.new`, readFileSync(dest));
-      utimesSync(`${dest}.new`, OLD, OLD);
-      renameSync(`${dest}.new`, dest);
-    }, 'destination_changed'],
+    [
+      'the library file was replaced by an equal copy (identity)',
+      (dest: string) => {
+        writeFileSync(`${dest}.new`, readFileSync(dest));
+        utimesSync(`${dest}.new`, OLD, OLD);
+        renameSync(`${dest}.new`, dest);
+      },
+      'destination_changed',
+    ],
     ['the download path is taken', (_dest: string, source: string) => writeFileSync(source, 'a new download'), 'source_taken'],
   ])('409 when %s, changing nothing', async (_name, change, reason) => {
     const drive = await install('move');
@@ -277,7 +294,7 @@ describe('POST /api/history/:id/undo', () => {
     expect(snapshot(drive, t.install.paths.downloads, t.install.paths.data)).toEqual(before);
   });
 
-  it('409 when the download\'s folder is now a link that leads outside the downloads folder, changing nothing', async () => {
+  it("409 when the download's folder is now a link that leads outside the downloads folder, changing nothing", async () => {
     const drive = await install('move');
     const source = put('Heat.1995/Heat.1995.mkv');
     put('Heat.1995/Heat.1995.en.srt', 10);
@@ -294,7 +311,7 @@ describe('POST /api/history/:id/undo', () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 
-  it('409 naming the link when the download\'s folder is now a link, even one to another folder of the downloads: nothing moves through a link', async () => {
+  it("409 naming the link when the download's folder is now a link, even one to another folder of the downloads: nothing moves through a link", async () => {
     const drive = await install('move');
     const source = put('Heat.1995/Heat.1995.mkv');
     await pass();
@@ -332,7 +349,7 @@ describe('POST /api/history/:id/undo', () => {
   });
 });
 
-describe('the undo\'s notice to the media servers', () => {
+describe("the undo's notice to the media servers", () => {
   /** An install whose job client is real Redis under a fresh prefix, with one webhook target enabled. */
   async function withQueue() {
     prefix = uniquePrefix('undo-notify');
@@ -346,7 +363,7 @@ describe('the undo\'s notice to the media servers', () => {
     return (await queue.getJobs(['waiting', 'delayed', 'active'])).map((j) => ({ data: j.data, attempts: j.opts.attempts }));
   };
 
-  it('a real undo queues one notify job naming the removed library files, with the pass\'s retries', async () => {
+  it("a real undo queues one notify job naming the removed library files, with the pass's retries", async () => {
     const drive = await withQueue();
     const heat = put('Heat.1995/Heat.1995.mkv');
     const srt = put('Heat.1995/Heat.1995.en.srt', 10);
@@ -355,7 +372,14 @@ describe('the undo\'s notice to the media servers', () => {
     const lib = join(drive, 'Movies/Heat (1995)');
     expect(await notices()).toEqual([
       {
-        data: { pass: started_at, undone: 1, imports: [{ source: heat, destination: join(lib, 'Heat (1995).mkv') }, { source: srt, destination: join(lib, 'Heat (1995).en.srt') }] },
+        data: {
+          pass: started_at,
+          undone: 1,
+          imports: [
+            { source: heat, destination: join(lib, 'Heat (1995).mkv') },
+            { source: srt, destination: join(lib, 'Heat (1995).en.srt') },
+          ],
+        },
         attempts: 5,
       },
     ]);
@@ -369,7 +393,10 @@ describe('the undo\'s notice to the media servers', () => {
     await t.config.updateSettings({ app: { dry_run: true } });
     await undone(1);
     expect(await notices()).toEqual([]);
-    await t.config.updateSettings({ app: { dry_run: false }, notifications: { targets: [{ name: 'hook', kind: 'webhook', url: 'http://127.0.0.1:9/hook', enabled: false }] } });
+    await t.config.updateSettings({
+      app: { dry_run: false },
+      notifications: { targets: [{ name: 'hook', kind: 'webhook', url: 'http://127.0.0.1:9/hook', enabled: false }] },
+    });
     await undone(2);
     expect(await notices()).toEqual([]);
   });
@@ -389,7 +416,9 @@ describe('the undo\'s notice to the media servers', () => {
     const ronin = put('Ronin.1998.mkv');
     const { started_at, moves } = await pass();
     const imports = moves.map((m) => ({ source: m.source, destination: m.destination }));
-    expect(await recordNotice(t.install.paths.data, { pass: '4', imports }, { at: '2026-01-01T00:00:00.000Z', told: ['jf'], failed: { plex: 'answered HTTP 401' } })).toBe(2);
+    expect(
+      await recordNotice(t.install.paths.data, { pass: '4', imports }, { at: '2026-01-01T00:00:00.000Z', told: ['jf'], failed: { plex: 'answered HTTP 401' } }),
+    ).toBe(2);
     const items = (await history()).items;
     expect(items.map((i) => [i.source, i.pass, i.notified])).toEqual([
       [ronin, started_at, { event: 'imported', at: '2026-01-01T00:00:00.000Z', told: ['jf'], failed: { plex: 'answered HTTP 401' } }],

@@ -24,31 +24,42 @@ function pathParam(key: string) {
 }
 
 const listHistory = createRoute({
-  method: 'get', path: '/history', operationId: 'getHistory', summary: 'The import history, newest first, page by page', tags: ['scanner'],
-  description: 'Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. ' +
-    'Page on with `before` set to the answer\'s `next`.',
+  method: 'get',
+  path: '/history',
+  operationId: 'getHistory',
+  summary: 'The import history, newest first, page by page',
+  tags: ['scanner'],
+  description:
+    'Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. ' +
+    "Page on with `before` set to the answer's `next`.",
   request: {
     query: z.object({
       limit: limitValue(HISTORY_PAGE_MAX, HISTORY_PAGE_DEFAULT, 'How many imports at most'),
       before: queryValue(beforeParam, { type: 'integer', minimum: 1, description: 'Only imports older than this id (the `next` of the page before)' }),
-      source: queryValue(pathParam('source'), { type: 'string', description: 'Only imports of this download (the video\'s or a sidecar\'s absolute path)' }),
-      destination: queryValue(pathParam('destination'), { type: 'string', description: 'Only imports to this library path (the video\'s or a sidecar\'s)' }),
+      source: queryValue(pathParam('source'), { type: 'string', description: "Only imports of this download (the video's or a sidecar's absolute path)" }),
+      destination: queryValue(pathParam('destination'), { type: 'string', description: "Only imports to this library path (the video's or a sidecar's)" }),
     }),
   },
   responses: {
     200: json(historyResponse),
-    ...errors({ 400: `limit is not a whole number from 1 to ${HISTORY_PAGE_MAX}, before is not an id, or source or destination is not an absolute path; details.key names it` }),
+    ...errors({
+      400: `limit is not a whole number from 1 to ${HISTORY_PAGE_MAX}, before is not an id, or source or destination is not an absolute path; details.key names it`,
+    }),
   },
 });
 
 const undo = createRoute({
-  method: 'post', path: '/history/{id}/undo', operationId: 'postHistoryUndo', summary: 'Take one import back', tags: ['scanner'],
+  method: 'post',
+  path: '/history/{id}/undo',
+  operationId: 'postHistoryUndo',
+  summary: 'Take one import back',
+  tags: ['scanner'],
   description:
     'A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import ' +
     'made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, ' +
     'identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import ' +
     'was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. ' +
-    'Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record\'s `notified`); ' +
+    "Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); " +
     'queueing it never fails the undo.',
   request: { params: z.object({ id: segment.meta({ description: 'Import id (GET /api/history)' }) }) },
   responses: {

@@ -36,7 +36,13 @@ async function install(opts: { dryRun?: boolean; transfer?: 'move' | 'copy'; wor
   });
   if (opts.worker) {
     const deps = { config: t.config, logger, env: readProcessEnv({ MEDIA_ORGANIZER_CONFIG: t.config.configFile }) };
-    host = createWorkerHost({ redisUrl: testRedisUrl(), prefix: prefix!, queues: ['scan'], logger, handlers: { 'manual-import': manualImportHandler(deps, {}), 'scan-pass': async () => Promise.reject(new Error('no pass job in this test')) } });
+    host = createWorkerHost({
+      redisUrl: testRedisUrl(),
+      prefix: prefix!,
+      queues: ['scan'],
+      logger,
+      handlers: { 'manual-import': manualImportHandler(deps, {}), 'scan-pass': async () => Promise.reject(new Error('no pass job in this test')) },
+    });
   }
   for (const f of ['Doctor Who (1963)', 'Doctor Who (2005)']) mkdirSync(join(t.install.paths.drive, 'TV', f), { recursive: true });
   return t.install.paths;
@@ -71,7 +77,7 @@ function importAs(body: unknown, query = '') {
 function tree(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) (e.isDirectory() ? walk(join(dir, e.name)) : out.push(join(dir, e.name)));
+    for (const e of readdirSync(dir, { withFileTypes: true })) e.isDirectory() ? walk(join(dir, e.name)) : out.push(join(dir, e.name));
   };
   walk(t.install.paths.downloads);
   walk(t.install.paths.drive);
@@ -161,7 +167,7 @@ describe('POST /api/imports/manual', () => {
     expect((await pending()).items.map((i) => i.path)).toEqual([who]);
   }, 30_000);
 
-  it('remembers the download\'s series name once, shown in /api/config, and the next pass files that name alone', async () => {
+  it("remembers the download's series name once, shown in /api/config, and the next pass files that name alone", async () => {
     const { drive } = await install({ worker: true });
     const first = put('Doctor.Who.S01E01.mkv');
     const res = await importAs({ path: first, as: episode, remember: true }, '?wait=20');
@@ -183,10 +189,16 @@ describe('POST /api/imports/manual', () => {
     const e1 = put('Who.Pack.S02/Doctor.Who.S02E01.mkv');
     const e2 = put('Who.Pack.S02/Doctor.Who.S02E02.mkv');
     const odd = put('Who.Pack.S02/Behind the Scenes.mkv');
-    const res = await importAs({ path: join(t.install.paths.downloads, 'Who.Pack.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 } }, '?dry_run=true');
+    const res = await importAs(
+      { path: join(t.install.paths.downloads, 'Who.Pack.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 } },
+      '?dry_run=true',
+    );
     expect(res.status).toBe(200);
     const body = manualImportPackPreviewResponse.parse(await res.json());
-    expect(body.plans.map((p) => [p.source, p.episodes])).toEqual([[e1, [1]], [e2, [2]]]);
+    expect(body.plans.map((p) => [p.source, p.episodes])).toEqual([
+      [e1, [1]],
+      [e2, [2]],
+    ]);
     expect(body.plans.every((p) => p.destination.startsWith(join(drive, 'TV/Doctor Who (2005)/Season 02/')))).toBe(true);
     expect(body.skipped).toMatchObject([{ source: odd, reason: 'unrecognized' }]);
   });
@@ -195,7 +207,10 @@ describe('POST /api/imports/manual', () => {
     await install();
     const e1 = put('Who.Pack.S02/Doctor.Who.S02E01.mkv');
     const other = put('Who.Pack.S02/Doctor.Who.S01E05.mkv');
-    const res = await importAs({ path: join(t.install.paths.downloads, 'Who.Pack.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 } }, '?dry_run=true');
+    const res = await importAs(
+      { path: join(t.install.paths.downloads, 'Who.Pack.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 } },
+      '?dry_run=true',
+    );
     const body = manualImportPackPreviewResponse.parse(await res.json());
     expect(body.plans.map((p) => p.source)).toEqual([e1]);
     expect(body.skipped).toMatchObject([{ source: other, reason: 'unrecognized', detail: expect.stringMatching(/season 1, not season 2/) }]);
@@ -229,7 +244,11 @@ describe('POST /api/imports/manual', () => {
     put('Who.S02/Doctor.Who.S02E01.mkv');
     put('Who.S02/Doctor.Who.S02E02.mkv');
     const packBefore = tree();
-    const pack = await importAs({ path: join(t.install.paths.downloads, 'Who.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 }, replace: true });
+    const pack = await importAs({
+      path: join(t.install.paths.downloads, 'Who.S02'),
+      as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 },
+      replace: true,
+    });
     expect(pack.status).toBe(409);
     expect(tree()).toEqual(packBefore);
   });
@@ -288,7 +307,12 @@ describe('POST /api/imports/manual', () => {
     symlinkSync(join(drive, 'TV/Doctor Who (2005)'), join(downloads, 'sneaky'));
     symlinkSync(held, join(downloads, 'Sneaky.S01E01.mkv'));
     const before = tree();
-    for (const path of [join(downloads, '..', 'media/disk1/TV/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E01.mkv'), join(downloads, 'sneaky'), join(downloads, 'Sneaky.S01E01.mkv'), '/etc/passwd']) {
+    for (const path of [
+      join(downloads, '..', 'media/disk1/TV/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E01.mkv'),
+      join(downloads, 'sneaky'),
+      join(downloads, 'Sneaky.S01E01.mkv'),
+      '/etc/passwd',
+    ]) {
       const res = await importAs({ path, as: episode });
       expect([path, res.status]).toEqual([path, 403]);
     }
@@ -298,7 +322,8 @@ describe('POST /api/imports/manual', () => {
 });
 
 describe('POST /api/imports/aliases/remove', () => {
-  const remove = (body: unknown) => t.app.request('/api/imports/aliases/remove', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const remove = (body: unknown) =>
+    t.app.request('/api/imports/aliases/remove', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('removes the one alias under the settings lock, keeping the others; 404 for none such, 400 for a bad body', async () => {
     await install();

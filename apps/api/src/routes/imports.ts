@@ -2,20 +2,17 @@ import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
 import { readHistory } from '@mo/core/history';
 import { checkManualRequest, libraryFoldersOf, nothingImported, planDownloads, readPendingImports, resolveManualTarget } from '@mo/core/scanner';
-import {
-  jobAcceptedResponse,
-  aliasesResponse,
-  aliasRemoveBody,
-  manualImportAnswer,
-  manualImportBody,
-  pendingImportsResponse,
-} from '@mo/shared';
+import { jobAcceptedResponse, aliasesResponse, aliasRemoveBody, manualImportAnswer, manualImportBody, pendingImportsResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { runJob } from '../http/jobs.ts';
 import { body, choiceValue, errors, JOB_ERRORS, json, router, waitQuery } from '../openapi/route.ts';
 
 const pending = createRoute({
-  method: 'get', path: '/imports/pending', operationId: 'getPendingImports', summary: 'Downloads waiting for the owner to say what they are', tags: ['scanner'],
+  method: 'get',
+  path: '/imports/pending',
+  operationId: 'getPendingImports',
+  summary: 'Downloads waiting for the owner to say what they are',
+  tags: ['scanner'],
   description:
     'The videos the last scanner pass skipped as unrecognized, ambiguous, exists or undone, each with the readings it weighed (`candidates`, best first). ' +
     'Sidecars go with their video and are not listed; a file gone or imported since is left out.',
@@ -23,19 +20,25 @@ const pending = createRoute({
 });
 
 const manual = createRoute({
-  method: 'post', path: '/imports/manual', operationId: 'postManualImport', summary: 'Import a download as the owner says it is', tags: ['scanner'],
+  method: 'post',
+  path: '/imports/manual',
+  operationId: 'postManualImport',
+  summary: 'Import a download as the owner says it is',
+  tags: ['scanner'],
   description:
-    'A video, or a folder of one season\'s videos (a season pack: `as.episodes` left out, each file\'s episodes read from its own name). ' +
-    'Sidecars go with their video, into the library\'s existing folder of that title, named by the templates, in the transfer mode of a pass; ' +
-    'recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config\'s, or `?dry_run=true` whatever the config says) ' +
-    'it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download\'s series name ' +
+    "A video, or a folder of one season's videos (a season pack: `as.episodes` left out, each file's episodes read from its own name). " +
+    "Sidecars go with their video, into the library's existing folder of that title, named by the templates, in the transfer mode of a pass; " +
+    "recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config's, or `?dry_run=true` whatever the config says) " +
+    "it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download's series name " +
     'as an alias of the folder it went into.',
   request: {
-    query: waitQuery.extend({ dry_run: choiceValue('dry_run', ['true', 'false'] as const, 'true: only preview, whatever app.dry_run says; false or absent: app.dry_run decides') }),
+    query: waitQuery.extend({
+      dry_run: choiceValue('dry_run', ['true', 'false'] as const, 'true: only preview, whatever app.dry_run says; false or absent: app.dry_run decides'),
+    }),
     body: body(manualImportBody),
   },
   responses: {
-    200: json(manualImportAnswer, 'The preview (dry run), or the import\'s result'),
+    200: json(manualImportAnswer, "The preview (dry run), or the import's result"),
     202: json(jobAcceptedResponse, 'Accepted: the job runs on; follow status_url'),
     ...errors({
       ...JOB_ERRORS,
@@ -48,7 +51,11 @@ const manual = createRoute({
 });
 
 const removeAlias = createRoute({
-  method: 'post', path: '/imports/aliases/remove', operationId: 'postRemoveAlias', summary: 'Remove one alias', tags: ['scanner'],
+  method: 'post',
+  path: '/imports/aliases/remove',
+  operationId: 'postRemoveAlias',
+  summary: 'Remove one alias',
+  tags: ['scanner'],
   description:
     'Removes the alias of that name and series from `library.aliases`, under the settings lock: an alias a manual import remembered meanwhile ' +
     'stays (replacing the whole list through POST /api/settings could drop it).',
@@ -63,8 +70,13 @@ export function importRoutes({ config, jobs }: AppDeps) {
       const req = c.req.valid('json');
       const query = c.req.valid('query');
       const cfg = config.current();
-      if (req.remember && req.as.kind !== 'episode') throw new AppError('bad_request', 'remember: only an episode\'s series name can be remembered', { key: 'remember' });
-      const target = await resolveManualTarget(cfg.paths.downloads, req.path, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
+      if (req.remember && req.as.kind !== 'episode')
+        throw new AppError('bad_request', "remember: only an episode's series name can be remembered", { key: 'remember' });
+      const target = await resolveManualTarget(
+        cfg.paths.downloads,
+        req.path,
+        libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]),
+      );
       checkManualRequest(target, req.as, cfg.library.video_extensions);
       const manualImport = { target, as: req.as };
       const planned = await planDownloads(cfg, { log: c.var.log, nowMs: Date.now(), records: await readHistory(cfg.paths.data), manual: manualImport });
@@ -76,7 +88,11 @@ export function importRoutes({ config, jobs }: AppDeps) {
       // Replace asked for, and some of a pack held already: importing the rest would ignore the request.
       const held = planned.skipped.find((k) => k.reason === 'exists');
       if (req.replace && held) {
-        throw new AppError('conflict', `${held.source}: the library holds it already; replace: replacing a library file comes with upgrades, and is not done yet`, { reason: 'exists', path: held.source });
+        throw new AppError(
+          'conflict',
+          `${held.source}: the library holds it already; replace: replacing a library file comes with upgrades, and is not done yet`,
+          { reason: 'exists', path: held.source },
+        );
       }
       const plans = planned.plans.map((p) => p.plan);
       if (query.dry_run === 'true' || cfg.app.dry_run) {

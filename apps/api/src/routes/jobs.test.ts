@@ -19,7 +19,17 @@ const transcodeHeld = new Promise<void>((resolve) => (releaseTranscode = resolve
 
 const item = { path: '/m/Movies/Big (1988)/Big (1988).mkv', ext: '.mkv', bytes: 10, kind: 'movie' as const, title: 'Big', status: 'queued' as const };
 
-type Listed = { id: string; queue: string; name: string; state: string; progress: unknown; error: string | null; summary: unknown; started_at: string | null; finished_at: string | null };
+type Listed = {
+  id: string;
+  queue: string;
+  name: string;
+  state: string;
+  progress: unknown;
+  error: string | null;
+  summary: unknown;
+  started_at: string | null;
+  finished_at: string | null;
+};
 
 async function list(query = ''): Promise<Listed[]> {
   const res = await t.app.request(`/api/jobs${query}`);
@@ -40,11 +50,21 @@ beforeAll(async () => {
   jobs = createJobClient({ redisUrl: url, prefix, logger });
   t = await testApp({ jobs });
   const pass = {
-    dry_run: true, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:01.000Z', plans: [], moves: [],
-    skipped: [{ source: '/d/notes.mkv', reason: 'unrecognized' as const }, { source: '/d/x.part', reason: 'partial' as const }],
+    dry_run: true,
+    started_at: '2026-01-01T00:00:00.000Z',
+    finished_at: '2026-01-01T00:00:01.000Z',
+    plans: [],
+    moves: [],
+    skipped: [
+      { source: '/d/notes.mkv', reason: 'unrecognized' as const },
+      { source: '/d/x.part', reason: 'partial' as const },
+    ],
   };
   host = createWorkerHost({
-    redisUrl: url, prefix, queues: ['scan', 'library', 'transcode'], logger,
+    redisUrl: url,
+    prefix,
+    queues: ['scan', 'library', 'transcode'],
+    logger,
     handlers: {
       'scan-pass': async (_p, ctx) => writePassFile(t.config.current().paths.data, ctx.jobId, pass),
       'manual-import': async () => Promise.reject(new Error('no manual import in this test')),
@@ -87,7 +107,9 @@ describe('GET /api/jobs', () => {
     expect(transcode).toMatchObject({ progress: { percent: 40, speed: 2, out_time_seconds: 48 }, started_at: expect.any(String), finished_at: null });
     expect(library).toMatchObject({ error: 'the drive went away', error_code: 'conflict', finished_at: expect.any(String) });
     expect(scan!.summary).toEqual({
-      dry_run: true, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:01.000Z',
+      dry_run: true,
+      started_at: '2026-01-01T00:00:00.000Z',
+      finished_at: '2026-01-01T00:00:01.000Z',
       counts: { plans: 0, moved: 0, failed: 0, skipped: 2 },
     });
   });

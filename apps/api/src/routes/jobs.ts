@@ -6,7 +6,11 @@ import type { AppDeps } from '../http/env.ts';
 import { choiceValue, errors, json, limitValue, router, segment } from '../openapi/route.ts';
 
 const listJobs = createRoute({
-  method: 'get', path: '/jobs', operationId: 'getJobs', summary: 'Recent jobs of every queue, newest first, without their results', tags: ['jobs'],
+  method: 'get',
+  path: '/jobs',
+  operationId: 'getJobs',
+  summary: 'Recent jobs of every queue, newest first, without their results',
+  tags: ['jobs'],
   description:
     'Newest first by when each job last changed (finished, else started, else added). A finished scanner pass carries its counts as `summary`; ' +
     'the whole result of any job is at GET /api/jobs/{queue}/{id}.',
@@ -28,7 +32,11 @@ const listJobs = createRoute({
 });
 
 const getJob = createRoute({
-  method: 'get', path: '/jobs/{queue}/{id}', operationId: 'getJob', summary: 'A job and its result', tags: ['jobs'],
+  method: 'get',
+  path: '/jobs/{queue}/{id}',
+  operationId: 'getJob',
+  summary: 'A job and its result',
+  tags: ['jobs'],
   request: {
     params: z.object({
       queue: z.string().meta({ description: 'Queue name', enum: [...QUEUE_NAMES] }),

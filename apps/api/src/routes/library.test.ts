@@ -40,7 +40,9 @@ describe('GET /api/library', () => {
     await indexNow();
     const first = (await (await t.app.request('/api/library')).json()) as any;
     expect(first.summary).toMatchObject({ files: 2, bytes: 110, movies: 1, series: 1, episodes: 1 });
-    expect(first.movies).toEqual([{ title: 'Heat', year: 1995, folder: join(t.install.paths.drive, 'Movies/Heat (1995)'), drive: 'disk1', files: 1, bytes: 100 }]);
+    expect(first.movies).toEqual([
+      { title: 'Heat', year: 1995, folder: join(t.install.paths.drive, 'Movies/Heat (1995)'), drive: 'disk1', files: 1, bytes: 100 },
+    ]);
     expect(first.series[0]).toMatchObject({ title: 'Lost', seasons: [{ season: 1, episodes: [1] }], episode_count: 1 });
     expect(JSON.stringify(first)).not.toContain('"items"');
 
@@ -56,7 +58,14 @@ describe('GET /api/library', () => {
     await put('Movies/Heat (1995)/Heat (1995).mkv', 100);
     const cfg = t.config.current();
     await writeLibraryIndex(cfg.paths.data, {
-      version: 1, scanned_at: '2026-01-01T00:00:00.000Z', duration_ms: 1, truncated: true, timed_out: false, skipped: [], drives: [], items: [],
+      version: 1,
+      scanned_at: '2026-01-01T00:00:00.000Z',
+      duration_ms: 1,
+      truncated: true,
+      timed_out: false,
+      skipped: [],
+      drives: [],
+      items: [],
     });
     await expect
       .poll(async () => ((await (await t.app.request('/api/library')).json()) as any).summary.scanned_at, { timeout: 3000 })

@@ -9,12 +9,20 @@ import { errors, json, router, NOT_MODIFIED } from '../openapi/route.ts';
 const MAX_FOLDER_CHARS = 4096;
 
 const getLibrary = createRoute({
-  method: 'get', path: '/library', operationId: 'getLibrary', summary: 'Cached library summary, movies and series', tags: ['library'],
+  method: 'get',
+  path: '/library',
+  operationId: 'getLibrary',
+  summary: 'Cached library summary, movies and series',
+  tags: ['library'],
   responses: { ...NOT_MODIFIED, 200: json(libraryResponse) },
 });
 
 const getLibraryFiles = createRoute({
-  method: 'get', path: '/library/files', operationId: 'getLibraryFiles', summary: 'The indexed files of one movie or series folder', tags: ['library'],
+  method: 'get',
+  path: '/library/files',
+  operationId: 'getLibraryFiles',
+  summary: 'The indexed files of one movie or series folder',
+  tags: ['library'],
   request: {
     query: z.object({
       folder: z
@@ -59,7 +67,13 @@ export function libraryRoutes({ library }: AppDeps) {
 
   return router()
     .openapi(getLibrary, async (c) =>
-      sendJson(c, await library.derive('library.json', accumulate(libraryAccumulator, (acc, header) => cacheJson(header ? acc.view(header) : libraryView(null))))),
+      sendJson(
+        c,
+        await library.derive(
+          'library.json',
+          accumulate(libraryAccumulator, (acc, header) => cacheJson(header ? acc.view(header) : libraryView(null))),
+        ),
+      ),
     )
     .openapi(getLibraryFiles, async (c) => {
       const { folder } = c.req.valid('query');

@@ -36,7 +36,8 @@ async function setup(jobs?: JobClient) {
 }
 
 const probe = (path: string) => t.app.request(`/api/media/probe?path=${encodeURIComponent(path)}`);
-const tracks = (body: unknown) => t.app.request('/api/media/tracks?wait=0', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const tracks = (body: unknown) =>
+  t.app.request('/api/media/tracks?wait=0', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: { code: string } }).error.code];
 
 describe('GET /api/media/probe', () => {
@@ -53,8 +54,30 @@ describe('GET /api/media/probe', () => {
       { index: 0, type: 'video', codec: 'h264', language: null, title: null, default: true, forced: false, channels: null, width: 160, height: 120 },
       { index: 1, type: 'audio', codec: 'aac', language: 'eng', title: 'English Stereo', default: true, forced: false, channels: 1, width: null, height: null },
       { index: 2, type: 'audio', codec: 'aac', language: 'fra', title: 'Français', default: false, forced: false, channels: 1, width: null, height: null },
-      { index: 3, type: 'subtitle', codec: 'subrip', language: 'eng', title: 'English', default: true, forced: false, channels: null, width: null, height: null },
-      { index: 4, type: 'subtitle', codec: 'subrip', language: 'spa', title: 'Español', default: false, forced: true, channels: null, width: null, height: null },
+      {
+        index: 3,
+        type: 'subtitle',
+        codec: 'subrip',
+        language: 'eng',
+        title: 'English',
+        default: true,
+        forced: false,
+        channels: null,
+        width: null,
+        height: null,
+      },
+      {
+        index: 4,
+        type: 'subtitle',
+        codec: 'subrip',
+        language: 'spa',
+        title: 'Español',
+        default: false,
+        forced: true,
+        channels: null,
+        width: null,
+        height: null,
+      },
     ]);
   });
 
@@ -88,9 +111,39 @@ describe('POST /api/media/tracks', () => {
     const temp = body.command.at(-1)!;
     expect(temp).toMatch(/\/\.mo-remux-[0-9a-f]+\.Movie \(2001\)\.mkv\.part$/);
     expect(body.command).toEqual([
-      'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n',
-      '-protocol_whitelist', 'file', '-format_whitelist', 'matroska', '-f', 'matroska', '-i', file, '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
-      '-disposition:a:0', '-default', '-disposition:a:1', '+default', '-max_muxing_queue_size', '4096', '-f', 'matroska', '-write_crc32', '0', temp,
+      'ffmpeg',
+      '-nostdin',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-n',
+      '-protocol_whitelist',
+      'file',
+      '-format_whitelist',
+      'matroska',
+      '-f',
+      'matroska',
+      '-i',
+      file,
+      '-map',
+      '0',
+      '-map_metadata',
+      '0',
+      '-map_chapters',
+      '0',
+      '-c',
+      'copy',
+      '-disposition:a:0',
+      '-default',
+      '-disposition:a:1',
+      '+default',
+      '-max_muxing_queue_size',
+      '4096',
+      '-f',
+      'matroska',
+      '-write_crc32',
+      '0',
+      temp,
     ]);
     expect((await readFile(file)).equals(bytes)).toBe(true);
   });
@@ -118,10 +171,18 @@ describe('POST /api/media/tracks', () => {
       submit: async () => ({ kind: 'failed', job: { id: '43', queue: 'media', state: 'failed' }, error: 'the file changed since it was probed', code }),
     });
     await t.config.updateSettings({ app: { dry_run: false } });
-    const res = await t.app.request('/api/media/tracks?wait=30', { method: 'POST', body: JSON.stringify({ path: file, action: 'remove', stream: 4 }), headers: { 'content-type': 'application/json' } });
+    const res = await t.app.request('/api/media/tracks?wait=30', {
+      method: 'POST',
+      body: JSON.stringify({ path: file, action: 'remove', stream: 4 }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual({
-      error: { code: code ?? 'internal', message: 'job media/43 failed: the file changed since it was probed', details: { job: { id: '43', queue: 'media', state: 'failed' }, status_url: '/api/jobs/media/43' } },
+      error: {
+        code: code ?? 'internal',
+        message: 'job media/43 failed: the file changed since it was probed',
+        details: { job: { id: '43', queue: 'media', state: 'failed' }, status_url: '/api/jobs/media/43' },
+      },
     });
   });
 

@@ -15,16 +15,28 @@ function guard(path: unknown, cfg: Config) {
 const absolutePath = z.string().regex(/^\/[^\0]*$/, 'must be an absolute path without NUL bytes');
 
 const probeMedia = createRoute({
-  method: 'get', path: '/media/probe', operationId: 'getMediaProbe', summary: 'Streams of one media file (ffprobe)', tags: ['media'],
+  method: 'get',
+  path: '/media/probe',
+  operationId: 'getMediaProbe',
+  summary: 'Streams of one media file (ffprobe)',
+  tags: ['media'],
   request: { query: z.object({ path: absolutePath.meta({ description: 'Absolute path under the downloads folder or a drive' }) }) },
   responses: {
     200: json(probeResponse),
-    ...errors({ 400: 'no path, a relative one, a NUL byte, or not a media file', 403: 'the path resolves outside the downloads folder and the drives', 404: 'no such file' }),
+    ...errors({
+      400: 'no path, a relative one, a NUL byte, or not a media file',
+      403: 'the path resolves outside the downloads folder and the drives',
+      404: 'no such file',
+    }),
   },
 });
 
 const setTracks = createRoute({
-  method: 'post', path: '/media/tracks', operationId: 'postMediaTracks', summary: 'Set a default track or remove one (ffmpeg remux)', tags: ['media'],
+  method: 'post',
+  path: '/media/tracks',
+  operationId: 'postMediaTracks',
+  summary: 'Set a default track or remove one (ffmpeg remux)',
+  tags: ['media'],
   description: 'With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after.',
   request: { query: waitQuery, body: body(trackActionSchema) },
   responses: {

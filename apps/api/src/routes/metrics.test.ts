@@ -129,7 +129,8 @@ describe('GET /api/metrics: what a Grafana dashboard charts', () => {
       ['nodejs_heap_size_used_bytes', 'gauge'],
       ['nodejs_heap_space_size_used_bytes', 'gauge'],
       ['nodejs_gc_duration_seconds', 'histogram'],
-    ] as const) expect(families.get(name)?.type, name).toBe(type);
+    ] as const)
+      expect(families.get(name)?.type, name).toBe(type);
     expect(families.get('process_resident_memory_bytes')!.samples[0]!.value).toBeGreaterThan(10 * 1024 * 1024);
     // The sources run here, unbundled: no commit is known, and the label is left out, not made up.
     expect(families.get('mo_build_info')!.samples).toEqual([
@@ -191,7 +192,9 @@ describe('GET /api/metrics: what a Grafana dashboard charts', () => {
     const { families, problems } = readExposition(text, { totalGauges: PROM_CLIENT_TOTAL_GAUGES });
     expect(problems).toEqual([]);
     expect(families.get('mo_http_request_duration_seconds')!.samples).toContainEqual({
-      name: 'mo_http_request_duration_seconds_count', labels: { method: 'GET', route: 'unmatched', status: '404' }, value: 20,
+      name: 'mo_http_request_duration_seconds_count',
+      labels: { method: 'GET', route: 'unmatched', status: '404' },
+      value: 20,
     });
     expect(body.length).toBeLessThan(text.length / 4);
 

@@ -4,7 +4,11 @@ import type { createMetrics } from '../http/metrics.ts';
 import { other, router } from '../openapi/route.ts';
 
 const getMetrics = createRoute({
-  method: 'get', path: '/metrics', operationId: 'getMetrics', summary: 'Prometheus metrics', tags: ['operations'],
+  method: 'get',
+  path: '/metrics',
+  operationId: 'getMetrics',
+  summary: 'Prometheus metrics',
+  tags: ['operations'],
   responses: { 200: other('text/plain', 'Prometheus text exposition format') },
 });
 

@@ -38,7 +38,10 @@ describe('POST /api/notifications/test', () => {
   });
 
   it('502 bad_gateway naming the target, the request, the status and what it said, never its token', async () => {
-    const f = await fake(() => ({ status: 401, body: '{"error":"Unauthorized","errorCode":401,"errorDescription":"you need to provide a valid access token (got GotifyTok42)"}' }));
+    const f = await fake(() => ({
+      status: 401,
+      body: '{"error":"Unauthorized","errorCode":401,"errorDescription":"you need to provide a valid access token (got GotifyTok42)"}',
+    }));
     await withTargets([{ name: 'phone', kind: 'gotify', url: f.base, token: 'GotifyTok42', enabled: true }]);
     const res = await test('phone');
     expect(res.status).toBe(502);

@@ -6,7 +6,11 @@ import type { AppDeps } from '../http/env.ts';
 import { body, errors, json, router } from '../openapi/route.ts';
 
 const testRoute = createRoute({
-  method: 'post', path: '/notifications/test', operationId: 'postNotificationTest', summary: 'Send a test message to one notification target', tags: ['settings'],
+  method: 'post',
+  path: '/notifications/test',
+  operationId: 'postNotificationTest',
+  summary: 'Send a test message to one notification target',
+  tags: ['settings'],
   description:
     'Sent from the API at once, to the target as saved (a disabled one too), waiting at most 10 s for its answer. Discord, ntfy, Gotify and ' +
     'Apprise get a test message; Jellyfin and Emby are asked GET /System/Info, Plex GET /library/sections, Kodi JSONRPC.Ping (each needs the ' +
@@ -17,7 +21,7 @@ const testRoute = createRoute({
     ...errors({
       400: 'a bad body (details.key names the key)',
       404: 'no target of that name',
-      502: 'the target answered something else, or nothing within 10 s: the message names the request, the status and a short excerpt of the answer (the target\'s secrets masked)',
+      502: "the target answered something else, or nothing within 10 s: the message names the request, the status and a short excerpt of the answer (the target's secrets masked)",
     }),
   },
 });

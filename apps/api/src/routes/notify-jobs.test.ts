@@ -25,7 +25,10 @@ it('GET /api/jobs/notify/:id shows a notice waiting for its retry, with the targ
   t = await testApp({ jobs });
   // As the worker's notify handler fails an attempt: progress says who was told, the error who was not.
   host = createWorkerHost({
-    redisUrl: testRedisUrl(), prefix, queues: ['notify'], logger,
+    redisUrl: testRedisUrl(),
+    prefix,
+    queues: ['notify'],
+    logger,
     handlers: {
       notify: async (_p, ctx) => {
         await ctx.progress({ told: ['jf'], failed: { plex: 'GET /library/sections: ECONNREFUSED' } });
@@ -34,11 +37,15 @@ it('GET /api/jobs/notify/:id shows a notice waiting for its retry, with the targ
     },
   });
   const { job } = await jobs.submit('notify', { pass: '3', imports: [{ source: '/d/a.mkv', destination: '/m/A (2001)/A (2001).mkv' }] }, { waitSeconds: 0 });
-  const view = await waitFor(async () => {
-    const res = await t!.app.request(`/api/jobs/notify/${job.id}`);
-    const body = jobViewResponse.parse(await res.json());
-    return body.state === 'delayed' && body;
-  }, 10_000, 'the first attempt to fail');
+  const view = await waitFor(
+    async () => {
+      const res = await t!.app.request(`/api/jobs/notify/${job.id}`);
+      const body = jobViewResponse.parse(await res.json());
+      return body.state === 'delayed' && body;
+    },
+    10_000,
+    'the first attempt to fail',
+  );
   expect(view).toMatchObject({
     queue: 'notify',
     name: 'notify',

@@ -4,14 +4,21 @@ import { json, other, router, NOT_MODIFIED } from '../openapi/route.ts';
 import { referencePage } from '../openapi/reference-page.ts';
 import { openApiDocumentSchema } from '../openapi/schemas.ts';
 
-
 const getOpenApi = createRoute({
-  method: 'get', path: '/openapi.json', operationId: 'getOpenApi', summary: 'This document', tags: ['operations'],
+  method: 'get',
+  path: '/openapi.json',
+  operationId: 'getOpenApi',
+  summary: 'This document',
+  tags: ['operations'],
   responses: { ...NOT_MODIFIED, 200: json(openApiDocumentSchema, 'OpenAPI 3.1 document') },
 });
 
 const getDocs = createRoute({
-  method: 'get', path: '/docs', operationId: 'getDocs', summary: 'API reference page', tags: ['operations'],
+  method: 'get',
+  path: '/docs',
+  operationId: 'getDocs',
+  summary: 'API reference page',
+  tags: ['operations'],
   responses: { 200: other('text/html', 'HTML page') },
 });
 

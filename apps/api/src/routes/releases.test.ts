@@ -78,7 +78,14 @@ describe('GET /api/releases', () => {
   it('adds the enabled provider block after the library entries, from its cache on the second call', async () => {
     t = await testApp();
     fake = await fakeTvmaze([
-      { id: 7, name: 'Lost', episodes: [{ season: 1, number: 1, airdate: '2004-09-22' }, { season: 2, number: 1, name: 'Later', airdate: '2999-01-01' }] },
+      {
+        id: 7,
+        name: 'Lost',
+        episodes: [
+          { season: 1, number: 1, airdate: '2004-09-22' },
+          { season: 2, number: 1, name: 'Later', airdate: '2999-01-01' },
+        ],
+      },
     ]);
     await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url, allow_private: true } } });
     await indexed(LIBRARY);
@@ -98,7 +105,14 @@ describe('GET /api/releases with a failing provider', () => {
     fake = await fakeTvmaze([{ id: 7, name: 'Lost', episodes: [] }]);
     await t.config.updateSettings({ release_providers: { tvmaze: { enabled: true, url: fake.url, allow_private: true } } });
     await indexed(LIBRARY);
-    const deps = { config: t.config, library: t.library, jobs: stubJobs(), auth: t.auth, live: t.live, logger: createLogger({ name: 'test', level: 'silent' }) };
+    const deps = {
+      config: t.config,
+      library: t.library,
+      jobs: stubJobs(),
+      auth: t.auth,
+      live: t.live,
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    };
     return new Hono<AppEnv>().route('/api', releasesRoutes(deps, { tvmaze: { timeoutMs: 100, minIntervalMs: 0 } }));
   }
 

@@ -7,7 +7,11 @@ import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { json, router, NOT_MODIFIED } from '../openapi/route.ts';
 
 const getReleases = createRoute({
-  method: 'get', path: '/releases', operationId: 'getReleases', summary: 'Missing and upcoming episodes', tags: ['library'],
+  method: 'get',
+  path: '/releases',
+  operationId: 'getReleases',
+  summary: 'Missing and upcoming episodes',
+  tags: ['library'],
   description: "The library's own gaps first, then one block per enabled provider; a provider's failures are in `providers`, not an error.",
   responses: { ...NOT_MODIFIED, 200: json(releasesResponse) },
 });

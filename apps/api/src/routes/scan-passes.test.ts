@@ -22,8 +22,16 @@ afterEach(async () => {
 });
 
 const plan = (n: number) => ({
-  source: `/d/Movie.${n}.2001.mkv`, destination: `/m/Movies/Movie ${n} (2001)/Movie ${n} (2001).mkv`, kind: 'movie' as const, title: `Movie ${n}`,
-  year: 2001, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
+  source: `/d/Movie.${n}.2001.mkv`,
+  destination: `/m/Movies/Movie ${n} (2001)/Movie ${n} (2001).mkv`,
+  kind: 'movie' as const,
+  title: `Movie ${n}`,
+  year: 2001,
+  season: null,
+  episodes: null,
+  air_date: null,
+  drive: 'disk1',
+  sidecars: [],
 });
 
 function pass(at: string, plans: number, extra: Partial<ScanResult> = {}): ScanResult {
@@ -58,7 +66,10 @@ describe('GET /api/scan/passes', () => {
     expect(await passes(t)).toEqual([]);
     await writePasses(t, [
       ['1', pass('2026-01-01T00:00:00.000Z', 1)],
-      ['repeat:periodic-scan-pass:1795533683234', pass('2026-01-01T00:15:00.000Z', 0, { skipped: [{ source: '/d/notes.mkv', reason: 'unrecognized', detail: 'no year' }] })],
+      [
+        'repeat:periodic-scan-pass:1795533683234',
+        pass('2026-01-01T00:15:00.000Z', 0, { skipped: [{ source: '/d/notes.mkv', reason: 'unrecognized', detail: 'no year' }] }),
+      ],
       ['3', pass('2026-01-01T00:30:00.000Z', 2)],
     ]);
     const listed = await passes(t);
@@ -104,8 +115,14 @@ describe('GET /api/scan/passes', () => {
     t = app;
     const result = pass('2026-01-01T00:00:00.000Z', 3);
     host = createWorkerHost({
-      redisUrl: testRedisUrl(), prefix, queues: ['scan'], logger,
-      handlers: { 'scan-pass': async (_p, ctx) => writePassFile(app.config.current().paths.data, ctx.jobId, result), 'manual-import': async () => Promise.reject(new Error('no manual import in this test')) },
+      redisUrl: testRedisUrl(),
+      prefix,
+      queues: ['scan'],
+      logger,
+      handlers: {
+        'scan-pass': async (_p, ctx) => writePassFile(app.config.current().paths.data, ctx.jobId, result),
+        'manual-import': async () => Promise.reject(new Error('no manual import in this test')),
+      },
     });
     expect((await app.app.request('/api/scan?wait=10', { method: 'POST' })).status).toBe(200);
     const [listed] = await passes(app);

@@ -23,8 +23,16 @@ afterEach(async () => {
 });
 
 const plan = (n: number) => ({
-  source: `/d/Movie.${n}.2001.mkv`, destination: `/m/Movies/Movie ${n} (2001)/Movie ${n} (2001).mkv`, kind: 'movie' as const, title: `Movie ${n}`,
-  year: 2001, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
+  source: `/d/Movie.${n}.2001.mkv`,
+  destination: `/m/Movies/Movie ${n} (2001)/Movie ${n} (2001).mkv`,
+  kind: 'movie' as const,
+  title: `Movie ${n}`,
+  year: 2001,
+  season: null,
+  episodes: null,
+  air_date: null,
+  drive: 'disk1',
+  sidecars: [],
 });
 
 /** An API and a worker whose pass handler writes its result the way the real one does. */
@@ -34,12 +42,22 @@ async function setup() {
   t = await testApp({ jobs });
   const plans = Array.from({ length: 50 }, (_, i) => plan(i));
   const result: ScanResult = {
-    dry_run: true, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:01.000Z', plans, moves: [],
+    dry_run: true,
+    started_at: '2026-01-01T00:00:00.000Z',
+    finished_at: '2026-01-01T00:00:01.000Z',
+    plans,
+    moves: [],
     skipped: [{ source: '/d/x.part', reason: 'partial' }],
   };
   host = createWorkerHost({
-    redisUrl: url, prefix, queues: ['scan'], logger,
-    handlers: { 'scan-pass': async (_p, ctx) => writePassFile(t.config.current().paths.data, ctx.jobId, result), 'manual-import': async () => Promise.reject(new Error('no manual import in this test')) },
+    redisUrl: url,
+    prefix,
+    queues: ['scan'],
+    logger,
+    handlers: {
+      'scan-pass': async (_p, ctx) => writePassFile(t.config.current().paths.data, ctx.jobId, result),
+      'manual-import': async () => Promise.reject(new Error('no manual import in this test')),
+    },
   });
   return result;
 }
@@ -66,8 +84,11 @@ describe('a pass result kept as a summary', () => {
     expect(view).toMatchObject({ state: 'completed', result });
     const stored = JSON.parse((await storedResult('1'))!);
     expect(stored).toEqual({
-      dry_run: true, started_at: result.started_at, finished_at: result.finished_at,
-      counts: { plans: 50, moved: 0, failed: 0, skipped: 1 }, pass_file: 'passes/1.json',
+      dry_run: true,
+      started_at: result.started_at,
+      finished_at: result.finished_at,
+      counts: { plans: 50, moved: 0, failed: 0, skipped: 1 },
+      pass_file: 'passes/1.json',
     });
   });
 

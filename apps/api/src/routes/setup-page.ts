@@ -55,7 +55,12 @@ form.addEventListener('submit', async (event) => {
 `;
 
 const getSetupPage = createRoute({
-  method: 'get', path: '/setup', operationId: 'getSetupPage', summary: 'The page the set-up link printed at start opens', tags: ['auth'], ...OPEN,
+  method: 'get',
+  path: '/setup',
+  operationId: 'getSetupPage',
+  summary: 'The page the set-up link printed at start opens',
+  tags: ['auth'],
+  ...OPEN,
   request: {
     query: z.object({ token: z.string().optional().meta({ description: 'The one-time set-up token (read by the page, not the server)' }) }),
   },
@@ -67,7 +72,10 @@ export function setupPage() {
     // The token is in the address: keep it out of Referer headers and caches (and frames: frameAncestors).
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-store');
-    c.header('Content-Security-Policy', "default-src 'none'; img-src data:; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'");
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; img-src data:; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'",
+    );
     return c.html(PAGE, 200);
   });
 }

@@ -10,7 +10,12 @@ import type { AppDeps } from '../http/env.ts';
 import { errors, OPEN, other, router } from '../openapi/route.ts';
 
 const getThemeCss = createRoute({
-  method: 'get', path: '/theme/custom.css', operationId: 'getThemeCss', summary: 'The host-edited stylesheet', tags: ['service'], ...OPEN,
+  method: 'get',
+  path: '/theme/custom.css',
+  operationId: 'getThemeCss',
+  summary: 'The host-edited stylesheet',
+  tags: ['service'],
+  ...OPEN,
   responses: {
     200: other('text/css', 'The stylesheet (empty when missing), with an ETag.'),
     304: { description: 'Not modified: If-None-Match names the current ETag.' },

@@ -47,7 +47,12 @@ describe('GET /api/tools/subtitles', () => {
 
   it('with ?language=, wants a full subtitle in that language, and refuses what is not a language', async () => {
     t = await testApp();
-    await indexed([item(`${HEAT}/Heat (1995).mkv`), item(`${HEAT}/Heat (1995).en.forced.srt`), item(`${ALIEN}/Alien (1979).mkv`), item(`${ALIEN}/Alien (1979).eng.srt`)]);
+    await indexed([
+      item(`${HEAT}/Heat (1995).mkv`),
+      item(`${HEAT}/Heat (1995).en.forced.srt`),
+      item(`${ALIEN}/Alien (1979).mkv`),
+      item(`${ALIEN}/Alien (1979).eng.srt`),
+    ]);
     const paths = async (q: string) => (await get(`/api/tools/subtitles?language=${q}`)).body.missing.map((m: any) => m.path);
     expect(await paths('English')).toEqual([`${HEAT}/Heat (1995).mkv`]);
     expect(await paths('de')).toEqual([`${ALIEN}/Alien (1979).mkv`, `${HEAT}/Heat (1995).mkv`]);
@@ -94,7 +99,7 @@ describe('GET /api/tools/duplicates', () => {
     await indexed([
       item(`${HEAT}/Heat (1995).mkv`, { bytes: 10 }),
       item('/m/disk2/Movies/Heat (1995)/Heat.mkv', { bytes: 20 }),
-      item('/m/disk2/Movies/Heat (1995) {edition-Director\'s Cut}/Heat.mkv'),
+      item("/m/disk2/Movies/Heat (1995) {edition-Director's Cut}/Heat.mkv"),
       episode('/m/disk1/TV/Lost', 1, [1]),
       episode('/m/disk2/TV Shows/Lost', 1, [2]),
     ]);

@@ -8,7 +8,11 @@ import { cacheJson, cacheStreamedJson, sendJson } from '../http/cached-json.ts';
 import { errors, json, router, NOT_MODIFIED } from '../openapi/route.ts';
 
 const getSubtitles = createRoute({
-  method: 'get', path: '/tools/subtitles', operationId: 'getSubtitles', summary: 'Indexed media without sidecar subtitles', tags: ['tools'],
+  method: 'get',
+  path: '/tools/subtitles',
+  operationId: 'getSubtitles',
+  summary: 'Indexed media without sidecar subtitles',
+  tags: ['tools'],
   request: {
     query: z.object({
       language: z.string().min(1).optional().meta({
@@ -20,7 +24,11 @@ const getSubtitles = createRoute({
 });
 
 const getDuplicates = createRoute({
-  method: 'get', path: '/tools/duplicates', operationId: 'getDuplicates', summary: 'Duplicate movies and series in the index', tags: ['tools'],
+  method: 'get',
+  path: '/tools/duplicates',
+  operationId: 'getDuplicates',
+  summary: 'Duplicate movies and series in the index',
+  tags: ['tools'],
   responses: { ...NOT_MODIFIED, 200: json(duplicatesResponse) },
 });
 
@@ -40,12 +48,20 @@ export function toolRoutes({ config, library }: AppDeps) {
       // languages are not needed (each is a pass over the whole index).
       let variant = '';
       if (language !== null) {
-        const languages = await library.derive(`tools.subtitles.languages|${exts.join(',')}`, accumulate(coverage, (acc) => acc.coverage().languages));
+        const languages = await library.derive(
+          `tools.subtitles.languages|${exts.join(',')}`,
+          accumulate(coverage, (acc) => acc.coverage().languages),
+        );
         variant = languages.has(language) ? language : '(absent)';
       }
       const body = await library.derive(
         `tools.subtitles|${exts.join(',')}|${variant}`,
-        accumulate(coverage, (acc, header) => cacheStreamedJson<z.infer<typeof subtitlesResponse>>({ scanned_at: header?.scanned_at ?? null, ...subtitleAudit(acc.coverage(), variant === '' ? null : language) })),
+        accumulate(coverage, (acc, header) =>
+          cacheStreamedJson<z.infer<typeof subtitlesResponse>>({
+            scanned_at: header?.scanned_at ?? null,
+            ...subtitleAudit(acc.coverage(), variant === '' ? null : language),
+          }),
+        ),
       );
       return sendJson(c, body);
     })

@@ -2,15 +2,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  AppError,
-  createJobClient,
-  createLogger,
-  createWorkerHost,
-  libraryScanOptions, scanLibrary,
-  writeLibraryIndex,
-  type JobClient,
-} from '@mo/core';
+import { AppError, createJobClient, createLogger, createWorkerHost, libraryScanOptions, scanLibrary, writeLibraryIndex, type JobClient } from '@mo/core';
 import { makeClip } from '@mo/core/test-fixtures';
 import { probeFile, snapshot } from '@mo/core/media';
 import { isCancelRequested } from '@mo/core/queue';
@@ -51,7 +43,12 @@ function recordingJobs(calls: any[], fail?: Error): JobClient {
 }
 
 /** A record as the transitions write them. */
-const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry(new Date().toISOString()), status, job_id: '3', ...extra });
+const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({
+  ...queuedEntry(new Date().toISOString()),
+  status,
+  job_id: '3',
+  ...extra,
+});
 
 /** Real clips on the drive, indexed the way a library scan indexes them. */
 async function library(opts: { jobs?: JobClient } = {}) {
@@ -147,7 +144,11 @@ describe('POST /api/tools/transcoder/run-next', () => {
     expect([second.body.item.path, third.body.item.path].sort()).toEqual([b, e1].sort());
     expect(await post('/api/tools/transcoder/run-next')).toEqual({ status: 200, body: { item: null } });
     const listed = (await get('/api/tools/transcoder')).body.queue;
-    expect(listed.map((e: any) => [e.status, e.position])).toEqual([['queued', 1], ['queued', 2], ['queued', 3]]);
+    expect(listed.map((e: any) => [e.status, e.position])).toEqual([
+      ['queued', 1],
+      ['queued', 2],
+      ['queued', 3],
+    ]);
     expect(new Set(listed.map((e: any) => e.job_id)).size).toBe(3);
   });
 
@@ -243,7 +244,10 @@ describe('POST /api/jobs/transcode/:id/cancel', () => {
     const prefix = uniquePrefix('cancel-route');
     const logger = createLogger({ name: 't', level: 'silent' });
     const jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger });
-    closers.push(() => dropPrefix(testRedisUrl(), prefix), () => jobs.close());
+    closers.push(
+      () => dropPrefix(testRedisUrl(), prefix),
+      () => jobs.close(),
+    );
     return { prefix, jobs, logger };
   }
 
@@ -304,7 +308,10 @@ describe('POST /api/tools/transcoder/run-all', () => {
     expect(status).toBe(202);
     expect(body.queued).toBe(2);
     expect(body.jobs.map((j: any) => j.path)).toEqual([e1, a]);
-    expect(calls.map((c) => [c.payload.item.path, c.priority])).toEqual([[e1, 999_997], [a, 1_000_001]]);
+    expect(calls.map((c) => [c.payload.item.path, c.priority])).toEqual([
+      [e1, 999_997],
+      [a, 1_000_001],
+    ]);
     const state = t.config.currentState().transcodes;
     expect(state[e1]).toMatchObject({ status: 'queued', job_id: body.jobs[0].job.id, priority: 4 });
     expect(state[b]).toMatchObject({ status: 'failed' });
@@ -325,10 +332,35 @@ describe('POST /api/tools/transcoder/run-all', () => {
     t = await testApp({ jobs });
     const items = Array.from({ length: 450 }, (_, i) => {
       const path = `${t.install.paths.drive}/Movies/M${String(i).padStart(3, '0')} (2000)/M.avi`;
-      return { path, drive: 'disk1', section: 'movies' as const, root: `${t.install.paths.drive}/Movies`, folder: path.slice(0, path.lastIndexOf('/')), bytes: 1, mtime_ms: 0, ext: '.avi',
-        type: 'video' as const, title: 'M', year: 2000, season: null, episodes: [], air_date: null, extra: false, nfo: null };
+      return {
+        path,
+        drive: 'disk1',
+        section: 'movies' as const,
+        root: `${t.install.paths.drive}/Movies`,
+        folder: path.slice(0, path.lastIndexOf('/')),
+        bytes: 1,
+        mtime_ms: 0,
+        ext: '.avi',
+        type: 'video' as const,
+        title: 'M',
+        year: 2000,
+        season: null,
+        episodes: [],
+        air_date: null,
+        extra: false,
+        nfo: null,
+      };
     });
-    await writeLibraryIndex(t.config.current().paths.data, { version: 1, scanned_at: new Date().toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items });
+    await writeLibraryIndex(t.config.current().paths.data, {
+      version: 1,
+      scanned_at: new Date().toISOString(),
+      duration_ms: 1,
+      truncated: false,
+      timed_out: false,
+      skipped: [],
+      drives: [],
+      items,
+    });
     await t.library.refresh();
     await t.config.updateSettings({ app: { dry_run: false } });
     const writes = vi.spyOn(t.config.transcodes, 'update');
@@ -362,17 +394,35 @@ describe('steering the queue in bulk: run-all while paused, cancel-all', () => {
     const gate = new Promise<void>((r) => (release = r));
     const ran: string[] = [];
     const host = createWorkerHost({
-      redisUrl: testRedisUrl(), prefix, queues: ['transcode'], logger,
+      redisUrl: testRedisUrl(),
+      prefix,
+      queues: ['transcode'],
+      logger,
       handlers: {
         'transcode-run': async ({ item }) => {
           ran.push(item.path);
           await gate;
-          return { item: { ...item, status: 'done' as const }, output: item.path, command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null };
+          return {
+            item: { ...item, status: 'done' as const },
+            output: item.path,
+            command: [],
+            encoder: null,
+            dropped: [],
+            original_removed: false,
+            before: null,
+            after: null,
+            seconds: null,
+          };
         },
       },
     });
     // Released first on the way out, so that a failed test leaves no transcode holding the worker.
-    closers.push(() => dropPrefix(testRedisUrl(), prefix), () => jobs.close(), () => host.close(), async () => release());
+    closers.push(
+      () => dropPrefix(testRedisUrl(), prefix),
+      () => jobs.close(),
+      () => host.close(),
+      async () => release(),
+    );
     return { jobs, ran, release };
   }
 
@@ -404,7 +454,11 @@ describe('steering the queue in bulk: run-all while paused, cancel-all', () => {
     expect(await post('/api/tools/transcoder/cancel-all')).toEqual({ status: 200, body: { cancelled: 2 } });
     expect(await Promise.all(queued.map(async (id: string) => (await jobs.get('transcode', id))?.state ?? null))).toEqual(['active', null, null]);
     const listed = (await get('/api/tools/transcoder')).body.queue;
-    expect(listed.map((e: any) => [e.path, e.status, e.job_id])).toEqual([[a, 'queued', queued[0]], [b, 'queued', null], [e1, 'queued', null]]);
+    expect(listed.map((e: any) => [e.path, e.status, e.job_id])).toEqual([
+      [a, 'queued', queued[0]],
+      [b, 'queued', null],
+      [e1, 'queued', null],
+    ]);
     expect(await post('/api/tools/transcoder/cancel-all')).toEqual({ status: 200, body: { cancelled: 0 } });
     release();
     await expect.poll(async () => (await jobs.get('transcode', queued[0]))?.state, { timeout: 10_000 }).toBe('completed');
@@ -433,7 +487,11 @@ describe('POST /api/tools/transcoder/priority', () => {
     expect(set.body.item).toMatchObject({ path: b, priority: 5, position: 1 });
     const top = await post('/api/tools/transcoder/priority', { path: e1, top: true });
     expect(top.body.item).toMatchObject({ path: e1, priority: 6, position: 1 });
-    expect((await get('/api/tools/transcoder')).body.queue.map((e: any) => [e.path, e.position])).toEqual([[a, 3], [b, 2], [e1, 1]]);
+    expect((await get('/api/tools/transcoder')).body.queue.map((e: any) => [e.path, e.position])).toEqual([
+      [a, 3],
+      [b, 2],
+      [e1, 1],
+    ]);
     expect(calls).toEqual([]);
 
     await t.config.updateSettings({ app: { dry_run: false } });
@@ -459,7 +517,16 @@ describe('POST /api/tools/transcoder/priority', () => {
     const { a, b } = await library({ jobs: recordingJobs([]) });
     await t.config.state.update((s) => ({ ...s, transcodes: { [a]: rec('running'), [b]: rec('done', { output: '/x.mp4' }) } }));
     const before = (await t.config.state.read()).transcodes;
-    for (const body of [{}, { path: b }, { path: b, priority: 1.5 }, { path: b, priority: '1' }, { path: b, priority: 2_000_000 }, { path: b, top: false }, { path: b, top: true, priority: 1 }, { path: b, priority: 1, x: 1 }]) {
+    for (const body of [
+      {},
+      { path: b },
+      { path: b, priority: 1.5 },
+      { path: b, priority: '1' },
+      { path: b, priority: 2_000_000 },
+      { path: b, top: false },
+      { path: b, top: true, priority: 1 },
+      { path: b, priority: 1, x: 1 },
+    ]) {
       expect((await post('/api/tools/transcoder/priority', body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await post('/api/tools/transcoder/priority', { path: `${a}x`, priority: 1 })).status).toBe(404);
@@ -499,7 +566,10 @@ describe('POST /api/tools/transcoder/pause and /resume', () => {
     expect(t.config.currentState().transcodes).toEqual({});
     expect(await post('/api/tools/transcoder/resume')).toEqual({ status: 200, body: { paused: false } });
     expect((await post('/api/tools/transcoder/run-next')).status).toBe(202);
-    expect(calls.filter((c) => c.setPaused)).toEqual([{ setPaused: { queue: 'transcode', paused: true } }, { setPaused: { queue: 'transcode', paused: false } }]);
+    expect(calls.filter((c) => c.setPaused)).toEqual([
+      { setPaused: { queue: 'transcode', paused: true } },
+      { setPaused: { queue: 'transcode', paused: false } },
+    ]);
   });
 
   it('pauses even while Redis is away: state.json is what the workers read', async () => {
@@ -510,10 +580,15 @@ describe('POST /api/tools/transcoder/pause and /resume', () => {
 
   it('does not resume while Redis is away: its own pause would hold every job back, and nothing would lift it', async () => {
     const calls: any[] = [];
-    await library({ jobs: { ...recordingJobs(calls), setPaused: async (queue, paused) => {
-      if (!paused) throw new AppError('unavailable', 'the job queue cannot be reached');
-      calls.push({ setPaused: { queue, paused } });
-    } } });
+    await library({
+      jobs: {
+        ...recordingJobs(calls),
+        setPaused: async (queue, paused) => {
+          if (!paused) throw new AppError('unavailable', 'the job queue cannot be reached');
+          calls.push({ setPaused: { queue, paused } });
+        },
+      },
+    });
     expect((await post('/api/tools/transcoder/pause')).status).toBe(200);
     const res = await post('/api/tools/transcoder/resume');
     expect(res.status).toBe(503);
@@ -523,10 +598,15 @@ describe('POST /api/tools/transcoder/pause and /resume', () => {
 
   it('a pause and a resume at once leave BullMQ’s pause as state.json says', async () => {
     let redisPaused = false;
-    await library({ jobs: { ...recordingJobs([]), setPaused: async (_queue, paused) => {
-      if (paused) await new Promise((r) => setTimeout(r, 200));
-      redisPaused = paused;
-    } } });
+    await library({
+      jobs: {
+        ...recordingJobs([]),
+        setPaused: async (_queue, paused) => {
+          if (paused) await new Promise((r) => setTimeout(r, 200));
+          redisPaused = paused;
+        },
+      },
+    });
     const pausing = post('/api/tools/transcoder/pause');
     await new Promise((r) => setTimeout(r, 50));
     await Promise.all([pausing, post('/api/tools/transcoder/resume')]);
@@ -588,7 +668,10 @@ describe('POST /api/tools/transcoder/discard-original', () => {
 
   it('409 for an entry not done or whose original went with the transcode, 404 when not queued, 400 for a bad body', async () => {
     const { a, b, e1 } = await keptOriginal();
-    await t.config.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [b]: rec('failed'), [e1]: rec('done', { output: '/x.mp4', original: 'removed' }) } }));
+    await t.config.state.update((s) => ({
+      ...s,
+      transcodes: { ...s.transcodes, [b]: rec('failed'), [e1]: rec('done', { output: '/x.mp4', original: 'removed' }) },
+    }));
     await t.config.updateSettings({ app: { dry_run: false } });
     expect((await discard(b)).status).toBe(409);
     expect((await discard(e1)).status).toBe(409);

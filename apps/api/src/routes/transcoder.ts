@@ -24,13 +24,21 @@ import { body, errors, json, router, segment, NOT_MODIFIED } from '../openapi/ro
 import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
 
 const getTranscoder = createRoute({
-  method: 'get', path: '/tools/transcoder', operationId: 'getTranscoder', summary: 'Transcode queue: indexed video that is not .mp4', tags: ['tools'],
+  method: 'get',
+  path: '/tools/transcoder',
+  operationId: 'getTranscoder',
+  summary: 'Transcode queue: indexed video that is not .mp4',
+  tags: ['tools'],
   description: 'Each entry with its place in line, priority and, while running, progress; `paused` while the queue is paused.',
   responses: { ...NOT_MODIFIED, 200: json(transcoderResponse) },
 });
 
 const runNext = createRoute({
-  method: 'post', path: '/tools/transcoder/run-next', operationId: 'postTranscoderRunNext', summary: 'Run the next queued transcode', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/run-next',
+  operationId: 'postTranscoderRunNext',
+  summary: 'Run the next queued transcode',
+  tags: ['tools'],
   description: 'Dry run: 200 with the ffmpeg command and the streams MP4 would drop. Otherwise 202 with the job. Nothing queued: 200 {"item": null}.',
   responses: {
     200: json(runNextAnswer),
@@ -46,7 +54,11 @@ const runNext = createRoute({
 });
 
 const runAll = createRoute({
-  method: 'post', path: '/tools/transcoder/run-all', operationId: 'postTranscoderRunAll', summary: 'Queue every queued transcode at once', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/run-all',
+  operationId: 'postTranscoderRunAll',
+  summary: 'Queue every queued transcode at once',
+  tags: ['tools'],
   description: `One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (\`"paused": true\`). Dry run: the first ${RUN_ALL_DRY_RUN_LIMIT} entries with their commands, and \`total\`.`,
   responses: {
     200: json(runAllAnswer, 'Dry run, or nothing was queued'),
@@ -56,7 +68,11 @@ const runAll = createRoute({
 });
 
 const cancelAll = createRoute({
-  method: 'post', path: '/tools/transcoder/cancel-all', operationId: 'postTranscoderCancelAll', summary: 'Cancel every transcode job that has not started', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/cancel-all',
+  operationId: 'postTranscoderCancelAll',
+  summary: 'Cancel every transcode job that has not started',
+  tags: ['tools'],
   description: 'Each waiting job is removed from the queue and its entry goes back in line without a job (run-all queues it again); running transcodes go on.',
   responses: {
     200: json(transcodeCancelAllResponse, 'How many waiting jobs were cancelled'),
@@ -65,7 +81,11 @@ const cancelAll = createRoute({
 });
 
 const retry = createRoute({
-  method: 'post', path: '/tools/transcoder/retry', operationId: 'postTranscoderRetry', summary: 'Queue a failed transcode again', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/retry',
+  operationId: 'postTranscoderRetry',
+  summary: 'Queue a failed transcode again',
+  tags: ['tools'],
   description: 'A failed entry goes back to `queued`, in its place by priority; a queued one stays queued.',
   request: { body: body(transcodeRetryBody) },
   responses: {
@@ -80,7 +100,11 @@ const retry = createRoute({
 });
 
 const priority = createRoute({
-  method: 'post', path: '/tools/transcoder/priority', operationId: 'postTranscoderPriority', summary: 'Give a queued entry a priority, or move it to the top', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/priority',
+  operationId: 'postTranscoderPriority',
+  summary: 'Give a queued entry a priority, or move it to the top',
+  tags: ['tools'],
   description: 'Higher runs first; `top` puts the entry before every other one. A job already waiting for the entry moves too.',
   request: { body: body(transcodePriorityBody) },
   responses: {
@@ -95,19 +119,30 @@ const priority = createRoute({
 });
 
 const pause = createRoute({
-  method: 'post', path: '/tools/transcoder/pause', operationId: 'postTranscoderPause', summary: 'Pause the transcode queue', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/pause',
+  operationId: 'postTranscoderPause',
+  summary: 'Pause the transcode queue',
+  tags: ['tools'],
   description: 'Running transcodes finish; nothing new starts, also after a restart, until resumed.',
   responses: { 200: json(transcodePausedResponse) },
 });
 
 const resume = createRoute({
-  method: 'post', path: '/tools/transcoder/resume', operationId: 'postTranscoderResume', summary: 'Resume the transcode queue', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/resume',
+  operationId: 'postTranscoderResume',
+  summary: 'Resume the transcode queue',
+  tags: ['tools'],
   responses: { 200: json(transcodePausedResponse), ...errors({ 503: 'Redis cannot be reached to lift the queue’s pause; it stays paused' }) },
 });
 
 const discardOriginal = createRoute({
-  method: 'post', path: '/tools/transcoder/discard-original', operationId: 'postTranscoderDiscardOriginal',
-  summary: 'Remove the original a transcode kept (keep_original)', tags: ['tools'],
+  method: 'post',
+  path: '/tools/transcoder/discard-original',
+  operationId: 'postTranscoderDiscardOriginal',
+  summary: 'Remove the original a transcode kept (keep_original)',
+  tags: ['tools'],
   description: 'Only once the MP4 still matches what the transcode verified (container, streams, duration). Dry run: says what it would remove.',
   request: { body: body(discardOriginalBody) },
   responses: {
@@ -122,7 +157,11 @@ const discardOriginal = createRoute({
 });
 
 const cancel = createRoute({
-  method: 'post', path: '/jobs/transcode/{id}/cancel', operationId: 'postTranscodeCancel', summary: 'Cancel a transcode wherever it runs', tags: ['tools'],
+  method: 'post',
+  path: '/jobs/transcode/{id}/cancel',
+  operationId: 'postTranscodeCancel',
+  summary: 'Cancel a transcode wherever it runs',
+  tags: ['tools'],
   request: { params: z.object({ id: segment.meta({ description: 'Job id' }) }) },
   responses: {
     202: json(transcodeCancelResponse, 'Accepted: the job runs on; follow status_url'),
@@ -131,7 +170,11 @@ const cancel = createRoute({
 });
 
 export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
-  const queue = () => library.derive('transcoder.queue', accumulate(transcodeQueueAccumulator, (acc) => acc.queue()));
+  const queue = () =>
+    library.derive(
+      'transcoder.queue',
+      accumulate(transcodeQueueAccumulator, (acc) => acc.queue()),
+    );
   const records = { read: () => config.state.read(), current: () => config.currentState() };
   // Made on first use: the OpenAPI document is built from these routes without a config.
   let made: TranscoderService | undefined;
@@ -159,7 +202,13 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     // state.json is read into a new object whenever it changes: the records' identity says enough.
     if (!answer || answer.version !== version || answer.transcodes !== transcodes || answer.paused !== paused || answer.progress !== progressKey) {
       const scanned_at = library.header()?.scanned_at ?? null;
-      answer = { version, transcodes, paused, progress: progressKey, cached: cacheStreamedJson<z.output<typeof transcoderResponse>>({ scanned_at, paused, queue: listing(all, transcodes, running) }) };
+      answer = {
+        version,
+        transcodes,
+        paused,
+        progress: progressKey,
+        cached: cacheStreamedJson<z.output<typeof transcoderResponse>>({ scanned_at, paused, queue: listing(all, transcodes, running) }),
+      };
     }
     return answer.cached;
   }

@@ -50,7 +50,8 @@ describe('wrong keys behind a reverse proxy', () => {
   it('from a peer that is not a trusted proxy count against that peer, whatever X-Forwarded-For it forges', async () => {
     t = await testApp({ toml: `[app]\ntrusted_proxies = ["${PROXY}"]\n` });
     const key = await t.auth.apiKey();
-    for (let i = 0; i < MAX_AUTH_FAILURES_PER_MINUTE; i++) await expectError(await viaProxy(`guess-${i}`, `198.51.100.${i}`, '192.168.1.66'), 401, 'unauthorized');
+    for (let i = 0; i < MAX_AUTH_FAILURES_PER_MINUTE; i++)
+      await expectError(await viaProxy(`guess-${i}`, `198.51.100.${i}`, '192.168.1.66'), 401, 'unauthorized');
     await expectError(await viaProxy(key, '198.51.100.200', '192.168.1.66'), 429, 'too_many_requests');
     expect((await viaProxy(key, '203.0.113.9')).status).toBe(200);
   });
@@ -71,7 +72,10 @@ describe('local_open behind a trusted proxy', () => {
     t = await testApp({ toml: `[app]\nauth = "local_open"\ntrusted_proxies = ["${PROXY}", "127.0.0.1"]\n` });
     expect((await open('http://localhost/api/config', { 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'https' })).status).toBe(200);
     expect((await open('http://localhost/api/config', { 'x-forwarded-for': '::1', 'x-forwarded-host': 'localhost:8443' })).status).toBe(200);
-    expect(await (await open('http://localhost/api/auth/status', { 'x-forwarded-for': '127.0.0.1' })).json()).toMatchObject({ authenticated: true, via: 'local' });
+    expect(await (await open('http://localhost/api/auth/status', { 'x-forwarded-for': '127.0.0.1' })).json()).toMatchObject({
+      authenticated: true,
+      via: 'local',
+    });
     // A script on the proxy's own machine, calling the service directly, is local as before.
     expect((await open('http://127.0.0.1:8080/api/config', {}, '127.0.0.1')).status).toBe(200);
   });
@@ -105,7 +109,11 @@ describe('open sessions behind a trusted proxy', () => {
     const token = (await t.auth.setupToken())!;
     const res = await t.anonymous(
       '/api/auth/setup',
-      { method: 'POST', body: JSON.stringify({ token, username: 'owner', password: 'a good passphrase' }), headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' } },
+      {
+        method: 'POST',
+        body: JSON.stringify({ token, username: 'owner', password: 'a good passphrase' }),
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+      },
       from(PROXY),
     );
     expect(res.status).toBe(201);
@@ -119,7 +127,11 @@ describe('POST /api/settings', () => {
     t = await testApp();
     const stateFile = join(t.install.paths.data, 'state.json');
     const before = await readFile(stateFile, 'utf8').catch(() => null);
-    const res = await t.app.request('/api/settings', { method: 'POST', body: JSON.stringify({ app: { trusted_proxies: ['0.0.0.0/1'] } }), headers: { 'content-type': 'application/json' } });
+    const res = await t.app.request('/api/settings', {
+      method: 'POST',
+      body: JSON.stringify({ app: { trusted_proxies: ['0.0.0.0/1'] } }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     const { error } = errorBodySchema.parse(await res.json());
     expect(error.message).toBe('app.trusted_proxies: can only be set in the config file');

@@ -50,13 +50,20 @@ describe('GET /api/workers', () => {
   it('with no worker, names every queue with 0 workers', async () => {
     expect(await workers()).toEqual({
       status: 200,
-      body: { workers: [], queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } } },
+      body: {
+        workers: [],
+        queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } },
+      },
     });
   });
 
   it('lists each worker and counts it for its queues; a queue nobody consumes stays at 0', async () => {
     await saveWorkerRecord(redis, prefix, record({}));
-    await saveWorkerRecord(redis, prefix, record({ id: 'nas:2:bb', host: 'nas', queues: ['scan', 'library'], concurrency: { scan: 1, library: 1 }, encoders: [], encoders_tested_at: null }));
+    await saveWorkerRecord(
+      redis,
+      prefix,
+      record({ id: 'nas:2:bb', host: 'nas', queues: ['scan', 'library'], concurrency: { scan: 1, library: 1 }, encoders: [], encoders_tested_at: null }),
+    );
     const { status, body } = await workers();
     expect(status).toBe(200);
     expect(workersResponse.strict().parse(body)).toEqual(body);

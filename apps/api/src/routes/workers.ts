@@ -4,7 +4,11 @@ import type { AppDeps } from '../http/env.ts';
 import { errors, json, router } from '../openapi/route.ts';
 
 const getWorkers = createRoute({
-  method: 'get', path: '/workers', operationId: 'getWorkers', summary: 'Worker processes, and the live workers of each queue', tags: ['jobs'],
+  method: 'get',
+  path: '/workers',
+  operationId: 'getWorkers',
+  summary: 'Worker processes, and the live workers of each queue',
+  tags: ['jobs'],
   description:
     'Each worker renews its record in Redis every 10 s. `alive` turns false once a heartbeat is three beats late, and the record goes by itself ' +
     '5 minutes after the last one; a worker stopped with SIGTERM leaves the list at once. `queues` names every queue: 0 workers means its jobs ' +

@@ -1,4 +1,14 @@
-import { createAuthService, createLibraryCache, createLogger, createRuntimeConfig, type AuthService, type JobClient, type JobEvents, type LibraryCache, type RuntimeConfig } from '@mo/core';
+import {
+  createAuthService,
+  createLibraryCache,
+  createLogger,
+  createRuntimeConfig,
+  type AuthService,
+  type JobClient,
+  type JobEvents,
+  type LibraryCache,
+  type RuntimeConfig,
+} from '@mo/core';
 import type { Ownership } from '@mo/core/fs';
 import { createApp } from '../app.ts';
 import { createLiveEvents, type LiveEvents } from '../http/live-events.ts';
@@ -24,7 +34,21 @@ export interface TestApp {
 /** A job client for routes that never reach the queue; `ready` decides what ping answers. */
 export function stubJobs(ready = true): JobClient {
   const fail = () => Promise.reject(new Error('the queue is not part of this test'));
-  return { submit: fail, queueTranscodes: fail, reprioritize: fail, removeWaiting: fail, setPaused: fail, progressOf: fail, get: fail, list: fail, stats: fail, workers: fail, ping: async () => ready, queues: () => [], close: async () => {} };
+  return {
+    submit: fail,
+    queueTranscodes: fail,
+    reprioritize: fail,
+    removeWaiting: fail,
+    setPaused: fail,
+    progressOf: fail,
+    get: fail,
+    list: fail,
+    stats: fail,
+    workers: fail,
+    ping: async () => ready,
+    queues: () => [],
+    close: async () => {},
+  };
 }
 
 /** Job events for tests that do not reach the queue: none ever come, and no job is active. */
@@ -43,7 +67,16 @@ export function stubJobEvents(): JobEvents {
 }
 
 export async function testApp(
-  opts: { toml?: string; jobs?: JobClient; jobEvents?: JobEvents; urlBase?: string; heartbeatMs?: number; webRoot?: string; owner?: Ownership; notifyTimeoutMs?: number } = {},
+  opts: {
+    toml?: string;
+    jobs?: JobClient;
+    jobEvents?: JobEvents;
+    urlBase?: string;
+    heartbeatMs?: number;
+    webRoot?: string;
+    owner?: Ownership;
+    notifyTimeoutMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
@@ -51,7 +84,18 @@ export async function testApp(
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
   const auth = createAuthService({ config });
   const live = createLiveEvents({ jobEvents: opts.jobEvents ?? stubJobEvents(), config, library, logger, heartbeatMs: opts.heartbeatMs });
-  const app = createApp({ config, jobs: opts.jobs ?? stubJobs(), logger, library, auth, live, urlBase: opts.urlBase, webRoot: opts.webRoot, owner: opts.owner, notifyTimeoutMs: opts.notifyTimeoutMs });
+  const app = createApp({
+    config,
+    jobs: opts.jobs ?? stubJobs(),
+    logger,
+    library,
+    auth,
+    live,
+    urlBase: opts.urlBase,
+    webRoot: opts.webRoot,
+    owner: opts.owner,
+    notifyTimeoutMs: opts.notifyTimeoutMs,
+  });
   const anonymous = app.request;
   app.request = (input, init, ...rest) => anonymous(input, withKey(input, init), ...rest);
   return {

@@ -35,16 +35,15 @@ function issuesOf(details: unknown, message: string): FieldIssue[] {
     return [{ path: details.key, message: message.startsWith(prefix) ? message.slice(prefix.length).trim() : message }];
   }
   if (!('issues' in details) || !Array.isArray(details.issues)) return [];
-  return details.issues.filter(
-    (i): i is FieldIssue => typeof i === 'object' && i !== null && typeof i.path === 'string' && typeof i.message === 'string',
-  );
+  return details.issues.filter((i): i is FieldIssue => typeof i === 'object' && i !== null && typeof i.path === 'string' && typeof i.message === 'string');
 }
 
 /** The data of a typed call, or an ApiError carrying the API's code, message and field issues. */
 export async function unwrap<T>(call: Promise<Outcome<T>>): Promise<T> {
   const { data, error, response } = await call;
   if (response.ok && data !== undefined) return data;
-  const body = typeof error === 'object' && error !== null && 'error' in error ? (error.error as { code?: unknown; message?: unknown; details?: unknown }) : undefined;
+  const body =
+    typeof error === 'object' && error !== null && 'error' in error ? (error.error as { code?: unknown; message?: unknown; details?: unknown }) : undefined;
   const message = typeof body?.message === 'string' ? body.message : `${response.status} ${response.statusText}`;
   throw new ApiError(response.status, typeof body?.code === 'string' ? body.code : 'internal', message, issuesOf(body?.details, message));
 }

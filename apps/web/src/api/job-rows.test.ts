@@ -7,8 +7,18 @@ const ms = (s: number) => Date.parse(T(s));
 
 function listed(id: string, state: ListedJob['state'], extra: Partial<ListedJob> = {}): ListedJob {
   return {
-    id, queue: 'transcode', name: 'transcode-run', state, progress: 0, error: null, error_code: null,
-    created_at: T(1), started_at: state === 'waiting' ? null : T(2), finished_at: state === 'completed' || state === 'failed' ? T(3) : null, summary: null, ...extra,
+    id,
+    queue: 'transcode',
+    name: 'transcode-run',
+    state,
+    progress: 0,
+    error: null,
+    error_code: null,
+    created_at: T(1),
+    started_at: state === 'waiting' ? null : T(2),
+    finished_at: state === 'completed' || state === 'failed' ? T(3) : null,
+    summary: null,
+    ...extra,
   };
 }
 function live(id: string, state: LiveJob['state'], at: number, extra: Partial<LiveJob> = {}): LiveJob {

@@ -17,7 +17,17 @@ export interface JobRow {
 }
 
 function fromLive(job: LiveJob): JobRow {
-  return { queue: job.queue, id: job.id, name: job.name, state: job.state, progress: job.progress, error: job.error ?? null, started_at: null, finished_at: null, summary: null };
+  return {
+    queue: job.queue,
+    id: job.id,
+    name: job.name,
+    state: job.state,
+    progress: job.progress,
+    error: job.error ?? null,
+    started_at: null,
+    finished_at: null,
+    summary: null,
+  };
 }
 
 /**

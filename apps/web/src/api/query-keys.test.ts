@@ -34,10 +34,26 @@ describe('queryKeys', () => {
 
   it('keeps the keys the UI has always used (the query cache and its invalidations match by value)', () => {
     expect(Object.fromEntries(KEYS)).toEqual({
-      auth: ['auth'], sessions: ['sessions'], config: ['config'], themeCss: ['theme-css'], dashboard: ['dashboard'], ready: ['ready'],
-      workers: ['workers'], 'library.all': ['library'], 'library.files': ['library', 'files', 'x'], releases: ['releases'],
-      subtitles: ['subtitles'], duplicates: ['duplicates'], transcoder: ['transcoder'], 'probe.all': ['probe'], 'probe.file': ['probe', 'x'],
-      'jobs.all': ['jobs'], 'jobs.list': ['jobs', 'x'], scanPasses: ['scan-passes'], history: ['history'], downloads: ['downloads'],
+      auth: ['auth'],
+      sessions: ['sessions'],
+      config: ['config'],
+      themeCss: ['theme-css'],
+      dashboard: ['dashboard'],
+      ready: ['ready'],
+      workers: ['workers'],
+      'library.all': ['library'],
+      'library.files': ['library', 'files', 'x'],
+      releases: ['releases'],
+      subtitles: ['subtitles'],
+      duplicates: ['duplicates'],
+      transcoder: ['transcoder'],
+      'probe.all': ['probe'],
+      'probe.file': ['probe', 'x'],
+      'jobs.all': ['jobs'],
+      'jobs.list': ['jobs', 'x'],
+      scanPasses: ['scan-passes'],
+      history: ['history'],
+      downloads: ['downloads'],
       importsPending: ['imports-pending'],
     });
   });
@@ -46,7 +62,11 @@ describe('queryKeys', () => {
 describe('what live events make stale', () => {
   it('names only keys some query uses', () => {
     const stale = [...Object.values(STALE_BY_EVENT), ...Object.values(STALE_BY_QUEUE)].flat();
-    for (const key of stale) expect(KEYS.some(([, k]) => startsWith(k, key)), JSON.stringify(key)).toBe(true);
+    for (const key of stale)
+      expect(
+        KEYS.some(([, k]) => startsWith(k, key)),
+        JSON.stringify(key),
+      ).toBe(true);
   });
 
   it('refreshes the pending list, the passes and the history when a scanner job ends; a library job as a library event does', () => {

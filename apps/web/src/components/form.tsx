@@ -35,7 +35,11 @@ export function Field({ label, path, error, hint, ...input }: FieldProps) {
     <div className={`field${checkbox ? ' field-check' : ''}${issue ? ' field-invalid' : ''}`} data-path={path}>
       <label htmlFor={id}>{label}</label>
       <input id={id} name={path} aria-invalid={issue ? 'true' : undefined} aria-describedby={describedBy} {...input} />
-      {hint ? <small id={hintId} className="hint">{hint}</small> : null}
+      {hint ? (
+        <small id={hintId} className="hint">
+          {hint}
+        </small>
+      ) : null}
       {issue ? (
         <small id={errorId} className="field-error">
           {issue.message}
@@ -46,13 +50,34 @@ export function Field({ label, path, error, hint, ...input }: FieldProps) {
 }
 
 /** A labelled select that shows the API's complaint beside it, as Field does. */
-export function SelectField<T extends string>({ label, path, options, value, error, onChange }: { label: string; path: string; options: readonly T[]; value: T | string; error: unknown; onChange: (v: T) => void }) {
+export function SelectField<T extends string>({
+  label,
+  path,
+  options,
+  value,
+  error,
+  onChange,
+}: {
+  label: string;
+  path: string;
+  options: readonly T[];
+  value: T | string;
+  error: unknown;
+  onChange: (v: T) => void;
+}) {
   const id = useId();
   const issue = issueFor(error, path);
   return (
     <div className={`field${issue ? ' field-invalid' : ''}`} data-path={path}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={path} value={value} onChange={(e) => onChange(e.target.value as T)} aria-invalid={issue ? 'true' : undefined} aria-describedby={issue ? `${id}-error` : undefined}>
+      <select
+        id={id}
+        name={path}
+        value={value}
+        onChange={(e) => onChange(e.target.value as T)}
+        aria-invalid={issue ? 'true' : undefined}
+        aria-describedby={issue ? `${id}-error` : undefined}
+      >
         {options.map((o) => (
           <option key={o}>{o}</option>
         ))}

@@ -30,11 +30,19 @@ export function ErrorNote({ error }: { error: unknown }) {
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p className="muted" role="status">Loading {what}…</p>;
+  return (
+    <p className="muted" role="status">
+      Loading {what}…
+    </p>
+  );
 }
 
 export function Status({ status }: { status: string }) {
-  return <span className={`status status-${status}`} data-status={status}>{status}</span>;
+  return (
+    <span className={`status status-${status}`} data-status={status}>
+      {status}
+    </span>
+  );
 }
 
 export function Empty({ children }: { children: ReactNode }) {

@@ -187,7 +187,9 @@ function PassDetails({ pass }: { pass: ScanPass }) {
         </table>
       ) : null}
       <More left={pass.truncated.skipped} />
-      {pass.counts.plans + pass.counts.moved + pass.counts.failed + pass.counts.skipped === 0 ? <Empty>Nothing to do: the downloads folder held no files.</Empty> : null}
+      {pass.counts.plans + pass.counts.moved + pass.counts.failed + pass.counts.skipped === 0 ? (
+        <Empty>Nothing to do: the downloads folder held no files.</Empty>
+      ) : null}
     </>
   );
 }

@@ -47,7 +47,10 @@ function ImportRow({ item, dryRun, onUndo, busy }: { item: Import; dryRun: boole
             type="button"
             disabled={busy}
             onClick={() => {
-              const what = item.mode === 'move' ? `Move ${item.destination} back to ${item.source}?` : `Remove the library ${item.mode === 'copy' ? 'copy' : 'link'} ${item.destination}? The download stays.`;
+              const what =
+                item.mode === 'move'
+                  ? `Move ${item.destination} back to ${item.source}?`
+                  : `Remove the library ${item.mode === 'copy' ? 'copy' : 'link'} ${item.destination}? The download stays.`;
               if (dryRun || confirm(what)) onUndo(item);
             }}
           >
@@ -66,7 +69,8 @@ export function Imports() {
   const dryRun = config.data?.app.dry_run ?? true;
   const history = useInfiniteQuery({
     queryKey: queryKeys.history(),
-    queryFn: ({ pageParam }) => unwrap(api.GET('/api/history', { params: { query: pageParam === null ? { limit: PAGE } : { limit: PAGE, before: pageParam } } })),
+    queryFn: ({ pageParam }) =>
+      unwrap(api.GET('/api/history', { params: { query: pageParam === null ? { limit: PAGE } : { limit: PAGE, before: pageParam } } })),
     initialPageParam: null as number | null,
     getNextPageParam: (last) => last.next,
   });

@@ -35,7 +35,15 @@ export function SetupPage() {
       <p>Create the owner account. The set-up token is in the link the service printed when it started.</p>
       <form onSubmit={submit}>
         <Field label="Set-up token" path="token" error={setup.error} value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" required />
-        <Field label="Username" path="username" error={setup.error} value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required />
+        <Field
+          label="Username"
+          path="username"
+          error={setup.error}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          autoComplete="username"
+          required
+        />
         <Field
           label="Password"
           path="password"
@@ -71,8 +79,25 @@ export function LoginPage() {
   return (
     <AuthFrame id="login" title="Log in">
       <form onSubmit={submit}>
-        <Field label="Username" path="username" error={login.error} value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required />
-        <Field label="Password" path="password" error={login.error} type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+        <Field
+          label="Username"
+          path="username"
+          error={login.error}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          autoComplete="username"
+          required
+        />
+        <Field
+          label="Password"
+          path="password"
+          error={login.error}
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="current-password"
+          required
+        />
         <ErrorNote error={login.error} />
         <button type="submit" disabled={login.isPending}>
           Log in

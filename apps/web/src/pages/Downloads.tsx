@@ -11,7 +11,17 @@ function runScan() {
   return unwrap(api.POST('/api/scan', { params: { query: { wait: 120 } } }));
 }
 
-function whatItIs(m: { kind: string; title: string; year: number | null; season: number | null; episodes: number[] | null; air_date: string | null; country?: string | null } | null) {
+function whatItIs(
+  m: {
+    kind: string;
+    title: string;
+    year: number | null;
+    season: number | null;
+    episodes: number[] | null;
+    air_date: string | null;
+    country?: string | null;
+  } | null,
+) {
   if (!m) return <span className="muted">unrecognized</span>;
   const title = m.country ? `${m.title} (${m.country})` : m.title;
   if (m.kind === 'movie') return `${title}${m.year ? ` (${m.year})` : ''}`;
@@ -44,16 +54,18 @@ function PassResult({ result }: { result: ScanResult }) {
             </tr>
           </thead>
           <tbody>
-            {(result.dry_run ? result.plans.map((p) => ({ ...p, status: 'planned' as string, error: undefined as string | undefined })) : result.moves).map((p) => (
-              <tr key={p.source}>
-                <td className="path">{p.source}</td>
-                <td className="path">{p.destination}</td>
-                <td>
-                  <Status status={p.status} />
-                  {p.error ? <span className="error"> {p.error}</span> : null}
-                </td>
-              </tr>
-            ))}
+            {(result.dry_run ? result.plans.map((p) => ({ ...p, status: 'planned' as string, error: undefined as string | undefined })) : result.moves).map(
+              (p) => (
+                <tr key={p.source}>
+                  <td className="path">{p.source}</td>
+                  <td className="path">{p.destination}</td>
+                  <td>
+                    <Status status={p.status} />
+                    {p.error ? <span className="error"> {p.error}</span> : null}
+                  </td>
+                </tr>
+              ),
+            )}
           </tbody>
         </table>
       ) : null}

@@ -29,7 +29,10 @@ export function DuplicatesPage() {
                   <ul>
                     {m.copies.map((c) => (
                       <li key={c.folder}>
-                        <span className="path">{c.folder}</span> <span className="muted">on {c.drive}, {c.files} files, {formatBytes(c.bytes)}</span>
+                        <span className="path">{c.folder}</span>{' '}
+                        <span className="muted">
+                          on {c.drive}, {c.files} files, {formatBytes(c.bytes)}
+                        </span>
                       </li>
                     ))}
                   </ul>
@@ -46,7 +49,10 @@ export function DuplicatesPage() {
                   <ul>
                     {s.copies.map((c) => (
                       <li key={c.folder}>
-                        <span className="path">{c.folder}</span> <span className="muted">on {c.drive}, {c.episode_count} episodes</span>
+                        <span className="path">{c.folder}</span>{' '}
+                        <span className="muted">
+                          on {c.drive}, {c.episode_count} episodes
+                        </span>
                       </li>
                     ))}
                   </ul>

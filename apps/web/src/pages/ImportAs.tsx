@@ -48,7 +48,13 @@ function asOf(f: Form): Record<string, unknown> {
   if (f.year.trim() !== '') as.year = numberOr(f.year);
   if (f.air_date.trim() !== '' && f.season.trim() === '') return { ...as, air_date: f.air_date.trim() };
   as.season = numberOr(f.season);
-  as.episodes = f.episodes.trim() === '' ? [] : f.episodes.split(/[\s,]+/).filter(Boolean).map(numberOr);
+  as.episodes =
+    f.episodes.trim() === ''
+      ? []
+      : f.episodes
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(numberOr);
   return as;
 }
 
@@ -103,12 +109,22 @@ function Outcome({ answer, asked }: { answer: Answer; asked: 'preview' | 'import
           </li>
         ))}
       </ul>
-      {answer.skipped.length > 0 ? <p className="muted">Left behind: {answer.skipped.map((s) => `${s.source}${s.detail ? ` (${s.detail})` : ''}`).join('; ')}</p> : null}
+      {answer.skipped.length > 0 ? (
+        <p className="muted">Left behind: {answer.skipped.map((s) => `${s.source}${s.detail ? ` (${s.detail})` : ''}`).join('; ')}</p>
+      ) : null}
     </div>
   );
 }
 
-const LABELS: Record<string, string> = { 'as.kind': 'Kind', 'as.title': 'Title', 'as.year': 'Year', 'as.season': 'Season', 'as.episodes': 'Episodes', 'as.air_date': 'Air date', remember: 'Remember' };
+const LABELS: Record<string, string> = {
+  'as.kind': 'Kind',
+  'as.title': 'Title',
+  'as.year': 'Year',
+  'as.season': 'Season',
+  'as.episodes': 'Episodes',
+  'as.air_date': 'Air date',
+  remember: 'Remember',
+};
 
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
@@ -131,7 +147,8 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
   const run = useMutation({
     mutationFn: () => send(path, form, false),
     onSuccess: async () => {
-      for (const key of [queryKeys.downloads(), queryKeys.importsPending(), queryKeys.history(), queryKeys.config()]) await queries.invalidateQueries({ queryKey: key });
+      for (const key of [queryKeys.downloads(), queryKeys.importsPending(), queryKeys.history(), queryKeys.config()])
+        await queries.invalidateQueries({ queryKey: key });
     },
   });
   useEffect(() => {
@@ -181,15 +198,58 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
               </select>
             </div>
           ) : null}
-          <SelectField label="Kind" path="as.kind" options={['episode', 'movie'] as const} value={form.kind} error={error} onChange={(kind) => change({ kind })} />
-          <Field label="Title" path="as.title" error={error} value={form.title} onChange={(e) => change({ title: e.target.value })} hint="A library folder's name as it is spelled, year included, puts it in that folder" />
+          <SelectField
+            label="Kind"
+            path="as.kind"
+            options={['episode', 'movie'] as const}
+            value={form.kind}
+            error={error}
+            onChange={(kind) => change({ kind })}
+          />
+          <Field
+            label="Title"
+            path="as.title"
+            error={error}
+            value={form.title}
+            onChange={(e) => change({ title: e.target.value })}
+            hint="A library folder's name as it is spelled, year included, puts it in that folder"
+          />
           <Field label="Year" path="as.year" error={error} inputMode="numeric" value={form.year} onChange={(e) => change({ year: e.target.value })} />
           {episode ? (
             <>
-              <Field label="Season" path="as.season" error={error} inputMode="numeric" value={form.season} onChange={(e) => change({ season: e.target.value })} />
-              <Field label="Episodes" path="as.episodes" error={error} value={form.episodes} onChange={(e) => change({ episodes: e.target.value })} hint="One or more, e.g. 1, 2" />
-              <Field label="Air date" path="as.air_date" error={error} value={form.air_date} onChange={(e) => change({ air_date: e.target.value })} hint="Daily shows only, as YYYY-MM-DD, with Season left empty" />
-              <Field label="Remember" path="remember" error={error} type="checkbox" checked={form.remember} onChange={(e) => change({ remember: e.target.checked })} hint="Later downloads of this series name go to this series by themselves" />
+              <Field
+                label="Season"
+                path="as.season"
+                error={error}
+                inputMode="numeric"
+                value={form.season}
+                onChange={(e) => change({ season: e.target.value })}
+              />
+              <Field
+                label="Episodes"
+                path="as.episodes"
+                error={error}
+                value={form.episodes}
+                onChange={(e) => change({ episodes: e.target.value })}
+                hint="One or more, e.g. 1, 2"
+              />
+              <Field
+                label="Air date"
+                path="as.air_date"
+                error={error}
+                value={form.air_date}
+                onChange={(e) => change({ air_date: e.target.value })}
+                hint="Daily shows only, as YYYY-MM-DD, with Season left empty"
+              />
+              <Field
+                label="Remember"
+                path="remember"
+                error={error}
+                type="checkbox"
+                checked={form.remember}
+                onChange={(e) => change({ remember: e.target.checked })}
+                hint="Later downloads of this series name go to this series by themselves"
+              />
             </>
           ) : null}
           {error ? (

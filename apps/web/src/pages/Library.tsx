@@ -98,33 +98,34 @@ export function LibraryPage() {
     const data = library.data;
     if (!data) return { movies: [] as Row[], series: [] as Row[] };
     return {
-      movies: toldApart(data.movies.map((m) => ({
-        key: m.folder,
-        title: m.year ? `${m.title} (${m.year})` : m.title,
-        folder: m.folder,
-        drive: m.drive,
-        bytes: m.bytes,
-        files: m.files,
-        detail: `${m.files} file${m.files === 1 ? '' : 's'}`,
-        search: `${m.title} ${m.year ?? ''}`.toLowerCase(),
-      }))),
-      series: toldApart(data.series.map((s) => ({
-        key: s.folder,
-        title: s.title,
-        folder: s.folder,
-        drive: s.drive,
-        bytes: s.bytes,
-        files: s.files,
-        detail: `${s.seasons.length} season${s.seasons.length === 1 ? '' : 's'}, ${s.episode_count} episode${s.episode_count === 1 ? '' : 's'}`,
-        search: s.title.toLowerCase(),
-      }))),
+      movies: toldApart(
+        data.movies.map((m) => ({
+          key: m.folder,
+          title: m.year ? `${m.title} (${m.year})` : m.title,
+          folder: m.folder,
+          drive: m.drive,
+          bytes: m.bytes,
+          files: m.files,
+          detail: `${m.files} file${m.files === 1 ? '' : 's'}`,
+          search: `${m.title} ${m.year ?? ''}`.toLowerCase(),
+        })),
+      ),
+      series: toldApart(
+        data.series.map((s) => ({
+          key: s.folder,
+          title: s.title,
+          folder: s.folder,
+          drive: s.drive,
+          bytes: s.bytes,
+          files: s.files,
+          detail: `${s.seasons.length} season${s.seasons.length === 1 ? '' : 's'}, ${s.episode_count} episode${s.episode_count === 1 ? '' : 's'}`,
+          search: s.title.toLowerCase(),
+        })),
+      ),
     };
   }, [library.data]);
 
-  const shown = useMemo(
-    () => rows[tab].filter((r) => (!drive || r.drive === drive) && (!query || r.search.includes(query))),
-    [rows, tab, drive, query],
-  );
+  const shown = useMemo(() => rows[tab].filter((r) => (!drive || r.drive === drive) && (!query || r.search.includes(query))), [rows, tab, drive, query]);
   const drives = useMemo(() => [...new Set([...rows.movies, ...rows.series].map((r) => r.drive))].sort(), [rows]);
 
   return (
@@ -144,8 +145,9 @@ export function LibraryPage() {
       {library.data ? (
         <>
           <p className="summary" data-testid="library-summary">
-            {library.data.summary.files.toLocaleString()} files, {formatBytes(library.data.summary.bytes)}: {library.data.summary.movies.toLocaleString()} movies,{' '}
-            {library.data.summary.series.toLocaleString()} series, {library.data.summary.episodes.toLocaleString()} episodes. Scanned <When at={library.data.summary.scanned_at} />
+            {library.data.summary.files.toLocaleString()} files, {formatBytes(library.data.summary.bytes)}: {library.data.summary.movies.toLocaleString()}{' '}
+            movies, {library.data.summary.series.toLocaleString()} series, {library.data.summary.episodes.toLocaleString()} episodes. Scanned{' '}
+            <When at={library.data.summary.scanned_at} />
             {library.data.summary.truncated ? ' (stopped at the file limit)' : ''}
             {library.data.summary.timed_out ? ' (stopped at the time limit)' : ''}.
           </p>

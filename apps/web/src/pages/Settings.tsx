@@ -111,14 +111,25 @@ function initialValues(config: Config): Values {
 function coerce(spec: FieldSpec | undefined, raw: unknown): unknown {
   if (!spec) return raw;
   if (spec.kind === 'int' && typeof raw === 'string') return raw.trim() === '' || !/^-?\d+$/.test(raw.trim()) ? raw : Number(raw);
-  if (spec.kind === 'list' && typeof raw === 'string') return raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (spec.kind === 'list' && typeof raw === 'string')
+    return raw
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   return raw;
 }
 
 const SPECS = new Map(SECTIONS.flatMap((s) => s.fields).map((f) => [f.path, f]));
 
 /** Only what changed goes to the API, so a key the owner did not touch is never rewritten. */
-function patchOf(before: Values, now: Values, drivesBefore: Drive[], drives: Drive[], targetsBefore: TargetRow[], targets: TargetRow[]): Record<string, unknown> {
+function patchOf(
+  before: Values,
+  now: Values,
+  drivesBefore: Drive[],
+  drives: Drive[],
+  targetsBefore: TargetRow[],
+  targets: TargetRow[],
+): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(now)) {
     const v = coerce(SPECS.get(path), value);
@@ -137,8 +148,20 @@ function Drives({ drives, setDrives, error }: { drives: Drive[]; setDrives: (d: 
       <legend>Drives</legend>
       {drives.map((d, i) => (
         <div key={i} className="drive-row">
-          <Field label={`Drive ${i + 1} name`} path={`drives.${i}.name`} error={error} value={d.name} onChange={(e) => setDrives(drives.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
-          <Field label={`Drive ${i + 1} path`} path={`drives.${i}.path`} error={error} value={d.path} onChange={(e) => setDrives(drives.map((x, j) => (j === i ? { ...x, path: e.target.value } : x)))} />
+          <Field
+            label={`Drive ${i + 1} name`}
+            path={`drives.${i}.name`}
+            error={error}
+            value={d.name}
+            onChange={(e) => setDrives(drives.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+          />
+          <Field
+            label={`Drive ${i + 1} path`}
+            path={`drives.${i}.path`}
+            error={error}
+            value={d.path}
+            onChange={(e) => setDrives(drives.map((x, j) => (j === i ? { ...x, path: e.target.value } : x)))}
+          />
           <button type="button" className="danger" onClick={() => setDrives(drives.filter((_, j) => j !== i))}>
             Remove drive {i + 1}
           </button>
@@ -173,7 +196,14 @@ function SettingsForm({ config }: { config: Config }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    const patch = patchOf(initialValues(config), values, config.drives.map((d) => ({ name: d.name, path: d.path })), drives, targetRows(config.notifications.targets), targets);
+    const patch = patchOf(
+      initialValues(config),
+      values,
+      config.drives.map((d) => ({ name: d.name, path: d.path })),
+      drives,
+      targetRows(config.notifications.targets),
+      targets,
+    );
     if (Object.keys(patch).length === 0) {
       setSaved(true);
       return;
@@ -194,9 +224,30 @@ function SettingsForm({ config }: { config: Config }) {
           <legend>{s.title}</legend>
           {s.fields.map((f) => {
             const v = values[f.path];
-            if (f.kind === 'select') return <SelectField key={f.path} label={f.label} path={f.path} options={f.options!} value={String(v)} error={save.error} onChange={(x) => change(f.path, x)} />;
+            if (f.kind === 'select')
+              return (
+                <SelectField
+                  key={f.path}
+                  label={f.label}
+                  path={f.path}
+                  options={f.options!}
+                  value={String(v)}
+                  error={save.error}
+                  onChange={(x) => change(f.path, x)}
+                />
+              );
             if (f.kind === 'bool')
-              return <Field key={f.path} label={f.label} path={f.path} error={save.error} type="checkbox" checked={v === true} onChange={(e) => change(f.path, e.target.checked)} />;
+              return (
+                <Field
+                  key={f.path}
+                  label={f.label}
+                  path={f.path}
+                  error={save.error}
+                  type="checkbox"
+                  checked={v === true}
+                  onChange={(e) => change(f.path, e.target.checked)}
+                />
+              );
             return (
               <Field
                 key={f.path}
@@ -213,7 +264,12 @@ function SettingsForm({ config }: { config: Config }) {
         </fieldset>
       ))}
       <Drives drives={drives} setDrives={(d) => (setSaved(false), setDrives(d))} error={save.error} />
-      <NotificationTargets rows={targets} setRows={(t) => (setSaved(false), setTargets(t))} error={save.error} saved={targetRows(config.notifications.targets)} />
+      <NotificationTargets
+        rows={targets}
+        setRows={(t) => (setSaved(false), setTargets(t))}
+        error={save.error}
+        saved={targetRows(config.notifications.targets)}
+      />
       <ThemePart value={String(values['theme.css_file'] ?? '')} error={save.error} onChange={(v) => change('theme.css_file', v)} />
       <ErrorNote error={save.error} />
       {saved ? <p role="status">Saved.</p> : null}
@@ -238,7 +294,9 @@ function ThemePart({ value, error, onChange }: { value: string; error: unknown; 
       <legend>Theme</legend>
       <Field label="Stylesheet file (inside the config folder)" path="theme.css_file" error={error} value={value} onChange={(e) => onChange(e.target.value)} />
       <p>
-        {active ? 'The custom stylesheet is in use on this page.' : 'The custom stylesheet is off for this visit (?nocss=1); open the page with ?nocss=0 to turn it back on.'}{' '}
+        {active
+          ? 'The custom stylesheet is in use on this page.'
+          : 'The custom stylesheet is off for this visit (?nocss=1); open the page with ?nocss=0 to turn it back on.'}{' '}
         <a href="api/theme/custom.css">Open it</a>. The service never edits it: change the file on the host.
       </p>
       {css.data ? (
@@ -275,7 +333,15 @@ function Account() {
         aria-label="API key"
       >
         <p>Scripts use the API key in an X-Api-Key header. Your password is asked again to show or replace it.</p>
-        <Field label="Password" path="password" error={key.error} type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+        <Field
+          label="Password"
+          path="password"
+          error={key.error}
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="current-password"
+        />
         <button type="submit" disabled={key.isPending}>
           Show API key
         </button>{' '}
@@ -303,8 +369,24 @@ function Account() {
         }}
         aria-label="Change password"
       >
-        <Field label="Current password" path="current_password" error={change.error} type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
-        <Field label="New password" path="new_password" error={change.error} type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
+        <Field
+          label="Current password"
+          path="current_password"
+          error={change.error}
+          type="password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          autoComplete="current-password"
+        />
+        <Field
+          label="New password"
+          path="new_password"
+          error={change.error}
+          type="password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          autoComplete="new-password"
+        />
         <button type="submit" disabled={change.isPending}>
           Change password
         </button>

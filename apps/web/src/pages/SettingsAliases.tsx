@@ -27,7 +27,9 @@ export function Aliases() {
         <ul className="alias-list">
           {aliases.map((a) => (
             <li key={`${a.name}\0${a.series}`}>
-              <span>“{a.name}” → {a.series}</span>
+              <span>
+                “{a.name}” → {a.series}
+              </span>
               <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(a)}>
                 Remove <span className="sr-only">alias {a.name}</span>
               </button>

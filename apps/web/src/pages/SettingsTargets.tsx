@@ -20,11 +20,26 @@ export interface TargetRow {
  * Discord webhook URL holds its own token.
  */
 const SECRET_KEY: Record<TargetKind, 'api_key' | 'token' | 'secret' | null> = {
-  jellyfin: 'api_key', emby: 'api_key', plex: 'token', kodi: null, webhook: 'secret', discord: null, ntfy: 'token', gotify: 'token', apprise: 'token',
+  jellyfin: 'api_key',
+  emby: 'api_key',
+  plex: 'token',
+  kodi: null,
+  webhook: 'secret',
+  discord: null,
+  ntfy: 'token',
+  gotify: 'token',
+  apprise: 'token',
 };
 const SECRET_LABEL: Record<TargetKind, string> = {
-  jellyfin: 'API key', emby: 'API key', plex: 'Plex token', kodi: '', webhook: 'Secret (sent as X-MO-Secret)', discord: '',
-  ntfy: 'Access token (optional)', gotify: 'App token', apprise: 'Configuration key (optional)',
+  jellyfin: 'API key',
+  emby: 'API key',
+  plex: 'Plex token',
+  kodi: '',
+  webhook: 'Secret (sent as X-MO-Secret)',
+  discord: '',
+  ntfy: 'Access token (optional)',
+  gotify: 'App token',
+  apprise: 'Configuration key (optional)',
 };
 /** What the URL of each chat kind is, and why part of it may show as cut. */
 const URL_HINT: Partial<Record<TargetKind, string>> = {
@@ -69,14 +84,30 @@ function TestTarget({ name, saved }: { name: string; saved: boolean }) {
         </small>
       ) : null}
       <span role="status" className={test.isError ? 'error' : undefined} data-test-result={test.isSuccess ? 'ok' : test.isError ? 'failed' : undefined}>
-        {test.isPending ? 'Sending a test message…' : test.isSuccess ? `${name} answered: the test message was sent.` : test.isError ? `Test failed: ${(test.error as Error).message}` : ''}
+        {test.isPending
+          ? 'Sending a test message…'
+          : test.isSuccess
+            ? `${name} answered: the test message was sent.`
+            : test.isError
+              ? `Test failed: ${(test.error as Error).message}`
+              : ''}
       </span>
     </div>
   );
 }
 
 /** The media servers, webhooks and chat services told after each import (the `[notifications]` section). */
-export function NotificationTargets({ rows, setRows, error, saved = [] }: { rows: TargetRow[]; setRows: (rows: TargetRow[]) => void; error: unknown; saved?: readonly TargetRow[] }) {
+export function NotificationTargets({
+  rows,
+  setRows,
+  error,
+  saved = [],
+}: {
+  rows: TargetRow[];
+  setRows: (rows: TargetRow[]) => void;
+  error: unknown;
+  saved?: readonly TargetRow[];
+}) {
   const edit = (i: number, change: Partial<TargetRow>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
   return (
     <fieldset>
@@ -87,8 +118,22 @@ export function NotificationTargets({ rows, setRows, error, saved = [] }: { rows
         return (
           <div key={i} className="drive-row" data-target={i}>
             <Field label={`Target ${i + 1} name`} path={`${at}.name`} error={error} value={r.name} onChange={(e) => edit(i, { name: e.target.value })} />
-            <SelectField label={`Target ${i + 1} kind`} path={`${at}.kind`} options={TARGET_KINDS} value={r.kind} error={error} onChange={(kind) => edit(i, { kind })} />
-            <Field label={`Target ${i + 1} URL`} path={`${at}.url`} error={error} hint={URL_HINT[r.kind]} value={r.url} onChange={(e) => edit(i, { url: e.target.value })} />
+            <SelectField
+              label={`Target ${i + 1} kind`}
+              path={`${at}.kind`}
+              options={TARGET_KINDS}
+              value={r.kind}
+              error={error}
+              onChange={(kind) => edit(i, { kind })}
+            />
+            <Field
+              label={`Target ${i + 1} URL`}
+              path={`${at}.url`}
+              error={error}
+              hint={URL_HINT[r.kind]}
+              value={r.url}
+              onChange={(e) => edit(i, { url: e.target.value })}
+            />
             {key ? (
               <Field
                 label={`Target ${i + 1} ${SECRET_LABEL[r.kind]}`}
@@ -101,7 +146,14 @@ export function NotificationTargets({ rows, setRows, error, saved = [] }: { rows
                 onChange={(e) => edit(i, { secret: e.target.value })}
               />
             ) : null}
-            <Field label={`Target ${i + 1} enabled`} path={`${at}.enabled`} error={error} type="checkbox" checked={r.enabled} onChange={(e) => edit(i, { enabled: e.target.checked })} />
+            <Field
+              label={`Target ${i + 1} enabled`}
+              path={`${at}.enabled`}
+              error={error}
+              type="checkbox"
+              checked={r.enabled}
+              onChange={(e) => edit(i, { enabled: e.target.checked })}
+            />
             <TestTarget name={r.name} saved={saved.some((s) => JSON.stringify(s) === JSON.stringify(r))} />
             <button type="button" className="danger" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
               Remove target {i + 1}

@@ -24,28 +24,28 @@ export function SubtitlesPage() {
             <Empty>Every video has subtitles.</Empty>
           ) : (
             <>
-            {rows.controls}
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Episode</th>
-                  <th scope="col">File</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.shown.map((m) => (
-                  <tr key={m.path}>
-                    <td>{m.title ?? '–'}</td>
-                    <td>{m.kind === 'episode' ? episodeCode(m.season, m.episode) : ''}</td>
-                    <td className="path">
-                      <Link href={`/library/file?path=${encodeURIComponent(m.path)}`}>{m.path}</Link>
-                    </td>
+              {rows.controls}
+              <table className="grid">
+                <thead>
+                  <tr>
+                    <th scope="col">Title</th>
+                    <th scope="col">Episode</th>
+                    <th scope="col">File</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-            {rows.more}
+                </thead>
+                <tbody>
+                  {rows.shown.map((m) => (
+                    <tr key={m.path}>
+                      <td>{m.title ?? '–'}</td>
+                      <td>{m.kind === 'episode' ? episodeCode(m.season, m.episode) : ''}</td>
+                      <td className="path">
+                        <Link href={`/library/file?path=${encodeURIComponent(m.path)}`}>{m.path}</Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {rows.more}
             </>
           )}
         </>

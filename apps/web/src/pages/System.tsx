@@ -43,13 +43,13 @@ export function SystemPage() {
         {unlinkable.length > 0 ? (
           <div className="warning" role="alert" data-testid="hardlinks-warning">
             <p>
-              A hard link from the downloads folder cannot reach <strong>{unlinkable.join(', ')}</strong>: the drive lies on another filesystem, or on a separate
-              mount of the same one (two Docker volumes of one disk are two mounts). Hardlink mode copies each file instead, and move copies then deletes.
+              A hard link from the downloads folder cannot reach <strong>{unlinkable.join(', ')}</strong>: the drive lies on another filesystem, or on a
+              separate mount of the same one (two Docker volumes of one disk are two mounts). Hardlink mode copies each file instead, and move copies then
+              deletes.
             </p>
             <p>
-              Mount one folder that holds both the downloads and the drive, once (in Docker one volume such as <code>/data</code> holding{' '}
-              <code>torrents/</code> and <code>media/</code>, not one volume each), and keep the downloads on the drive's disk. The README's Docker section shows the
-              layout.
+              Mount one folder that holds both the downloads and the drive, once (in Docker one volume such as <code>/data</code> holding <code>torrents/</code>{' '}
+              and <code>media/</code>, not one volume each), and keep the downloads on the drive's disk. The README's Docker section shows the layout.
             </p>
           </div>
         ) : null}

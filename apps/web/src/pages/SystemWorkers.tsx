@@ -27,7 +27,11 @@ function Encoders({ worker }: { worker: Worker }) {
 
 export function WorkersPart() {
   const workers = useQuery({ queryKey: queryKeys.workers(), queryFn: () => unwrap(api.GET('/api/workers')), refetchInterval: REFRESH_MS });
-  const idle = workers.data ? Object.entries(workers.data.queues).filter(([, q]) => q.workers === 0).map(([queue]) => queue) : [];
+  const idle = workers.data
+    ? Object.entries(workers.data.queues)
+        .filter(([, q]) => q.workers === 0)
+        .map(([queue]) => queue)
+    : [];
   return (
     <section aria-labelledby="workers-h">
       <h2 id="workers-h">Workers</h2>

@@ -273,7 +273,10 @@ export function TranscodesPage() {
                       </td>
                       <td>
                         {i.status === 'running' ? (
-                          <JobProgress progress={(i.job_id !== null ? live.get(i.job_id) : undefined) ?? i.progress} label={`transcode of ${i.path} progress`} />
+                          <JobProgress
+                            progress={(i.job_id !== null ? live.get(i.job_id) : undefined) ?? i.progress}
+                            label={`transcode of ${i.path} progress`}
+                          />
                         ) : i.status === 'failed' && i.error ? (
                           <span className="error">{i.error}</span>
                         ) : i.result ? (
@@ -285,7 +288,11 @@ export function TranscodesPage() {
                       <td>
                         <span className="row-actions">
                           {i.status === 'queued' ? (
-                            <button type="button" onClick={() => priority.mutate({ path: i.path, top: true })} disabled={priority.isPending || i.position === 1}>
+                            <button
+                              type="button"
+                              onClick={() => priority.mutate({ path: i.path, top: true })}
+                              disabled={priority.isPending || i.position === 1}
+                            >
                               Move to top <span className="sr-only">{fileName(i.path)}</span>
                             </button>
                           ) : null}

@@ -30,5 +30,9 @@ export function localMediaFile(path: string, cfg: Config): Promise<GuardedPath> 
 
 /** The same for a transcode, whose files come from the library index: a drive only, never the downloads. */
 export function libraryMediaFile(path: string, cfg: Config): Promise<GuardedPath> {
-  return guardMapped(path, cfg, cfg.drives.map((d) => d.path));
+  return guardMapped(
+    path,
+    cfg,
+    cfg.drives.map((d) => d.path),
+  );
 }

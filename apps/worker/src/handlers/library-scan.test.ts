@@ -14,7 +14,15 @@ afterEach(async () => {
 
 const logLines: string[] = [];
 const log = createLogger({ name: 'test', level: 'debug', destination: { write: (s: string) => void logLines.push(s) } });
-const ctx: JobContext = { jobId: '1', attempt: 1, signal: new AbortController().signal, progress: async () => {}, progressSoFar: 0, defer: () => Promise.reject(new Error('not deferred')), log };
+const ctx: JobContext = {
+  jobId: '1',
+  attempt: 1,
+  signal: new AbortController().signal,
+  progress: async () => {},
+  progressSoFar: 0,
+  defer: () => Promise.reject(new Error('not deferred')),
+  log,
+};
 
 async function scanWithLimit(limit: number) {
   install = await tempInstall(`[app]\nlibrary_scan_max_files = ${limit}\n`);

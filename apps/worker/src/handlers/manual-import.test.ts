@@ -14,7 +14,14 @@ afterEach(async () => {
 });
 
 const log = createLogger({ name: 'test', level: 'silent' });
-const ctx: JobContext = { jobId: '7', attempt: 1, signal: new AbortController().signal, progress: async () => {}, defer: () => Promise.reject(new Error('not deferred')), log };
+const ctx: JobContext = {
+  jobId: '7',
+  attempt: 1,
+  signal: new AbortController().signal,
+  progress: async () => {},
+  defer: () => Promise.reject(new Error('not deferred')),
+  log,
+};
 
 async function handler(dryRun = false) {
   install = await tempInstall(`[app]\ndry_run = ${dryRun}\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n`);
@@ -32,7 +39,10 @@ function put(rel: string) {
 const heat = { kind: 'movie' as const, title: 'Heat', year: 1995 };
 
 async function failure(run: Promise<unknown>): Promise<string> {
-  const err = await run.then(() => null, (e: Error) => e);
+  const err = await run.then(
+    () => null,
+    (e: Error) => e,
+  );
   expect(err).toBeInstanceOf(UnrecoverableError);
   return err!.message;
 }
@@ -72,7 +82,9 @@ describe('manual-import handler', () => {
     writeFileSync(held, 'library');
     symlinkSync(held, join(install.paths.downloads, 'heat.mkv'));
     expect(await failure(run({ path: join(install.paths.downloads, 'heat.mkv'), as: heat, remember: false }, ctx))).toMatch(/^\[forbidden\]/);
-    expect(await failure(run({ path: join(install.paths.downloads, '../media/disk1/Movies/Heat (1995)/Heat (1995).mkv'), as: heat, remember: false }, ctx))).toMatch(/^\[forbidden\]/);
+    expect(
+      await failure(run({ path: join(install.paths.downloads, '../media/disk1/Movies/Heat (1995)/Heat (1995).mkv'), as: heat, remember: false }, ctx)),
+    ).toMatch(/^\[forbidden\]/);
     expect(existsSync(held)).toBe(true);
 
     await config.updateSettings({ app: { dry_run: true } });

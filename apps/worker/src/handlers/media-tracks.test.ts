@@ -35,7 +35,14 @@ async function setup(toml = '') {
 }
 
 function ctx(jobId = '1'): JobContext {
-  return { jobId, attempt: 1, signal: new AbortController().signal, progress: async () => {}, defer: () => Promise.reject(new Error('not deferred')), log: logger };
+  return {
+    jobId,
+    attempt: 1,
+    signal: new AbortController().signal,
+    progress: async () => {},
+    defer: () => Promise.reject(new Error('not deferred')),
+    log: logger,
+  };
 }
 
 describe('media-tracks handler', () => {
@@ -77,7 +84,10 @@ describe('media-tracks handler', () => {
   it('reads the job’s path through transcoder.path_map on a box that mounts the media elsewhere', async () => {
     // The queue says /srv/library/…; this box has the drive at its own path.
     const { file, before } = await setup();
-    await writeFile(install.configFile, `${await readFile(install.configFile, 'utf8')}\n[transcoder]\npath_map = [{ from = "/srv/library", to = "${install.paths.drive}" }]\n`);
+    await writeFile(
+      install.configFile,
+      `${await readFile(install.configFile, 'utf8')}\n[transcoder]\npath_map = [{ from = "/srv/library", to = "${install.paths.drive}" }]\n`,
+    );
     config.close();
     config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
     const mapped = mediaTracksHandler({ config, logger, env: readProcessEnv({}) });

@@ -59,7 +59,15 @@ async function deps(targets: NotifyTarget[]): Promise<WorkerDeps> {
 
 function context(progressSoFar: unknown = 0, attempt = 1) {
   const progress: unknown[] = [];
-  const ctx: JobContext = { jobId: '9', attempt, signal: new AbortController().signal, progress: async (v) => void progress.push(v), progressSoFar, defer: () => Promise.reject(new Error('not deferred')), log };
+  const ctx: JobContext = {
+    jobId: '9',
+    attempt,
+    signal: new AbortController().signal,
+    progress: async (v) => void progress.push(v),
+    progressSoFar,
+    defer: () => Promise.reject(new Error('not deferred')),
+    log,
+  };
   return { ctx, progress };
 }
 
@@ -71,14 +79,29 @@ const notice = {
   ],
 };
 
-const plexSections = JSON.stringify({ MediaContainer: { Directory: [{ key: '3', Location: [{ path: '/media/Movies' }] }, { key: '5', Location: [{ path: '/media/TV' }] }] } });
+const plexSections = JSON.stringify({
+  MediaContainer: {
+    Directory: [
+      { key: '3', Location: [{ path: '/media/Movies' }] },
+      { key: '5', Location: [{ path: '/media/TV' }] },
+    ],
+  },
+});
 
 /** The history of a pass that imported the notice's files (ids 1 and 2), after an unrelated import (id 3). */
 async function importedNotice(d: WorkerDeps) {
   const history = await openHistoryLog(d.config.current().paths.data);
   const identity = { dev: 1, ino: 1, size: 1, mtime_ms: 1 };
   const entry = (i: { source: string; destination: string }) => ({
-    ...i, from: identity, to: identity, at: 'x', mode: 'move' as const, method: 'rename' as const, sidecars: [], created_dirs: [], pass: 'started',
+    ...i,
+    from: identity,
+    to: identity,
+    at: 'x',
+    mode: 'move' as const,
+    method: 'rename' as const,
+    sidecars: [],
+    created_dirs: [],
+    pass: 'started',
   });
   for (const i of [...notice.imports, { source: '/dl/other.mkv', destination: '/media/Movies/Other.mkv' }]) await history.recordImport(entry(i));
   return async () => (await readHistory(d.config.current().paths.data)).map((r) => [r.id, r.notified && { ...r.notified, at: 'at' }]);
@@ -220,18 +243,26 @@ describe('notify queue', () => {
     const host = createWorkerHost({ redisUrl: testRedisUrl(), prefix, queues: ['notify'], logger: quiet, handlers: { notify: notifyHandler(d) } });
     try {
       const { job } = await jobs.submit('notify', notice, { waitSeconds: 0 });
-      const retrying = await waitFor(async () => {
-        const j = await jobs.get('notify', job.id);
-        return j?.state === 'delayed' && j;
-      }, 10_000, 'the first attempt to fail');
+      const retrying = await waitFor(
+        async () => {
+          const j = await jobs.get('notify', job.id);
+          return j?.state === 'delayed' && j;
+        },
+        10_000,
+        'the first attempt to fail',
+      );
       expect(retrying).toMatchObject({
         error: 'not told: wh (POST /hook: answered HTTP 500)',
         progress: { told: ['jf'], failed: { wh: 'POST /hook: answered HTTP 500' } },
       });
-      const done = await waitFor(async () => {
-        const j = await jobs.get('notify', job.id);
-        return j?.state === 'completed' && j;
-      }, 20_000, 'the retry to succeed');
+      const done = await waitFor(
+        async () => {
+          const j = await jobs.get('notify', job.id);
+          return j?.state === 'completed' && j;
+        },
+        20_000,
+        'the retry to succeed',
+      );
       expect(done.result).toEqual({ told: ['jf', 'wh'] });
       expect(seen.map((s) => s.url)).toEqual(['/jf/Library/Media/Updated', '/hook', '/hook']);
     } finally {
@@ -253,16 +284,28 @@ describe('notify queue', () => {
 
     const first = context();
     await expect(handler(notice, first.ctx)).rejects.toThrow('not told: wh');
-    expect(await notified()).toEqual([[1, null], [2, null], [3, null]]);
+    expect(await notified()).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+    ]);
 
     const last = context(first.progress[0], 5);
     await expect(handler(notice, last.ctx)).rejects.toThrow('not told: wh');
     const gaveUp = { event: 'imported', at: 'at', told: ['jf'], failed: { wh: 'POST /hook: answered HTTP 503' } };
-    expect(await notified()).toEqual([[1, gaveUp], [2, gaveUp], [3, null]]);
+    expect(await notified()).toEqual([
+      [1, gaveUp],
+      [2, gaveUp],
+      [3, null],
+    ]);
 
     await handler(notice, context().ctx);
     const allTold = { event: 'imported', at: 'at', told: ['jf', 'wh'], failed: {} };
-    expect(await notified()).toEqual([[1, allTold], [2, allTold], [3, null]]);
+    expect(await notified()).toEqual([
+      [1, allTold],
+      [2, allTold],
+      [3, null],
+    ]);
   });
 
   it('an undo\'s notice: tells Jellyfin the files are Deleted, the webhook "undone", and records it for that import alone', async () => {
@@ -276,6 +319,10 @@ describe('notify queue', () => {
     expect(await notifyHandler(d)(undo, context().ctx)).toEqual({ told: ['jf', 'wh'] });
     expect(JSON.parse(seen[0]!.body)).toEqual({ Updates: [{ Path: notice.imports[1]!.destination, UpdateType: 'Deleted' }] });
     expect(JSON.parse(seen[1]!.body)).toEqual({ event: 'undone', pass: 'started', import: 2, imports: undo.imports });
-    expect(await notified()).toEqual([[1, null], [2, { event: 'undone', at: 'at', told: ['jf', 'wh'], failed: {} }], [3, null]]);
+    expect(await notified()).toEqual([
+      [1, null],
+      [2, { event: 'undone', at: 'at', told: ['jf', 'wh'], failed: {} }],
+      [3, null],
+    ]);
   });
 });

@@ -17,7 +17,14 @@ afterEach(async () => {
 
 const log = createLogger({ name: 'test', level: 'silent' });
 const progress: unknown[] = [];
-const ctx: JobContext = { jobId: '1', attempt: 1, signal: new AbortController().signal, progress: async (v) => void progress.push(v), defer: () => Promise.reject(new Error('not deferred')), log };
+const ctx: JobContext = {
+  jobId: '1',
+  attempt: 1,
+  signal: new AbortController().signal,
+  progress: async (v) => void progress.push(v),
+  defer: () => Promise.reject(new Error('not deferred')),
+  log,
+};
 
 async function deps(): Promise<WorkerDeps> {
   install = await tempInstall('[app]\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\n');
@@ -47,7 +54,9 @@ describe('scan-pass handler', () => {
     await config.updateSettings({ app: { dry_run: false } });
     const wet = await handler({ trigger: 'schedule' }, { ...ctx, jobId: '2' });
     expect(wet.counts).toEqual({ plans: 1, moved: 1, failed: 0, skipped: 0 });
-    expect((await readPassFile(install.paths.data, '2'))?.moves).toMatchObject([{ status: 'moved', destination: join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv') }]);
+    expect((await readPassFile(install.paths.data, '2'))?.moves).toMatchObject([
+      { status: 'moved', destination: join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv') },
+    ]);
     expect(existsSync(src)).toBe(false);
     expect(progress).toContainEqual({ moved: 1, planned: 1 });
     expect((await config.state.read()).last_scan_at).toBe(wet.started_at);
@@ -93,7 +102,9 @@ describe('scan-pass handler', () => {
     symlinkSync(join(install.paths.drive, 'Movies'), install.paths.downloads);
     await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(UnrecoverableError);
     // A conflict: the API answers a waiting POST /api/scan with 409 and this message.
-    await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(`[conflict] the downloads folder ${install.paths.downloads} lies in the library folder ${join(install.paths.drive, 'Movies')}`);
+    await expect(scanPassHandler(d, {})({ trigger: 'api' }, ctx)).rejects.toThrow(
+      `[conflict] the downloads folder ${install.paths.downloads} lies in the library folder ${join(install.paths.drive, 'Movies')}`,
+    );
   });
 
   it('queues one notice with the destinations after a pass that moved files, none in dry run or without an enabled target', async () => {

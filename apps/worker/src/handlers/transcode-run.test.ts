@@ -42,7 +42,11 @@ async function setup(toml = '') {
 }
 
 /** A record as the transitions write them. */
-const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry(new Date().toISOString()), status, ...extra });
+const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({
+  ...queuedEntry(new Date().toISOString()),
+  status,
+  ...extra,
+});
 
 /** What run-next does before it queues the job: the entry claimed with the job's id. */
 async function claim(path: string, jobId = '5') {
@@ -229,7 +233,10 @@ describe('transcode-run handler', () => {
 
   it('records paths as the queue knows them on a box with a path map', async () => {
     const { movies, item } = await setup();
-    await writeFile(install.configFile, `${await readFile(install.configFile, 'utf8')}\n[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\npath_map = [{ from = "/srv/library", to = "${install.paths.drive}" }]\n`);
+    await writeFile(
+      install.configFile,
+      `${await readFile(install.configFile, 'utf8')}\n[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\npath_map = [{ from = "/srv/library", to = "${install.paths.drive}" }]\n`,
+    );
     config.close();
     config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
     const handler = transcodeRunHandler({ config, logger, env: readProcessEnv({}) });
@@ -284,7 +291,12 @@ describe('transcode-run handler, checking the job against the config of the mome
       await claim(path);
       await refusedWith(handler, { path, ext: '.avi', bytes: 1, kind: 'movie', title: 'Movie', status: 'queued' }, /^\[forbidden\] path: outside/);
       expect((await readFile(path)).equals(bytes)).toBe(true);
-      expect(await readdir(join(path, '..'))).not.toContain(path.replace(/\.avi$/, '.mp4').split('/').pop());
+      expect(await readdir(join(path, '..'))).not.toContain(
+        path
+          .replace(/\.avi$/, '.mp4')
+          .split('/')
+          .pop(),
+      );
     }
   });
 });
@@ -331,7 +343,10 @@ describe('settleStrandedTranscodes', () => {
 
   it('told of one failed job, asks the queue of that job only: a run-all of 50,000 fails one job at a time', async () => {
     await setup();
-    await config.state.update((s) => ({ ...s, transcodes: { '/m/stalled.avi': rec('running', { job_id: '7' }), '/m/waiting.avi': rec('queued', { job_id: '8' }) } }));
+    await config.state.update((s) => ({
+      ...s,
+      transcodes: { '/m/stalled.avi': rec('running', { job_id: '7' }), '/m/waiting.avi': rec('queued', { job_id: '8' }) },
+    }));
     const asked: string[][] = [];
     const settle = settleStrandedTranscodes({ config, logger, env: readProcessEnv({}) }, async (ids) => {
       asked.push(ids);
@@ -345,8 +360,11 @@ describe('settleStrandedTranscodes', () => {
 
   it('records removed the originals finished entries say are kept but are gone beside their MP4, and only those', async () => {
     const { movies } = await setup();
-    const files = ['Gone (2001)', 'Here (2002)', 'Unmounted (2003)', 'Other job (2004)'].map((n) => ({ avi: join(movies, `${n}.avi`), mp4: join(movies, `${n}.mp4`) }));
-    const [gone, here, unmounted, other] = files as [typeof files[0], typeof files[0], typeof files[0], typeof files[0]];
+    const files = ['Gone (2001)', 'Here (2002)', 'Unmounted (2003)', 'Other job (2004)'].map((n) => ({
+      avi: join(movies, `${n}.avi`),
+      mp4: join(movies, `${n}.mp4`),
+    }));
+    const [gone, here, unmounted, other] = files as [(typeof files)[0], (typeof files)[0], (typeof files)[0], (typeof files)[0]];
     for (const f of [gone, here, other]) await copyFile(template, f.mp4);
     for (const f of [here]) await copyFile(template, f.avi);
     const done = (f: { mp4: string }, jobId: string) => rec('done', { job_id: jobId, output: f.mp4, original: 'kept' });

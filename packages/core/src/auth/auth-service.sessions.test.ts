@@ -39,7 +39,10 @@ afterEach(async () => {
 });
 
 async function code(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return (err as AppError).code;
 }
@@ -83,7 +86,13 @@ describe('open sessions', () => {
     expect(answers).toEqual(Array(6).fill('owner'));
     expect(writes()).toBe(before + 1);
     const [top, other] = await auth.sessions(first.token);
-    expect(top).toMatchObject({ id: sessionId(first.token), created_at: '2026-11-24T12:00:00.000Z', last_seen_at: '2026-11-24T12:01:00.000Z', ...moved, current: true });
+    expect(top).toMatchObject({
+      id: sessionId(first.token),
+      created_at: '2026-11-24T12:00:00.000Z',
+      last_seen_at: '2026-11-24T12:01:00.000Z',
+      ...moved,
+      current: true,
+    });
     expect(other).toMatchObject({ ...phone, current: false });
 
     // A use without client details (an event stream's recheck) moves the time only.
@@ -136,10 +145,20 @@ describe('open sessions', () => {
     const doc = JSON.parse(await readFile(authFile(), 'utf8')) as { owner: unknown };
     const secret = 'an old session secret';
     const id_hash = createHash('sha256').update(secret).digest('hex');
-    await writeFile(authFile(), JSON.stringify({ owner: doc.owner, sessions: [{ id_hash, created_at: '2026-11-20T08:00:00.000Z', expires_at: '2026-12-20T08:00:00.000Z' }] }));
+    await writeFile(
+      authFile(),
+      JSON.stringify({ owner: doc.owner, sessions: [{ id_hash, created_at: '2026-11-20T08:00:00.000Z', expires_at: '2026-12-20T08:00:00.000Z' }] }),
+    );
     const reread = createAuthService({ config, now: () => clock });
     expect(await reread.sessions()).toEqual([
-      { id: sessionId(secret), created_at: '2026-11-20T08:00:00.000Z', last_seen_at: '2026-11-20T08:00:00.000Z', address: null, user_agent: null, current: false },
+      {
+        id: sessionId(secret),
+        created_at: '2026-11-20T08:00:00.000Z',
+        last_seen_at: '2026-11-20T08:00:00.000Z',
+        address: null,
+        user_agent: null,
+        current: false,
+      },
     ]);
     expect(await reread.session(secret, laptop)).toBe('owner');
     expect((await reread.sessions())[0]).toMatchObject({ last_seen_at: clock.toISOString(), ...laptop });

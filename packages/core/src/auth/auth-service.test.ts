@@ -28,7 +28,10 @@ afterEach(async () => {
 });
 
 async function code(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return (err as AppError).code;
 }

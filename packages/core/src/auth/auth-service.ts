@@ -149,7 +149,10 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
     const s = storeFor();
     const t = Date.now();
     if (cached && cached.file === s.file && t - cached.checkedAt < RELOAD_MS) return cached.doc;
-    const mtimeMs = await stat(s.file).then((i) => i.mtimeMs, () => -1);
+    const mtimeMs = await stat(s.file).then(
+      (i) => i.mtimeMs,
+      () => -1,
+    );
     if (!cached || cached.file !== s.file || cached.mtimeMs !== mtimeMs) {
       cached = { file: s.file, doc: await s.read(), mtimeMs, checkedAt: t };
     } else cached.checkedAt = t;
@@ -159,7 +162,10 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
   async function update(fn: (doc: AuthFile) => AuthFile): Promise<AuthFile> {
     const s = storeFor();
     const doc = await s.update((d) => fn(d));
-    const mtimeMs = await stat(s.file).then((i) => i.mtimeMs, () => -1);
+    const mtimeMs = await stat(s.file).then(
+      (i) => i.mtimeMs,
+      () => -1,
+    );
     cached = { file: s.file, doc, mtimeMs, checkedAt: Date.now() };
     return doc;
   }
@@ -168,11 +174,7 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
     return doc.sessions.filter((x) => Date.parse(x.expires_at) > at.getTime());
   }
 
-  async function newSession(
-    client: SessionClient,
-    sessions: (doc: AuthFile) => AuthFile['sessions'],
-    change?: (doc: AuthFile) => AuthFile,
-  ): Promise<Session> {
+  async function newSession(client: SessionClient, sessions: (doc: AuthFile) => AuthFile['sessions'], change?: (doc: AuthFile) => AuthFile): Promise<Session> {
     const secret = randomBytes(32).toString('base64url');
     const at = now();
     const expires_at = new Date(at.getTime() + SESSION_MS).toISOString();
@@ -282,7 +284,14 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
       const hash = secret === undefined ? null : sha256(secret);
       const seen = (x: SessionRecord) => x.last_seen_at ?? x.created_at;
       return live(await read(), now())
-        .map((x) => ({ id: idOf(x), created_at: x.created_at, last_seen_at: seen(x), address: x.address, user_agent: x.user_agent, current: x.id_hash === hash }))
+        .map((x) => ({
+          id: idOf(x),
+          created_at: x.created_at,
+          last_seen_at: seen(x),
+          address: x.address,
+          user_agent: x.user_agent,
+          current: x.id_hash === hash,
+        }))
         .sort((a, b) => Date.parse(b.last_seen_at) - Date.parse(a.last_seen_at) || Date.parse(b.created_at) - Date.parse(a.created_at));
     },
     async endSession(id) {

@@ -13,12 +13,9 @@ describe('Host headers', () => {
     expect(hostOfHeader(header)).toBe(host);
   });
 
-  it.each([[''], [undefined], ['a b'], ['evil.com/x'], ['user@host'], ['host:port'], ['x'.repeat(400)], ['.'], ['::1']])(
-    '%s is no host',
-    (header) => {
-      expect(hostOfHeader(header)).toBeNull();
-    },
-  );
+  it.each([[''], [undefined], ['a b'], ['evil.com/x'], ['user@host'], ['host:port'], ['x'.repeat(400)], ['.'], ['::1']])('%s is no host', (header) => {
+    expect(hostOfHeader(header)).toBeNull();
+  });
 });
 
 describe('loopback', () => {

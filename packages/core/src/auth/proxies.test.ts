@@ -25,7 +25,18 @@ describe('trusted proxies', () => {
       expect(field.safeParse([good]).success, good).toBe(true);
       expect(trustedProxies([good]).empty, good).toBe(false);
     }
-    for (const bad of ['10.0.0.0/33', '010.0.0.1', '1.2.3', 'localhost', ' 10.0.0.1', '10.0.0.0/08', 'fe80::1%eth0', '0.0.0.0/0', '::/0', '10.0.0.0/8,1.2.3.4']) {
+    for (const bad of [
+      '10.0.0.0/33',
+      '010.0.0.1',
+      '1.2.3',
+      'localhost',
+      ' 10.0.0.1',
+      '10.0.0.0/08',
+      'fe80::1%eth0',
+      '0.0.0.0/0',
+      '::/0',
+      '10.0.0.0/8,1.2.3.4',
+    ]) {
       expect(field.safeParse([bad]).success, bad).toBe(false);
     }
   });

@@ -34,12 +34,24 @@ describe('systemFolderOf', () => {
     expect(systemFolderOf(path)).toBe(folder);
   });
 
-  it.each(['/var/library', '/var/libx', '/var', '/var/log', '/etcetera', '/usrlocal', '/media/disk1', '/home/me/lib', '/srv/etc', '/rooted', '/runs', '/devices', '/mnt/usr', '/data/var/lib'])(
-    '%s is not a system folder',
-    (path) => {
-      expect(systemFolderOf(path)).toBeNull();
-    },
-  );
+  it.each([
+    '/var/library',
+    '/var/libx',
+    '/var',
+    '/var/log',
+    '/etcetera',
+    '/usrlocal',
+    '/media/disk1',
+    '/home/me/lib',
+    '/srv/etc',
+    '/rooted',
+    '/runs',
+    '/devices',
+    '/mnt/usr',
+    '/data/var/lib',
+  ])('%s is not a system folder', (path) => {
+    expect(systemFolderOf(path)).toBeNull();
+  });
 });
 
 describe('isInside', () => {
@@ -64,7 +76,15 @@ const config = (over: { roots?: string[]; paths?: Partial<Config['paths']>; driv
 
 describe('allowedRoots', () => {
   it('defaults to the folders and drives of the config file, and each drive parent but /', () => {
-    const roots = allowedRoots(config({ drives: [{ name: 'a', path: '/media/disk1' }, { name: 'b', path: '/disk2' }, { name: 'c', path: '/media/disk3/' }] }));
+    const roots = allowedRoots(
+      config({
+        drives: [
+          { name: 'a', path: '/media/disk1' },
+          { name: 'b', path: '/disk2' },
+          { name: 'c', path: '/media/disk3/' },
+        ],
+      }),
+    );
     expect(roots).toEqual(['/srv/dl', '/srv/cfg', '/srv/data', '/media/disk1', '/disk2', '/media/disk3', '/media']);
   });
 

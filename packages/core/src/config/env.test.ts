@@ -110,9 +110,12 @@ describe('readProcessEnv', () => {
     expect(parseUrlBase(raw)).toBe(base);
   });
 
-  it.each(['/a b', '/a?x=1', '/a#b', '/a//b', '/a/../b', '/%2e%2e', 'http://host/mo', '/api', '/api/v1', '/assets', '/setup/'])('refuses URL_BASE %j, naming it', (raw) => {
-    expect(() => parseUrlBase(raw)).toThrow(/URL_BASE/);
-  });
+  it.each(['/a b', '/a?x=1', '/a#b', '/a//b', '/a/../b', '/%2e%2e', 'http://host/mo', '/api', '/api/v1', '/assets', '/setup/'])(
+    'refuses URL_BASE %j, naming it',
+    (raw) => {
+      expect(() => parseUrlBase(raw)).toThrow(/URL_BASE/);
+    },
+  );
 });
 
 describe('readWorkerMetricsEnv', () => {

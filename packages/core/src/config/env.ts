@@ -20,10 +20,12 @@ export interface ProcessEnv {
 export function parseUrlBase(value: string | undefined): string {
   const trimmed = (value ?? '').trim().replace(/^\/*/, '/').replace(/\/+$/, '');
   if (trimmed === '') return '';
-  if (!/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed) || trimmed.split('/').some((seg) => seg === '.' || seg === '..')) throw new Error(`URL_BASE must be a path such as /media-organizer, got "${value}"`);
+  if (!/^(?:\/[A-Za-z0-9._~-]+)+$/.test(trimmed) || trimmed.split('/').some((seg) => seg === '.' || seg === '..'))
+    throw new Error(`URL_BASE must be a path such as /media-organizer, got "${value}"`);
   // The API answers under URL_BASE as well as at its root: a prefix that is one of its own paths
   // would take /api/…, /assets/… or /setup away from them.
-  if (/^\/(?:api|assets|setup)(?:\/|$)/.test(trimmed)) throw new Error(`URL_BASE may not begin with /api, /assets or /setup (the API's own paths), got "${value}"`);
+  if (/^\/(?:api|assets|setup)(?:\/|$)/.test(trimmed))
+    throw new Error(`URL_BASE may not begin with /api, /assets or /setup (the API's own paths), got "${value}"`);
   return trimmed;
 }
 

@@ -252,9 +252,7 @@ describe('loadFileConfig', () => {
 
   it('reads [[drives]] tables in order, replacing the default list', async () => {
     const config = await loadFileConfig(
-      await writeToml(
-        '[[drives]]\nname = "a"\npath = "/mnt/a"\n\n[[drives]]\nname = "b"\npath = "/mnt/b"\n\n[[drives]]\nname = "c"\npath = "/mnt/c"\n',
-      ),
+      await writeToml('[[drives]]\nname = "a"\npath = "/mnt/a"\n\n[[drives]]\nname = "b"\npath = "/mnt/b"\n\n[[drives]]\nname = "c"\npath = "/mnt/c"\n'),
     );
     expect(config.drives).toEqual([
       { name: 'a', path: '/mnt/a' },
@@ -331,9 +329,7 @@ describe('loadFileConfig', () => {
   });
 
   it('refuses duplicate drive names, naming drives.1.name', async () => {
-    const { file, err } = await loadError(
-      '[[drives]]\nname = "disk1"\npath = "/a"\n\n[[drives]]\nname = "disk1"\npath = "/b"\n',
-    );
+    const { file, err } = await loadError('[[drives]]\nname = "disk1"\npath = "/a"\n\n[[drives]]\nname = "disk1"\npath = "/b"\n');
     expect(err.key).toBe('drives.1.name');
     expect(err.message).toContain(file);
     expect(err.message).toContain('drives.1.name');

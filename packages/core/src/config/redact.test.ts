@@ -103,7 +103,10 @@ describe('publicConfig', () => {
           },
           kept: 1,
         },
-        list: [{ secret: 'x', name: 'n' }, { SECRET_VALUE: 'y', other: 2 }],
+        list: [
+          { secret: 'x', name: 'n' },
+          { SECRET_VALUE: 'y', other: 2 },
+        ],
       }),
     );
     expect(pub).toEqual({

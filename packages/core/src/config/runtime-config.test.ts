@@ -57,10 +57,7 @@ async function open(logger?: Logger): Promise<RuntimeConfig> {
 
 async function writeState(settings: unknown, extra: Record<string, unknown> = {}): Promise<void> {
   await mkdir(dataDir, { recursive: true });
-  await writeFile(
-    stateJson,
-    JSON.stringify({ version: 1, settings, last_scan_at: null, last_library_scan_at: null, ...extra }, null, 2),
-  );
+  await writeFile(stateJson, JSON.stringify({ version: 1, settings, last_scan_at: null, last_library_scan_at: null, ...extra }, null, 2));
 }
 
 async function snapshot(file: string): Promise<{ bytes: Buffer; mtimeMs: number } | null> {
@@ -137,10 +134,18 @@ describe('createRuntimeConfig', () => {
   });
 
   it('accumulates patches, replaces drives whole and keeps unknown state fields', async () => {
-    await writeState({ drives: [{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }] }, {
-      last_scan_at: '2024-01-01T00:00:00.000Z',
-      written_by_newer_version: { x: 1 },
-    });
+    await writeState(
+      {
+        drives: [
+          { name: 'a', path: '/a' },
+          { name: 'b', path: '/b' },
+        ],
+      },
+      {
+        last_scan_at: '2024-01-01T00:00:00.000Z',
+        written_by_newer_version: { x: 1 },
+      },
+    );
     const rt = await open();
     await rt.updateSettings({ app: { dry_run: false } });
     await rt.updateSettings({ app: { log_level: 'debug' }, drives: [{ name: 'c', path: '/c' }] });
@@ -234,7 +239,18 @@ describe('createRuntimeConfig', () => {
     const rt = await open();
     const onState = vi.fn();
     rt.onStateChange(onState);
-    const entry = { status: 'queued' as const, job_id: 'tr-1', updated_at: '2024-01-01T00:00:00.000Z', output: null, error: null, priority: 0, before: null, after: null, seconds: null, original: null };
+    const entry = {
+      status: 'queued' as const,
+      job_id: 'tr-1',
+      updated_at: '2024-01-01T00:00:00.000Z',
+      output: null,
+      error: null,
+      priority: 0,
+      before: null,
+      after: null,
+      seconds: null,
+      original: null,
+    };
     await rt.transcodes.update(() => [{ path: '/m/a.avi', entry }, { paused: true }]);
     expect(rt.currentState().transcodes['/m/a.avi']).toEqual(entry);
     expect(rt.currentState().transcoder_paused).toBe(true);
@@ -314,7 +330,12 @@ describe('createRuntimeConfig', () => {
     const bad: SettingsPatch[] = [
       { app: { settle_seconds: -1 } },
       { paths: { downloads: 'relative' } },
-      { drives: [{ name: 'x', path: '/x' }, { name: 'x', path: '/y' }] },
+      {
+        drives: [
+          { name: 'x', path: '/x' },
+          { name: 'x', path: '/y' },
+        ],
+      },
       { transcoder: { keep_original: true } } as unknown as SettingsPatch,
     ];
     for (const patch of bad) {

@@ -51,11 +51,7 @@ export function stateFile(config: Config): string {
   return dataDir(config.paths.data).path('state');
 }
 
-export async function createRuntimeConfig(opts: {
-  configFile: string;
-  logger?: Logger;
-  pollMs?: number;
-}): Promise<RuntimeConfig> {
+export async function createRuntimeConfig(opts: { configFile: string; logger?: Logger; pollMs?: number }): Promise<RuntimeConfig> {
   const fileConfig = await loadFileConfig(opts.configFile);
   const data = dataDir(fileConfig.paths.data);
   const { state: store, transcodes: records } = await openStateStores(data).catch((err: Error) => {

@@ -58,11 +58,26 @@ describe('guardSettingsPatch', () => {
     }
     // Against the running config, which may already hold the other half of the overlap.
     const running = { ...fileConfig, paths: { ...fileConfig.paths, downloads: join(disk1, 'Incoming') }, drives: [] };
-    const against = (patch: SettingsPatch) => guardSettingsPatch(patch, { fileConfig, current: running, resolve }).then(() => null, (e: AppError) => e.details);
+    const against = (patch: SettingsPatch) =>
+      guardSettingsPatch(patch, { fileConfig, current: running, resolve }).then(
+        () => null,
+        (e: AppError) => e.details,
+      );
     expect(await against({ library: { tv_folders: ['TV', 'Incoming'] } })).toBeNull();
-    expect(await against({ drives: [{ name: 'disk2', path: join(dir, 'media', 'disk2') }, { name: 'disk1', path: disk1 }], library: { tv_folders: ['Incoming'] } })).toMatchObject({ key: 'drives.1.path' });
+    expect(
+      await against({
+        drives: [
+          { name: 'disk2', path: join(dir, 'media', 'disk2') },
+          { name: 'disk1', path: disk1 },
+        ],
+        library: { tv_folders: ['Incoming'] },
+      }),
+    ).toMatchObject({ key: 'drives.1.path' });
     const withDrive = { ...running, drives: fileConfig.drives };
-    const err = await guardSettingsPatch({ library: { movie_folders: ['Movies', 'Incoming'] } }, { fileConfig, current: withDrive, resolve }).then(() => null, (e: AppError) => e);
+    const err = await guardSettingsPatch({ library: { movie_folders: ['Movies', 'Incoming'] } }, { fileConfig, current: withDrive, resolve }).then(
+      () => null,
+      (e: AppError) => e,
+    );
     expect(err?.details).toMatchObject({ key: 'library.movie_folders' });
     await expect(guard({ paths: { downloads: disk1 } })).resolves.toBeUndefined();
     await expect(guard({ paths: { downloads: join(disk1, 'Downloads') } })).resolves.toBeUndefined();
@@ -118,7 +133,9 @@ describe('guardSettingsPatch', () => {
 
   it('keeps the stylesheet, which anyone may fetch, away from the data folder and from other files', async () => {
     const data = fileConfig.paths.data;
-    expect((await refused({ paths: { config: data } })).message).toMatch(/^paths\.config: \S+ is paths\.data \(\S+\), the data folder, which holds state\.json and the API key: /);
+    expect((await refused({ paths: { config: data } })).message).toMatch(
+      /^paths\.config: \S+ is paths\.data \(\S+\), the data folder, which holds state\.json and the API key: /,
+    );
     expect((await refused({ paths: { config: join(data, 'sub') } })).message).toMatch(/^paths\.config: \S+ lies in paths\.data /);
     expect((await refused({ theme: { css_file: 'api_key' } })).message).toBe('theme.css_file: must name a .css file');
     expect((await refused({ theme: { css_file: 'state.json' } })).message).toMatch(/^theme\.css_file: /);
@@ -153,14 +170,18 @@ describe('guardSettingsPatch', () => {
     await symlink(data, join(dir, 'media', 'data-link'));
     expect((await refused({ drives: [{ name: 'link', path: join(dir, 'media', 'data-link') }] })).message).toMatch(/^drives\.0\.path: \S+ is paths\.data /);
     // Apart they are fine, a drive beside another and a downloads folder on a drive (the library rule judges that) included.
-    await expect(guard({ drives: [disk1, { name: 'disk2', path: join(dir, 'media', 'disk2') }], paths: { downloads: join(dir, 'media', 'disk1', 'Downloads') } })).resolves.toBeUndefined();
+    await expect(
+      guard({ drives: [disk1, { name: 'disk2', path: join(dir, 'media', 'disk2') }], paths: { downloads: join(dir, 'media', 'disk1', 'Downloads') } }),
+    ).resolves.toBeUndefined();
     // What the config file itself sets stands: only a pair the patch moves is judged.
     const overlapping = { ...fileConfig, drives: [{ name: 'old', path: join(data, 'media') }] };
     await expect(guard({ drives: overlapping.drives, paths: { downloads } }, overlapping)).resolves.toBeUndefined();
   });
 
   it('refuses unknown media types, naming the entry', async () => {
-    expect((await refused({ library: { video_extensions: ['.mkv', '.pth'] } })).message).toMatch(/^library\.video_extensions\.1: \.pth is not a known video type/);
+    expect((await refused({ library: { video_extensions: ['.mkv', '.pth'] } })).message).toMatch(
+      /^library\.video_extensions\.1: \.pth is not a known video type/,
+    );
     expect((await refused({ library: { subtitle_extensions: ['.so'] } })).message).toMatch(/^library\.subtitle_extensions\.0: /);
     await expect(guard({ library: { video_extensions: ['.mkv', '.bdmv'] } })).resolves.toBeUndefined();
   });

@@ -32,18 +32,31 @@ async function downloadsInLibrary(patch: SettingsPatch, base: Config): Promise<K
   const movieFolders = patch.library?.movie_folders ?? base.library.movie_folders;
   const folders = [...movieFolders, ...(patch.library?.tv_folders ?? base.library.tv_folders)];
   const libraries = await Promise.all(
-    drives.flatMap((drive, i) => folders.map(async (folder) => ({ i, folder, path: join(drive.path, folder), real: await realPathOf(join(drive.path, folder)).catch(() => null) }))),
+    drives.flatMap((drive, i) =>
+      folders.map(async (folder) => ({ i, folder, path: join(drive.path, folder), real: await realPathOf(join(drive.path, folder)).catch(() => null) })),
+    ),
   );
   // By path, for folders not made yet; by identity and mount for links and a bind mount of a library's folder.
-  const holder = libraries.find((l) => l.real !== null && isInside(downloads, l.real))?.path ?? (await libraryFolderHolding(given, libraries.map((l) => l.path)));
+  const holder =
+    libraries.find((l) => l.real !== null && isInside(downloads, l.real))?.path ??
+    (await libraryFolderHolding(
+      given,
+      libraries.map((l) => l.path),
+    ));
   const hit = libraries.find((l) => l.path === holder);
   if (!hit) return null;
   const key =
-    patch.paths?.downloads !== undefined ? 'paths.downloads'
-    : patch.drives !== undefined ? `drives.${hit.i}.path`
-    : movieFolders.includes(hit.folder) ? 'library.movie_folders'
-    : 'library.tv_folders';
-  return { path: key, message: `the downloads folder ${downloads} lies in the library folder ${hit.real ?? hit.path}: every pass would take the library's own files for downloads` };
+    patch.paths?.downloads !== undefined
+      ? 'paths.downloads'
+      : patch.drives !== undefined
+        ? `drives.${hit.i}.path`
+        : movieFolders.includes(hit.folder)
+          ? 'library.movie_folders'
+          : 'library.tv_folders';
+  return {
+    path: key,
+    message: `the downloads folder ${downloads} lies in the library folder ${hit.real ?? hit.path}: every pass would take the library's own files for downloads`,
+  };
 }
 
 /** The folders the config would have with the patch applied, each marked when the patch moves it off the config file's. */
@@ -112,7 +125,10 @@ export async function guardSettingsPatch(patch: SettingsPatch, ctx: SettingsGuar
     if (problem) issues.push({ path: `library.${list}.${problem.index}`, message: problem.message });
   }
 
-  for (const [key, kind] of [['movie_template', 'movie'], ['episode_template', 'episode']] as const) {
+  for (const [key, kind] of [
+    ['movie_template', 'movie'],
+    ['episode_template', 'episode'],
+  ] as const) {
     const template = patch.library?.[key];
     if (template === undefined) continue;
     try {
@@ -130,7 +146,8 @@ export async function guardSettingsPatch(patch: SettingsPatch, ctx: SettingsGuar
     if (problem) issues.push({ path: 'release_providers.tvmaze.url', message: problem });
   }
 
-  const moved = patch.paths?.downloads !== undefined || patch.drives !== undefined || patch.library?.movie_folders !== undefined || patch.library?.tv_folders !== undefined;
+  const moved =
+    patch.paths?.downloads !== undefined || patch.drives !== undefined || patch.library?.movie_folders !== undefined || patch.library?.tv_folders !== undefined;
   if (moved && issues.length === 0) {
     const overlap = await downloadsInLibrary(patch, ctx.current ?? fileConfig);
     if (overlap) issues.push(overlap);

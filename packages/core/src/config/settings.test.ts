@@ -145,14 +145,11 @@ describe('settingsPatchFromBody', () => {
     expect(err.message).toMatch(/^paths\.data\b/);
   });
 
-  it.each(['dry_run', 'settle_seconds', 'log_level'] as const)(
-    'refuses %s given both flat and inside app, even with the same value',
-    (key) => {
-      const value = { dry_run: false, settle_seconds: 30, log_level: 'info' }[key];
-      const err = refusedBody({ [key]: value, app: { [key]: value } });
-      expect(err.message).toMatch(new RegExp(`^app\\.${key}\\b`));
-    },
-  );
+  it.each(['dry_run', 'settle_seconds', 'log_level'] as const)('refuses %s given both flat and inside app, even with the same value', (key) => {
+    const value = { dry_run: false, settle_seconds: 30, log_level: 'info' }[key];
+    const err = refusedBody({ [key]: value, app: { [key]: value } });
+    expect(err.message).toMatch(new RegExp(`^app\\.${key}\\b`));
+  });
 
   it('refuses a flat key beside an app that is not an object', () => {
     expect(refusedBody({ dry_run: false, app: [] }).message).toMatch(/^app\b/);
@@ -186,15 +183,12 @@ describe('settingsPatchFromBody', () => {
     expect(err.details).toEqual({ key });
   });
 
-  it.each([
-    ['https://dash.example.com'],
-    ['http://192.168.1.5:8080'],
-    ['https://*.example.com'],
-    ['http://[fd00::5]:3000'],
-    ["'self'"],
-  ])('takes %s as a frame ancestor', (origin) => {
-    expect(settingsPatchFromBody({ app: { frame_ancestors: [origin] } })).toEqual({ app: { frame_ancestors: [origin] } });
-  });
+  it.each([['https://dash.example.com'], ['http://192.168.1.5:8080'], ['https://*.example.com'], ['http://[fd00::5]:3000'], ["'self'"]])(
+    'takes %s as a frame ancestor',
+    (origin) => {
+      expect(settingsPatchFromBody({ app: { frame_ancestors: [origin] } })).toEqual({ app: { frame_ancestors: [origin] } });
+    },
+  );
 
   it.each([
     ['a path', 'https://dash.example.com/organizr'],
@@ -265,7 +259,14 @@ describe('mergeSettings', () => {
     const jf = { name: 'jf', kind: 'jellyfin', url: 'http://10.0.0.2:8096', enabled: true } as const;
 
     it('keeps the saved secret of a target sent back without it, by name, and replaces the list whole', () => {
-      const saved: SettingsPatch = { notifications: { targets: [{ ...jf, api_key: 'old-key' }, { name: 'wh', kind: 'webhook', url: 'http://h/x', secret: 's', enabled: true }] } };
+      const saved: SettingsPatch = {
+        notifications: {
+          targets: [
+            { ...jf, api_key: 'old-key' },
+            { name: 'wh', kind: 'webhook', url: 'http://h/x', secret: 's', enabled: true },
+          ],
+        },
+      };
       const next = mergeSettings(fileConfig, saved, { notifications: { targets: [{ ...jf, enabled: false }] } });
       expect(next.notifications).toEqual({ targets: [{ ...jf, enabled: false, api_key: 'old-key' }] });
     });
@@ -281,7 +282,12 @@ describe('mergeSettings', () => {
       const hook = { name: 'go', kind: 'webhook', url: 'https://gotify.lan/message?token=T0k&priority=5', enabled: true } as const;
       const saved: SettingsPatch = { notifications: { targets: [kodi, hook] } };
       const back = mergeSettings(fileConfig, saved, {
-        notifications: { targets: [{ ...kodi, url: 'http://10.0.0.4:8080/', enabled: false }, { ...hook, url: 'https://gotify.lan/message?priority=5' }] },
+        notifications: {
+          targets: [
+            { ...kodi, url: 'http://10.0.0.4:8080/', enabled: false },
+            { ...hook, url: 'https://gotify.lan/message?priority=5' },
+          ],
+        },
       });
       expect(back.notifications?.targets?.map((t) => t.url)).toEqual([kodi.url, hook.url]);
       const moved = mergeSettings(fileConfig, saved, { notifications: { targets: [{ ...kodi, url: 'http://10.0.0.5:8080/' }] } });
@@ -293,7 +299,12 @@ describe('mergeSettings', () => {
       const nt = { name: 'nt', kind: 'ntfy', url: 'https://ntfy.sh/topic-x', enabled: true } as const;
       const saved: SettingsPatch = { notifications: { targets: [dc, nt] } };
       const back = mergeSettings(fileConfig, saved, {
-        notifications: { targets: [{ ...dc, url: 'https://discord.com/api/webhooks/1' }, { ...nt, url: 'https://ntfy.sh/' }] },
+        notifications: {
+          targets: [
+            { ...dc, url: 'https://discord.com/api/webhooks/1' },
+            { ...nt, url: 'https://ntfy.sh/' },
+          ],
+        },
       });
       expect(back.notifications?.targets?.map((t) => t.url)).toEqual([dc.url, nt.url]);
     });
@@ -320,9 +331,7 @@ describe('mergeSettings', () => {
         { name: 'b', path: '/b' },
       ],
     };
-    expect(mergeSettings(fileConfig, saved, { drives: [{ name: 'c', path: '/c' }] }).drives).toEqual([
-      { name: 'c', path: '/c' },
-    ]);
+    expect(mergeSettings(fileConfig, saved, { drives: [{ name: 'c', path: '/c' }] }).drives).toEqual([{ name: 'c', path: '/c' }]);
     expect(mergeSettings(fileConfig, saved, { drives: [] }).drives).toEqual([]);
     expect(mergeSettings(fileConfig, saved, { app: { dry_run: false } }).drives).toEqual(saved.drives);
   });
@@ -339,9 +348,7 @@ describe('mergeSettings', () => {
 
   it('refuses a patch that is invalid only once checked against the whole config, naming the key', () => {
     // mergeSettings does not trust its patch: a value that skipped settingsPatchFromBody is caught here.
-    const err = badRequest(() =>
-      mergeSettings(fileConfig, { app: { dry_run: false } }, { app: { settle_seconds: -1 } } as SettingsPatch),
-    );
+    const err = badRequest(() => mergeSettings(fileConfig, { app: { dry_run: false } }, { app: { settle_seconds: -1 } } as SettingsPatch));
     expect(err.message).toMatch(/^app\.settle_seconds:/);
   });
 
@@ -354,20 +361,22 @@ describe('mergeSettings', () => {
 
   it('refuses duplicate drives in the merged result', () => {
     const err = badRequest(() =>
-      mergeSettings(fileConfig, {}, {
-        drives: [
-          { name: 'x', path: '/x' },
-          { name: 'x', path: '/y' },
-        ],
-      }),
+      mergeSettings(
+        fileConfig,
+        {},
+        {
+          drives: [
+            { name: 'x', path: '/x' },
+            { name: 'x', path: '/y' },
+          ],
+        },
+      ),
     );
     expect(err.message).toMatch(/^drives\.1\.name:/);
   });
 
   it('refuses transcoder smuggled into a patch', () => {
-    const err = badRequest(() =>
-      mergeSettings(fileConfig, {}, { transcoder: { keep_original: true } } as unknown as SettingsPatch),
-    );
+    const err = badRequest(() => mergeSettings(fileConfig, {}, { transcoder: { keep_original: true } } as unknown as SettingsPatch));
     expect(err.message).toContain('transcoder');
   });
 });

@@ -1,10 +1,4 @@
-import {
-  FLAT_APP_KEYS,
-  RUNTIME_SECTIONS,
-  settingsPatchSchema,
-  type Config,
-  type SettingsPatch,
-} from '@mo/shared';
+import { FLAT_APP_KEYS, RUNTIME_SECTIONS, settingsPatchSchema, type Config, type SettingsPatch } from '@mo/shared';
 import { z } from 'zod';
 import { AppError, validationError } from '../errors.ts';
 import { deepMerge } from './merge.ts';

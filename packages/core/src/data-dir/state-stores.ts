@@ -19,7 +19,11 @@ function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boo
 }
 
 function stateView(file: StateStore<StateFile>, records: TranscodeRecords): StateStore<State> {
-  const merge = (s: StateFile, r: TranscodeRecordsView): State => ({ ...withoutRecords(s), transcodes: r.transcodes as State['transcodes'], transcoder_paused: r.paused });
+  const merge = (s: StateFile, r: TranscodeRecordsView): State => ({
+    ...withoutRecords(s),
+    transcodes: r.transcodes as State['transcodes'],
+    transcoder_paused: r.paused,
+  });
   return {
     file: file.file,
     async read() {

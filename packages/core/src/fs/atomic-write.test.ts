@@ -91,9 +91,7 @@ describe('removeStaleTemps', () => {
     await utimes(oldLive, twoHoursAgo, twoHoursAgo);
 
     expect((await removeStaleTemps(file)).sort()).toEqual([dead, oldLive].sort());
-    expect((await readdir(dir)).sort()).toEqual(
-      [file, live, other, lookalike].map((p) => path.basename(p)).sort(),
-    );
+    expect((await readdir(dir)).sort()).toEqual([file, live, other, lookalike].map((p) => path.basename(p)).sort());
   });
 
   it('returns nothing for a folder that does not exist', async () => {

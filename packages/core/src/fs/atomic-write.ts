@@ -20,14 +20,15 @@ export function tempPathFor(file: string): string {
  * Replaces `file` so that a reader (or a crash) only ever sees the old or the new content.
  * Without `mode`, an existing file keeps its permissions (state.json may hold an api key).
  */
-export async function writeFileAtomic(
-  file: string,
-  data: string | Uint8Array,
-  opts: { mode?: number } = {},
-): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: { mode?: number } = {}): Promise<void> {
   const dir = path.dirname(file);
   const tmp = tempPathFor(file);
-  const mode = opts.mode ?? (await stat(file).then((s) => s.mode & 0o7777, () => 0o666));
+  const mode =
+    opts.mode ??
+    (await stat(file).then(
+      (s) => s.mode & 0o7777,
+      () => 0o666,
+    ));
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(tmp, 'wx', mode);

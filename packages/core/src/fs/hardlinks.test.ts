@@ -19,7 +19,12 @@ describe('whether a hard link reaches a drive, by the mount table', () => {
       '41 27 8:17 /downloads /downloads rw,relatime - ext4 /dev/sdb1 rw',
       '42 27 8:17 /media/disk1 /media/disk1 rw,relatime - ext4 /dev/sdb1 rw',
     ];
-    expect(judge(table, '/downloads', '/media/disk1')).toEqual({ problem: 'separate-mounts', downloadsMount: '/downloads', driveMount: '/media/disk1', type: 'ext4' });
+    expect(judge(table, '/downloads', '/media/disk1')).toEqual({
+      problem: 'separate-mounts',
+      downloadsMount: '/downloads',
+      driveMount: '/media/disk1',
+      type: 'ext4',
+    });
     expect(judge(table, '/downloads/complete', '/media/disk1/Movies')?.problem).toBe('separate-mounts');
   });
 
@@ -42,13 +47,23 @@ describe('whether a hard link reaches a drive, by the mount table', () => {
 
   it('tells different filesystems from separate mounts of one', () => {
     const table = [ROOT, '41 27 8:17 / /data rw - ext4 /dev/sdb1 rw', '42 41 8:33 / /data/media rw - xfs /dev/sdc1 rw'];
-    expect(judge(table, '/data/torrents', '/data/media')).toEqual({ problem: 'different-filesystems', downloadsMount: '/data', driveMount: '/data/media', type: 'xfs' });
+    expect(judge(table, '/data/torrents', '/data/media')).toEqual({
+      problem: 'different-filesystems',
+      downloadsMount: '/data',
+      driveMount: '/data/media',
+      type: 'xfs',
+    });
     // Both on the root filesystem, one mount: no table line but `/` needed.
     expect(judge([ROOT], '/srv/downloads', '/srv/media')?.problem).toBeNull();
   });
 
   it('takes the last of two mounts on one point, as the kernel shows the newer one', () => {
-    const table = [ROOT, '41 27 8:17 / /data rw - ext4 /dev/sdb1 rw', '50 27 0:60 / /data rw - tmpfs tmpfs rw', '51 27 8:17 /media /data/media rw - ext4 /dev/sdb1 rw'];
+    const table = [
+      ROOT,
+      '41 27 8:17 / /data rw - ext4 /dev/sdb1 rw',
+      '50 27 0:60 / /data rw - tmpfs tmpfs rw',
+      '51 27 8:17 /media /data/media rw - ext4 /dev/sdb1 rw',
+    ];
     expect(judge(table, '/data/torrents', '/data/media')).toMatchObject({ problem: 'different-filesystems', downloadsMount: '/data', type: 'ext4' });
     expect(judge(table.slice(0, 3), '/data/torrents', '/data/media')).toMatchObject({ problem: null, type: 'tmpfs' });
   });
@@ -76,7 +91,11 @@ describe('the mount table and the devices together', () => {
 
   it('needs one mount and one device: btrfs subvolumes under one mount have a device each', () => {
     expect(hardlinkAnswer(table, '/data/torrents', '/data/media', 40, 40).problem).toBeNull();
-    expect(hardlinkAnswer(table, '/data/torrents', '/data/media', 40, 41)).toMatchObject({ problem: 'different-filesystems', downloadsMount: '/data', driveMount: '/data' });
+    expect(hardlinkAnswer(table, '/data/torrents', '/data/media', 40, 41)).toMatchObject({
+      problem: 'different-filesystems',
+      downloadsMount: '/data',
+      driveMount: '/data',
+    });
     // One device is not enough where the mounts differ.
     expect(hardlinkAnswer(table, '/data/torrents', '/other/media', 40, 40).problem).toBe('separate-mounts');
   });
@@ -88,7 +107,15 @@ describe('the mount table and the devices together', () => {
 });
 
 describe('the start-up warning', () => {
-  const base: DriveHardlinks = { drive: 'disk1', downloadsPath: '/downloads', drivePath: '/media/disk1', problem: null, downloadsMount: '/downloads', driveMount: '/media/disk1', type: 'ext4' };
+  const base: DriveHardlinks = {
+    drive: 'disk1',
+    downloadsPath: '/downloads',
+    drivePath: '/media/disk1',
+    problem: null,
+    downloadsMount: '/downloads',
+    driveMount: '/media/disk1',
+    type: 'ext4',
+  };
 
   it('names both folders and both mounts, what the modes will do, and the fix', () => {
     expect(hardlinkWarning(base)).toBeNull();
@@ -98,7 +125,9 @@ describe('the start-up warning', () => {
     expect(hardlinkWarning({ ...base, problem: 'different-filesystems', downloadsMount: null, driveMount: null })).toBe(
       "downloads (/downloads) and drive disk1 (/media/disk1) lie on different filesystems: hardlink mode will copy and move will copy then delete; a hard link needs the downloads on the drive's filesystem, mounted once with it (see README)",
     );
-    expect(hardlinkWarning({ ...base, problem: 'no-hardlinks', type: 'exfat' })).toBe('drive disk1 (/media/disk1) lies on exfat, a filesystem without hard links: hardlink mode will copy');
+    expect(hardlinkWarning({ ...base, problem: 'no-hardlinks', type: 'exfat' })).toBe(
+      'drive disk1 (/media/disk1) lies on exfat, a filesystem without hard links: hardlink mode will copy',
+    );
   });
 });
 
@@ -111,8 +140,16 @@ describe('checking the configured folders', () => {
 
   it('answers true for a drive beside the downloads, also one not made yet, from this machine’s own mount table', async () => {
     mkdirSync(join(dir, 'disk1'));
-    const all = await checkHardlinks(cfg([{ name: 'disk1', path: join(dir, 'disk1') }, { name: 'later', path: join(dir, 'not', 'yet') }]));
-    expect(all.map((d) => [d.drive, d.problem])).toEqual([['disk1', null], ['later', null]]);
+    const all = await checkHardlinks(
+      cfg([
+        { name: 'disk1', path: join(dir, 'disk1') },
+        { name: 'later', path: join(dir, 'not', 'yet') },
+      ]),
+    );
+    expect(all.map((d) => [d.drive, d.problem])).toEqual([
+      ['disk1', null],
+      ['later', null],
+    ]);
     expect(all[0]!.downloadsMount).not.toBeNull();
   });
 
@@ -120,7 +157,13 @@ describe('checking the configured folders', () => {
     const shm = mkdtempSync('/dev/shm/mo-hardlinks-');
     try {
       const unreadable = () => Promise.reject(new Error('EACCES'));
-      const all = await checkHardlinks(cfg([{ name: 'near', path: join(dir, 'near') }, { name: 'shm', path: shm }]), unreadable);
+      const all = await checkHardlinks(
+        cfg([
+          { name: 'near', path: join(dir, 'near') },
+          { name: 'shm', path: shm },
+        ]),
+        unreadable,
+      );
       expect(all.map((d) => [d.drive, d.problem, d.downloadsMount])).toEqual([
         ['near', null, null],
         ['shm', 'different-filesystems', null],
@@ -139,18 +182,40 @@ describe('checking the configured folders', () => {
     const check: typeof checkHardlinks = async (c) => {
       calls++;
       if (fail) throw new Error('boom');
-      return c.drives.map((d) => ({ drive: d.name, downloadsPath: '', drivePath: d.path, problem: d.name === 'b' ? 'separate-mounts' : null, downloadsMount: null, driveMount: null, type: null }));
+      return c.drives.map((d) => ({
+        drive: d.name,
+        downloadsPath: '',
+        drivePath: d.path,
+        problem: d.name === 'b' ? 'separate-mounts' : null,
+        downloadsMount: null,
+        driveMount: null,
+        type: null,
+      }));
     };
     const ask = hardlinkCache({ check, now: () => clock });
     const one = cfg([{ name: 'a', path: '/a' }]);
     expect(await ask(one)).toEqual({ a: true });
     expect(await ask(cfg([{ name: 'a', path: '/a' }]))).toEqual({ a: true });
     expect(calls).toBe(1);
-    expect(await ask(cfg([{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }]))).toEqual({ a: true, b: false });
+    expect(
+      await ask(
+        cfg([
+          { name: 'a', path: '/a' },
+          { name: 'b', path: '/b' },
+        ]),
+      ),
+    ).toEqual({ a: true, b: false });
     expect(calls).toBe(2);
     clock = 60_000;
     fail = true;
-    expect(await ask(cfg([{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }]))).toEqual({});
+    expect(
+      await ask(
+        cfg([
+          { name: 'a', path: '/a' },
+          { name: 'b', path: '/b' },
+        ]),
+      ),
+    ).toEqual({});
     expect(calls).toBe(3);
   });
 
@@ -181,16 +246,27 @@ describe.skipIf(!canUnshare)('a real link between bind mounts, in a private moun
   /** Mounts `binds` ([source, target] pairs) in a fresh namespace, then runs the probe there. */
   const inNamespace = (binds: [string, string][], downloads: string, drive: string) => {
     const mounts = binds.map(([s, t]) => `mount --bind '${s}' '${t}'`).join(' && ');
-    const r = spawnSync('unshare', ['-rm', '--propagation', 'private', 'sh', '-c', `${mounts} && exec "$0" --import tsx "$1" "$2" "$3"`, process.execPath, fixture, downloads, drive], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'unshare',
+      ['-rm', '--propagation', 'private', 'sh', '-c', `${mounts} && exec "$0" --import tsx "$1" "$2" "$3"`, process.execPath, fixture, downloads, drive],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as { problem: string | null; downloadsMount: string; driveMount: string; link: string; rename: string };
   };
 
   it('says false for two bind mounts of one filesystem, where link and rename fail with EXDEV', () => {
     const [downloads, media] = [join(root, 'mnt/downloads'), join(root, 'mnt/media')];
-    const r = inNamespace([[join(host, 'downloads'), downloads], [join(host, 'media'), media]], downloads, media);
+    const r = inNamespace(
+      [
+        [join(host, 'downloads'), downloads],
+        [join(host, 'media'), media],
+      ],
+      downloads,
+      media,
+    );
     expect(r).toEqual({ problem: 'separate-mounts', downloadsMount: downloads, driveMount: media, link: 'EXDEV', rename: 'EXDEV' });
   });
 

@@ -64,7 +64,8 @@ export function hardlinkWarning(d: DriveHardlinks): string | null {
   const both = `${side('downloads', d.downloadsPath, d.downloadsMount)} and ${side(`drive ${d.drive}`, d.drivePath, d.driveMount)}`;
   const effect = 'hardlink mode will copy and move will copy then delete';
   if (d.problem === 'separate-mounts') return `${both} are separate mounts: ${effect}; mount one folder holding both (see README)`;
-  if (d.problem === 'different-filesystems') return `${both} lie on different filesystems: ${effect}; a hard link needs the downloads on the drive's filesystem, mounted once with it (see README)`;
+  if (d.problem === 'different-filesystems')
+    return `${both} lie on different filesystems: ${effect}; a hard link needs the downloads on the drive's filesystem, mounted once with it (see README)`;
   return `drive ${d.drive} (${d.drivePath}) lies on ${d.type}, a filesystem without hard links: hardlink mode will copy`;
 }
 
@@ -73,7 +74,13 @@ export function hardlinkWarning(d: DriveHardlinks): string | null {
  * is one device (btrfs subvolumes under one mount each have their own, and link() between them fails
  * with EXDEV too). Without a table, the devices alone.
  */
-export function hardlinkAnswer(mounts: readonly Mount[], downloads: string, drive: string, downloadsDev: number | null, driveDev: number | null): HardlinkAnswer {
+export function hardlinkAnswer(
+  mounts: readonly Mount[],
+  downloads: string,
+  drive: string,
+  downloadsDev: number | null,
+  driveDev: number | null,
+): HardlinkAnswer {
   const byMounts = hardlinkByMounts(mounts, downloads, drive);
   if (byMounts === null) return hardlinkByDevices(downloadsDev, driveDev);
   if (byMounts.problem === null && hardlinkByDevices(downloadsDev, driveDev).problem !== null) return { ...byMounts, problem: 'different-filesystems' };

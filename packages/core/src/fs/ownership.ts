@@ -1,4 +1,3 @@
-
 // The linuxserver.io convention: PUID and PGID say who should own what the container creates in
 // the user's folders, UMASK which permission bits it leaves out. The worker stays root (it may
 // need to read anybody's downloads) and hands what it creates to PUID:PGID.

@@ -86,8 +86,14 @@ describe('guardMediaPath', () => {
 
 describe('mediaRoots', () => {
   it('is the downloads folder and every drive', () => {
-    expect(mediaRoots({ paths: { downloads: '/dl', config: '/c', data: '/d' }, drives: [{ name: 'a', path: '/m/a' }, { name: 'b', path: '/m/b' }] })).toEqual([
-      '/dl', '/m/a', '/m/b',
-    ]);
+    expect(
+      mediaRoots({
+        paths: { downloads: '/dl', config: '/c', data: '/d' },
+        drives: [
+          { name: 'a', path: '/m/a' },
+          { name: 'b', path: '/m/b' },
+        ],
+      }),
+    ).toEqual(['/dl', '/m/a', '/m/b']);
   });
 });

@@ -1,5 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, renameSync, rmSync, symlinkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { makeImmutable, smallDisk, twoFilesystems } from '../scanner/test-fixtures/filesystems.ts';
@@ -120,24 +134,27 @@ describe('moveFile on one filesystem', () => {
     expect(hashOf(other.path)).toBe(other.hash);
   });
 
-  it.each(['move', 'hardlink'] as const)('%s: takes the file checked, though its folder becomes a link to another of the same name just before the link', async (mode) => {
-    const src = put(fx.disk, 'a.mkv');
-    const planned = statSync(src.path);
-    const other = put(fx.disk, 'a.mkv');
-    const folder = dirname(src.path);
-    beforeLink.run = () => {
-      beforeLink.run = null;
-      renameSync(folder, `${folder}.real`);
-      symlinkSync(dirname(other.path), folder);
-    };
-    const to = dest(fx.disk);
-    const expected = { size: planned.size, mtimeMs: planned.mtimeMs, dev: planned.dev, ino: planned.ino };
-    if (mode === 'move') await moveFile(src.path, to, { expect: expected });
-    else await keepAndPlace(src.path, to, 'hardlink', { expect: expected });
-    expect(statSync(to).ino).toBe(planned.ino);
-    expect(hashOf(other.path)).toBe(other.hash);
-    expect(statSync(other.path).nlink).toBe(1);
-  });
+  it.each(['move', 'hardlink'] as const)(
+    '%s: takes the file checked, though its folder becomes a link to another of the same name just before the link',
+    async (mode) => {
+      const src = put(fx.disk, 'a.mkv');
+      const planned = statSync(src.path);
+      const other = put(fx.disk, 'a.mkv');
+      const folder = dirname(src.path);
+      beforeLink.run = () => {
+        beforeLink.run = null;
+        renameSync(folder, `${folder}.real`);
+        symlinkSync(dirname(other.path), folder);
+      };
+      const to = dest(fx.disk);
+      const expected = { size: planned.size, mtimeMs: planned.mtimeMs, dev: planned.dev, ino: planned.ino };
+      if (mode === 'move') await moveFile(src.path, to, { expect: expected });
+      else await keepAndPlace(src.path, to, 'hardlink', { expect: expected });
+      expect(statSync(to).ino).toBe(planned.ino);
+      expect(hashOf(other.path)).toBe(other.hash);
+      expect(statSync(other.path).nlink).toBe(1);
+    },
+  );
 
   it('refuses what is not a regular file', async () => {
     const dir = join(fx.disk, `dir${++n}`);
@@ -147,19 +164,22 @@ describe('moveFile on one filesystem', () => {
 });
 
 describe('a folder on the way that is a symbolic link', () => {
-  it.each(['move', 'hardlink', 'copy'] as const)('%s: refused at the moment of placing, naming the link; nothing lands where it leads, the source stays', async (mode) => {
-    const src = put(fx.disk, 'a.mkv');
-    const drive = join(fx.disk, `drive${++n}`);
-    const outside = join(fx.disk, `outside${n}`);
-    mkdirSync(join(drive, 'Movies'), { recursive: true });
-    mkdirSync(outside);
-    symlinkSync(outside, join(drive, 'Movies', 'Outside Film (2005)'));
-    const to = join(drive, 'Movies', 'Outside Film (2005)', 'Outside Film (2005).mkv');
-    const place = mode === 'move' ? moveFile(src.path, to, { within: drive }) : keepAndPlace(src.path, to, mode, { within: drive });
-    await expect(place).rejects.toThrow(`${join(drive, 'Movies', 'Outside Film (2005)')} is a symbolic link`);
-    expect(readdirSync(outside)).toEqual([]);
-    expect(hashOf(src.path)).toBe(src.hash);
-  });
+  it.each(['move', 'hardlink', 'copy'] as const)(
+    '%s: refused at the moment of placing, naming the link; nothing lands where it leads, the source stays',
+    async (mode) => {
+      const src = put(fx.disk, 'a.mkv');
+      const drive = join(fx.disk, `drive${++n}`);
+      const outside = join(fx.disk, `outside${n}`);
+      mkdirSync(join(drive, 'Movies'), { recursive: true });
+      mkdirSync(outside);
+      symlinkSync(outside, join(drive, 'Movies', 'Outside Film (2005)'));
+      const to = join(drive, 'Movies', 'Outside Film (2005)', 'Outside Film (2005).mkv');
+      const place = mode === 'move' ? moveFile(src.path, to, { within: drive }) : keepAndPlace(src.path, to, mode, { within: drive });
+      await expect(place).rejects.toThrow(`${join(drive, 'Movies', 'Outside Film (2005)')} is a symbolic link`);
+      expect(readdirSync(outside)).toEqual([]);
+      expect(hashOf(src.path)).toBe(src.hash);
+    },
+  );
 
   it('a movie folder swapped for a link between the plan and the link into place: the file lands in the real folder, never where the link leads', async () => {
     const src = put(fx.disk, 'a.mkv');

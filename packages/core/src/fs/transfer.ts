@@ -198,7 +198,13 @@ async function copyAcross(source: string, destination: string, folder: RealFolde
     }
   } catch (err) {
     // The note stays while the temp file does, so that the next pass removes what this one could not.
-    if (await rm(tempAt, { force: true }).then(() => true, () => false)) await end?.();
+    if (
+      await rm(tempAt, { force: true }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await end?.();
     throw err;
   }
   try {

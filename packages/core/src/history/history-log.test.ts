@@ -11,8 +11,16 @@ const dataDir = () => join(root, `data${++n}`);
 
 const file = (ino: number) => ({ dev: 1, ino, size: 10, mtime_ms: 5 });
 const entry = (source: string) => ({
-  source, destination: `/lib/${source}`, from: file(1), to: file(1), at: '2026-01-01T00:00:00.000Z', mode: 'move' as const, method: 'rename' as const,
-  sidecars: [], created_dirs: [], pass: 'p1',
+  source,
+  destination: `/lib/${source}`,
+  from: file(1),
+  to: file(1),
+  at: '2026-01-01T00:00:00.000Z',
+  mode: 'move' as const,
+  method: 'rename' as const,
+  sidecars: [],
+  created_dirs: [],
+  pass: 'p1',
 });
 
 describe('the import history log', () => {
@@ -24,7 +32,10 @@ describe('the import history log', () => {
     expect((await log.recordImport(entry('b'))).id).toBe(2);
     await log.recordUndo(1, '2026-01-02T00:00:00.000Z');
     const again = await openHistoryLog(dir);
-    expect(again.records().map((r) => [r.id, r.source, r.undone_at])).toEqual([[1, 'a', '2026-01-02T00:00:00.000Z'], [2, 'b', null]]);
+    expect(again.records().map((r) => [r.id, r.source, r.undone_at])).toEqual([
+      [1, 'a', '2026-01-02T00:00:00.000Z'],
+      [2, 'b', null],
+    ]);
     expect((await again.recordImport(entry('c'))).id).toBe(3);
   });
 
@@ -37,7 +48,10 @@ describe('the import history log', () => {
     expect((await readHistory(dir)).map((r) => r.source)).toEqual(['a']);
     const after = await openHistoryLog(dir);
     expect((await after.recordImport(entry('c'))).id).toBe(2);
-    expect((await readHistory(dir)).map((r) => [r.id, r.source])).toEqual([[1, 'a'], [2, 'c']]);
+    expect((await readHistory(dir)).map((r) => [r.id, r.source])).toEqual([
+      [1, 'a'],
+      [2, 'c'],
+    ]);
   });
 
   it('folds a notice into every import it names, the latest one winning', async () => {
@@ -49,7 +63,11 @@ describe('the import history log', () => {
     const undone = { event: 'undone' as const, at: 'n2', told: ['jf', 'plex'], failed: {} };
     await log.recordNotified([2], undone);
     await log.recordNotified([99], undone);
-    expect((await readHistory(dir)).map((r) => [r.id, r.notified])).toEqual([[1, told], [2, undone], [3, null]]);
+    expect((await readHistory(dir)).map((r) => [r.id, r.notified])).toEqual([
+      [1, told],
+      [2, undone],
+      [3, null],
+    ]);
   });
 
   it('ignores a torn notice line, and the next line is not glued to it', async () => {
@@ -73,11 +91,15 @@ describe('the import history log', () => {
     await log.recordImport(entry('f'));
     const lines = readFileSync(historyFile(dir), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(4);
-    expect((await readHistory(dir)).map((r) => [r.id, r.undone_at])).toEqual([[4, 'u'], [5, null], [6, null]]);
+    expect((await readHistory(dir)).map((r) => [r.id, r.undone_at])).toEqual([
+      [4, 'u'],
+      [5, null],
+      [6, null],
+    ]);
     expect((await (await openHistoryLog(dir, { kept: 3 })).recordImport(entry('g'))).id).toBe(7);
   });
 
-  it('keeps each kept import\'s notice through compaction, and drops the notices of imports dropped', async () => {
+  it("keeps each kept import's notice through compaction, and drops the notices of imports dropped", async () => {
     const dir = dataDir();
     const log = await openHistoryLog(dir, { kept: 2 });
     const told = { event: 'imported' as const, at: 'n1', told: ['jf'], failed: { kodi: 'no answer within 10 s' } };
@@ -86,8 +108,19 @@ describe('the import history log', () => {
     await log.recordNotified([1, 2], told);
     await log.recordImport(entry('c'));
     await log.recordNotified([3], { ...told, at: 'n2' });
-    const lines = readFileSync(historyFile(dir), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.t, l.ids ?? l.id])).toEqual([['import', 2], ['notified', [2]], ['import', 3], ['notified', [3]]]);
-    expect((await readHistory(dir)).map((r) => [r.id, r.notified?.at])).toEqual([[2, 'n1'], [3, 'n2']]);
+    const lines = readFileSync(historyFile(dir), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.t, l.ids ?? l.id])).toEqual([
+      ['import', 2],
+      ['notified', [2]],
+      ['import', 3],
+      ['notified', [3]],
+    ]);
+    expect((await readHistory(dir)).map((r) => [r.id, r.notified?.at])).toEqual([
+      [2, 'n1'],
+      [3, 'n2'],
+    ]);
   });
 });

@@ -5,8 +5,21 @@ import { historyPage, type HistoryQuery } from './history-page.ts';
 const id = { dev: 1, ino: 1, size: 100, mtime_ms: 1 };
 function record(n: number, over: Partial<ImportRecord> = {}): ImportRecord {
   return {
-    t: 'import', id: n, at: `2026-01-0${n}T00:00:00.000Z`, mode: 'copy', method: 'copy', source: `/dl/${n}.mkv`, destination: `/lib/${n}.mkv`,
-    from: id, to: id, sidecars: [], created_dirs: [], pass: 'p', undone_at: null, notified: null, ...over,
+    t: 'import',
+    id: n,
+    at: `2026-01-0${n}T00:00:00.000Z`,
+    mode: 'copy',
+    method: 'copy',
+    source: `/dl/${n}.mkv`,
+    destination: `/lib/${n}.mkv`,
+    from: id,
+    to: id,
+    sidecars: [],
+    created_dirs: [],
+    pass: 'p',
+    undone_at: null,
+    notified: null,
+    ...over,
   };
 }
 const all = [1, 2, 3, 4, 5].map((n) => record(n));
@@ -17,7 +30,21 @@ describe('historyPage', () => {
   it('answers newest first, as CONTRACT.md shows an item', () => {
     const r = record(1, { sidecars: [{ source: '/dl/1.srt', destination: '/lib/1.srt', from: { ...id, size: 5 }, to: id }], undone_at: 'u' });
     expect(historyPage([r], q())).toEqual({
-      items: [{ id: 1, at: r.at, mode: 'copy', method: 'copy', source: '/dl/1.mkv', destination: '/lib/1.mkv', bytes: 105, sidecars: [{ source: '/dl/1.srt', destination: '/lib/1.srt' }], pass: 'p', undone_at: 'u', notified: null }],
+      items: [
+        {
+          id: 1,
+          at: r.at,
+          mode: 'copy',
+          method: 'copy',
+          source: '/dl/1.mkv',
+          destination: '/lib/1.mkv',
+          bytes: 105,
+          sidecars: [{ source: '/dl/1.srt', destination: '/lib/1.srt' }],
+          pass: 'p',
+          undone_at: 'u',
+          notified: null,
+        },
+      ],
       next: null,
     });
   });

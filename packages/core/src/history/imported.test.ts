@@ -5,8 +5,21 @@ import { importedLookup, undoneLookup } from './imported.ts';
 const id = (over: Partial<ImportRecord['from']> = {}) => ({ dev: 1, ino: 100, size: 1000, mtime_ms: 5000.25, ...over });
 function record(over: Partial<ImportRecord> = {}): ImportRecord {
   return {
-    t: 'import', id: 1, at: '2026-01-01T00:00:00.000Z', mode: 'hardlink', method: 'link', source: '/dl/a.mkv', destination: '/m/A/a.mkv',
-    from: id(), to: id(), sidecars: [], created_dirs: [], pass: 'p', undone_at: null, notified: null, ...over,
+    t: 'import',
+    id: 1,
+    at: '2026-01-01T00:00:00.000Z',
+    mode: 'hardlink',
+    method: 'link',
+    source: '/dl/a.mkv',
+    destination: '/m/A/a.mkv',
+    from: id(),
+    to: id(),
+    sidecars: [],
+    created_dirs: [],
+    pass: 'p',
+    undone_at: null,
+    notified: null,
+    ...over,
   };
 }
 const seen = { path: '/dl/a.mkv', size: 1000, mtimeMs: 5000.25, dev: 1, ino: 100 };

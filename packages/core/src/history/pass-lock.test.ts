@@ -35,7 +35,11 @@ describe('withPassLock', () => {
     await expect(withPassLock(dir, async () => 'x', { waitMs: 500 })).rejects.toThrow('another scanner pass is running');
     release();
     await holding;
-    await expect(withPassLock(dir, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withPassLock(dir, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await withPassLock(dir, async () => 'free again', { waitMs: 0 })).toBe('free again');
   });
 

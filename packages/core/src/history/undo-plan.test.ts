@@ -4,7 +4,15 @@ import { planUndo, type Seen, type SeenPath } from './undo-plan.ts';
 
 const DL: FileIdentity = { dev: 1, ino: 10, size: 100, mtime_ms: 5000.5 };
 const COPY: FileIdentity = { dev: 2, ino: 20, size: 100, mtime_ms: 5000.5 };
-const at = (id: FileIdentity, over: Partial<SeenPath> = {}): SeenPath => ({ dev: id.dev, ino: id.ino, nlink: 1, size: id.size, mtimeMs: id.mtime_ms, isFile: true, ...over });
+const at = (id: FileIdentity, over: Partial<SeenPath> = {}): SeenPath => ({
+  dev: id.dev,
+  ino: id.ino,
+  nlink: 1,
+  size: id.size,
+  mtimeMs: id.mtime_ms,
+  isFile: true,
+  ...over,
+});
 const placed = (to: FileIdentity, name = 'a.mkv'): PlacedFile => ({ source: `/dl/${name}`, destination: `/lib/${name}`, from: DL, to });
 
 function record(mode: ImportRecord['mode'], to: FileIdentity, over: Partial<ImportRecord> = {}): ImportRecord {
@@ -49,9 +57,21 @@ describe('planUndo', () => {
   it('takes the sidecars back with their video, all or nothing', () => {
     const srt = placed(DL, 'a.srt');
     const r = record('move', DL, { sidecars: [srt] });
-    const ok = planUndo(r, [{ destination: at(DL), source: null }, { destination: at(DL), source: null }]);
-    expect(ok).toEqual({ ok: true, steps: [{ action: 'move_back', file: expect.objectContaining({ destination: '/lib/a.mkv' }) }, { action: 'move_back', file: srt }] });
-    const refused = planUndo(r, [{ destination: at(DL), source: null }, { destination: at(DL), source: at(COPY) }]);
+    const ok = planUndo(r, [
+      { destination: at(DL), source: null },
+      { destination: at(DL), source: null },
+    ]);
+    expect(ok).toEqual({
+      ok: true,
+      steps: [
+        { action: 'move_back', file: expect.objectContaining({ destination: '/lib/a.mkv' }) },
+        { action: 'move_back', file: srt },
+      ],
+    });
+    const refused = planUndo(r, [
+      { destination: at(DL), source: null },
+      { destination: at(DL), source: at(COPY) },
+    ]);
     expect(refused).toMatchObject({ ok: false, reason: 'source_taken', path: '/dl/a.srt' });
   });
 });

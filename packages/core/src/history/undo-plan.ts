@@ -41,7 +41,8 @@ function unchanged(seen: SeenPath, to: PlacedFile['to']): boolean {
  * `seen` holds the video first, then each sidecar in the record's order.
  */
 export function planUndo(record: ImportRecord, seen: readonly Seen[]): UndoPlan {
-  if (record.undone_at !== null) return { ok: false, reason: 'undone', path: record.destination, message: `import ${record.id} was undone at ${record.undone_at}` };
+  if (record.undone_at !== null)
+    return { ok: false, reason: 'undone', path: record.destination, message: `import ${record.id} was undone at ${record.undone_at}` };
   const files = [record, ...record.sidecars];
   const steps: UndoStep[] = [];
   for (const [i, file] of files.entries()) {
@@ -67,7 +68,12 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[]): UndoPlan 
         ? source.dev === destination.dev && source.ino === destination.ino
         : source.size === file.from.size && (sameTime(source.mtimeMs, file.from.mtime_ms) || (source.dev === file.from.dev && source.ino === file.from.ino)));
     if (!kept) {
-      return { ok: false, reason: 'download_changed', path: file.source, message: `${file.source} is no longer the download that was imported: removing ${file.destination} would lose it` };
+      return {
+        ok: false,
+        reason: 'download_changed',
+        path: file.source,
+        message: `${file.source} is no longer the download that was imported: removing ${file.destination} would lose it`,
+      };
     }
     steps.push({ action: 'remove', file });
   }

@@ -48,8 +48,7 @@ afterEach(async () => {
 });
 
 /** No pacing and short limits, so that the tests run in milliseconds. */
-const identifier = (o: Partial<TvmazeIdentifyOptions> = {}): TvmazeIdentifier =>
-  createTvmazeIdentifier({ dataDir, minIntervalMs: 0, timeoutMs: 1000, ...o });
+const identifier = (o: Partial<TvmazeIdentifyOptions> = {}): TvmazeIdentifier => createTvmazeIdentifier({ dataDir, minIntervalMs: 0, timeoutMs: 1000, ...o });
 
 /** One pass against the fake, which listens on 127.0.0.1: only `allowPrivate` may reach it. */
 const pass = (id: TvmazeIdentifier, budget: IdentifyBudget = createIdentifyBudget()): SeriesIdentifier =>
@@ -248,7 +247,11 @@ describe('a provider down, slow or hostile', () => {
     ['an HTTP error', (res: import('node:http').ServerResponse) => res.writeHead(500).end('oops'), 'HTTP 500'],
     ['rate limiting', (res: import('node:http').ServerResponse) => res.writeHead(429).end('{}'), 'HTTP 429'],
     ['an answer that is not JSON', (res: import('node:http').ServerResponse) => res.end('[{"score":'), 'the answer is not JSON'],
-    ['JSON of another shape', (res: import('node:http').ServerResponse) => res.end('[{"score":1,"show":{"id":"65617","name":"x"}}]'), 'unexpected answer at 0.show.id'],
+    [
+      'JSON of another shape',
+      (res: import('node:http').ServerResponse) => res.end('[{"score":1,"show":{"id":"65617","name":"x"}}]'),
+      'unexpected answer at 0.show.id',
+    ],
     ['an answer over 1 MiB', (res: import('node:http').ServerResponse) => res.end(`[${' '.repeat(2 * 1024 * 1024)}]`), 'answer larger than 1048576 bytes'],
   ])('answers unknown for %s and asks again next time', async (_, answer, why) => {
     fake = await fakeTvmaze([FRIEREN]);

@@ -49,7 +49,10 @@ async function world(mode: TransferMode = 'move') {
     now: Date.now,
     settled: () => true,
   });
-  const notes = () => [transferJournalDir, sidecarJournalDir, importJournalDir].flatMap((d) => (existsSync(d(dirs.data)) ? readdirSync(d(dirs.data)) : []).filter((name) => name.endsWith('.json')));
+  const notes = () =>
+    [transferJournalDir, sidecarJournalDir, importJournalDir].flatMap((d) =>
+      (existsSync(d(dirs.data)) ? readdirSync(d(dirs.data)) : []).filter((name) => name.endsWith('.json')),
+    );
   return { ...dirs, history, tx, recorded, notes };
 }
 
@@ -77,7 +80,10 @@ describe('openImportTx', () => {
     const srtDest = `${dest.slice(0, -4)}.en.srt`;
     const ids = { video: from(video), srt: from(srt) };
     // What a kill right after the video's rename leaves: both notes, the video placed, the sidecar not.
-    await createSidecarJournal(sidecarJournalDir(w.data)).begin({ video: { source: video, destination: dest }, sidecars: [{ source: srt, destination: srtDest, size: 4, mtime_ms: OLD.getTime() }] });
+    await createSidecarJournal(sidecarJournalDir(w.data)).begin({
+      video: { source: video, destination: dest },
+      sidecars: [{ source: srt, destination: srtDest, size: 4, mtime_ms: OLD.getTime() }],
+    });
     await createImportJournal(importJournalDir(w.data)).begin({
       source: video,
       destination: dest,
@@ -102,7 +108,15 @@ describe('openImportTx', () => {
     const w = await world('hardlink');
     const video = put(join(w.downloads, 'Ronin.1998.mkv'), 'video');
     const dest = join(w.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv');
-    await createImportJournal(importJournalDir(w.data)).begin({ source: video, destination: dest, from: from(video), mode: 'hardlink', sidecars: [], created_dirs: [], pass: 'killed' });
+    await createImportJournal(importJournalDir(w.data)).begin({
+      source: video,
+      destination: dest,
+      from: from(video),
+      mode: 'hardlink',
+      sidecars: [],
+      created_dirs: [],
+      pass: 'killed',
+    });
     await w.tx.recover();
     expect(w.history.records()).toEqual([]);
     expect(w.notes()).toEqual([]);

@@ -70,7 +70,12 @@ export interface ImportTx {
   importOne(plan: ImportPlan, pass: string): Promise<Imported>;
 }
 
-const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number }): FileIdentity => ({ dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs });
+const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number }): FileIdentity => ({
+  dev: st.dev,
+  ino: st.ino,
+  size: st.size,
+  mtime_ms: st.mtimeMs,
+});
 
 /** The journal of copies in flight, which an undo's copies back share with the imports. */
 export function copyJournal(dataDir: string): FileTransferJournal {
@@ -97,13 +102,23 @@ async function placeOne(file: SourceFile, destination: string, mode: TransferMod
  * on the way to a destination may be a link. undefined: none, so no link anywhere on the way.
  */
 function driveHolding(drives: Config['drives'], path: string): string | undefined {
-  return drives.map((d) => d.path).filter((d) => isInside(path, d)).sort((a, b) => b.length - a.length)[0];
+  return drives
+    .map((d) => d.path)
+    .filter((d) => isInside(path, d))
+    .sort((a, b) => b.length - a.length)[0];
 }
 
 /** The folders above `dir` that do not exist yet, outermost first: the ones an import creates. */
 async function missingDirs(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (let d = dir; !(await lstat(d).then(() => true, () => false)); d = dirname(d)) {
+  for (
+    let d = dir;
+    !(await lstat(d).then(
+      () => true,
+      () => false,
+    ));
+    d = dirname(d)
+  ) {
     out.unshift(d);
     if (dirname(d) === d) break;
   }
@@ -162,7 +177,10 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
           }
           return 'done';
         } catch (err) {
-          o.log.warn({ source: s.source, destination: s.destination, err: (err as Error).message }, 'a sidecar an interrupted pass left behind could not be moved; the next pass tries again');
+          o.log.warn(
+            { source: s.source, destination: s.destination, err: (err as Error).message },
+            'a sidecar an interrupted pass left behind could not be moved; the next pass tries again',
+          );
           return 'keep';
         }
       });

@@ -67,12 +67,22 @@ export function createImportJournal(dir: string): ImportJournal {
         const n = note.value;
         if (n) {
           const step = nextStep(n, {
-            recorded: history.records().some((r) => r.source === n.source && r.destination === n.destination && r.from.ino === n.from.ino && r.from.size === n.from.size),
+            recorded: history
+              .records()
+              .some((r) => r.source === n.source && r.destination === n.destination && r.from.ino === n.from.ino && r.from.size === n.from.size),
             video: await onDisk(n),
             sidecars: await Promise.all(n.sidecars.map((s) => onDisk(s, placed))),
           });
           if (step.step === 'record') {
-            await history.recordImport({ ...step.video, at, mode: n.mode, method: step.method, sidecars: step.sidecars, created_dirs: n.created_dirs, pass: n.pass });
+            await history.recordImport({
+              ...step.video,
+              at,
+              mode: n.mode,
+              method: step.method,
+              sidecars: step.sidecars,
+              created_dirs: n.created_dirs,
+              pass: n.pass,
+            });
             recorded++;
           }
         }

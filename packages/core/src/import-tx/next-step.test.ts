@@ -50,14 +50,65 @@ describe('nextStep: one import a killed process left', () => {
 
   const cases: [string, ImportTxRecord, Parameters<typeof nextStep>[1], string, string?, number?][] = [
     ['the history has it already', record(), { recorded: true, video: { source: null, destination: download }, sidecars: [none] }, 'drop'],
-    ['the video never got away', record(), { recorded: false, video: { source: download, destination: null }, sidecars: [{ source: srt, destination: null }] }, 'drop'],
-    ['the video renamed, its sidecar too', record(), { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: null, destination: srt }] }, 'record', 'rename', 1],
-    ['the video renamed, its sidecar left behind', record(), { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: srt, destination: null }] }, 'record', 'rename', 0],
-    ['linked (hardlink mode)', record({ mode: 'hardlink' }), { recorded: false, video: { source: download, destination: download }, sidecars: [none] }, 'record', 'link', 0],
-    ['copied across drives', record({ made: { dev: 2, ino: 20 } }), { recorded: false, video: { source: null, destination: copy }, sidecars: [none] }, 'record', 'copy', 0],
-    ['a copy for copy mode', record({ mode: 'copy', made: { dev: 2, ino: 20 } }), { recorded: false, video: { source: download, destination: copy }, sidecars: [none] }, 'record', 'copy', 0],
+    [
+      'the video never got away',
+      record(),
+      { recorded: false, video: { source: download, destination: null }, sidecars: [{ source: srt, destination: null }] },
+      'drop',
+    ],
+    [
+      'the video renamed, its sidecar too',
+      record(),
+      { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: null, destination: srt }] },
+      'record',
+      'rename',
+      1,
+    ],
+    [
+      'the video renamed, its sidecar left behind',
+      record(),
+      { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: srt, destination: null }] },
+      'record',
+      'rename',
+      0,
+    ],
+    [
+      'linked (hardlink mode)',
+      record({ mode: 'hardlink' }),
+      { recorded: false, video: { source: download, destination: download }, sidecars: [none] },
+      'record',
+      'link',
+      0,
+    ],
+    [
+      'copied across drives',
+      record({ made: { dev: 2, ino: 20 } }),
+      { recorded: false, video: { source: null, destination: copy }, sidecars: [none] },
+      'record',
+      'copy',
+      0,
+    ],
+    [
+      'a copy for copy mode',
+      record({ mode: 'copy', made: { dev: 2, ino: 20 } }),
+      { recorded: false, video: { source: download, destination: copy }, sidecars: [none] },
+      'record',
+      'copy',
+      0,
+    ],
     ['the owner’s own file at the destination', record(), { recorded: false, video: { source: download, destination: at(2, 99) }, sidecars: [none] }, 'drop'],
-    ['a sidecar the recovery placed since', record(), { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }] }, 'record', 'rename', 1],
+    [
+      'a sidecar the recovery placed since',
+      record(),
+      {
+        recorded: false,
+        video: { source: null, destination: download },
+        sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }],
+      },
+      'record',
+      'rename',
+      1,
+    ],
   ];
   it.each(cases)('%s', (_, r, disk, step, method, sidecars) => {
     const s = nextStep(r, disk);
@@ -88,11 +139,23 @@ describe('settleCopy: a copy across drives cut short', () => {
     ['placed, the source still there: it goes now', t(), { source: download, destination: copy }, true, 'completed'],
     ['placed, the source gone already', t(), { source: null, destination: copy }, false, 'completed'],
     ['placed, a copy that keeps its source', t({ keep_source: true }), { source: download, destination: copy }, false, 'completed'],
-    ['the temp never named: nothing at the destination is the copy', t({ temp_dev: undefined, temp_ino: undefined }), { source: download, destination: copy }, false, 'undone'],
+    [
+      'the temp never named: nothing at the destination is the copy',
+      t({ temp_dev: undefined, temp_ino: undefined }),
+      { source: download, destination: copy },
+      false,
+      'undone',
+    ],
     ['another file of the same size and mtime at the destination', t(), { source: download, destination: at(2, 99) }, false, 'undone'],
     ['placed, but the source changed since: it stays', t(), { source: at(1, 10, { size: 7 }), destination: copy }, false, 'undone'],
     ['placed, but another file now at the source’s path: it stays', t(), { source: at(1, 77), destination: copy }, false, 'undone'],
-    ['an old note without the source’s identity', t({ source_dev: undefined, source_ino: undefined }), { source: download, destination: copy }, true, 'completed'],
+    [
+      'an old note without the source’s identity',
+      t({ source_dev: undefined, source_ino: undefined }),
+      { source: download, destination: copy },
+      true,
+      'completed',
+    ],
   ];
   it.each(cases)('%s', (_, transfer, disk, removeSource, outcome) => {
     expect(settleCopy(transfer, disk)).toEqual({ removeSource, outcome });
@@ -100,12 +163,23 @@ describe('settleCopy: a copy across drives cut short', () => {
 });
 
 describe('sidecarsToPlace: the sidecars a killed pass left behind', () => {
-  const note = { video: { source: '/dl/a.mkv', destination: '/lib/a.mkv' }, sidecars: [{ source: '/dl/a.en.srt', destination: '/lib/a.en.srt' }, { source: '/dl/a.nfo', destination: '/lib/a.nfo' }] };
+  const note = {
+    video: { source: '/dl/a.mkv', destination: '/lib/a.mkv' },
+    sidecars: [
+      { source: '/dl/a.en.srt', destination: '/lib/a.en.srt' },
+      { source: '/dl/a.nfo', destination: '/lib/a.nfo' },
+    ],
+  };
   const cases: [string, Parameters<typeof sidecarsToPlace>[0], Parameters<typeof sidecarsToPlace>[1], string[]][] = [
     ['the video moved: the ones still in the downloads', note, { videoSource: false, videoDestination: true, sidecarSources: [true, false] }, ['/dl/a.en.srt']],
     ['the video never got there', note, { videoSource: true, videoDestination: false, sidecarSources: [true, true] }, []],
     ['a move cut short: the video in both places', note, { videoSource: true, videoDestination: true, sidecarSources: [true, true] }, []],
-    ['kept in the downloads (hardlink, copy), placed', { ...note, keep_source: true as const }, { videoSource: true, videoDestination: true, sidecarSources: [true, true] }, ['/dl/a.en.srt', '/dl/a.nfo']],
+    [
+      'kept in the downloads (hardlink, copy), placed',
+      { ...note, keep_source: true as const },
+      { videoSource: true, videoDestination: true, sidecarSources: [true, true] },
+      ['/dl/a.en.srt', '/dl/a.nfo'],
+    ],
     ['kept, not placed', { ...note, keep_source: true as const }, { videoSource: true, videoDestination: false, sidecarSources: [true, true] }, []],
     ['all moved already', note, { videoSource: false, videoDestination: true, sidecarSources: [false, false] }, []],
   ];

@@ -118,7 +118,8 @@ export function settleCopy(t: Transfer, disk: { source: Seen | null; destination
   const { source, destination } = disk;
   const placed =
     destination !== null && t.temp_ino !== undefined && destination.dev === t.temp_dev && destination.ino === t.temp_ino && sameStamp(destination, planned);
-  const sourceAsPlanned = source !== null && sameStamp(source, planned) && (t.source_ino === undefined || (source.dev === t.source_dev && source.ino === t.source_ino));
+  const sourceAsPlanned =
+    source !== null && sameStamp(source, planned) && (t.source_ino === undefined || (source.dev === t.source_dev && source.ino === t.source_ino));
   const removeSource = placed && !t.keep_source && sourceAsPlanned;
   return { removeSource, outcome: placed && (t.keep_source || removeSource || source === null) ? 'completed' : 'undone' };
 }

@@ -18,7 +18,12 @@ function fixture(state: { videoAt: 'source' | 'destination' | 'both' | 'nowhere'
   const base = join(root, `c${++n}`);
   const note: SidecarNote = {
     video: { source: join(base, 'dl/Heat.1995.mkv'), destination: join(base, 'lib/Heat (1995).mkv') },
-    sidecars: ['en.srt', 'nfo'].map((ext) => ({ source: join(base, `dl/Heat.1995.${ext}`), destination: join(base, `lib/Heat (1995).${ext}`), size: 1, mtime_ms: 0 })),
+    sidecars: ['en.srt', 'nfo'].map((ext) => ({
+      source: join(base, `dl/Heat.1995.${ext}`),
+      destination: join(base, `lib/Heat (1995).${ext}`),
+      size: 1,
+      mtime_ms: 0,
+    })),
   };
   if (state.videoAt === 'source' || state.videoAt === 'both') put(note.video.source);
   if (state.videoAt === 'destination' || state.videoAt === 'both') put(note.video.destination);

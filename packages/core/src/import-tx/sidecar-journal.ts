@@ -27,7 +27,11 @@ export interface SidecarJournal {
   recover(move: (sidecar: PendingSidecar) => Promise<'done' | 'keep'>): Promise<void>;
 }
 
-const exists = (path: string) => lstat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** One JSON note per video with sidecars being moved, in `dir` (under paths.data). */
 export function createSidecarJournal(dir: string): SidecarJournal {

@@ -1,5 +1,20 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, utimesSync, watch, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+  writeSync,
+  ftruncateSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,7 +58,15 @@ describe('transfer journal', () => {
     expect(JSON.parse(readFileSync(join(dir, notes[0]!), 'utf8'))).toEqual({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2 });
     await ticket.tempMade({ dev: 7, ino: 8 });
     expect(readdirSync(dir)).toEqual(notes);
-    expect(JSON.parse(readFileSync(join(dir, notes[0]!), 'utf8'))).toEqual({ source: '/s', destination: '/d', temp: '/t', size: 1, mtime_ms: 2, temp_dev: 7, temp_ino: 8 });
+    expect(JSON.parse(readFileSync(join(dir, notes[0]!), 'utf8'))).toEqual({
+      source: '/s',
+      destination: '/d',
+      temp: '/t',
+      size: 1,
+      mtime_ms: 2,
+      temp_dev: 7,
+      temp_ino: 8,
+    });
     await ticket.end();
     expect(readdirSync(dir)).toEqual([]);
     expect(await j.recover()).toEqual([]);
@@ -110,7 +133,15 @@ describe('transfer journal', () => {
     mkdirSync(dirname(destination), { recursive: true });
     const temp = join(dirname(destination), `${PARTIAL_PREFIX}k`);
     writeFileSync(temp, 'video');
-    const ticket = await j.begin({ source, destination, temp, size: 11, mtime_ms: MTIME.getTime(), source_dev: statSync(source).dev, source_ino: statSync(source).ino });
+    const ticket = await j.begin({
+      source,
+      destination,
+      temp,
+      size: 11,
+      mtime_ms: MTIME.getTime(),
+      source_dev: statSync(source).dev,
+      source_ino: statSync(source).ino,
+    });
     await ticket.tempMade(statSync(temp));
     // Killed here; then someone who may write the folder puts a look-alike where the copy would go.
     writeFileSync(destination, 'planted!!!!');
@@ -125,7 +156,16 @@ describe('transfer journal', () => {
     const source = put(fx.disk);
     const planned = statSync(source);
     const destination = copyInPlace();
-    await j.begin({ source, destination, temp: `${destination}.gone`, size: 11, mtime_ms: MTIME.getTime(), source_dev: planned.dev, source_ino: planned.ino, ...tempOf(destination) });
+    await j.begin({
+      source,
+      destination,
+      temp: `${destination}.gone`,
+      size: 11,
+      mtime_ms: MTIME.getTime(),
+      source_dev: planned.dev,
+      source_ino: planned.ino,
+      ...tempOf(destination),
+    });
     renameSync(source, `${source}.real`);
     writeFileSync(source, 'other bytes');
     utimesSync(source, MTIME, MTIME);
@@ -153,57 +193,61 @@ describe('transfer journal', () => {
 });
 
 describe.skipIf(fx.skip !== null)('a process killed with SIGKILL in the middle of a copy', () => {
-  it.each(['move', 'hardlink'] as const)('%s mode: loses nothing, and recovery leaves no temp file behind; the transfer then succeeds', async (mode) => {
-    // 512 MiB, sparse on tmpfs (no memory used) with a marked head and tail.
-    const source = join(fx.shm, `big-${mode}`, 'Movie.2010.mkv');
-    mkdirSync(dirname(source), { recursive: true });
-    const size = 512 * 1024 * 1024;
-    const fd = openSync(source, 'w');
-    ftruncateSync(fd, size);
-    writeSync(fd, Buffer.from('head'), 0, 4, 0);
-    writeSync(fd, Buffer.from('tail'), 0, 4, size - 4);
-    closeSync(fd);
-    utimesSync(source, MTIME, MTIME);
-    // Unchanged: size, mtime and the marks (the rest is a hole a copy cannot have written to).
-    const look = () => {
-      const h = openSync(source, 'r');
-      const buf = Buffer.alloc(8);
-      readSync(h, buf, 0, 4, 0);
-      readSync(h, buf, 4, 4, size - 4);
-      closeSync(h);
-      return { marks: buf.toString(), size: statSync(source).size, mtime: statSync(source).mtimeMs, blocks: statSync(source).blocks };
-    };
-    const before = look();
+  it.each(['move', 'hardlink'] as const)(
+    '%s mode: loses nothing, and recovery leaves no temp file behind; the transfer then succeeds',
+    async (mode) => {
+      // 512 MiB, sparse on tmpfs (no memory used) with a marked head and tail.
+      const source = join(fx.shm, `big-${mode}`, 'Movie.2010.mkv');
+      mkdirSync(dirname(source), { recursive: true });
+      const size = 512 * 1024 * 1024;
+      const fd = openSync(source, 'w');
+      ftruncateSync(fd, size);
+      writeSync(fd, Buffer.from('head'), 0, 4, 0);
+      writeSync(fd, Buffer.from('tail'), 0, 4, size - 4);
+      closeSync(fd);
+      utimesSync(source, MTIME, MTIME);
+      // Unchanged: size, mtime and the marks (the rest is a hole a copy cannot have written to).
+      const look = () => {
+        const h = openSync(source, 'r');
+        const buf = Buffer.alloc(8);
+        readSync(h, buf, 0, 4, 0);
+        readSync(h, buf, 4, 4, size - 4);
+        closeSync(h);
+        return { marks: buf.toString(), size: statSync(source).size, mtime: statSync(source).mtimeMs, blocks: statSync(source).blocks };
+      };
+      const before = look();
 
-    const destination = destIn(fx.disk);
-    mkdirSync(dirname(destination), { recursive: true });
-    const dir = journalDir();
-    const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures', 'move-one.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, source, destination, dir, mode], { stdio: 'ignore' });
-    const exited = new Promise((r) => child.once('exit', r));
-    // Killed the moment the temp file appears: the copy is under way.
-    const watcher = watch(dirname(destination), (_e, name) => {
-      if (name?.startsWith(PARTIAL_PREFIX)) child.kill('SIGKILL');
-    });
-    await exited;
-    watcher.close();
-    expect(child.signalCode).toBe('SIGKILL');
+      const destination = destIn(fx.disk);
+      mkdirSync(dirname(destination), { recursive: true });
+      const dir = journalDir();
+      const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures', 'move-one.ts');
+      const child = spawn(process.execPath, ['--import', 'tsx', fixture, source, destination, dir, mode], { stdio: 'ignore' });
+      const exited = new Promise((r) => child.once('exit', r));
+      // Killed the moment the temp file appears: the copy is under way.
+      const watcher = watch(dirname(destination), (_e, name) => {
+        if (name?.startsWith(PARTIAL_PREFIX)) child.kill('SIGKILL');
+      });
+      await exited;
+      watcher.close();
+      expect(child.signalCode).toBe('SIGKILL');
 
-    expect(look()).toEqual(before);
-    expect(before.marks).toBe('headtail');
-    expect(existsSync(destination)).toBe(false);
-    expect(readdirSync(dirname(destination)).filter((f) => f.startsWith(PARTIAL_PREFIX))).toHaveLength(1);
+      expect(look()).toEqual(before);
+      expect(before.marks).toBe('headtail');
+      expect(existsSync(destination)).toBe(false);
+      expect(readdirSync(dirname(destination)).filter((f) => f.startsWith(PARTIAL_PREFIX))).toHaveLength(1);
 
-    const journal = createTransferJournal(dir);
-    expect(await journal.recover()).toEqual([{ source, destination, outcome: 'undone' }]);
-    expect(readdirSync(dirname(destination))).toEqual([]);
-    expect(readdirSync(dir)).toEqual([]);
+      const journal = createTransferJournal(dir);
+      expect(await journal.recover()).toEqual([{ source, destination, outcome: 'undone' }]);
+      expect(readdirSync(dirname(destination))).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
 
-    const done = mode === 'move' ? await moveFile(source, destination, { journal }) : await keepAndPlace(source, destination, mode, { journal });
-    expect(done).toEqual({ status: 'moved', method: 'copy' });
-    expect(statSync(destination).size).toBe(size);
-    // Hardlink mode across filesystems copies and keeps the download for seeding.
-    expect(existsSync(source)).toBe(mode === 'hardlink');
-    expect(readdirSync(dirname(destination))).toEqual(['Movie (2010).mkv']);
-  }, 60_000);
+      const done = mode === 'move' ? await moveFile(source, destination, { journal }) : await keepAndPlace(source, destination, mode, { journal });
+      expect(done).toEqual({ status: 'moved', method: 'copy' });
+      expect(statSync(destination).size).toBe(size);
+      // Hardlink mode across filesystems copies and keeps the download for seeding.
+      expect(existsSync(source)).toBe(mode === 'hardlink');
+      expect(readdirSync(dirname(destination))).toEqual(['Movie (2010).mkv']);
+    },
+    60_000,
+  );
 });

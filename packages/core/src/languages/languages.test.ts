@@ -37,14 +37,31 @@ describe('normalizeLanguage', () => {
 
   it('keeps a region or script, with either separator, after a two- or three-letter code', () => {
     expect(['pt-BR', 'pt_BR', 'por-BR', 'es-419', 'zh_Hans', 'zh-Hant', 'sr-Latn', 'en-US'].map(normalizeLanguage)).toEqual([
-      'pt-br', 'pt-br', 'pt-br', 'es-419', 'zh-hans', 'zh-hant', 'sr-latn', 'en-us',
+      'pt-br',
+      'pt-br',
+      'pt-br',
+      'es-419',
+      'zh-hans',
+      'zh-hant',
+      'sr-latn',
+      'en-us',
     ]);
   });
 
   it('refuses other words, regions after a name, unknown scripts and an undetermined region', () => {
-    expect(
-      ['1080p', 'x264', 'part', 'xx', 'en-toolong', '', 'english-us', 'eng_subs', 'und-us', 'pt-', 'us'].map(normalizeLanguage),
-    ).toEqual([null, null, null, null, null, null, null, null, null, null, null]);
+    expect(['1080p', 'x264', 'part', 'xx', 'en-toolong', '', 'english-us', 'eng_subs', 'und-us', 'pt-', 'us'].map(normalizeLanguage)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('does not take Object.prototype members for languages', () => {
@@ -109,16 +126,12 @@ describe('releaseLanguage', () => {
   });
 
   it('does not map three-letter codes that are title words, though their names still count', () => {
-    expect(['DAN', 'VIE', 'ICE', 'RUM', 'POR', 'May', 'Ben', 'Cat', 'Fin', 'NOR', 'und'].map(releaseLanguage)).toEqual(
-      Array(11).fill(null),
-    );
+    expect(['DAN', 'VIE', 'ICE', 'RUM', 'POR', 'May', 'Ben', 'Cat', 'Fin', 'NOR', 'und'].map(releaseLanguage)).toEqual(Array(11).fill(null));
     expect(['Danish', 'Vietnamese', 'Portuguese', 'Finnish', 'Norwegian'].map(releaseLanguage)).toEqual(['da', 'vi', 'pt', 'fi', 'no']);
   });
 
   it('gives null for words of several languages and for other words', () => {
-    expect(['NORDIC', 'MULTi', 'DUAL', '1080p', 'x264', 'PROPER', '', 'constructor', '__proto__'].map(releaseLanguage)).toEqual(
-      Array(9).fill(null),
-    );
+    expect(['NORDIC', 'MULTi', 'DUAL', '1080p', 'x264', 'PROPER', '', 'constructor', '__proto__'].map(releaseLanguage)).toEqual(Array(9).fill(null));
   });
 });
 

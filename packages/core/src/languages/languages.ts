@@ -5,11 +5,13 @@
 
 /** Every ISO 639-1 code, including those the table below has no names for. */
 const ISO_639_1 = new Set(
-  ('aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el ' +
+  (
+    'aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el ' +
     'en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ' +
     'ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na ' +
     'nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so ' +
-    'sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu').split(' '),
+    'sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu'
+  ).split(' '),
 );
 
 /**
@@ -96,7 +98,10 @@ eo|epo||esperanto||
 
 /** Lower case without accents, so `Français`, `FRANCAIS` and `français` are one word. */
 function fold(word: string): string {
-  return word.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 // Maps, not object literals: a tag `constructor` or `__proto__` must find nothing.
@@ -162,10 +167,27 @@ const TITLE_WORD_CODES = new Set(
  * SWESUB, NLSUBS, KORSUB, SUBITA likewise name their subtitles' language.
  */
 const RELEASE_WORDS = new Map<string, string>([
-  ['truefrench', 'fr'], ['vf', 'fr'], ['vff', 'fr'], ['vfq', 'fr'], ['vfi', 'fr'], ['vf2', 'fr'],
-  ['vostfr', 'fr'], ['subfrench', 'fr'], ['esp', 'es'], ['jap', 'ja'], ['dublado', 'pt-br'],
-  ['legendado', 'pt-br'], ['lektor', 'pl'], ['hebdub', 'he'], ['hundub', 'hu'], ['rodubbed', 'ro'],
-  ['bgaudio', 'bg'], ['swesub', 'sv'], ['nlsubs', 'nl'], ['korsub', 'ko'], ['subita', 'it'],
+  ['truefrench', 'fr'],
+  ['vf', 'fr'],
+  ['vff', 'fr'],
+  ['vfq', 'fr'],
+  ['vfi', 'fr'],
+  ['vf2', 'fr'],
+  ['vostfr', 'fr'],
+  ['subfrench', 'fr'],
+  ['esp', 'es'],
+  ['jap', 'ja'],
+  ['dublado', 'pt-br'],
+  ['legendado', 'pt-br'],
+  ['lektor', 'pl'],
+  ['hebdub', 'he'],
+  ['hundub', 'hu'],
+  ['rodubbed', 'ro'],
+  ['bgaudio', 'bg'],
+  ['swesub', 'sv'],
+  ['nlsubs', 'nl'],
+  ['korsub', 'ko'],
+  ['subita', 'it'],
 ]);
 
 /**

@@ -62,8 +62,7 @@ function wordsOf(part: string): string[] {
     const joiner = part.slice(end, m.index);
     const last = words.length - 1;
     // `en_hi` and `en-cc` are a language and a flag, not a region.
-    const region =
-      last >= 0 && (joiner === '-' || joiner === '_') && !isFlag(m[0]) && normalizeLanguage(`${words[last]}-${m[0]}`) !== null;
+    const region = last >= 0 && (joiner === '-' || joiner === '_') && !isFlag(m[0]) && normalizeLanguage(`${words[last]}-${m[0]}`) !== null;
     if (region) words[last] = `${words[last]}-${m[0]}`;
     else words.push(m[0]);
     end = m.index + m[0].length;

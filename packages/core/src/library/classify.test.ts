@@ -12,7 +12,13 @@ const c = (section: Section, path: string) => classify(section, path.split('/'),
 describe('classify: movies', () => {
   it('takes title and year from a Radarr-style folder', () => {
     expect(c('movies', 'The Matrix (1999)/The Matrix (1999) Bluray-1080p.mkv')).toMatchObject({
-      type: 'video', ext: '.mkv', title: 'The Matrix', year: 1999, extra: false, season: null, episodes: [],
+      type: 'video',
+      ext: '.mkv',
+      title: 'The Matrix',
+      year: 1999,
+      extra: false,
+      season: null,
+      episodes: [],
     });
   });
 
@@ -96,7 +102,12 @@ describe('classify: movies', () => {
 describe('classify: TV', () => {
   it('takes the series from its folder and the season from the season folder', () => {
     expect(c('tv', 'Doctor Who (2005)/Season 02/Doctor Who (2005) - S02E03 - School Reunion.mkv')).toMatchObject({
-      title: 'Doctor Who', year: 2005, season: 2, episodes: [3], type: 'video', extra: false,
+      title: 'Doctor Who',
+      year: 2005,
+      season: 2,
+      episodes: [3],
+      type: 'video',
+      extra: false,
     });
   });
 

@@ -97,13 +97,7 @@ export function classify(
   const name = boundedName(parts[parts.length - 1]!);
   const ext = extensionOf(name);
   const base = baseName(name);
-  const type: IndexItem['type'] = opts.videoExtensions.has(ext)
-    ? 'video'
-    : opts.subtitleExtensions.has(ext)
-      ? 'subtitle'
-      : ext === '.nfo'
-        ? 'nfo'
-        : 'other';
+  const type: IndexItem['type'] = opts.videoExtensions.has(ext) ? 'video' : opts.subtitleExtensions.has(ext) ? 'subtitle' : ext === '.nfo' ? 'nfo' : 'other';
   const folder = parts.length === 1 ? null : folderInfo(parts[0]!);
   let season: number | null = null;
   let extra = false;

@@ -8,9 +8,30 @@ import { boundedName } from '../parse/name-bound.ts';
 
 /** Extras folders, compared case-insensitively: Jellyfin's and Plex's names, singular or plural. */
 const EXTRAS_FOLDERS = new Set([
-  'extras', 'extra', 'behind the scenes', 'deleted scenes', 'deleted scene', 'featurettes', 'featurette',
-  'interviews', 'interview', 'scenes', 'scene', 'shorts', 'short', 'trailers', 'trailer', 'clips', 'clip',
-  'other', 'others', 'samples', 'sample', 'backdrops', 'theme-music', 'bonus',
+  'extras',
+  'extra',
+  'behind the scenes',
+  'deleted scenes',
+  'deleted scene',
+  'featurettes',
+  'featurette',
+  'interviews',
+  'interview',
+  'scenes',
+  'scene',
+  'shorts',
+  'short',
+  'trailers',
+  'trailer',
+  'clips',
+  'clip',
+  'other',
+  'others',
+  'samples',
+  'sample',
+  'backdrops',
+  'theme-music',
+  'bonus',
 ]);
 
 /**
@@ -18,9 +39,24 @@ const EXTRAS_FOLDERS = new Set([
  * may follow any separator; the other words only a dash, so `The Other` or `A Short` stay titles.
  */
 const EXTRAS_SUFFIXES = [
-  '-trailer', '.trailer', '_trailer', ' trailer', '-sample', '.sample', '_sample', ' sample',
-  '-scene', '-clip', '-interview', '-behindthescenes', '-deleted', '-deletedscene', '-featurette',
-  '-short', '-other', '-extra',
+  '-trailer',
+  '.trailer',
+  '_trailer',
+  ' trailer',
+  '-sample',
+  '.sample',
+  '_sample',
+  ' sample',
+  '-scene',
+  '-clip',
+  '-interview',
+  '-behindthescenes',
+  '-deleted',
+  '-deletedscene',
+  '-featurette',
+  '-short',
+  '-other',
+  '-extra',
 ];
 /** A file named only this (and maybe a number: `Trailer 2`). */
 const EXTRAS_NAMES = /^(?:trailer|sample)(?:[\s._-]*\d+)?$/i;
@@ -41,7 +77,6 @@ export function isExtrasFolder(name: string): boolean {
 export function isExtraFile(base: string, title: string | null): boolean {
   const lower = boundedName(base).toLowerCase();
   const trimmed = lower.replace(TRAILING_DIGITS, '');
-  const extra =
-    EXTRAS_NAMES.test(lower) || SAMPLE_PREFIX.test(lower) || EXTRAS_SUFFIXES.some((s) => trimmed.endsWith(s));
+  const extra = EXTRAS_NAMES.test(lower) || SAMPLE_PREFIX.test(lower) || EXTRAS_SUFFIXES.some((s) => trimmed.endsWith(s));
   return extra && (title === null || lower.replace(NOT_ALNUM, '') !== boundedName(title).toLowerCase().replace(NOT_ALNUM, ''));
 }

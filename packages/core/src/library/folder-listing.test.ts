@@ -102,13 +102,19 @@ describe('prefetchingLister', () => {
     expect(inline.filter((l) => l.heads.some((h) => typeof h === 'string' && h.length > 0))).toHaveLength(40);
   }, 20_000);
 
-  it('reads folders itself while the thread starts, and drops the thread\'s listings of them when they come', async () => {
+  it("reads folders itself while the thread starts, and drops the thread's listings of them when they come", async () => {
     for (let i = 0; i < 50; i++) await put(`Movies/Film ${i} (2000)/Film ${i} (2000).mkv`);
     const roots = [join(root, 'Movies'), join(root, 'TV')];
     const inline = await walk(inlineLister(true), roots);
     const fellBack: string[] = [];
     // Right away, and giving the thread's messages a turn between folders.
-    expect(await walk(prefetchingLister(roots, true, (reason) => fellBack.push(reason)), roots, true)).toEqual(inline);
+    expect(
+      await walk(
+        prefetchingLister(roots, true, (reason) => fellBack.push(reason)),
+        roots,
+        true,
+      ),
+    ).toEqual(inline);
     expect(fellBack).toEqual([]);
   });
 

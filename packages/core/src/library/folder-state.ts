@@ -203,7 +203,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
     return bytes.subarray(start, end === -1 ? bytes.length : end);
   };
   try {
-    for (let start = 0; start < bytes.length; ) {
+    for (let start = 0; start < bytes.length;) {
       const line = lineAt(start);
       const at = start;
       start += line.length + 1;

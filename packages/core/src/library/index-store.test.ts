@@ -15,14 +15,22 @@ afterEach(async () => {
 });
 
 const header = (skipped: LibraryIndex['skipped'] = []): Omit<LibraryIndex, 'items'> => ({
-  version: 1, scanned_at: '2026-01-02T03:04:05.000Z', duration_ms: 12, truncated: false, timed_out: false, skipped, drives: [{ name: 'd1', path: '/m/d1' }],
+  version: 1,
+  scanned_at: '2026-01-02T03:04:05.000Z',
+  duration_ms: 12,
+  truncated: false,
+  timed_out: false,
+  skipped,
+  drives: [{ name: 'd1', path: '/m/d1' }],
 });
 
 describe('indexLineWriter', () => {
   it('writes the line JSON.stringify writes, for every kind of field and for hostile names', () => {
     const items: IndexItem[] = [
       item('/m/d1/Movies/Alien (1979)/Alien (1979).mkv', { bytes: 123_456_789_012, mtime_ms: 1_700_000_000_123 }),
-      item('/m/d1/Movies/Alien (1979)/movie.nfo', { nfo: { kind: 'movie', title: 'Alien "Director\'s" \\ cut', season: null, episode: null, aired: null, ids: { tmdb: '348' } } }),
+      item('/m/d1/Movies/Alien (1979)/movie.nfo', {
+        nfo: { kind: 'movie', title: 'Alien "Director\'s" \\ cut', season: null, episode: null, aired: null, ids: { tmdb: '348' } },
+      }),
       episode('/m/d1/TV/Lost', 1, [2, 3], { air_date: '2004-09-22', title: 'Lost' }),
       item('/m/d2/TV/loose\u0001 "q" \\ \ud800 é 𝄞\n.mkv', { title: null, year: null, extra: true, mtime_ms: -0 }),
       item('/m/d2/TV/x.srt', { type: 'subtitle', nfo: { kind: 'episode', title: null, season: 1, episode: 2, aired: '2010-01-01' } }),

@@ -95,7 +95,10 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
   // Only workers write the index, one library scan at a time: what a killed one left can go.
   await removeStaleTemps(file);
   const itemsTmp = tempPathFor(file);
-  const mode = await stat(file).then((s) => s.mode & 0o7777, () => 0o666);
+  const mode = await stat(file).then(
+    (s) => s.mode & 0o7777,
+    () => 0o666,
+  );
   let fd: number | undefined = openSync(itemsTmp, 'wx', mode);
   writeSync(fd, `${' '.repeat(HEADER_ROOM - 1)}\n`);
   // Lines gather in one buffer, written out when full: few syscalls, however small each folder.
@@ -228,7 +231,7 @@ export async function readLibraryIndex(dataDir: string): Promise<LibraryIndex | 
 async function headerOf(handle: FileHandle, file: string): Promise<{ header: IndexHeader; itemsAt: number }> {
   const chunks: Buffer[] = [];
   let length = 0;
-  for (let pos = 0; ; ) {
+  for (let pos = 0; ;) {
     const buf = Buffer.allocUnsafe(1 << 16);
     const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
     const nl = buf.subarray(0, bytesRead).indexOf(10);
@@ -290,7 +293,7 @@ async function readLines(handle: FileHandle, from: number, to: number, each: (it
   // buf[0, kept) is the start of a line not yet ended, found at `base` in the file.
   let kept = 0;
   let base = from;
-  for (let pos = from; pos < to; ) {
+  for (let pos = from; pos < to;) {
     if (kept === buf.length) {
       // A line longer than the buffer (an .nfo with a long plot).
       const bigger = Buffer.allocUnsafe(buf.length * 2);

@@ -11,7 +11,14 @@ let dir: string;
 let cache: LibraryCache | undefined;
 
 const index = (scanned_at: string): LibraryIndex => ({
-  version: 1, scanned_at, duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [], items: [],
+  version: 1,
+  scanned_at,
+  duration_ms: 1,
+  truncated: false,
+  timed_out: false,
+  skipped: [],
+  drives: [],
+  items: [],
 });
 
 beforeEach(async () => {
@@ -95,10 +102,27 @@ describe('LibraryCache', () => {
 
   it('takes a new index nobody asked about yet by its header, and serves its own items when asked', async () => {
     const item = (path: string) => ({
-      path, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies', bytes: 1, mtime_ms: 2,
-      ext: '.mkv', type: 'video' as const, title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+      path,
+      drive: 'd1',
+      section: 'movies' as const,
+      root: '/m/Movies',
+      folder: '/m/Movies',
+      bytes: 1,
+      mtime_ms: 2,
+      ext: '.mkv',
+      type: 'video' as const,
+      title: 'A',
+      year: null,
+      season: null,
+      episodes: [],
+      air_date: null,
+      extra: false,
+      nfo: null,
     });
-    const withItems = (scanned_at: string, n: number): LibraryIndex => ({ ...index(scanned_at), items: Array.from({ length: n }, (_, i) => item(`/m/Movies/${i}.mkv`)) });
+    const withItems = (scanned_at: string, n: number): LibraryIndex => ({
+      ...index(scanned_at),
+      items: Array.from({ length: n }, (_, i) => item(`/m/Movies/${i}.mkv`)),
+    });
     await writeLibraryIndex(dir, withItems('2026-01-01T00:00:00.000Z', 1));
     cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
     expect(await cache.derive('n', (i) => i?.items.length)).toBe(1);
@@ -125,8 +149,22 @@ describe('LibraryCache', () => {
 describe('index file', () => {
   it('round-trips an index, sharing repeated strings', async () => {
     const item = (path: string) => ({
-      path, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies/Heat (1995)', bytes: 1, mtime_ms: 2,
-      ext: '.mkv', type: 'video' as const, title: 'Heat', year: 1995, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+      path,
+      drive: 'd1',
+      section: 'movies' as const,
+      root: '/m/Movies',
+      folder: '/m/Movies/Heat (1995)',
+      bytes: 1,
+      mtime_ms: 2,
+      ext: '.mkv',
+      type: 'video' as const,
+      title: 'Heat',
+      year: 1995,
+      season: null,
+      episodes: [],
+      air_date: null,
+      extra: false,
+      nfo: null,
     });
     const written: LibraryIndex = { ...index('2026-03-01T00:00:00.000Z'), items: [item('/m/Movies/Heat (1995)/a.mkv'), item('/m/Movies/Heat (1995)/b.mkv')] };
     await writeLibraryIndex(dir, written);
@@ -141,9 +179,22 @@ describe('index file', () => {
 
   it('streams items to disk as they come: many chunks read back in order, and no temp file is left', async () => {
     const item = (i: number) => ({
-      path: `/m/Movies/Film ${i} (2001)/Film ${i} (2001).mkv`, drive: 'd1', section: 'movies' as const, root: '/m/Movies',
-      folder: `/m/Movies/Film ${i} (2001)`, bytes: i, mtime_ms: 2, ext: '.mkv', type: 'video' as const, title: `Film ${i}`,
-      year: 2001, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+      path: `/m/Movies/Film ${i} (2001)/Film ${i} (2001).mkv`,
+      drive: 'd1',
+      section: 'movies' as const,
+      root: '/m/Movies',
+      folder: `/m/Movies/Film ${i} (2001)`,
+      bytes: i,
+      mtime_ms: 2,
+      ext: '.mkv',
+      type: 'video' as const,
+      title: `Film ${i}`,
+      year: 2001,
+      season: null,
+      episodes: [],
+      air_date: null,
+      extra: false,
+      nfo: null,
     });
     // Past the writer's 1 MiB chunk several times over.
     const items = Array.from({ length: 20_000 }, (_, i) => item(i));
@@ -159,8 +210,22 @@ describe('index file', () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     const writer = await openIndexWriter(dir);
     writer.add({
-      path: '/m/Movies/a.mkv', drive: 'd1', section: 'movies', root: '/m/Movies', folder: '/m/Movies', bytes: 1, mtime_ms: 2,
-      ext: '.mkv', type: 'video', title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+      path: '/m/Movies/a.mkv',
+      drive: 'd1',
+      section: 'movies',
+      root: '/m/Movies',
+      folder: '/m/Movies',
+      bytes: 1,
+      mtime_ms: 2,
+      ext: '.mkv',
+      type: 'video',
+      title: 'A',
+      year: null,
+      season: null,
+      episodes: [],
+      air_date: null,
+      extra: false,
+      nfo: null,
     });
     await writer.abort();
     expect(await readLibraryIndex(dir)).toEqual(index('2026-01-01T00:00:00.000Z'));
@@ -170,8 +235,21 @@ describe('index file', () => {
   it('reads back a line longer than its read buffer', async () => {
     const plot = 'x'.repeat(3 << 20);
     const long = {
-      path: '/m/Movies/Heat (1995)/Heat (1995).nfo', drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder: '/m/Movies/Heat (1995)', bytes: 1,
-      mtime_ms: 2, ext: '.nfo', type: 'nfo' as const, title: 'Heat', year: 1995, season: null, episodes: [], air_date: null, extra: false,
+      path: '/m/Movies/Heat (1995)/Heat (1995).nfo',
+      drive: 'd1',
+      section: 'movies' as const,
+      root: '/m/Movies',
+      folder: '/m/Movies/Heat (1995)',
+      bytes: 1,
+      mtime_ms: 2,
+      ext: '.nfo',
+      type: 'nfo' as const,
+      title: 'Heat',
+      year: 1995,
+      season: null,
+      episodes: [],
+      air_date: null,
+      extra: false,
       nfo: { kind: 'movie' as const, title: plot, year: 1995, season: null, episode: null, aired: null, ids: {} },
     };
     const written: LibraryIndex = { ...index('2026-05-01T00:00:00.000Z'), items: [long, { ...long, path: '/m/Movies/Heat (1995)/b.nfo' }] };
@@ -182,8 +260,22 @@ describe('index file', () => {
 
 describe('passes over the index', () => {
   const item = (folder: string, name: string) => ({
-    path: `${folder}/${name}`, drive: 'd1', section: 'movies' as const, root: '/m/Movies', folder, bytes: name.length, mtime_ms: 2,
-    ext: '.mkv', type: 'video' as const, title: 'A', year: null, season: null, episodes: [], air_date: null, extra: false, nfo: null,
+    path: `${folder}/${name}`,
+    drive: 'd1',
+    section: 'movies' as const,
+    root: '/m/Movies',
+    folder,
+    bytes: name.length,
+    mtime_ms: 2,
+    ext: '.mkv',
+    type: 'video' as const,
+    title: 'A',
+    year: null,
+    season: null,
+    episodes: [],
+    air_date: null,
+    extra: false,
+    nfo: null,
   });
 
   it('compute a value from the streamed items, and read one folder back from where its lines lie, until a newer index replaces it', async () => {

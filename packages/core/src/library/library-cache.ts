@@ -110,7 +110,11 @@ export async function createLibraryCache(opts: {
   }
 
   /** Every value of `keys` from one read of the index (none when `held` is null: no index yet). */
-  async function computeAll(keys: [string, Compute<unknown>][], held: Held | null, ver: number): Promise<{ outcomes: Map<string, Outcome>; files: number | null }> {
+  async function computeAll(
+    keys: [string, Compute<unknown>][],
+    held: Held | null,
+    ver: number,
+  ): Promise<{ outcomes: Map<string, Outcome>; files: number | null }> {
     const outcomes = new Map<string, Outcome>();
     const passes: [string, IndexPass<unknown>][] = [];
     const whole: [string, (index: LibraryIndex | null) => unknown][] = [];

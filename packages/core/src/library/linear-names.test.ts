@@ -38,9 +38,13 @@ const RUNS = [' ', '.', '-', '_', ' - ', '\t', '1', '19', '2000 ', 'a.', '(', '[
 const ENDS = ['', '!'];
 
 describe('the name readers run in linear time', () => {
-  it.each(Object.entries(READERS))('%s', (_, read) => {
-    expect(superLinearRuns(read, RUNS, ENDS)).toEqual([]);
-  }, 120_000);
+  it.each(Object.entries(READERS))(
+    '%s',
+    (_, read) => {
+      expect(superLinearRuns(read, RUNS, ENDS)).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('boundedName', () => {

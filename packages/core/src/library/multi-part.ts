@@ -37,7 +37,6 @@ export function moviePart(name: string): MoviePart | null {
   if (!g || !g.name) return null;
   const part = g.num !== undefined ? Number(g.num) : g.letter!.toLowerCase().charCodeAt(0) - 96;
   if (part < 1) return null;
-  const firstToken =
-    g.num !== undefined ? '1'.padStart(g.num.length, '0') : g.letter === g.letter!.toLowerCase() ? 'a' : 'A';
+  const firstToken = g.num !== undefined ? '1'.padStart(g.num.length, '0') : g.letter === g.letter!.toLowerCase() ? 'a' : 'A';
   return { name: g.name.replace(/[\s._-]+$/, ''), part, first: g.name + g.lead + firstToken + g.close };
 }

@@ -11,13 +11,18 @@ describe('parseNfo', () => {
   });
 
   it('reads the show ids a provider can use', () => {
-    const xml = '<tvshow><title>Lost</title><uniqueid type="tvdb" default="true">73739</uniqueid><uniqueid type="tvmaze">123</uniqueid><uniqueid type="imdb">tt0411008</uniqueid></tvshow>';
+    const xml =
+      '<tvshow><title>Lost</title><uniqueid type="tvdb" default="true">73739</uniqueid><uniqueid type="tvmaze">123</uniqueid><uniqueid type="imdb">tt0411008</uniqueid></tvshow>';
     expect(parseNfo(xml)?.ids).toEqual({ tvdb: '73739', tvmaze: '123', imdb: 'tt0411008' });
   });
 
   it('reads a tvshow and a movie', () => {
     expect(parseNfo('<tvshow>\n  <title>Lost</title>\n  <premiered>2004-09-22</premiered>\n</tvshow>')).toEqual({
-      kind: 'tvshow', title: 'Lost', season: null, episode: null, aired: '2004-09-22',
+      kind: 'tvshow',
+      title: 'Lost',
+      season: null,
+      episode: null,
+      aired: '2004-09-22',
     });
     expect(parseNfo('<movie><title>Heat</title></movie>')?.kind).toBe('movie');
   });
@@ -62,12 +67,50 @@ function reference(text: string): NfoInfo | null {
 }
 
 const PIECES = [
-  '<tvshow>', '<episodedetails>', '<movie ', '<Movie>', '<moviex>', '<title>', '</title>', '<TITLE>', '</Title>', '<season>', '</season>',
-  '<episode>', '</episode>', '<aired>', '</aired>', '<premiered>', '</premiered>', '<uniqueid', '<uniqueidx', '</uniqueid>', '</UniqueID>',
-  ' type="tvdb"', " type='imdb'", ' TYPE = "Tmdb" ', ' subtype="x"', ' type="a b"', ' default="true"', '>', '<', ' ', '\n', '\t', 'x', 'Lost',
-  '1', '42', '2004-09-22', '&amp;', '&lt;', '&bogus;', '\u00a0', 'İ', '\u212a',
+  '<tvshow>',
+  '<episodedetails>',
+  '<movie ',
+  '<Movie>',
+  '<moviex>',
+  '<title>',
+  '</title>',
+  '<TITLE>',
+  '</Title>',
+  '<season>',
+  '</season>',
+  '<episode>',
+  '</episode>',
+  '<aired>',
+  '</aired>',
+  '<premiered>',
+  '</premiered>',
+  '<uniqueid',
+  '<uniqueidx',
+  '</uniqueid>',
+  '</UniqueID>',
+  ' type="tvdb"',
+  " type='imdb'",
+  ' TYPE = "Tmdb" ',
+  ' subtype="x"',
+  ' type="a b"',
+  ' default="true"',
+  '>',
+  '<',
+  ' ',
+  '\n',
+  '\t',
+  'x',
+  'Lost',
+  '1',
+  '42',
+  '2004-09-22',
+  '&amp;',
+  '&lt;',
+  '&bogus;',
+  '\u00a0',
+  'İ',
+  '\u212a',
 ];
-
 
 describe('parseNfo reads what the expressions it replaced read', () => {
   it('on 20,000 generated files of Kodi pieces', () => {

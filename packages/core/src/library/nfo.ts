@@ -34,7 +34,7 @@ const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
 function tagText(text: string, tag: string): string | null {
   const open = `<${tag}>`;
   const close = `</${tag}>`;
-  for (let at = text.indexOf('<'); at >= 0; ) {
+  for (let at = text.indexOf('<'); at >= 0;) {
     if (!hasAt(text, at, open)) {
       at = text.indexOf('<', at + 1);
       continue;
@@ -70,7 +70,7 @@ function idType(attrs: string): string | null {
 /** Every `<uniqueid type="kind">id</uniqueid>`, the first of each kind. */
 function uniqueIds(text: string): Record<string, string> {
   const ids: Record<string, string> = {};
-  for (let at = text.indexOf('<'); at >= 0; ) {
+  for (let at = text.indexOf('<'); at >= 0;) {
     if (!hasAt(text, at, '<uniqueid') || isWordChar(text[at + 9])) {
       at = text.indexOf('<', at + 1);
       continue;
@@ -90,7 +90,11 @@ function uniqueIds(text: string): Record<string, string> {
   return ids;
 }
 
-const ROOTS = [['tvshow', 'tvshow'], ['episodedetails', 'episode'], ['movie', 'movie']] as const;
+const ROOTS = [
+  ['tvshow', 'tvshow'],
+  ['episodedetails', 'episode'],
+  ['movie', 'movie'],
+] as const;
 
 /** The first `<tvshow`, `<episodedetails` or `<movie` followed by a blank or `>`. */
 function rootKind(text: string): NfoInfo['kind'] | null {

@@ -65,7 +65,7 @@ afterEach(async () => {
 });
 
 describe('scanLibrary', () => {
-  it('indexes only the library folders of each drive in a stable order (a folder\'s files, then its subfolders)', async () => {
+  it("indexes only the library folders of each drive in a stable order (a folder's files, then its subfolders)", async () => {
     const index = await scanLibrary(options());
     const paths = index.items.map((i) => i.path.slice(root.length + 1));
     expect(paths).toEqual([
@@ -81,8 +81,17 @@ describe('scanLibrary', () => {
     ]);
     const matrix = index.items.find((i) => i.path.endsWith('The Matrix (1999).mkv'))!;
     expect(matrix).toMatchObject({
-      drive: 'd1', section: 'movies', root: join(root, 'd1/Movies'), folder: join(root, 'd1/Movies/The Matrix (1999)'),
-      bytes: 1000, ext: '.mkv', type: 'video', title: 'The Matrix', year: 1999, extra: false, nfo: null,
+      drive: 'd1',
+      section: 'movies',
+      root: join(root, 'd1/Movies'),
+      folder: join(root, 'd1/Movies/The Matrix (1999)'),
+      bytes: 1000,
+      ext: '.mkv',
+      type: 'video',
+      title: 'The Matrix',
+      year: 1999,
+      extra: false,
+      nfo: null,
     });
     expect(matrix.mtime_ms).toBeGreaterThan(0);
     const heat = index.items.find((i) => i.path.includes('Heat'))!;
@@ -241,7 +250,11 @@ describe('scanLibrary', () => {
         const items = await scanInline(options({ maxFiles: 10_000, onProgress: swap }));
         expect(Date.now() - started).toBeLessThan(4000);
         expect(swapped).toBe(true);
-        expect(items.filter((i) => late.includes(i.path)).map((i) => [basename(i.path), i.nfo])).toEqual([['x.nfo', null], ['y.nfo', null], ['z.nfo', null]]);
+        expect(items.filter((i) => late.includes(i.path)).map((i) => [basename(i.path), i.nfo])).toEqual([
+          ['x.nfo', null],
+          ['y.nfo', null],
+          ['z.nfo', null],
+        ]);
       } finally {
         for (const f of freers) f.kill('SIGKILL');
       }
@@ -285,19 +298,39 @@ describe('libraryView', () => {
     const index = await scanLibrary(options());
     const view = libraryView(index);
     expect(view.summary).toMatchObject({ files: 9, movies: 2, series: 2, episodes: 4, truncated: false, timed_out: false });
-    expect(view.summary.bytes).toBe(1000 + 5 + 50 + 700 + 300 + 300 + 400 + Buffer.byteLength('<tvshow><title>Lost</title></tvshow>') + index.items.find((i) => i.path.endsWith('S01E06.nfo'))!.bytes);
+    expect(view.summary.bytes).toBe(
+      1000 +
+        5 +
+        50 +
+        700 +
+        300 +
+        300 +
+        400 +
+        Buffer.byteLength('<tvshow><title>Lost</title></tvshow>') +
+        index.items.find((i) => i.path.endsWith('S01E06.nfo'))!.bytes,
+    );
     expect(view.movies.map((m) => [m.title, m.year, m.files])).toEqual([
       ['Heat', 1995, 1],
       ['The Matrix', 1999, 3],
     ]);
     expect(view.series).toEqual([
       {
-        title: 'Fargo', folder: join(root, 'd2/TV Shows/Fargo (2014)'), drive: 'd2',
-        seasons: [{ season: 2, episodes: [1] }], episode_count: 1, files: 1, bytes: 400,
+        title: 'Fargo',
+        folder: join(root, 'd2/TV Shows/Fargo (2014)'),
+        drive: 'd2',
+        seasons: [{ season: 2, episodes: [1] }],
+        episode_count: 1,
+        files: 1,
+        bytes: 400,
       },
       {
-        title: 'Lost', folder: join(root, 'd1/TV/Lost (2004)'), drive: 'd1',
-        seasons: [{ season: 1, episodes: [1, 2, 5] }], episode_count: 3, files: 4, bytes: expect.any(Number),
+        title: 'Lost',
+        folder: join(root, 'd1/TV/Lost (2004)'),
+        drive: 'd1',
+        seasons: [{ season: 1, episodes: [1, 2, 5] }],
+        episode_count: 3,
+        files: 4,
+        bytes: expect.any(Number),
       },
     ]);
     expect(JSON.stringify(view)).not.toContain('"items"');
@@ -310,7 +343,7 @@ describe('libraryView', () => {
     await lib('Movies/Alien (1979) [imdbid-tt0078748]/Featurettes/Making Of.mkv');
     await lib('Movies/Alien (1979) [imdbid-tt0078748]/Alien (1979)-trailer.mkv');
     await lib('Movies/Alien (1979) [imdbid-tt0078748]/trailer.mp4');
-    await lib("Movies/Blade Runner (1982) {edition-Final Cut}/Blade Runner (1982) {edition-Final Cut}.mkv");
+    await lib('Movies/Blade Runner (1982) {edition-Final Cut}/Blade Runner (1982) {edition-Final Cut}.mkv');
     await lib('Movies/Heat (1995) {tmdb-949} [1080p]/Heat (1995) - cd1.mkv');
     await lib('Movies/Heat (1995) {tmdb-949} [1080p]/Heat (1995) - cd2.mkv');
     await lib('Movies/Ronin (1998) - cd1.mkv');
@@ -357,10 +390,22 @@ describe('libraryView', () => {
     ]);
     expect(view.series.map((s) => [s.title, s.seasons])).toEqual([
       ['12 Monkeys', [{ season: 1, episodes: [1, 7] }]],
-      ['Dark', [{ season: 1, episodes: [1, 2] }, { season: 2, episodes: [1] }]],
+      [
+        'Dark',
+        [
+          { season: 1, episodes: [1, 2] },
+          { season: 2, episodes: [1] },
+        ],
+      ],
       ['Extras', [{ season: 1, episodes: [1] }]],
       ['Frieren', [{ season: 1, episodes: [1, 2, 3] }]],
-      ['Lost', [{ season: 0, episodes: [1] }, { season: 1, episodes: [1, 2, 3] }]],
+      [
+        'Lost',
+        [
+          { season: 0, episodes: [1] },
+          { season: 1, episodes: [1, 2, 3] },
+        ],
+      ],
       ['Trailer Park Boys', [{ season: 1, episodes: [1, 2, 3] }]],
     ]);
     const extras = index.items.filter((i) => i.extra).map((i) => i.path.slice(join(root, 'd3').length + 1));

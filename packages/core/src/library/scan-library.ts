@@ -278,11 +278,7 @@ export async function scanLibraryInto(opts: LibraryScanOptions, sink: LibrarySca
     }
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of children) {
-      const section: Section | null = opts.movieFolders.includes(child.name)
-        ? 'movies'
-        : opts.tvFolders.includes(child.name)
-          ? 'tv'
-          : null;
+      const section: Section | null = opts.movieFolders.includes(child.name) ? 'movies' : opts.tvFolders.includes(child.name) ? 'tv' : null;
       if (section) roots.push({ drive, root: `${drive.path.replace(/\/+$/, '')}/${child.name}`, section });
     }
   }

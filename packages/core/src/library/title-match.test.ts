@@ -136,31 +136,45 @@ describe('fittingFolders', () => {
 });
 
 describe('sameTitleGroups', () => {
-  const g = (xs: [string, number | null, string | null][]) =>
-    sameTitleGroups(xs, (x) => titleKey(x[0], x[1], x[2])).map((b) => b.map((x) => x.join('|')));
+  const g = (xs: [string, number | null, string | null][]) => sameTitleGroups(xs, (x) => titleKey(x[0], x[1], x[2])).map((b) => b.map((x) => x.join('|')));
 
   it('buckets by key, joining things without a year or country to the one there is', () => {
-    expect(g([['Lost', null, null], ['lost', 2004, null], ['LOST!', null, null], ['Fargo', null, null]])).toEqual([
-      ['Lost||', 'lost|2004|', 'LOST!||'],
-      ['Fargo||'],
-    ]);
-    expect(g([['The Office', null, 'US'], ['Office', 2005, null]])).toEqual([['The Office||US', 'Office|2005|']]);
+    expect(
+      g([
+        ['Lost', null, null],
+        ['lost', 2004, null],
+        ['LOST!', null, null],
+        ['Fargo', null, null],
+      ]),
+    ).toEqual([['Lost||', 'lost|2004|', 'LOST!||'], ['Fargo||']]);
+    expect(
+      g([
+        ['The Office', null, 'US'],
+        ['Office', 2005, null],
+      ]),
+    ).toEqual([['The Office||US', 'Office|2005|']]);
   });
 
   it('splits by year when there are several, leaving those without a year on their own', () => {
-    expect(g([['Doctor Who', 1963, null], ['Doctor Who', null, null], ['Doctor Who', 2005, null], ['Doctor Who', 2005, null]])).toEqual([
-      ['Doctor Who|1963|'],
-      ['Doctor Who||'],
-      ['Doctor Who|2005|', 'Doctor Who|2005|'],
-    ]);
+    expect(
+      g([
+        ['Doctor Who', 1963, null],
+        ['Doctor Who', null, null],
+        ['Doctor Who', 2005, null],
+        ['Doctor Who', 2005, null],
+      ]),
+    ).toEqual([['Doctor Who|1963|'], ['Doctor Who||'], ['Doctor Who|2005|', 'Doctor Who|2005|']]);
   });
 
   it('splits by country likewise', () => {
-    expect(g([['The Office (US)', null, null], ['The Office', null, 'UK'], ['The Office', null, null], ['Office', null, 'US']])).toEqual([
-      ['The Office (US)||', 'Office||US'],
-      ['The Office||UK'],
-      ['The Office||'],
-    ]);
+    expect(
+      g([
+        ['The Office (US)', null, null],
+        ['The Office', null, 'UK'],
+        ['The Office', null, null],
+        ['Office', null, 'US'],
+      ]),
+    ).toEqual([['The Office (US)||', 'Office||US'], ['The Office||UK'], ['The Office||']]);
   });
 });
 

@@ -102,7 +102,17 @@ function byTitle<T extends { title: string; folder: string }>(a: T, b: T): numbe
   return a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
 }
 
-const EMPTY_SUMMARY: LibrarySummary = { files: 0, bytes: 0, movies: 0, series: 0, episodes: 0, scanned_at: null, duration_ms: null, truncated: false, timed_out: false };
+const EMPTY_SUMMARY: LibrarySummary = {
+  files: 0,
+  bytes: 0,
+  movies: 0,
+  series: 0,
+  episodes: 0,
+  scanned_at: null,
+  duration_ms: null,
+  truncated: false,
+  timed_out: false,
+};
 
 export interface LibraryAccumulator {
   add(item: IndexItem): void;
@@ -111,7 +121,11 @@ export interface LibraryAccumulator {
   view(header: IndexHeader): LibraryView;
 }
 
-function librarySummary(header: IndexHeader, counts: { files: number; bytes: number; movies: number }, shows: { series: number; episodes: number }): LibrarySummary {
+function librarySummary(
+  header: IndexHeader,
+  counts: { files: number; bytes: number; movies: number },
+  shows: { series: number; episodes: number },
+): LibrarySummary {
   return {
     ...counts,
     series: shows.series,

@@ -84,15 +84,30 @@ const rm = demuxer('rm');
  * extension missing here (`.iso`, `.strm`, which is a text file naming a URL) is not read at all.
  */
 const DEMUXERS: Partial<Record<VideoExtension, Demuxer>> = {
-  '.mkv': matroska, '.mk3d': matroska, '.webm': matroska,
-  '.mp4': mov, '.m4v': mov, '.mov': mov, '.3gp': mov, '.f4v': mov,
-  '.avi': avi, '.divx': avi, '.xvid': avi,
-  '.ts': mpegts, '.m2ts': mpegts, '.mts': mpegts,
-  '.wmv': asf, '.asf': asf,
-  '.mpg': mpegPs, '.mpeg': mpegPs, '.vob': mpegPs,
+  '.mkv': matroska,
+  '.mk3d': matroska,
+  '.webm': matroska,
+  '.mp4': mov,
+  '.m4v': mov,
+  '.mov': mov,
+  '.3gp': mov,
+  '.f4v': mov,
+  '.avi': avi,
+  '.divx': avi,
+  '.xvid': avi,
+  '.ts': mpegts,
+  '.m2ts': mpegts,
+  '.mts': mpegts,
+  '.wmv': asf,
+  '.asf': asf,
+  '.mpg': mpegPs,
+  '.mpeg': mpegPs,
+  '.vob': mpegPs,
   '.flv': demuxer('flv'),
-  '.ogm': ogg, '.ogv': ogg,
-  '.rm': rm, '.rmvb': rm,
+  '.ogm': ogg,
+  '.ogv': ogg,
+  '.rm': rm,
+  '.rmvb': rm,
 };
 
 /** The demuxer that reads a file named like `file`, or null for an extension we do not read. */
@@ -104,7 +119,9 @@ export function demuxerFor(file: string): Demuxer | null {
 export function requireDemuxer(file: string): Demuxer {
   const found = demuxerFor(file);
   if (!found) {
-    throw new AppError('bad_request', `path: ${file}: ${extname(file) || 'a name without an extension'} is not a container this service reads`, { key: 'path' });
+    throw new AppError('bad_request', `path: ${file}: ${extname(file) || 'a name without an extension'} is not a container this service reads`, {
+      key: 'path',
+    });
   }
   return found;
 }

@@ -21,26 +21,62 @@ describe('encodersToCheck', () => {
 describe('encoderCheckArgv', () => {
   it('encodes a second of generated video with the flags a transcode uses, to no file', () => {
     expect(encoderCheckArgv('libx264')).toEqual([
-      ...HEAD, ...SOURCE,
-      '-c:v:0', 'libx264', '-preset:v:0', 'medium', '-crf:v:0', '20', '-pix_fmt:v:0', 'yuv420p',
+      ...HEAD,
+      ...SOURCE,
+      '-c:v:0',
+      'libx264',
+      '-preset:v:0',
+      'medium',
+      '-crf:v:0',
+      '20',
+      '-pix_fmt:v:0',
+      'yuv420p',
       ...NULL_OUTPUT,
     ]);
     expect(encoderCheckArgv('h264_nvenc')).toEqual([
-      ...HEAD, ...SOURCE,
-      '-c:v:0', 'h264_nvenc', '-preset:v:0', 'p5', '-rc:v:0', 'vbr', '-cq:v:0', '23', '-b:v:0', '0', '-pix_fmt:v:0', 'yuv420p',
+      ...HEAD,
+      ...SOURCE,
+      '-c:v:0',
+      'h264_nvenc',
+      '-preset:v:0',
+      'p5',
+      '-rc:v:0',
+      'vbr',
+      '-cq:v:0',
+      '23',
+      '-b:v:0',
+      '0',
+      '-pix_fmt:v:0',
+      'yuv420p',
       ...NULL_OUTPUT,
     ]);
     expect(encoderCheckArgv('h264_qsv')).toEqual([
-      ...HEAD, ...SOURCE,
-      '-c:v:0', 'h264_qsv', '-preset:v:0', 'medium', '-global_quality:v:0', '23', '-pix_fmt:v:0', 'nv12',
+      ...HEAD,
+      ...SOURCE,
+      '-c:v:0',
+      'h264_qsv',
+      '-preset:v:0',
+      'medium',
+      '-global_quality:v:0',
+      '23',
+      '-pix_fmt:v:0',
+      'nv12',
       ...NULL_OUTPUT,
     ]);
   });
 
   it('opens the VAAPI device before the input, as a transcode does', () => {
     expect(encoderCheckArgv('h264_vaapi')).toEqual([
-      ...HEAD, '-vaapi_device', '/dev/dri/renderD128', ...SOURCE,
-      '-filter:v:0', 'format=nv12,hwupload', '-c:v:0', 'h264_vaapi', '-qp:v:0', '23',
+      ...HEAD,
+      '-vaapi_device',
+      '/dev/dri/renderD128',
+      ...SOURCE,
+      '-filter:v:0',
+      'format=nv12,hwupload',
+      '-c:v:0',
+      'h264_vaapi',
+      '-qp:v:0',
+      '23',
       ...NULL_OUTPUT,
     ]);
   });

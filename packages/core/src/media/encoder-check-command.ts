@@ -16,8 +16,20 @@ export function encodersToCheck(configured: VideoEncoder): VideoEncoder[] {
 export function encoderCheckArgv(encoder: VideoEncoder): string[] {
   const device = encoder === 'h264_vaapi' ? ['-vaapi_device', VAAPI_DEVICE] : [];
   return [
-    'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats',
-    ...device, '-f', 'lavfi', '-i', TEST_SOURCE,
-    ...videoEncoderArgs(encoder, 0), '-f', 'null', '-',
+    'ffmpeg',
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostats',
+    ...device,
+    '-f',
+    'lavfi',
+    '-i',
+    TEST_SOURCE,
+    ...videoEncoderArgs(encoder, 0),
+    '-f',
+    'null',
+    '-',
   ];
 }

@@ -16,7 +16,10 @@ export interface EncoderReport {
 
 /** `[h264_nvenc @ 0x55d4eba49680] Cannot load libcuda.so.1` → `Cannot load libcuda.so.1`. */
 function reason(err: ToolError): string {
-  const line = err.stderr.split('\n').map((l) => l.trim()).find(Boolean);
+  const line = err.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
   const text = line ? line.replace(/^\[[^\]]* @ 0x[0-9a-f]+\]\s*/, '') : err.message;
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
 }

@@ -45,7 +45,15 @@ describe('setTracksEnabled', () => {
       box('moov', box('mvhd', Buffer.alloc(20)), box('trak', tkhd(0, 0x3, 1)), box('trak', tkhd(1, 0x2, 2)), box('trak', tkhd(0, 0x3, 3))),
       box('mdat', Buffer.alloc(32)),
     ]);
-    const changed = await withFile('a.mp4', mp4, (f) => setTracksEnabled(f, new Map([[1, false], [2, true]])));
+    const changed = await withFile('a.mp4', mp4, (f) =>
+      setTracksEnabled(
+        f,
+        new Map([
+          [1, false],
+          [2, true],
+        ]),
+      ),
+    );
     expect(changed).toEqual([1, 2]);
     const after = await readFile(join(dir, 'a.mp4'));
     // The flags' last byte follows the box type and the version byte.

@@ -15,7 +15,7 @@ const ENABLED = 0x1;
 /** The boxes between `from` and `to`, read header by header; never the whole file. */
 async function* boxes(file: FileHandle, from: number, to: number): AsyncGenerator<Box> {
   const head = Buffer.alloc(16);
-  for (let at = from; at + 8 <= to; ) {
+  for (let at = from; at + 8 <= to;) {
     const { bytesRead } = await file.read(head, 0, 16, at);
     if (bytesRead < 8) return;
     const type = head.toString('latin1', 4, 8);

@@ -43,7 +43,10 @@ async function swapFolder() {
 }
 
 async function appError(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -95,7 +98,9 @@ describe('openMedia', () => {
     expect((await appError(openMedia(join(root, 'show', 'folder.mkv')))).code).toBe('bad_request');
     expect((await appError(openMedia(join(root, 'show', 'none.mkv')))).code).toBe('not_found');
     await writeFile(join(root, 'show', 'list.mkv'), "ffconcat version 1.0\nfile '/etc/passwd'\n");
-    expect((await appError(openMedia(join(root, 'show', 'list.mkv')))).message).toMatch(/cannot read .* as media: it is an ffconcat list, refused before ffmpeg runs/);
+    expect((await appError(openMedia(join(root, 'show', 'list.mkv')))).message).toMatch(
+      /cannot read .* as media: it is an ffconcat list, refused before ffmpeg runs/,
+    );
     await writeFile(join(root, 'show', 'hls.mkv'), '#EXTM3U\n#EXTINF:1,\n/etc/passwd\n');
     expect((await appError(openMedia(join(root, 'show', 'hls.mkv')))).message).toMatch(/it is an HLS playlist/);
     await writeFile(join(root, 'show', 'url.strm'), 'http://127.0.0.1/\n');
@@ -128,7 +133,16 @@ describe('bindDescriptors', () => {
   const argv = ['ffmpeg', '-f', 'matroska', '-i', '/m/a.mkv', '-map', '0', '-f', 'matroska', '/m/.t.part'];
   it('reads the input through descriptor 3 and writes the output through the folder at descriptor 4', () => {
     expect(bindDescriptors(argv, { path: '/m/a.mkv' }, { path: '/m/.t.part', folder: { path: '/m' } })).toEqual([
-      'ffmpeg', '-f', 'matroska', '-i', 'file:/dev/fd/3', '-map', '0', '-f', 'matroska', 'file:/dev/fd/4/.t.part',
+      'ffmpeg',
+      '-f',
+      'matroska',
+      '-i',
+      'file:/dev/fd/3',
+      '-map',
+      '0',
+      '-f',
+      'matroska',
+      'file:/dev/fd/4/.t.part',
     ]);
     expect(bindDescriptors(argv.slice(0, 5), { path: '/m/a.mkv' })).toEqual(['ffmpeg', '-f', 'matroska', '-i', 'file:/dev/fd/3']);
   });

@@ -32,7 +32,9 @@ function openError(err: unknown, path: string, what: 'file' | 'folder'): unknown
       return new AppError('not_found', `path: no such ${what}: ${path}`, { key: 'path' });
     case 'ENOTDIR':
       // O_DIRECTORY on what became a link or a file.
-      return what === 'folder' ? forbidden(`${path} is not a folder now; nothing was written`) : new AppError('not_found', `path: no such file: ${path}`, { key: 'path' });
+      return what === 'folder'
+        ? forbidden(`${path} is not a folder now; nothing was written`)
+        : new AppError('not_found', `path: no such file: ${path}`, { key: 'path' });
     case 'ELOOP':
       return forbidden(`${path} is a symbolic link now; nothing was read`);
     default:

@@ -162,7 +162,10 @@ describe('the shared probe pool with real ffprobe runs', () => {
     const first = probeFile(clip);
     const second = probeFile(clip, { signal: ac.signal });
     ac.abort();
-    const err = await second.then(() => null, (e: unknown) => e);
+    const err = await second.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ToolError);
     expect((err as ToolError).reason).toBe('cancelled');
     expect((await first).streams).toHaveLength(3);

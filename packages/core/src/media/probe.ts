@@ -43,9 +43,7 @@ const ffprobeJson = z.object({
     )
     .default([]),
   chapters: z.array(z.unknown()).default([]),
-  format: z
-    .object({ format_name: z.string().optional(), duration: z.string().optional(), size: z.string().optional() })
-    .optional(),
+  format: z.object({ format_name: z.string().optional(), duration: z.string().optional(), size: z.string().optional() }).optional(),
 });
 
 /** ffprobe argv for everything normaliseProbe reads, reading `file` with `demuxer` only. */

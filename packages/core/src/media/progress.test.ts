@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { progressReader, type FfmpegProgress } from './progress.ts';
 
-const block = (outTimeUs: string, speed: string, progress: string) =>
-  ['frame=10', 'fps=0.00', `out_time_us=${outTimeUs}`, `out_time_ms=${outTimeUs}`, 'out_time=00:00:01.000000', `speed=${speed}`, `progress=${progress}`];
+const block = (outTimeUs: string, speed: string, progress: string) => [
+  'frame=10',
+  'fps=0.00',
+  `out_time_us=${outTimeUs}`,
+  `out_time_ms=${outTimeUs}`,
+  'out_time=00:00:01.000000',
+  `speed=${speed}`,
+  `progress=${progress}`,
+];
 
 describe('progressReader', () => {
   it('turns each -progress block into percent and speed', () => {

@@ -50,11 +50,23 @@ const leftovers = async () => [...(await readdir(join(dir, 'media'))), ...(await
 describe('applyTrackAction on real media', () => {
   it('set_default: moves the default flag within the type; tags, other flags, chapters and attachments stay', async () => {
     const { file, before } = await clip('mkv');
-    expect(summary(before)).toEqual(['0:video:null:null:D', '1:audio:eng:English Stereo:D', '2:audio:fra:Français:', '3:subtitle:eng:English:D', '4:subtitle:spa:Español:F']);
+    expect(summary(before)).toEqual([
+      '0:video:null:null:D',
+      '1:audio:eng:English Stereo:D',
+      '2:audio:fra:Français:',
+      '3:subtitle:eng:English:D',
+      '4:subtitle:spa:Español:F',
+    ]);
     const out = await act({ file, action: 'set_default', stream: 2, before });
     expect(out.changed).toBe(true);
     expect(out.command).toContain('-disposition:a:1');
-    expect(summary(out.streams)).toEqual(['0:video:null:null:D', '1:audio:eng:English Stereo:', '2:audio:fra:Français:D', '3:subtitle:eng:English:D', '4:subtitle:spa:Español:F']);
+    expect(summary(out.streams)).toEqual([
+      '0:video:null:null:D',
+      '1:audio:eng:English Stereo:',
+      '2:audio:fra:Français:D',
+      '3:subtitle:eng:English:D',
+      '4:subtitle:spa:Español:F',
+    ]);
     const after = await probeFile(file);
     expect(after.chapters).toBe(2);
     expect(after.others.map((o) => o.type)).toEqual(['attachment']);

@@ -52,10 +52,7 @@ export interface TrackOutcome {
  * rename it is byte-for-byte what it was, whatever fails or dies. Everything reads the file opened
  * once, and the temp is written and renamed through its folder held open (see open-media.ts).
  */
-export function applyTrackAction(
-  job: TrackJob,
-  opts: { journal: WorkJournal; jobId: string | null; signal?: AbortSignal },
-): Promise<TrackOutcome> {
+export function applyTrackAction(job: TrackJob, opts: { journal: WorkJournal; jobId: string | null; signal?: AbortSignal }): Promise<TrackOutcome> {
   const muxer = remuxMuxer(job.file);
   return withMediaInFolder(job.file, (source, folder) => remuxOpened(job, source, folder, muxer, opts));
 }

@@ -66,7 +66,16 @@ export async function runTool(argv: readonly string[], opts: RunOptions): Promis
       env: MALLOC_TUNING,
       // execa takes a generator as a line transform; this one yields nothing, so stdout keeps no lines.
       /* eslint-disable require-yield */
-      stdio: ['ignore', onLine ? function* (line: unknown) { onLine(String(line)); } : 'pipe', 'pipe', ...extra],
+      stdio: [
+        'ignore',
+        onLine
+          ? function* (line: unknown) {
+              onLine(String(line));
+            }
+          : 'pipe',
+        'pipe',
+        ...extra,
+      ],
       /* eslint-enable require-yield */
       stripFinalNewline: true,
     });
@@ -78,7 +87,11 @@ export async function runTool(argv: readonly string[], opts: RunOptions): Promis
     if (err.timedOut) throw new ToolError('timeout', `${name} took longer than ${Math.round(opts.timeoutMs / 1000)} s and was stopped`, stderr);
     if (err.isCanceled) throw new ToolError('cancelled', `${name} was cancelled`, stderr);
     if (err.code === 'ENOENT') throw new ToolError('missing', `${name} is not installed (not found on PATH)`, stderr);
-    throw new ToolError('failed', `${name} failed (${err.exitCode !== undefined ? `exit ${err.exitCode}` : err.signal ?? 'killed'})${stderr ? `: ${stderr}` : ''}`, stderr);
+    throw new ToolError(
+      'failed',
+      `${name} failed (${err.exitCode !== undefined ? `exit ${err.exitCode}` : (err.signal ?? 'killed')})${stderr ? `: ${stderr}` : ''}`,
+      stderr,
+    );
   }
 }
 

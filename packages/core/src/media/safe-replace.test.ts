@@ -37,7 +37,7 @@ describe('replaceVerified', () => {
 });
 
 describe('replaceVerified with the temp swapped for a link after it was verified', () => {
-  it('gives the target\'s mode and owner to nothing the link leads to, and puts no link in its place', async () => {
+  it("gives the target's mode and owner to nothing the link leads to, and puts no link in its place", async () => {
     // Whoever may write the folder (a downloads folder) puts a link where the temp was: chmod and
     // chown by name would follow it and hand a root worker's target owner the file it names.
     const target = join(dir, 'A.mkv');

@@ -50,7 +50,8 @@ export async function replaceVerified(temp: string, target: string, before: File
   await fsyncPath(dirname(target));
 }
 
-const swapped = (temp: string) => new AppError('conflict', `${temp} is not the file that was verified now (a link or another file took its name); nothing was replaced`);
+const swapped = (temp: string) =>
+  new AppError('conflict', `${temp} is not the file that was verified now (a link or another file took its name); nothing was replaced`);
 
 const sameFile = (a: Pick<Stats, 'dev' | 'ino'>, b: Pick<Stats, 'dev' | 'ino'>) => a.dev === b.dev && a.ino === b.ino;
 
@@ -89,7 +90,13 @@ export async function placeVerified(temp: string, dest: string, verified: Pick<S
       if (code === 'EEXIST') throw exists();
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
       // No hard links here (exFAT, some network shares): check, then rename, with a small window between.
-      if (await stat(dest).then(() => true, () => false)) throw exists();
+      if (
+        await stat(dest).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw exists();
       await rename(temp, dest);
     }
     // Swapped between the check and the link: what was put there is taken back.

@@ -26,37 +26,106 @@ const TAIL = ['-max_muxing_queue_size', '4096', '-f'];
 describe('trackCommand', () => {
   it('set_default: flags the chosen track, clears the type’s other default, copies everything', () => {
     expect(trackCommand(mkv, { action: 'set_default', stream: 2 }, '/m/a.mkv', '/m/.t.part', muxerFor('a.mkv')!)).toEqual([
-      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
-      '-disposition:a:0', '-default', '-disposition:a:1', '+default',
-      ...TAIL, 'matroska', '-write_crc32', '0', '/m/.t.part',
+      ...HEAD,
+      ...MKV_IN,
+      '/m/a.mkv',
+      '-map',
+      '0',
+      '-map_metadata',
+      '0',
+      '-map_chapters',
+      '0',
+      '-c',
+      'copy',
+      '-disposition:a:0',
+      '-default',
+      '-disposition:a:1',
+      '+default',
+      ...TAIL,
+      'matroska',
+      '-write_crc32',
+      '0',
+      '/m/.t.part',
     ]);
   });
 
   it('set_default on a subtitle counts subtitle outputs and leaves other flags (forced) alone', () => {
     expect(trackCommand(mkv, { action: 'set_default', stream: 3 }, '/m/a.mkv', '/m/.t.part', muxerFor('a.mkv')!)).toEqual([
-      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
-      '-disposition:s:0', '+default', '-disposition:s:1', '-default',
-      ...TAIL, 'matroska', '-write_crc32', '0', '/m/.t.part',
+      ...HEAD,
+      ...MKV_IN,
+      '/m/a.mkv',
+      '-map',
+      '0',
+      '-map_metadata',
+      '0',
+      '-map_chapters',
+      '0',
+      '-c',
+      'copy',
+      '-disposition:s:0',
+      '+default',
+      '-disposition:s:1',
+      '-default',
+      ...TAIL,
+      'matroska',
+      '-write_crc32',
+      '0',
+      '/m/.t.part',
     ]);
   });
 
   it('remove: maps everything but that stream; attachments stay', () => {
     expect(trackCommand(mkv, { action: 'remove', stream: 1 }, '/m/a.mkv', '/m/.t.part', muxerFor('a.mkv')!)).toEqual([
-      ...HEAD, ...MKV_IN, '/m/a.mkv', '-map', '0', '-map', '-0:1', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
-      ...TAIL, 'matroska', '-write_crc32', '0', '/m/.t.part',
+      ...HEAD,
+      ...MKV_IN,
+      '/m/a.mkv',
+      '-map',
+      '0',
+      '-map',
+      '-0:1',
+      '-map_metadata',
+      '0',
+      '-map_chapters',
+      '0',
+      '-c',
+      'copy',
+      ...TAIL,
+      'matroska',
+      '-write_crc32',
+      '0',
+      '/m/.t.part',
     ]);
   });
 
   it('MP4: leaves out the old chapter track, since -map_chapters writes it again', () => {
     expect(trackCommand(mp4, { action: 'remove', stream: 4 }, '/m/a.mp4', '/m/.t.part', muxerFor('a.MP4')!)).toEqual([
-      ...HEAD, ...MP4_IN, '/m/a.mp4', '-map', '0', '-map', '-0:4', '-map', '-0:5', '-map_metadata', '0', '-map_chapters', '0', '-c', 'copy',
-      ...TAIL, 'mp4', '/m/.t.part',
+      ...HEAD,
+      ...MP4_IN,
+      '/m/a.mp4',
+      '-map',
+      '0',
+      '-map',
+      '-0:4',
+      '-map',
+      '-0:5',
+      '-map_metadata',
+      '0',
+      '-map_chapters',
+      '0',
+      '-c',
+      'copy',
+      ...TAIL,
+      'mp4',
+      '/m/.t.part',
     ]);
   });
 
   it('m2ts keeps its 192-byte packets although the temp name does not end in .m2ts', () => {
     expect(trackCommand(mkv, { action: 'remove', stream: 2 }, '/m/a.m2ts', '/m/.t.part', muxerFor('a.m2ts')!).slice(-4)).toEqual([
-      'mpegts', '-mpegts_m2ts_mode', '1', '/m/.t.part',
+      'mpegts',
+      '-mpegts_m2ts_mode',
+      '1',
+      '/m/.t.part',
     ]);
   });
 
@@ -99,7 +168,9 @@ describe('streamsAfter and checkTrackRequest', () => {
     expect(trackTarget(streams, 4)).toBe(streams[4]);
     expect(() => trackTarget(streams, 0)).toThrow(/video, not an audio or subtitle/);
     expect(checkTrackRequest(streams, { action: 'remove', stream: 2 }, muxerFor('a.avi')!)).toBe(streams[2]);
-    expect(() => checkTrackRequest(streams, { action: 'set_default', stream: 2 }, muxerFor('a.avi')!)).toThrow(/^action: a avi file cannot mark a default track/);
+    expect(() => checkTrackRequest(streams, { action: 'set_default', stream: 2 }, muxerFor('a.avi')!)).toThrow(
+      /^action: a avi file cannot mark a default track/,
+    );
   });
 });
 

@@ -64,13 +64,7 @@ export function droppedIndexes(probe: Pick<MediaProbe, 'others'>, req: TrackRequ
  * its type. Everything else (other streams with their tags and flags, chapters, attachments,
  * global metadata) is mapped through unchanged.
  */
-export function trackCommand(
-  probe: Pick<MediaProbe, 'streams' | 'others'>,
-  req: TrackRequest,
-  src: string,
-  tmp: string,
-  muxer: Muxer,
-): string[] {
+export function trackCommand(probe: Pick<MediaProbe, 'streams' | 'others'>, req: TrackRequest, src: string, tmp: string, muxer: Muxer): string[] {
   const target = checkTrackRequest(probe.streams, req, muxer);
   const argv = ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-n', ...inputArgs(requireDemuxer(src), src), '-map', '0'];
   for (const index of droppedIndexes(probe, req, muxer)) argv.push('-map', `-0:${index}`);

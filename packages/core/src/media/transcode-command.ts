@@ -126,11 +126,31 @@ export function transcodePlan(probe: MediaProbe, opts: { encoder: VideoEncoder; 
 
   const device = encoding && opts.encoder === 'h264_vaapi' ? ['-vaapi_device', VAAPI_DEVICE] : [];
   const argv = [
-    'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-n',
-    ...device, ...inputArgs(requireDemuxer(opts.src), opts.src),
-    ...maps, '-map_metadata', '0', '-map_chapters', '0',
+    'ffmpeg',
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-n',
+    ...device,
+    ...inputArgs(requireDemuxer(opts.src), opts.src),
+    ...maps,
+    '-map_metadata',
+    '0',
+    '-map_chapters',
+    '0',
     ...codecs,
-    '-movflags', '+faststart', '-max_muxing_queue_size', '4096', '-f', MP4_MUXER.format, ...MP4_MUXER.options, opts.tmp,
+    '-movflags',
+    '+faststart',
+    '-max_muxing_queue_size',
+    '4096',
+    '-f',
+    MP4_MUXER.format,
+    ...MP4_MUXER.options,
+    opts.tmp,
   ];
   return { argv, encoder: encoding ? opts.encoder : null, expected, dropped: dropped.sort((a, b) => a.index - b.index) };
 }

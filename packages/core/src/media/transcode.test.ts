@@ -57,7 +57,11 @@ describe('transcodeToMp4 on real media', () => {
     const mp4 = await probeFile(out.output);
     expect(mp4.container).toContain('mp4');
     expect(mp4.streams.map((s) => `${s.type}:${s.codec}:${s.language}`)).toEqual([
-      'video:h264:null', 'audio:aac:eng', 'audio:aac:fra', 'subtitle:mov_text:eng', 'subtitle:mov_text:spa',
+      'video:h264:null',
+      'audio:aac:eng',
+      'audio:aac:fra',
+      'subtitle:mov_text:eng',
+      'subtitle:mov_text:spa',
     ]);
     expect(mp4.chapters).toBe(2);
     expect(progress.at(-1)).toMatchObject({ done: true, percent: 100 });

@@ -113,7 +113,11 @@ async function transcodeOpened(job: TranscodeJob, source: OpenedMedia, folder: P
     const run = async (plan: TranscodePlan) => {
       const onLine = job.onProgress && progressReader(probe.duration_seconds, (p) => job.onProgress!({ ...p, encoder: plan.encoder }));
       const output = { path: ticket.temp, folder };
-      await runWith(plan.argv, { input: source, output }, { timeoutMs: transcodeTimeoutMs(probe, plan), ...signal, ...(onLine ? { onStdoutLine: onLine } : {}) });
+      await runWith(
+        plan.argv,
+        { input: source, output },
+        { timeoutMs: transcodeTimeoutMs(probe, plan), ...signal, ...(onLine ? { onStdoutLine: onLine } : {}) },
+      );
       await setDefaultTracks(folder, temp, plan);
       return plan;
     };

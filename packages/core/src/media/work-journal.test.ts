@@ -82,7 +82,10 @@ describe('workJournal', () => {
     await mkdir(join(data, 'media-work'), { recursive: true });
     const precious = join(media, 'A.mkv');
     await writeFile(precious, 'movie');
-    await writeFile(join(data, 'media-work', 'cc01.json'), JSON.stringify({ temp: precious, host: hostname(), pid: deadPid(), instance: 'x', job_id: null, created_at: '' }));
+    await writeFile(
+      join(data, 'media-work', 'cc01.json'),
+      JSON.stringify({ temp: precious, host: hostname(), pid: deadPid(), instance: 'x', job_id: null, created_at: '' }),
+    );
     expect(await workJournal(data).sweep()).toEqual([]);
     expect(await readdir(media)).toEqual(['A.mkv']);
     expect(await notes()).toEqual([]);

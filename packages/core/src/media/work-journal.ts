@@ -86,7 +86,12 @@ export function workJournal(dataDir: string): WorkJournal {
         const note = join(dir, name);
         const info = await stat(note).catch(() => null);
         if (!info) continue;
-        const parsed = entrySchema.safeParse(await readFile(note, 'utf8').then((t) => JSON.parse(t) as unknown, () => null));
+        const parsed = entrySchema.safeParse(
+          await readFile(note, 'utf8').then(
+            (t) => JSON.parse(t) as unknown,
+            () => null,
+          ),
+        );
         const age = Date.now() - info.mtimeMs;
         if (!parsed.success) {
           // Notes are written atomically, so an unreadable one was edited by hand: leave it a day, then drop it.

@@ -32,7 +32,11 @@ describe('noticeMessage', () => {
   });
 
   it('names an undo by the import it took back', () => {
-    expect(noticeMessage({ ...imported(['a.mkv', 'b.mkv']), undone: 12 }, AT)).toMatchObject({ event: 'undone', title: 'Undid import #12 (2 files)', lines: ['a.mkv', 'b.mkv'] });
+    expect(noticeMessage({ ...imported(['a.mkv', 'b.mkv']), undone: 12 }, AT)).toMatchObject({
+      event: 'undone',
+      title: 'Undid import #12 (2 files)',
+      lines: ['a.mkv', 'b.mkv'],
+    });
   });
 
   it('cuts control and direction characters out of names, and long names short', () => {
@@ -68,7 +72,7 @@ describe('discordRequest', () => {
     expect(body.embeds[0].description).toBe('\\@everyone.mkv');
   });
 
-  it('keeps the title and the description within Discord\'s limits', () => {
+  it("keeps the title and the description within Discord's limits", () => {
     const m = { event: 'test' as const, title: 'T'.repeat(300), lines: Array.from({ length: 10 }, () => '*'.repeat(450)), more: 0, at: AT };
     const embed = JSON.parse(discordRequest(target({ kind: 'discord', url }), m).body!).embeds[0];
     expect([...embed.title]).toHaveLength(256);
@@ -125,19 +129,28 @@ describe('gotifyRequest and appriseRequest', () => {
 describe('mediaServerTestRequest', () => {
   it('asks each kind something that needs its key and changes nothing', () => {
     expect(mediaServerTestRequest(target({ kind: 'jellyfin', url: 'http://jf:8096', api_key: 'k' }))).toEqual({
-      method: 'GET', url: 'http://jf:8096/System/Info', headers: { Authorization: 'MediaBrowser Token="k"' },
+      method: 'GET',
+      url: 'http://jf:8096/System/Info',
+      headers: { Authorization: 'MediaBrowser Token="k"' },
     });
     expect(mediaServerTestRequest(target({ kind: 'emby', url: 'http://emby:8096', api_key: 'k' })).headers).toEqual({ 'X-Emby-Token': 'k' });
     expect(mediaServerTestRequest(target({ kind: 'plex', url: 'http://plex:32400', token: 'p' })).url).toBe('http://plex:32400/library/sections');
-    expect(JSON.parse(mediaServerTestRequest(target({ kind: 'kodi', url: 'http://kodi:8080' })).body!)).toEqual({ jsonrpc: '2.0', method: 'JSONRPC.Ping', id: 1 });
+    expect(JSON.parse(mediaServerTestRequest(target({ kind: 'kodi', url: 'http://kodi:8080' })).body!)).toEqual({
+      jsonrpc: '2.0',
+      method: 'JSONRPC.Ping',
+      id: 1,
+    });
     expect(mediaServerTestRequest(target({ kind: 'webhook', url: 'https://h.example/x', secret: 's3cr' }))).toEqual({
-      method: 'POST', url: 'https://h.example/x', headers: { 'Content-Type': 'application/json', 'X-MO-Secret': 's3cr' }, body: '{"event":"test","target":"t"}',
+      method: 'POST',
+      url: 'https://h.example/x',
+      headers: { 'Content-Type': 'application/json', 'X-MO-Secret': 's3cr' },
+      body: '{"event":"test","target":"t"}',
     });
   });
 });
 
 describe('what a failed answer says', () => {
-  it('names the status and a short, clean excerpt with the target\'s secrets masked', () => {
+  it("names the status and a short, clean excerpt with the target's secrets masked", () => {
     const t = target({ kind: 'discord', url: 'https://discord.com/api/webhooks/1/very-secret-token' });
     const body = `<html><body><h1>401</h1>\u0007 token very-secret-token is invalid ${'x'.repeat(500)}</body></html>`;
     const problem = answerProblem('discord', 401, body, { secrets: targetSecrets(t) })!;

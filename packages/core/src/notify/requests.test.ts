@@ -37,7 +37,9 @@ describe('importFolders and commonFolder', () => {
 
 describe('mediaUpdatedRequest', () => {
   it('Jellyfin: POST /Library/Media/Updated with every path, the key in the MediaBrowser Authorization scheme', () => {
-    expect(mediaUpdatedRequest(target({ kind: 'jellyfin', url: 'http://10.0.0.2:8096/jf/', api_key: 'k1' }), { pass: '1', imports: imports.slice(0, 2) })).toEqual({
+    expect(
+      mediaUpdatedRequest(target({ kind: 'jellyfin', url: 'http://10.0.0.2:8096/jf/', api_key: 'k1' }), { pass: '1', imports: imports.slice(0, 2) }),
+    ).toEqual({
       method: 'POST',
       url: 'http://10.0.0.2:8096/jf/Library/Media/Updated',
       headers: { 'Content-Type': 'application/json', Authorization: 'MediaBrowser Token="k1"' },
@@ -74,7 +76,14 @@ describe('Plex', () => {
     MediaContainer: {
       Directory: [
         { key: '1', type: 'movie', Location: [{ id: 1, path: '/media/Movies' }] },
-        { key: '2', type: 'show', Location: [{ id: 2, path: '/media/TV' }, { id: 3, path: '/other/TV' }] },
+        {
+          key: '2',
+          type: 'show',
+          Location: [
+            { id: 2, path: '/media/TV' },
+            { id: 3, path: '/other/TV' },
+          ],
+        },
         { key: '7', type: 'show', Location: [{ id: 4, path: '/media/TV/Kids' }] },
       ],
     },

@@ -203,7 +203,11 @@ const APPRISE_TYPE = { imported: 'success', undone: 'info', test: 'info' } as co
  */
 export function appriseRequest(target: NotifyTarget, message: ChatMessage): NotifyRequest {
   const path = target.token ? `/notify/${encodeURIComponent(target.token)}` : '/notify';
-  return jsonPost(endpoint(target.url, path), { title: message.title, body: plainText(message), type: APPRISE_TYPE[message.event], format: 'text' }, urlBasicAuth(target));
+  return jsonPost(
+    endpoint(target.url, path),
+    { title: message.title, body: plainText(message), type: APPRISE_TYPE[message.event], format: 'text' },
+    urlBasicAuth(target),
+  );
 }
 
 export const CHAT_KINDS = ['discord', 'ntfy', 'gotify', 'apprise'] as const;
@@ -255,7 +259,10 @@ export function mediaServerTestRequest(target: NotifyTarget): NotifyRequest {
  */
 export function targetSecrets(target: NotifyTarget): string[] {
   const url = new URL(target.url);
-  const path = url.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  const path = url.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((p) => decodeURIComponent(p));
   const inPath = target.kind === 'discord' || target.kind === 'ntfy' ? path.slice(-1) : [];
   const all = [target.api_key, target.token, target.secret, decodeURIComponent(url.password), ...inPath];
   return all.filter((s): s is string => typeof s === 'string' && s.length >= 4);
@@ -270,7 +277,13 @@ export const EXCERPT_CHARS = 200;
 export function answerExcerpt(body: string, secrets: readonly string[]): string {
   let text = body.slice(0, 20_000).replace(/<[^>]*>/g, ' ');
   for (const s of secrets) text = text.split(s).join('***');
-  return truncate(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim(), EXCERPT_CHARS);
+  return truncate(
+    text
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    EXCERPT_CHARS,
+  );
 }
 
 /**

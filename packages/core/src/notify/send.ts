@@ -45,7 +45,10 @@ export function invalidHeader(headers: Record<string, string>): string | null {
 async function perform(target: NotifyTarget, req: NotifyRequest, timeoutMs: number, kodiResult?: string): Promise<string> {
   const what = `${req.method} ${publicPath(target, req.url)}`;
   const invalid = invalidHeader(req.headers);
-  if (invalid !== null) throw new NotifyError(`${what}: the ${invalid} header is not a valid HTTP header value (a line break or another character HTTP does not allow in the target's api_key, token, secret or URL password); nothing was sent`);
+  if (invalid !== null)
+    throw new NotifyError(
+      `${what}: the ${invalid} header is not a valid HTTP header value (a line break or another character HTTP does not allow in the target's api_key, token, secret or URL password); nothing was sent`,
+    );
   let res: Response;
   try {
     res = await fetch(req.url, {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { judge, missedMetrics, type CorpusCase, type ParsedForScoring } from './corpus-score.ts';
 
 const episode = (fields: Partial<ParsedForScoring>): ParsedForScoring => ({
-  kind: 'episode', title: 'Harbour Lights', year: null, season: 3, episodes: [7], air_date: null, absolute_episodes: [], ...fields,
+  kind: 'episode',
+  title: 'Harbour Lights',
+  year: null,
+  season: 3,
+  episodes: [7],
+  air_date: null,
+  absolute_episodes: [],
+  ...fields,
 });
 
 describe('missedMetrics', () => {
@@ -24,7 +31,7 @@ describe('missedMetrics', () => {
     expect(missedMetrics(judge(music, { ...episode({}), kind: 'movie' }))).toEqual(['nonVideoRefused']);
   });
 
-  it('takes a country suffix in a labelled title as the answer\'s country', () => {
+  it("takes a country suffix in a labelled title as the answer's country", () => {
     const suffixed: CorpusCase = { name: 'Riverdale.US.S05E01', expect: { kind: 'episode', title: 'Riverdale US', season: 5, episodes: [1] } };
     const riverdale = episode({ title: 'Riverdale', season: 5, episodes: [1] });
     expect(missedMetrics(judge(suffixed, { ...riverdale, country: 'US' }))).toEqual([]);

@@ -100,8 +100,7 @@ export function fieldVerdicts(e: CaseExpect, got: ParsedForScoring): Record<stri
     out.episodes = sameNumbers(e.episodes, eps);
   }
   if (e.absolute !== undefined) {
-    out.absolute =
-      sameNumbers(e.absolute, got.absolute_episodes) || (seasonless && sameNumbers(e.absolute, got.episodes));
+    out.absolute = sameNumbers(e.absolute, got.absolute_episodes) || (seasonless && sameNumbers(e.absolute, got.episodes));
   }
   if (e.edition !== undefined) out.edition = (e.edition ?? null) === (got.edition ?? null);
   if (e.country !== undefined) out.country = (e.country ?? null) === (got.country ?? null);
@@ -173,8 +172,7 @@ function count(t: Tally, v: Verdict): void {
   t[v]++;
 }
 
-const emptyMetrics = (): CorpusScore['metrics'] =>
-  Object.fromEntries(Object.keys(METRICS).map((k) => [k, { right: 0, of: 0 }])) as CorpusScore['metrics'];
+const emptyMetrics = (): CorpusScore['metrics'] => Object.fromEntries(Object.keys(METRICS).map((k) => [k, { right: 0, of: 0 }])) as CorpusScore['metrics'];
 
 export function scoreCases(
   cases: readonly CorpusCase[],

@@ -15,7 +15,10 @@ function publicCorpusPath(): string | null {
 }
 
 function report(score: ReturnType<typeof scoreCases>, verdict: 'wrong' | 'refused'): string {
-  return score.results.filter((r) => r.verdict === verdict).map(describeResult).join('\n');
+  return score.results
+    .filter((r) => r.verdict === verdict)
+    .map(describeResult)
+    .join('\n');
 }
 
 describe('our own corpus (regression)', () => {

@@ -20,10 +20,7 @@ const EDITIONS: readonly (readonly [string, string])[] = [
   ['redux', 'Redux'],
   ['open[ ._-]?matte', 'Open Matte'],
 ];
-const RE_EDITION = new RegExp(
-  `(?<![a-z0-9])(?:${EDITIONS.map(([re]) => `(${re})`).join('|')})(?![a-z0-9])`,
-  'i',
-);
+const RE_EDITION = new RegExp(`(?<![a-z0-9])(?:${EDITIONS.map(([re]) => `(${re})`).join('|')})(?![a-z0-9])`, 'i');
 
 // Every edition has one of these words: most names have none, and skip the long expression.
 const RE_EDITION_HINT = /cut|edition|extended|theatrical|unrated|uncut|remaster|imax|criterion|redux|matte|anniversary/i;

@@ -19,13 +19,24 @@ const READERS: Record<string, (s: string) => unknown> = {
 // Names made only of a run, each with what ends it: judged by how the time grows, not by a time
 // limit, which a slow or loaded machine misses however linear the parser is.
 const PATHOLOGICAL_NAMES: [unit: string, end: string][] = [
-  [' -', 'x'], ['a.', '2010'], ['1 ', ''], ['[a]', ''], ['S01E01', ''], ['1x', ''], ['Season 1 ', ''], ['- 01 ', ''],
+  [' -', 'x'],
+  ['a.', '2010'],
+  ['1 ', ''],
+  ['[a]', ''],
+  ['S01E01', ''],
+  ['1x', ''],
+  ['Season 1 ', ''],
+  ['- 01 ', ''],
 ];
 
 describe('the release-name parser runs in linear time', () => {
-  it.each(Object.entries(READERS))('%s', (_, read) => {
-    expect(superLinearRuns(read, RUNS, ENDS)).toEqual([]);
-  }, 120_000);
+  it.each(Object.entries(READERS))(
+    '%s',
+    (_, read) => {
+      expect(superLinearRuns(read, RUNS, ENDS)).toEqual([]);
+    },
+    120_000,
+  );
 
   it('parseRelease on pathological names', () => {
     const superLinear = PATHOLOGICAL_NAMES.filter(([unit, end]) => growthExponent(parseRelease, run('', unit, end)) >= LINEAR_BOUND);

@@ -19,11 +19,19 @@ const WEAK = new Map<string, Kind>();
 const add = (map: Map<string, Kind>, kind: Kind, list: string) => {
   for (const w of list.trim().split(/\s+/)) map.set(w, kind);
 };
-add(STRONG, 'music', `flac mp3 320kbps 256kbps 192kbps 128kbps lossless 24bit 16bit khz 44.1khz 48khz 96khz
+add(
+  STRONG,
+  'music',
+  `flac mp3 320kbps 256kbps 192kbps 128kbps lossless 24bit 16bit khz 44.1khz 48khz 96khz
   192khz vinyl 2xvinyl 3xvinyl cds cdm cdep 2cds 2cd 3cd 4cd 5cd 6cd mp3cd discography 7inch 10inch 12inch
-  2lp 3lp 4lp 5lp 8lp siriusxm`);
-add(WEAK, 'music', `single album ost soundtrack promo remix remixes bootleg reissue boxset feat ft mixtape
-  lp cd sat dvbs cable fm web deluxe mix`);
+  2lp 3lp 4lp 5lp 8lp siriusxm`,
+);
+add(
+  WEAK,
+  'music',
+  `single album ost soundtrack promo remix remixes bootleg reissue boxset feat ft mixtape
+  lp cd sat dvbs cable fm web deluxe mix`,
+);
 add(STRONG, 'software', 'x64 x86 win32 win64 winall winnt2k keygen keymaker keygenerator macos osx symbianos multios');
 add(WEAK, 'software', 'crack cracked patch patchtool incl portable setup serial linux android multilingual retail win mac professional');
 add(STRONG, 'game', 'nsw ps2 ps3 ps4 ps5 psp psv xbox xbox360 x360 wii wiiu ngc gba nds 3ds n64 nocd eshop');
@@ -33,8 +41,7 @@ add(WEAK, 'book', 'comic comics magazine magazin guide dox');
 
 /** Music scene names end `-Year-GROUP` (also `-201X-`, `-20xx-`); films put the year elsewhere. */
 const RE_MUSIC_TAIL = /[-_](?:WEB-?|CD-?|VINYL-?)?\(?(?:19|20)(?:\d{2}|\d[xX]|[xX]{2})\)?-[\p{L}\p{N}_]+$/u;
-const RE_VERSION =
-  /(?:^|[^\p{L}\p{N}])(?:v\d+(?:\.\d+){1,3}[a-z]?(?![\p{N}])|\d{1,3}\.\d{1,3}\.\d{1,3}(?![\p{N}])|v\d{8}(?![\p{N}]))/iu;
+const RE_VERSION = /(?:^|[^\p{L}\p{N}])(?:v\d+(?:\.\d+){1,3}[a-z]?(?![\p{N}])|\d{1,3}\.\d{1,3}\.\d{1,3}(?![\p{N}])|v\d{8}(?![\p{N}]))/iu;
 const RE_VA = /^va\s*-/i;
 // Every run of letters and digits is a word here: `eBook-BitBook` and `EAC+FLAC` are two each.
 const RE_WORD = /[\p{L}\p{N}]+/gu;

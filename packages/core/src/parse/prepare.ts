@@ -32,8 +32,7 @@ const RE_SITE_PREFIX =
 // A star or a note may decorate a group's bracket: `【Group】★【Title】`.
 const RE_LEADING_GROUP = /^\s*[[【]([^\]】]{1,60})[\]】][\s._★☆♪-]*/;
 // `[Title][07]`, `[Title][24(END)]`, `[Title][2019][17]` (the series year first) and `[Title] 02 [BIG]`
-const RE_BRACKETED_NUMBER =
-  /^(?:\[((?:19|20)\d{2})\]\s*)?(?:\[(\d{1,4})(?:v\d)?(?:\s*\(?(?:end|fin|final)\)?)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/i;
+const RE_BRACKETED_NUMBER = /^(?:\[((?:19|20)\d{2})\]\s*)?(?:\[(\d{1,4})(?:v\d)?(?:\s*\(?(?:end|fin|final)\)?)?\]|\s*(\d{1,4})(?:v\d)?(?=\s*[[(]|$))/i;
 
 const RE_WIDE = /[（）‒–—]/;
 

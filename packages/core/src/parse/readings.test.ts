@@ -49,7 +49,7 @@ describe('readingsOf: the other ways a name can be read, for the library to deci
     expect(readings('Тихий город (S3E2) / Quiet Town (S3E2) (2021) WEB-DL 1080p.mkv')).toEqual(['Тихий город | 3 | 2 | -', 'Quiet Town | 3 | 2 | -']);
   });
 
-  it('a language word right before a movie\'s year: a tag as the parser reads it, or the title\'s last word', () => {
+  it("a language word right before a movie's year: a tag as the parser reads it, or the title's last word", () => {
     const r = readingsOf('Quiet.Town.French.2006.720p.BluRay.x264.mkv');
     expect(r.primary).toMatchObject({ ok: true, media: { title: 'Quiet Town', year: 2006 } });
     expect(r.alternatives).toMatchObject([{ kind: 'movie', title: 'Quiet Town French', year: 2006 }]);

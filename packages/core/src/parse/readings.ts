@@ -164,6 +164,9 @@ export function readingsOf(input: string): Readings {
   }
   if (result.ok) return { primary: result, alternatives: distinct(result, alternatives) };
   // The title the parser did read, though it refused the name: what a person settling it starts from.
-  const whole = seg.kind === 'bare' && alternatives.length === 0 ? { ...episodeOf(seg, {}), kind: 'movie' as const, edition: seg.edition } : episodeOf(seg, { absolute_episodes: [...seg.absolute] });
+  const whole =
+    seg.kind === 'bare' && alternatives.length === 0
+      ? { ...episodeOf(seg, {}), kind: 'movie' as const, edition: seg.edition }
+      : episodeOf(seg, { absolute_episodes: [...seg.absolute] });
   return { primary: result, alternatives: distinct(result, [whole, ...alternatives]) };
 }

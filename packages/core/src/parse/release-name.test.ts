@@ -62,7 +62,7 @@ describe('parseRelease: paths and folders', () => {
     expectParsed('One Piece/[Grp] One Piece - 1071 [1080p].mkv', absolute('One Piece', [1071]));
   });
 
-  it('says when the year follows the episode marker, and takes a folder\'s year for the same show over it', () => {
+  it("says when the year follows the episode marker, and takes a folder's year for the same show over it", () => {
     const year = (path: string) => {
       const r = parseRelease(path);
       return r.ok ? { year: r.media.year, late: r.media.year_after_episode } : null;
@@ -114,9 +114,29 @@ describe('parseRelease: refusals say why', () => {
 
 describe('parseRelease: hostile and odd input', () => {
   it('never throws and keeps its shape', () => {
-    const odd = ['/', '////', '[]', '[] - 01', '((((((', ' - - - ', 'S99999E99999', '1x1', '0000.00.00', 'ä'.repeat(500),
-      `${'a.'.repeat(2000)}S01E01`, '.'.repeat(3000), `${' -'.repeat(2000)}2010`, '\u0000\uffff', '1999', '(1999)',
-      'constructor', '__proto__.S01E01', '[' .repeat(400), `${'(2010)'.repeat(200)}`, '&#039;'.repeat(100)];
+    const odd = [
+      '/',
+      '////',
+      '[]',
+      '[] - 01',
+      '((((((',
+      ' - - - ',
+      'S99999E99999',
+      '1x1',
+      '0000.00.00',
+      'ä'.repeat(500),
+      `${'a.'.repeat(2000)}S01E01`,
+      '.'.repeat(3000),
+      `${' -'.repeat(2000)}2010`,
+      '\u0000\uffff',
+      '1999',
+      '(1999)',
+      'constructor',
+      '__proto__.S01E01',
+      '['.repeat(400),
+      `${'(2010)'.repeat(200)}`,
+      '&#039;'.repeat(100),
+    ];
     for (const n of odd) {
       const r = parseRelease(n);
       if (r.ok) {

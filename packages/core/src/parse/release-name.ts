@@ -69,14 +69,70 @@ function stripExtension(file: string): string | null {
 
 // Folders that say nothing about the media inside them.
 const GENERIC_FOLDERS = new Set([
-  'movies', 'movie', 'films', 'film', 'tv', 'tv shows', 'tvshows', 'tv-shows', 'shows', 'series',
-  'anime', 'downloads', 'download', 'complete', 'completed', 'incoming', 'incomplete', 'media',
-  'video', 'videos', 'sample', 'samples', 'subs', 'subtitles', 'sub', 'extras', 'featurettes',
-  'behind the scenes', 'deleted scenes', 'interviews', 'scenes', 'shorts', 'trailers', 'other',
-  'others', 'torrents', 'torrent', 'new', 'done', 'seeding', 'plex', 'library', 'data', 'mnt',
-  'media1', 'disk', 'disk1', 'disk2', 'disk3', 'disk4', 'drive', 'storage', 'sabnzbd', 'nzbget',
-  'qbittorrent', 'transmission', 'deluge', 'radarr', 'sonarr', 'tv-sonarr', 'radarr-movies', 'home',
-  'finish', 'finished',
+  'movies',
+  'movie',
+  'films',
+  'film',
+  'tv',
+  'tv shows',
+  'tvshows',
+  'tv-shows',
+  'shows',
+  'series',
+  'anime',
+  'downloads',
+  'download',
+  'complete',
+  'completed',
+  'incoming',
+  'incomplete',
+  'media',
+  'video',
+  'videos',
+  'sample',
+  'samples',
+  'subs',
+  'subtitles',
+  'sub',
+  'extras',
+  'featurettes',
+  'behind the scenes',
+  'deleted scenes',
+  'interviews',
+  'scenes',
+  'shorts',
+  'trailers',
+  'other',
+  'others',
+  'torrents',
+  'torrent',
+  'new',
+  'done',
+  'seeding',
+  'plex',
+  'library',
+  'data',
+  'mnt',
+  'media1',
+  'disk',
+  'disk1',
+  'disk2',
+  'disk3',
+  'disk4',
+  'drive',
+  'storage',
+  'sabnzbd',
+  'nzbget',
+  'qbittorrent',
+  'transmission',
+  'deluge',
+  'radarr',
+  'sonarr',
+  'tv-sonarr',
+  'radarr-movies',
+  'home',
+  'finish',
+  'finished',
 ]);
 const RE_CAMERA_NAME = /^(?:IMG|VID|MVI|MOV|DSC[NF]?|PXL|GOPR|GH\d\d|GX\d\d|DJI|SAM|WP)[_-]?\d/i;
 
@@ -99,12 +155,20 @@ function toResult(s: Seg): ParseResult {
     return {
       ok: true,
       media: {
-        kind: 'movie', title: s.title, year: s.year, year_after_episode: false, season: null, episodes: [], air_date: null,
-        absolute_episodes: [], edition: s.edition, country: null,
+        kind: 'movie',
+        title: s.title,
+        year: s.year,
+        year_after_episode: false,
+        season: null,
+        episodes: [],
+        air_date: null,
+        absolute_episodes: [],
+        edition: s.edition,
+        country: null,
       },
     };
   }
-  if (s.season !== null && (s.season > 99 && !(s.season >= 1900 && s.season === s.year))) {
+  if (s.season !== null && s.season > 99 && !(s.season >= 1900 && s.season === s.year)) {
     return { ok: false, detail: `season ${s.season} is no season` };
   }
   // "Show - Subtitle - 05": the series may be "Show" or "Show - Subtitle"; only a folder can tell.
@@ -114,8 +178,16 @@ function toResult(s: Seg): ParseResult {
   return {
     ok: true,
     media: {
-      kind: 'episode', title: s.title, year: s.year, year_after_episode: s.yearLate, season: s.season, episodes: s.episodes,
-      air_date: s.airDate, absolute_episodes: s.absolute, edition: null, country: s.country,
+      kind: 'episode',
+      title: s.title,
+      year: s.year,
+      year_after_episode: s.yearLate,
+      season: s.season,
+      episodes: s.episodes,
+      air_date: s.airDate,
+      absolute_episodes: s.absolute,
+      edition: null,
+      country: s.country,
     },
   };
 }
@@ -158,12 +230,7 @@ function episodeWithFolders(file: Seg, season: number | null, folder: Seg | null
   } else if (startsWithTitle(out.title, folder.title) && (folder.kind === 'bare' || folder.kind === 'movie')) {
     out.title = folder.title;
     adoptYear(out, folder);
-  } else if (
-    folder.kind === 'episode' &&
-    folder.season === out.season &&
-    folder.episodes.join() === out.episodes.join() &&
-    folder.airDate === out.airDate
-  ) {
+  } else if (folder.kind === 'episode' && folder.season === out.season && folder.episodes.join() === out.episodes.join() && folder.airDate === out.airDate) {
     // The release folder of an abbreviated or obfuscated scene file name.
     out.title = folder.title;
     if (folder.year !== null) {

@@ -5,9 +5,35 @@
 
 /** The word "season" in the languages Jellyfin reads, and their close kin. */
 const SEASON_WORDS = [
-  'season', 'series', 'saison', 'staffel', 'temporada', 'stagione', 'seizoen', 'sezon', 'sezona',
-  'sezóna', 'sezonul', 'sezonas', 'säsong', 'sæson', 'sesong', 'seasong', 'kausi', 'tuotantokausi',
-  'hooaeg', 'évad', 'série', 'serie', 'séria', 'řada', 'сезон', 'σεζόν', 'עונה', 'シーズン', '시즌',
+  'season',
+  'series',
+  'saison',
+  'staffel',
+  'temporada',
+  'stagione',
+  'seizoen',
+  'sezon',
+  'sezona',
+  'sezóna',
+  'sezonul',
+  'sezonas',
+  'säsong',
+  'sæson',
+  'sesong',
+  'seasong',
+  'kausi',
+  'tuotantokausi',
+  'hooaeg',
+  'évad',
+  'série',
+  'serie',
+  'séria',
+  'řada',
+  'сезон',
+  'σεζόν',
+  'עונה',
+  'シーズン',
+  '시즌',
 ];
 const WORD = `(?:${SEASON_WORDS.join('|')})`;
 // What may follow the number: the year the season aired, or a season title after a dash.

@@ -72,8 +72,7 @@ function yearAfter(s: string, from: number): number | null {
     // "[2017, США, WEBRip]": trackers open a bracket of release facts with the year.
     const opens = s[t.start - 1] === '[';
     const inRelease =
-      (prev === undefined || opens || isJunkToken(prev.lower)) &&
-      (next === undefined || isJunkToken(next.lower) || (opens && s[t.end] === ','));
+      (prev === undefined || opens || isJunkToken(prev.lower)) && (next === undefined || isJunkToken(next.lower) || (opens && s[t.end] === ','));
     return inRelease && isYear(Number(t.lower)) ? Number(t.lower) : null;
   }
   return null;

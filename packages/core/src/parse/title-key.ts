@@ -15,8 +15,20 @@ export interface TitleKey {
 }
 
 const FOLD: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ł: 'l', Ł: 'l',
-  þ: 'th', ð: 'd', ı: 'i',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  đ: 'd',
+  Đ: 'd',
+  ł: 'l',
+  Ł: 'l',
+  þ: 'th',
+  ð: 'd',
+  ı: 'i',
 };
 
 /** Ids Sonarr, Radarr, Plex and Jellyfin add to folder names: `[tvdbid-78804]`, `{imdb-tt0386676}`. */
@@ -38,7 +50,11 @@ const SPELLED_OUT = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}(?![\p{L}\p{N}]))+/gu;
 function normalize(title: string): string {
   let s = title.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
   s = s.replace(/[ßæÆœŒøØđĐłŁþðı]/g, (c) => FOLD[c] ?? c).toLowerCase();
-  s = s.replace(/&/g, ' and ').replace(/['’`´]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  s = s
+    .replace(/&/g, ' and ')
+    .replace(/['’`´]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
   if (s.startsWith('the ')) s = s.slice(4);
   else if (s.startsWith('a ')) s = s.slice(2);
   else if (s.startsWith('an ')) s = s.slice(3);

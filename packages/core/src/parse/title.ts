@@ -94,7 +94,8 @@ function lastWord(t: string): { word: string; index: number } | null {
   while (start > 0) {
     const c = t.charCodeAt(start - 1);
     const l = c | 32;
-    const wordChar = c < 128 ? (c >= 48 && c <= 57) || (l >= 97 && l <= 122) || c === 43 || c === 39 || c === 45 : c === 0x2019 || WORD_CHAR.test(t[start - 1]!);
+    const wordChar =
+      c < 128 ? (c >= 48 && c <= 57) || (l >= 97 && l <= 122) || c === 43 || c === 39 || c === 45 : c === 0x2019 || WORD_CHAR.test(t[start - 1]!);
     // A dash after a separator starts the next part ("Title -Word"), not this word.
     if (!wordChar || (c === 45 && start - 1 > 0 && isSeparatorCode(t.charCodeAt(start - 2)))) break;
     start--;
@@ -121,12 +122,48 @@ function wordBefore(t: string, index: number): string {
 }
 
 /** Words only releases put at the end of a title, beside the vocabulary's release and edition words. */
-const TAIL_TAGS = new Set(['3d', 'hsbs', 'hou', 'sbs', 'ts', 'r5', 'line', 'ld', 'dl', 'dubbed', 'subbed', 'screener', 'complete', 'docu', 'hd', 'ova', 'dvd', 'bd', 'audio', 'custom']);
+const TAIL_TAGS = new Set([
+  '3d',
+  'hsbs',
+  'hou',
+  'sbs',
+  'ts',
+  'r5',
+  'line',
+  'ld',
+  'dl',
+  'dubbed',
+  'subbed',
+  'screener',
+  'complete',
+  'docu',
+  'hd',
+  'ova',
+  'dvd',
+  'bd',
+  'audio',
+  'custom',
+]);
 /** Genres some uploaders add after a dash: "The Deep Blue Sea - Drama 2011". */
-const GENRE_TAIL = /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thriller|documentary|documentry|sci-fi|romance|animation|crime|war|musical)(?:[\s._]+\p{L}+)?$/iu;
+const GENRE_TAIL =
+  /[\s._]+-[\s._]+(?:drama|comedy|western|action|horror|thriller|documentary|documentry|sci-fi|romance|animation|crime|war|musical)(?:[\s._]+\p{L}+)?$/iu;
 
 /** Edition words that name an edition alone; "Cut" or "Final" do only in a phrase. */
-const EDITION_WORD = new Set(['extended', 'unrated', 'uncut', 'remastered', 'remaster', 'imax', 'theatrical', 'criterion', 'redux', 'despecialized', 'restored', 'colorized', 'custom']);
+const EDITION_WORD = new Set([
+  'extended',
+  'unrated',
+  'uncut',
+  'remastered',
+  'remaster',
+  'imax',
+  'theatrical',
+  'criterion',
+  'redux',
+  'despecialized',
+  'restored',
+  'colorized',
+  'custom',
+]);
 /** Of those, the ones a series' release also carries ("… HD REMASTER"); "Starhunter ReduX" is a title. */
 const SERIES_EDITION_WORD = new Set(['unrated', 'uncut', 'uncensored', 'remastered', 'remaster']);
 const EDITION_PHRASE_TAIL =
@@ -236,7 +273,9 @@ function cutAlternatives(raw: string): string {
   }
   // "抓娃娃 Successor": a title in another script before the Latin one is a translation of it.
   const nonAscii = RE_NON_ASCII.test(t);
-  const translated = !nonAscii ? null : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
+  const translated = !nonAscii
+    ? null
+    : /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\s！!：:·]+[\s._]+(?=\p{Script=Latin})/u.exec(t);
   if (translated) t = t.slice(translated[0].length);
   else if (nonAscii && RE_OTHER_SCRIPT.test(t)) t = originalTitle(t);
   return t.includes('*') ? t.replace(/\*+/g, ' ') : t;

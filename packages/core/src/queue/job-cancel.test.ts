@@ -18,7 +18,10 @@ afterEach(async () => {
 
 function setup(prefix: string): JobClient {
   const jobs = createJobClient({ redisUrl: url, prefix, logger });
-  closers.push(() => dropPrefix(url, prefix), () => jobs.close());
+  closers.push(
+    () => dropPrefix(url, prefix),
+    () => jobs.close(),
+  );
   return jobs;
 }
 
@@ -81,7 +84,10 @@ describe('job cancellation through Redis', () => {
     const heard: CancelRequest[] = [];
     const listener = listenForCancels({ redisUrl: url, prefix, logger, onCancel: (r) => heard.push(r) });
     const pub = new Redis(url);
-    closers.push(async () => pub.disconnect(), () => listener.close());
+    closers.push(
+      async () => pub.disconnect(),
+      () => listener.close(),
+    );
     await expect.poll(async () => ((await pub.pubsub('NUMSUB', cancelChannel(prefix))) as [string, number])[1], { timeout: 5000 }).toBe(1);
     for (const message of ['not json', '{"queue":"nope","id":"1"}', '{"queue":"media","id":"7"}']) await pub.publish(cancelChannel(prefix), message);
     await expect.poll(() => heard, { timeout: 5000 }).toEqual([{ queue: 'media', id: '7' }]);

@@ -40,11 +40,7 @@ export async function requestCancel(queue: Queue, id: string): Promise<void> {
   const req: CancelRequest = { queue: queue.name as QueueName, id };
   const prefix = queue.opts.prefix ?? 'bull';
   const client = ioredis(await queue.client);
-  const replies = await client
-    .multi()
-    .set(markKey(prefix, req), '1', 'EX', MARK_TTL_SECONDS)
-    .publish(cancelChannel(prefix), JSON.stringify(req))
-    .exec();
+  const replies = await client.multi().set(markKey(prefix, req), '1', 'EX', MARK_TTL_SECONDS).publish(cancelChannel(prefix), JSON.stringify(req)).exec();
   const failed = replies?.find(([err]) => err);
   if (!replies || failed) throw failed?.[0] ?? new Error('the cancel request was not applied');
 }
@@ -58,12 +54,7 @@ export interface CancelListener {
 }
 
 /** Subscribes to cancel requests; a subscribed connection can do nothing else, so it is its own. */
-export function listenForCancels(opts: {
-  redisUrl: string;
-  prefix: string;
-  logger: Logger;
-  onCancel: (req: CancelRequest) => void;
-}): CancelListener {
+export function listenForCancels(opts: { redisUrl: string; prefix: string; logger: Logger; onCancel: (req: CancelRequest) => void }): CancelListener {
   const sub = new Redis(workerRedisOptions(opts.redisUrl));
   const channel = cancelChannel(opts.prefix);
   let lastErrorLog = 0;

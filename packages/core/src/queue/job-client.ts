@@ -1,6 +1,18 @@
 import { Queue, type Job, type JobType } from 'bullmq';
 import { Redis } from 'ioredis';
-import { apiJobOptions, transcodeJobOptions, JOB_STATES, JOBS, QUEUE_NAMES, type ErrorCode, type JobName, type JobPayload, type JobState, type QueueName, type WorkersReport } from '@mo/shared';
+import {
+  apiJobOptions,
+  transcodeJobOptions,
+  JOB_STATES,
+  JOBS,
+  QUEUE_NAMES,
+  type ErrorCode,
+  type JobName,
+  type JobPayload,
+  type JobState,
+  type QueueName,
+  type WorkersReport,
+} from '@mo/shared';
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
@@ -131,11 +143,7 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await withDeadline(
-        ready().then(work),
-        REDIS_DEADLINE_MS,
-        () => unavailable(),
-      );
+      return await withDeadline(ready().then(work), REDIS_DEADLINE_MS, () => unavailable());
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw unavailable(err);

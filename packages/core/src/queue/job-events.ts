@@ -82,7 +82,11 @@ export function createJobEvents(opts: { redisUrl: string; prefix: string; logger
     const known = names.get(key);
     if (known !== undefined) return known;
     try {
-      const name = await withDeadline(ready().then(() => client.hget(queues.get(queue)!.toKey(id), 'name')), REDIS_DEADLINE_MS, () => new Error('timed out'));
+      const name = await withDeadline(
+        ready().then(() => client.hget(queues.get(queue)!.toKey(id), 'name')),
+        REDIS_DEADLINE_MS,
+        () => new Error('timed out'),
+      );
       if (name !== null) remember(key, name);
       return name;
     } catch {
@@ -116,9 +120,7 @@ export function createJobEvents(opts: { redisUrl: string; prefix: string; logger
       };
       events.on('added', ({ jobId, name }) => remember(`${queue}:${jobId}`, name));
       events.on('active', ({ jobId }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'active' })));
-      events.on('progress', ({ jobId, data }) =>
-        relay(jobId, (name) => ({ queue, id: jobId, name, state: 'progress', progress: progressOf(data) })),
-      );
+      events.on('progress', ({ jobId, data }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'progress', progress: progressOf(data) })));
       events.on('completed', ({ jobId }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'completed' }), true));
       events.on('failed', ({ jobId, failedReason }) => {
         const failure = readJobFailure(failedReason || 'job failed');

@@ -5,8 +5,17 @@ import { contractState } from './job-view.ts';
 
 function job(id: string, times: { created?: string; started?: string; finished?: string }, queue: JobListItem['queue'] = 'scan'): JobListItem {
   return {
-    id, queue, name: 'scan-pass', state: 'completed', progress: 0, error: null, error_code: null,
-    created_at: times.created ?? null, started_at: times.started ?? null, finished_at: times.finished ?? null, summary: null,
+    id,
+    queue,
+    name: 'scan-pass',
+    state: 'completed',
+    progress: 0,
+    error: null,
+    error_code: null,
+    created_at: times.created ?? null,
+    started_at: times.started ?? null,
+    finished_at: times.finished ?? null,
+    summary: null,
   };
 }
 const T = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();

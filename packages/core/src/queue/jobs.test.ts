@@ -28,7 +28,13 @@ function setup(handlers: JobHandlers, queues: ('scan' | 'library')[] = ['scan'])
   prefix = uniquePrefix('jobs');
   client = createJobClient({ redisUrl: url, prefix, logger });
   // Every job of a consumed queue needs a handler; these tests run passes and library scans only.
-  host = createWorkerHost({ redisUrl: url, prefix, queues, handlers: { 'manual-import': async () => Promise.reject(new Error('no manual import in this test')), ...handlers }, logger });
+  host = createWorkerHost({
+    redisUrl: url,
+    prefix,
+    queues,
+    handlers: { 'manual-import': async () => Promise.reject(new Error('no manual import in this test')), ...handlers },
+    logger,
+  });
   return { client, host };
 }
 
@@ -134,9 +140,7 @@ describe('job client and worker host', () => {
       },
     });
     const out = await client.submit('scan-pass', { trigger: 'api' }, { waitSeconds: 0 });
-    await expect
-      .poll(async () => (await client.get('scan', out.job.id))?.state, { timeout: 30_000, interval: 200 })
-      .toBe('failed');
+    await expect.poll(async () => (await client.get('scan', out.job.id))?.state, { timeout: 30_000, interval: 200 }).toBe('failed');
     const view = (await client.get('scan', out.job.id))!;
     expect(view.error).toBe('disk on fire');
   }, 40_000);
@@ -196,7 +200,17 @@ describe('a job that fails for good', () => {
 
 describe('jobs this service did not queue (Bull Board’s add job, a hand-made job)', () => {
   const ITEM = { path: '/m/Movies/A.avi', ext: '.avi', bytes: 1, kind: 'movie' as const, title: 'A', status: 'queued' as const };
-  const transcodeResult = { item: { ...ITEM, status: 'done' as const }, output: '/m/A.mp4', command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null };
+  const transcodeResult = {
+    item: { ...ITEM, status: 'done' as const },
+    output: '/m/A.mp4',
+    command: [],
+    encoder: null,
+    dropped: [],
+    original_removed: false,
+    before: null,
+    after: null,
+    seconds: null,
+  };
 
   /** A worker on scan and transcode whose handlers count their runs, and a plain BullMQ queue to add jobs with. */
   function hostAndQueues(runs: string[]) {
@@ -268,7 +282,10 @@ describe('jobs this service did not queue (Bull Board’s add job, a hand-made j
     try {
       const job = await q.transcode.add('transcode-run', { item: { ...ITEM, keep_original: false } }, transcodeJobOptions(newTranscodeJobId(), 1));
       await expect.poll(async () => (await client!.get('transcode', job.id!))?.state, { timeout: 10_000 }).toBe('failed');
-      expect(await client!.get('transcode', job.id!)).toMatchObject({ error_code: 'bad_request', error: expect.stringMatching(/^bad payload for transcode-run: item\.keep_original: unknown key; nothing was done$/) });
+      expect(await client!.get('transcode', job.id!)).toMatchObject({
+        error_code: 'bad_request',
+        error: expect.stringMatching(/^bad payload for transcode-run: item\.keep_original: unknown key; nothing was done$/),
+      });
       expect(runs).toEqual([]);
     } finally {
       await q.close();
@@ -299,10 +316,19 @@ describe('jobs this service did not queue (Bull Board’s add job, a hand-made j
       await scan.upsertJobScheduler('hourly-extra', { every: 3_600_000 }, { name: 'scan-pass', data: { trigger: 'schedule' } });
       await transcode.add('transcode-run', { item: ITEM }, { repeat: { every: 3_600_000, offset: 1_000_000 } });
       host = createWorkerHost({
-        redisUrl: url, prefix, queues: ['scan', 'transcode'], logger,
-        handlers: { 'scan-pass': async () => emptyScan(true), 'manual-import': async () => Promise.reject(new Error('no manual import in this test')), 'transcode-run': async () => transcodeResult },
+        redisUrl: url,
+        prefix,
+        queues: ['scan', 'transcode'],
+        logger,
+        handlers: {
+          'scan-pass': async () => emptyScan(true),
+          'manual-import': async () => Promise.reject(new Error('no manual import in this test')),
+          'transcode-run': async () => transcodeResult,
+        },
       });
-      await expect.poll(async () => [...(await scan.getJobSchedulers()), ...(await transcode.getJobSchedulers())].map((s) => s.key), { timeout: 10_000 }).toEqual([SCAN_SCHEDULER_ID]);
+      await expect
+        .poll(async () => [...(await scan.getJobSchedulers()), ...(await transcode.getJobSchedulers())].map((s) => s.key), { timeout: 10_000 })
+        .toEqual([SCAN_SCHEDULER_ID]);
     } finally {
       await Promise.all([scan.close(), transcode.close()]);
     }
@@ -394,7 +420,10 @@ describe('shutting down', () => {
         redisUrl: url,
         prefix,
         queues: ['scan'],
-        handlers: { 'manual-import': async () => Promise.reject(new Error('none')), 'scan-pass': async (_p, ctx) => (attempts.push(ctx.attempt), emptyScan(false)) },
+        handlers: {
+          'manual-import': async () => Promise.reject(new Error('none')),
+          'scan-pass': async (_p, ctx) => (attempts.push(ctx.attempt), emptyScan(false)),
+        },
         logger,
       });
       await expect.poll(() => queue.getJobState(out.job.id), { timeout: 10_000 }).toBe('completed');
@@ -438,6 +467,8 @@ describe('checkHandlers', () => {
   it('fails at start when a consumed queue has a job without a handler', () => {
     expect(() => checkHandlers(['scan', 'media'], { 'scan-pass': async () => emptyScan(true) })).toThrow(/media-tracks/);
     expect(() => checkHandlers(['scan'], { 'scan-pass': async () => emptyScan(true) })).toThrow(/manual-import/);
-    expect(() => checkHandlers(['scan'], { 'scan-pass': async () => emptyScan(true), 'manual-import': async () => Promise.reject(new Error('unused')) })).not.toThrow();
+    expect(() =>
+      checkHandlers(['scan'], { 'scan-pass': async () => emptyScan(true), 'manual-import': async () => Promise.reject(new Error('unused')) }),
+    ).not.toThrow();
   });
 });

@@ -50,12 +50,9 @@ describe('redisOptionsFromUrl', () => {
     expect(redisOptionsFromUrl('redis://[::1]:6390')).toMatchObject({ host: '::1', port: 6390 });
   });
 
-  it.each(['redis://host/abc', 'redis://host/-1', 'redis://host/1.5', 'redis://host/2/x'])(
-    'refuses a bad database number in %s',
-    (url) => {
-      expect(() => redisOptionsFromUrl(url)).toThrow(/database number/);
-    },
-  );
+  it.each(['redis://host/abc', 'redis://host/-1', 'redis://host/1.5', 'redis://host/2/x'])('refuses a bad database number in %s', (url) => {
+    expect(() => redisOptionsFromUrl(url)).toThrow(/database number/);
+  });
 });
 
 describe('apiRedisOptions and workerRedisOptions', () => {

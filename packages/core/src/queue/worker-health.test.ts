@@ -87,7 +87,13 @@ describe('workerView', () => {
 
 describe('liveWorkersPerQueue', () => {
   it('names every queue, with 0 where no worker consumes it', () => {
-    expect(liveWorkersPerQueue([])).toEqual({ scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } });
+    expect(liveWorkersPerQueue([])).toEqual({
+      scan: { workers: 0 },
+      library: { workers: 0 },
+      media: { workers: 0 },
+      transcode: { workers: 0 },
+      notify: { workers: 0 },
+    });
   });
 
   it('counts each live worker once per queue it consumes', () => {
@@ -131,6 +137,9 @@ describe('workersReport', () => {
   });
 
   it('with no worker at all, every queue reports 0', () => {
-    expect(workersReport([], NOW)).toEqual({ workers: [], queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } } });
+    expect(workersReport([], NOW)).toEqual({
+      workers: [],
+      queues: { scan: { workers: 0 }, library: { workers: 0 }, media: { workers: 0 }, transcode: { workers: 0 }, notify: { workers: 0 } },
+    });
   });
 });

@@ -127,7 +127,10 @@ export function createWorkerHost(opts: {
     toRemove.add(job.id!);
     if (job.repeatJobKey && job.repeatJobKey !== SCAN_SCHEDULER_ID) {
       // Failing to remove it must not turn the refusal into a retry; the next start removes it.
-      await admin.get(queue)!.removeJobScheduler(job.repeatJobKey).catch((e: Error) => opts.logger.error({ queue, err: e.message }, 'could not remove a job schedule'));
+      await admin
+        .get(queue)!
+        .removeJobScheduler(job.repeatJobKey)
+        .catch((e: Error) => opts.logger.error({ queue, err: e.message }, 'could not remove a job schedule'));
     }
     opts.logger.warn({ queue, job_id: job.id, job_name: job.name, reason: why }, 'job refused and removed');
     throw new UnrecoverableError(jobFailureReason(new AppError('forbidden', `job ${queue}/${job.id} refused, nothing was done: ${why}`)));
@@ -145,7 +148,9 @@ export function createWorkerHost(opts: {
         const payload = def.payload.safeParse(job.data);
         if (!payload.success) {
           const first = keyIssues(payload.error)[0]!;
-          throw new UnrecoverableError(jobFailureReason(new AppError('bad_request', `bad payload for ${name}: ${first.path}: ${first.message}; nothing was done`)));
+          throw new UnrecoverableError(
+            jobFailureReason(new AppError('bad_request', `bad payload for ${name}: ${first.path}: ${first.message}; nothing was done`)),
+          );
         }
         const log = opts.logger.child({ queue, job_id: job.id, job_name: name });
         // Cancelled while it waited (or between attempts): it ends here, before any work.
@@ -208,7 +213,11 @@ export function createWorkerHost(opts: {
     const queue = worker.name as QueueName;
     const hooked = jobsOfQueue(queue).some((n) => opts.onFailed?.[n]);
     if (!hooked) return [];
-    const events = new QueueEvents(queue, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix, lastEventId: `${Date.now() - FAILURE_REPLAY_MS}-0` });
+    const events = new QueueEvents(queue, {
+      connection: workerRedisOptions(opts.redisUrl),
+      prefix: opts.prefix,
+      lastEventId: `${Date.now() - FAILURE_REPLAY_MS}-0`,
+    });
     events.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'queue events error'));
     events.on('failed', ({ jobId, failedReason }) => {
       void (async () => {
@@ -290,7 +299,10 @@ export async function removeForeignSchedulers(queue: Queue): Promise<string[]> {
 
 export function parseWorkerQueues(value: string | undefined, all: readonly QueueName[]): QueueName[] {
   if (value === undefined || value.trim() === '') return [...all];
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new Error(`WORKER_QUEUES names no queue: "${value}"; known: ${all.join(', ')}`);
   const unknown = names.filter((n) => !(all as readonly string[]).includes(n));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queue(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
@@ -311,7 +323,10 @@ export const MAX_CONCURRENCY = 32;
 export function parseWorkerConcurrency(value: string | undefined, all: readonly QueueName[]): Partial<Record<QueueName, number>> {
   const out: Partial<Record<QueueName, number>> = {};
   if (value === undefined || value.trim() === '') return out;
-  for (const pair of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z]+)\s*=\s*(\d{1,3})$/.exec(pair);
     if (!m) throw new Error(`WORKER_CONCURRENCY takes queue=number pairs such as transcode=2, got "${pair}"`);
     const [, queue, n] = m as unknown as [string, string, string];

@@ -88,7 +88,11 @@ describe('the worker records in Redis', () => {
     const p = prefix();
     await saveWorkerRecord(redis, p, record({ id: 'good' }));
     await redis.multi().set(workerRecordKey(p, 'junk'), '{"id": 3', 'PX', 60_000).sadd(workerIndexKey(p), 'junk').exec();
-    await redis.multi().set(workerRecordKey(p, 'partial'), JSON.stringify({ id: 'partial' }), 'PX', 60_000).sadd(workerIndexKey(p), 'partial').exec();
+    await redis
+      .multi()
+      .set(workerRecordKey(p, 'partial'), JSON.stringify({ id: 'partial' }), 'PX', 60_000)
+      .sadd(workerIndexKey(p), 'partial')
+      .exec();
     expect((await readWorkerRecords(redis, p)).map((s) => s.record.id)).toEqual(['good']);
     expect(await redis.exists(workerRecordKey(p, 'junk'))).toBe(1);
   });
@@ -135,7 +139,11 @@ describe('the worker heartbeat', () => {
       record = (await readWorkerRecords(redis, p))[0]?.record;
       await sleep(20);
     }
-    expect(record).toMatchObject({ encoders: ['libx264'], encoder_errors: { h264_nvenc: 'Cannot load libcuda.so.1' }, encoders_tested_at: '2025-01-01T00:00:00.000Z' });
+    expect(record).toMatchObject({
+      encoders: ['libx264'],
+      encoder_errors: { h264_nvenc: 'Cannot load libcuda.so.1' },
+      encoders_tested_at: '2025-01-01T00:00:00.000Z',
+    });
   });
 
   it('renews the record every beat, so a live worker outlasts its lifetime', async () => {

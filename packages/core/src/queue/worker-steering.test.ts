@@ -16,14 +16,33 @@ afterEach(async () => {
 
 const item = (path: string): JobPayload<'transcode-run'>['item'] => ({ path, ext: '.mkv', bytes: 1, kind: 'movie', title: 'A', status: 'queued' });
 const result = (path: string): JobResult<'transcode-run'> => ({
-  item: { ...item(path), status: 'done' }, output: path, command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null,
+  item: { ...item(path), status: 'done' },
+  output: path,
+  command: [],
+  encoder: null,
+  dropped: [],
+  original_removed: false,
+  before: null,
+  after: null,
+  seconds: null,
 });
 
 function setup(handler: (payload: JobPayload<'transcode-run'>, ctx: JobContext) => Promise<JobResult<'transcode-run'>>, concurrency = 1) {
   const prefix = uniquePrefix('steering');
   const jobs = createJobClient({ redisUrl: url, prefix, logger });
-  const host = createWorkerHost({ redisUrl: url, prefix, queues: ['transcode'], logger, concurrency: { transcode: concurrency }, handlers: { 'transcode-run': handler } });
-  closers.push(() => dropPrefix(url, prefix), () => jobs.close(), () => host.close());
+  const host = createWorkerHost({
+    redisUrl: url,
+    prefix,
+    queues: ['transcode'],
+    logger,
+    concurrency: { transcode: concurrency },
+    handlers: { 'transcode-run': handler },
+  });
+  closers.push(
+    () => dropPrefix(url, prefix),
+    () => jobs.close(),
+    () => host.close(),
+  );
   return { jobs, host };
 }
 
@@ -99,7 +118,9 @@ describe('steering the transcode queue through BullMQ', () => {
       running--;
       return result(i.path);
     }, 2);
-    const queued = await jobs.queueTranscodes(['/a.mkv', '/b.mkv', '/c.mkv', '/d.mkv'].map((p) => ({ payload: { item: item(p) }, jobId: newTranscodeJobId(), priority: 1 })));
+    const queued = await jobs.queueTranscodes(
+      ['/a.mkv', '/b.mkv', '/c.mkv', '/d.mkv'].map((p) => ({ payload: { item: item(p) }, jobId: newTranscodeJobId(), priority: 1 })),
+    );
     for (const job of queued) await expect.poll(async () => (await jobs.get('transcode', job.id))?.state, { timeout: 10_000 }).toBe('completed');
     expect(most).toBe(2);
   });
@@ -113,7 +134,10 @@ describe('steering the transcode queue through BullMQ', () => {
     const [job] = await jobs.queueTranscodes([{ payload: { item: item('/a.mkv') }, jobId: newTranscodeJobId(), priority: 1 }]);
     await expect.poll(async () => (await jobs.get('transcode', job!.id))?.state, { timeout: 10_000 }).toBe('completed');
     expect(calls).toBe(2);
-    const record = await jobs.queues().find((q) => q.name === 'transcode')!.getJob(job!.id);
+    const record = await jobs
+      .queues()
+      .find((q) => q.name === 'transcode')!
+      .getJob(job!.id);
     expect(record?.attemptsMade).toBe(1);
   });
 });

@@ -124,17 +124,17 @@ describe('libraryReleases: .nfo metadata', () => {
 describe('collectSeries', () => {
   it('takes the title and ids of a tvshow.nfo, and merges the folders of one series', () => {
     const nfo = { kind: 'tvshow' as const, title: 'LOST', season: null, episode: null, aired: null, ids: { tvdb: '73739', imdb: 'tt0411008', tmdb: '4607' } };
-    const series = collectSeries(
-      [episode(`${T1}/Lost`, 1, [1]), item(`${T2}/Lost/tvshow.nfo`, { nfo }), episode(`${T2}/Lost`, 2, [1, 2])],
-      { readNfo: true },
-    );
+    const series = collectSeries([episode(`${T1}/Lost`, 1, [1]), item(`${T2}/Lost/tvshow.nfo`, { nfo }), episode(`${T2}/Lost`, 2, [1, 2])], { readNfo: true });
     expect(series).toEqual([
       {
         title: 'Lost',
         year: null,
         nfoTitle: 'LOST',
         ids: { tvdb: 73739, imdb: 'tt0411008' },
-        have: new Map([[1, new Set([1])], [2, new Set([1, 2])]]),
+        have: new Map([
+          [1, new Set([1])],
+          [2, new Set([1, 2])],
+        ]),
         known: new Map(),
       },
     ]);

@@ -46,7 +46,10 @@ function tableLookup(table: Record<string, () => string[]>): Lookup {
   return (hostname, _options, callback) => {
     const found = table[hostname]?.();
     if (!found) return callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), '');
-    callback(null, found.map((address) => ({ address, family: 4 })));
+    callback(
+      null,
+      found.map((address) => ({ address, family: 4 })),
+    );
   };
 }
 
@@ -62,7 +65,9 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
 describe('publicOnlyLookup', () => {
   const lookup = publicOnlyLookup({ lookup: tableLookup({ pub: () => [PUBLIC], mixed: () => [PUBLIC, INTERNAL], none: () => [] }), isAllowed: onlyPublic });
   const ask = (host: string, all: boolean) =>
-    new Promise<{ err: Error | null; address: unknown; family?: number }>((r) => lookup(host, all ? { all: true } : {}, (err, address, family) => r({ err, address, family })));
+    new Promise<{ err: Error | null; address: unknown; family?: number }>((r) =>
+      lookup(host, all ? { all: true } : {}, (err, address, family) => r({ err, address, family })),
+    );
 
   it('answers in the form asked for when every address is allowed', async () => {
     expect(await ask('pub', true)).toEqual({ err: null, address: [{ address: PUBLIC, family: 4 }], family: undefined });
@@ -83,7 +88,12 @@ describe('publicOnlyDispatcher', () => {
   it('never connects to a loopback address, literal or by name, with the real resolver', async () => {
     const internal = await serve(INTERNAL, () => ({ status: 200, body: '{"secret":1}' }));
     const dispatcher = publicOnlyDispatcher();
-    for (const url of [`http://127.0.0.1:${internal.port}/`, `http://localhost:${internal.port}/`, `http://[::ffff:127.0.0.1]:${internal.port}/`, `http://2130706433:${internal.port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${internal.port}/`,
+      `http://localhost:${internal.port}/`,
+      `http://[::ffff:127.0.0.1]:${internal.port}/`,
+      `http://2130706433:${internal.port}/`,
+    ]) {
       expect(await failure(fetch(url, { dispatcher }))).toBeInstanceOf(NotPublicAddressError);
     }
     expect(internal.hits).toEqual([]);
@@ -120,11 +130,15 @@ describe('publicOnlyDispatcher', () => {
 describe('the tvmaze client and provider', () => {
   it('say why a fetch failed on this side when there is no error code', async () => {
     // Port 9 is one fetch refuses to use (the "bad ports" of the Fetch standard).
-    await expect(tvmazeClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, allowPrivate: true }).episodes(1)).rejects.toThrow('tvmaze /shows/1/episodes: bad port');
+    await expect(tvmazeClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, allowPrivate: true }).episodes(1)).rejects.toThrow(
+      'tvmaze /shows/1/episodes: bad port',
+    );
   });
 
   it('never show a user or password the URL holds, which fetch refuses to send', async () => {
-    const err = await tvmazeClient({ baseUrl: 'https://me:s3cret-pw@api.tvmaze.example', timeoutMs: 2000 }).episodes(1).catch((e: Error) => e);
+    const err = await tvmazeClient({ baseUrl: 'https://me:s3cret-pw@api.tvmaze.example', timeoutMs: 2000 })
+      .episodes(1)
+      .catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^tvmaze \/shows\/1\/episodes: /);
     expect((err as Error).message).not.toMatch(/s3cret-pw|me:/);

@@ -124,7 +124,14 @@ describe('tvmaze provider', () => {
     expect(performance.now() - started).toBeLessThan(900);
     expect(releases).toEqual([]);
     expect(status).toEqual({
-      name: 'tvmaze', ok: false, error: 'Lost: tvmaze /singlesearch/shows?q=Lost: no answer within 100 ms', shows: 1, matched: 0, unmatched: 0, failed: 1, pending: 0,
+      name: 'tvmaze',
+      ok: false,
+      error: 'Lost: tvmaze /singlesearch/shows?q=Lost: no answer within 100 ms',
+      shows: 1,
+      matched: 0,
+      unmatched: 0,
+      failed: 1,
+      pending: 0,
     });
     expect(fake.requests).toHaveLength(1);
     expect((await p.releases(fake.url, [series('Lost', { 1: [2] })], TODAY)).status.failed).toBe(1);
@@ -136,7 +143,11 @@ describe('tvmaze provider', () => {
 
   it.each([
     ['an HTTP error', (res: import('node:http').ServerResponse) => res.writeHead(500).end('oops'), 'tvmaze /shows/123/episodes: HTTP 500'],
-    ['an answer that is not JSON', (res: import('node:http').ServerResponse) => res.end('[{"season": 1,'), 'tvmaze /shows/123/episodes: the answer is not JSON'],
+    [
+      'an answer that is not JSON',
+      (res: import('node:http').ServerResponse) => res.end('[{"season": 1,'),
+      'tvmaze /shows/123/episodes: the answer is not JSON',
+    ],
     [
       'JSON of another shape',
       (res: import('node:http').ServerResponse) => res.end('[{"season": "one", "number": 1}]'),

@@ -55,8 +55,7 @@ interface Entry {
   pending?: Promise<void>;
 }
 
-const failing = (e: Entry | undefined): e is Entry & { error: NonNullable<Entry['error']> } =>
-  !!e?.error && (!e.data || e.error.at > e.data.at);
+const failing = (e: Entry | undefined): e is Entry & { error: NonNullable<Entry['error']> } => !!e?.error && (!e.data || e.error.at > e.data.at);
 
 /**
  * TVmaze behind an in-memory cache: each series is looked up (show, then its episodes) at most once

@@ -20,8 +20,11 @@ describe('aliasTable: the series an alias names', () => {
     expect(table('The Programme', 1999, null)).toBeNull();
   });
 
-  it('a download whose year or country contradicts the alias\'s series is not that series', () => {
-    const who = aliasTable([{ name: 'Doctor Who', series: 'Doctor Who (2005)' }, { name: 'The Office', series: 'The Office (US)' }]);
+  it("a download whose year or country contradicts the alias's series is not that series", () => {
+    const who = aliasTable([
+      { name: 'Doctor Who', series: 'Doctor Who (2005)' },
+      { name: 'The Office', series: 'The Office (US)' },
+    ]);
     expect(who('Doctor Who', null, null)).toMatchObject({ year: 2005 });
     expect(who('Doctor Who', 1963, null)).toBeNull();
     expect(who('The Office', null, 'UK')).toBeNull();

@@ -60,11 +60,7 @@ function freeAfter(drive: DriveSpace, reserved: ReadonlyMap<string, number>): nu
  * free space among those with the section's library folder and room for the file plus the margin.
  * null: no drive can take it.
  */
-export function chooseDrive(
-  req: DriveRequest,
-  drives: readonly DriveSpace[],
-  reserved: ReadonlyMap<string, number>,
-): DriveChoice | null {
+export function chooseDrive(req: DriveRequest, drives: readonly DriveSpace[], reserved: ReadonlyMap<string, number>): DriveChoice | null {
   for (const ex of req.existing) {
     const drive = drives.find((d) => d.name === ex.drive);
     if (drive && hasRoom(drive, req.bytes, req.sourceDev, reserved)) return { drive, root: ex.root, folder: ex.name };

@@ -10,8 +10,18 @@ const partial = (rel: string, siblings: string[] = []) => isPartial(rel.split('/
 
 describe('fileType', () => {
   it.each([
-    ['a.mkv', 'video'], ['a.MKV', 'video'], ['a.m2ts', 'video'], ['a.srt', 'subtitle'], ['a.idx', 'subtitle'],
-    ['a.sub', 'subtitle'], ['a.nfo', 'nfo'], ['a.NFO', 'nfo'], ['a.txt', 'other'], ['a.rar', 'other'], ['mkv', 'other'], ['.mkv', 'other'],
+    ['a.mkv', 'video'],
+    ['a.MKV', 'video'],
+    ['a.m2ts', 'video'],
+    ['a.srt', 'subtitle'],
+    ['a.idx', 'subtitle'],
+    ['a.sub', 'subtitle'],
+    ['a.nfo', 'nfo'],
+    ['a.NFO', 'nfo'],
+    ['a.txt', 'other'],
+    ['a.rar', 'other'],
+    ['mkv', 'other'],
+    ['.mkv', 'other'],
   ])('%s is %s', (name, type) => {
     expect(fileType(name, types)).toBe(type);
   });
@@ -19,9 +29,19 @@ describe('fileType', () => {
 
 describe('isPartial', () => {
   it.each([
-    'Movie.2010.mkv.part', 'Movie.2010.mkv.!qB', 'Movie.2010.mkv.!qb', 'Movie.2010.mkv.crdownload', 'Movie.2010.mkv.tmp',
-    'Movie.2010.mkv.unwanted', 'Movie.2010.mkv.partial', 'x.mkv.aria2', 'Rel/_UNPACK_Movie.2010/Movie.2010.mkv',
-    '_FAILED_Movie.2010/Movie.2010.mkv', 'deep/_unpack_Rel/sub/x.mkv', 'Rel/_unpack/x.mkv', 'Rel/.unwanted/x.mkv',
+    'Movie.2010.mkv.part',
+    'Movie.2010.mkv.!qB',
+    'Movie.2010.mkv.!qb',
+    'Movie.2010.mkv.crdownload',
+    'Movie.2010.mkv.tmp',
+    'Movie.2010.mkv.unwanted',
+    'Movie.2010.mkv.partial',
+    'x.mkv.aria2',
+    'Rel/_UNPACK_Movie.2010/Movie.2010.mkv',
+    '_FAILED_Movie.2010/Movie.2010.mkv',
+    'deep/_unpack_Rel/sub/x.mkv',
+    'Rel/_unpack/x.mkv',
+    'Rel/.unwanted/x.mkv',
     'Movie.2010.#42/Movie.2010.mkv',
   ])('%s is partial', (rel) => {
     expect(partial(rel)).toBe(true);
@@ -32,12 +52,9 @@ describe('isPartial', () => {
     expect(partial('Rel/Movie.2010.mkv', ['Movie.2010.mkv', 'Other.mkv.aria2'])).toBe(false);
   });
 
-  it.each(['Movie.2010.mkv', 'Unpacked.Movie.2010/x.mkv', 'Rel/part/x.mkv', 'Movie.Part.2.2010.mkv', 'FAILED.Movie.2010/x.mkv'])(
-    '%s is not partial',
-    (rel) => {
-      expect(partial(rel)).toBe(false);
-    },
-  );
+  it.each(['Movie.2010.mkv', 'Unpacked.Movie.2010/x.mkv', 'Rel/part/x.mkv', 'Movie.Part.2.2010.mkv', 'FAILED.Movie.2010/x.mkv'])('%s is not partial', (rel) => {
+    expect(partial(rel)).toBe(false);
+  });
 });
 
 describe('samples', () => {

@@ -13,17 +13,41 @@ import { runScanPass } from './run-pass.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const cfgFor = (root: string, data = '/data'): Config => ({ ...DEFAULT_CONFIG, paths: { downloads: root, config: data, data }, drives: [] });
-const file = (rel: string, over: Partial<DownloadFile> = {}): DownloadFile => ({ path: `/dl/${rel}`, rel, size: 10, mtimeMs: NOW - 3600_000, dev: 1, ino: 1, ...over });
+const file = (rel: string, over: Partial<DownloadFile> = {}): DownloadFile => ({
+  path: `/dl/${rel}`,
+  rel,
+  size: 10,
+  mtimeMs: NOW - 3600_000,
+  dev: 1,
+  ino: 1,
+  ...over,
+});
 
 describe('downloadsListing', () => {
   it('gives each file its size, time, settled state as of the walk, and what its name parses to', () => {
     const cfg = cfgFor('/dl');
-    const { files, truncated } = downloadsListing(cfg, [file('Heat.1995.mkv'), file('Heat.1995.en.srt'), file('new/Alien.1979.mkv', { mtimeMs: NOW - 1000 })], NOW);
+    const { files, truncated } = downloadsListing(
+      cfg,
+      [file('Heat.1995.mkv'), file('Heat.1995.en.srt'), file('new/Alien.1979.mkv', { mtimeMs: NOW - 1000 })],
+      NOW,
+    );
     expect(truncated).toBe(false);
     expect(files).toEqual([
-      { path: '/dl/Heat.1995.mkv', bytes: 10, modified_at: '2026-03-01T11:00:00.000Z', settled: true, media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null } },
+      {
+        path: '/dl/Heat.1995.mkv',
+        bytes: 10,
+        modified_at: '2026-03-01T11:00:00.000Z',
+        settled: true,
+        media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null },
+      },
       { path: '/dl/Heat.1995.en.srt', bytes: 10, modified_at: '2026-03-01T11:00:00.000Z', settled: true, media: null },
-      { path: '/dl/new/Alien.1979.mkv', bytes: 10, modified_at: '2026-03-01T11:59:59.000Z', settled: false, media: expect.objectContaining({ title: 'Alien', year: 1979 }) },
+      {
+        path: '/dl/new/Alien.1979.mkv',
+        bytes: 10,
+        modified_at: '2026-03-01T11:59:59.000Z',
+        settled: false,
+        media: expect.objectContaining({ title: 'Alien', year: 1979 }),
+      },
     ]);
   });
 
@@ -51,7 +75,10 @@ describe('downloadsListing', () => {
   it('recentUnder keeps entries whose source lies under the folder, not beside it', () => {
     const at = '2026-01-01T00:00:00.000Z';
     const e = (source: string) => ({ type: 'move' as const, source, destination: '/m/x', at, status: 'moved' as const });
-    expect(recentUnder('/dl/', [e('/dl/a.mkv'), e('/dl-other/b.mkv'), e('/dl'), e('/elsewhere/c.mkv'), e('/dl/sub/d.mkv')]).map((x) => x.source)).toEqual(['/dl/a.mkv', '/dl/sub/d.mkv']);
+    expect(recentUnder('/dl/', [e('/dl/a.mkv'), e('/dl-other/b.mkv'), e('/dl'), e('/elsewhere/c.mkv'), e('/dl/sub/d.mkv')]).map((x) => x.source)).toEqual([
+      '/dl/a.mkv',
+      '/dl/sub/d.mkv',
+    ]);
   });
 });
 

@@ -47,7 +47,7 @@ describe('where a path lies on its filesystem', () => {
 describe('a downloads folder held by a library folder, by mount', () => {
   const lib = (p: string) => ({ path: p, real: p });
 
-  it('finds the bind mount of a library\'s subfolder (Docker: /srv/media:/media, /srv/media/Movies/downloads:/downloads)', () => {
+  it("finds the bind mount of a library's subfolder (Docker: /srv/media:/media, /srv/media/Movies/downloads:/downloads)", () => {
     const mounts = parseMountInfo(MOUNTS);
     expect(heldByMount('/downloads/complete', [lib('/media/TV'), lib('/media/Movies')], mounts)).toBe('/media/Movies');
     expect(heldByMount('/other dl', [lib('/media/Movies')], mounts)).toBeNull();
@@ -55,7 +55,7 @@ describe('a downloads folder held by a library folder, by mount', () => {
     expect(heldByMount('/media/Movies/x', [lib('/media/Movies')], mounts)).toBeNull();
   });
 
-  it('says nothing on NFS, which writes / as every mount\'s root and shares a device among exports', () => {
+  it("says nothing on NFS, which writes / as every mount's root and shares a device among exports", () => {
     const nfs = parseMountInfo(
       [
         '27 1 8:1 / / rw - ext4 /dev/sda1 rw',
@@ -89,12 +89,14 @@ describe('libraryFolderHolding', () => {
   // A private mount namespace and a bind mount need root (or user namespaces) and no confining
   // profile; where they are not allowed, this is skipped.
   const canMount = process.platform === 'linux' && spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind "${root}" "${root}"`]).status === 0;
-  it.skipIf(!canMount)('finds a bind mount of a folder inside a library folder, which the mount point\'s parents never show', () => {
+  it.skipIf(!canMount)("finds a bind mount of a folder inside a library folder, which the mount point's parents never show", () => {
     const fixture = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures', 'holding-library.mts');
     const mounted = join(root, 'mnt');
     const run = (source: string) => {
       const script = `mount --bind "$1" "$2" && exec "$3" --import tsx "$4" "$2" "$5" "$6"`;
-      const r = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', source, mounted, process.execPath, fixture, movies, tv], { encoding: 'utf8' });
+      const r = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', source, mounted, process.execPath, fixture, movies, tv], {
+        encoding: 'utf8',
+      });
       expect(r.status, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as string | null;
     };

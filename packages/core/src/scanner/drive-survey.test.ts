@@ -19,7 +19,11 @@ describe('surveyDrives', () => {
     mkdirSync(join(b, 'TV', 'Fargo'), { recursive: true });
     mkdirSync(join(b, 'TV Shows', 'Lost'), { recursive: true });
     const s = await surveyDrives(
-      [{ name: 'a', path: a }, { name: 'b', path: b }, { name: 'gone', path: join(root, 'nope') }],
+      [
+        { name: 'a', path: a },
+        { name: 'b', path: b },
+        { name: 'gone', path: join(root, 'nope') },
+      ],
       sections,
     );
     expect(s.drives.map((d) => ({ ...d, free_bytes: typeof d.free_bytes, total_bytes: typeof d.total_bytes }))).toEqual([

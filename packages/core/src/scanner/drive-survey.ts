@@ -16,10 +16,7 @@ export interface DriveSurvey {
 }
 
 /** statfs and one listing of each library folder per drive: what the planner needs, read once a pass. */
-export async function surveyDrives(
-  drives: readonly Drive[],
-  sections: Record<Section, readonly string[]>,
-): Promise<DriveSurvey> {
+export async function surveyDrives(drives: readonly Drive[], sections: Record<Section, readonly string[]>): Promise<DriveSurvey> {
   const surveys = await Promise.all(
     drives.map(async (drive) => {
       const [st, free] = await Promise.all([stat(drive.path).catch(() => null), freeSpace(drive.path)]);
@@ -37,7 +34,10 @@ export async function surveyDrives(
           roots[section] ??= root;
           listed.push(rootKey(drive.name, root));
           dirs.push(`${rootSt.dev}:${rootSt.ino}`);
-          const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+          const names = entries
+            .filter((e) => e.isDirectory())
+            .map((e) => e.name)
+            .sort();
           for (const name of names) folders.push({ drive: drive.name, section, root, name });
         }
       }

@@ -18,7 +18,10 @@ describe('buildFolderLookup', () => {
       [tv('a', "Marvel's Agents of S.H.I.E.L.D."), tv('b', 'The Office (US)'), tv('a', 'Law & Order', 'TV Shows'), tv('b', 'Doctor Who (2005) [tvdbid-78804]')],
       new Set(),
     );
-    expect(l.find('tv', media("Marvel's Agents of S.H.I.E.L.D"))).toEqual({ kind: 'found', folders: [{ drive: 'a', root: 'TV', name: "Marvel's Agents of S.H.I.E.L.D." }] });
+    expect(l.find('tv', media("Marvel's Agents of S.H.I.E.L.D"))).toEqual({
+      kind: 'found',
+      folders: [{ drive: 'a', root: 'TV', name: "Marvel's Agents of S.H.I.E.L.D." }],
+    });
     expect(found(l, 'tv', media('The Office', null, 'US'))).toEqual(['b:TV/The Office (US)']);
     expect(found(l, 'tv', media('Law and Order'))).toEqual(['a:TV Shows/Law & Order']);
     expect(found(l, 'tv', media('Doctor Who', 2005))).toEqual(['b:TV/Doctor Who (2005) [tvdbid-78804]']);
@@ -32,7 +35,11 @@ describe('buildFolderLookup', () => {
   });
 
   it('tells series remakes apart, and refuses to choose for a name that fits both', () => {
-    const l = buildFolderLookup([], [tv('a', 'Doctor Who (1963)'), tv('b', 'Doctor Who (2005)', 'TV Shows'), tv('a', 'The Office (US)'), tv('b', 'The Office (UK)')], new Set());
+    const l = buildFolderLookup(
+      [],
+      [tv('a', 'Doctor Who (1963)'), tv('b', 'Doctor Who (2005)', 'TV Shows'), tv('a', 'The Office (US)'), tv('b', 'The Office (UK)')],
+      new Set(),
+    );
     expect(found(l, 'tv', media('Doctor Who', 2005))).toEqual(['b:TV Shows/Doctor Who (2005)']);
     expect(found(l, 'tv', media('Doctor Who'))).toBe('ambiguous: Doctor Who (1963), Doctor Who (2005)');
     expect(found(l, 'tv', media('The Office'))).toBe('ambiguous: The Office (US), The Office (UK)');
@@ -47,7 +54,11 @@ describe('buildFolderLookup', () => {
   });
 
   it('needs the year to match for movies, and reads accents and ids as the library names them', () => {
-    const l = buildFolderLookup([], [mv('a', 'Heat (1995)'), mv('a', 'Heat (1986)'), mv('b', 'Heat'), mv('b', 'Amélie (2001)'), mv('b', 'Alien (1979) {imdb-tt0078748}')], new Set());
+    const l = buildFolderLookup(
+      [],
+      [mv('a', 'Heat (1995)'), mv('a', 'Heat (1986)'), mv('b', 'Heat'), mv('b', 'Amélie (2001)'), mv('b', 'Alien (1979) {imdb-tt0078748}')],
+      new Set(),
+    );
     expect(l.find('movies', media('Heat', 1995))).toEqual({ kind: 'found', folders: [{ drive: 'a', root: 'Movies', name: 'Heat (1995)' }] });
     expect(found(l, 'movies', media('Heat', 2020))).toEqual([]);
     expect(found(l, 'movies', media('Amelie', 2001))).toEqual(['b:Movies/Amélie (2001)']);
@@ -77,13 +88,33 @@ describe('buildFolderLookup', () => {
 
 describe('foldersOfIndex', () => {
   const item = (over: Partial<IndexItem>): IndexItem => ({
-    path: '', drive: 'a', section: 'tv', root: '/m/a/TV Shows', folder: '/m/a/TV Shows/Show', bytes: 1, mtime_ms: 0, ext: '.mkv',
-    type: 'video', title: 'Show', year: null, season: 1, episodes: [1], air_date: null, extra: false, nfo: null, ...over,
+    path: '',
+    drive: 'a',
+    section: 'tv',
+    root: '/m/a/TV Shows',
+    folder: '/m/a/TV Shows/Show',
+    bytes: 1,
+    mtime_ms: 0,
+    ext: '.mkv',
+    type: 'video',
+    title: 'Show',
+    year: null,
+    season: 1,
+    episodes: [1],
+    air_date: null,
+    extra: false,
+    nfo: null,
+    ...over,
   });
 
   it('lists each movie or series folder once and leaves loose files out', () => {
     const index = {
-      items: [item({}), item({ path: 'x' }), item({ folder: '/m/a/TV Shows' }), item({ section: 'movies', root: '/m/a/Movies', folder: '/m/a/Movies/Heat (1995)' })],
+      items: [
+        item({}),
+        item({ path: 'x' }),
+        item({ folder: '/m/a/TV Shows' }),
+        item({ section: 'movies', root: '/m/a/Movies', folder: '/m/a/Movies/Heat (1995)' }),
+      ],
     } as LibraryIndex;
     expect(foldersOfIndex(index)).toEqual([
       { drive: 'a', section: 'tv', root: 'TV Shows', name: 'Show' },

@@ -134,10 +134,7 @@ export function buildFolderLookup(
     near(section, media) {
       const wanted = titleKey(media.title, media.year, media.country);
       const words = wanted.key.split(' ');
-      const candidates = new Set([
-        ...(byWord.get(`${section}\0${words[0]}`) ?? []),
-        ...words.flatMap((w) => byFirstWord.get(`${section}\0${w}`) ?? []),
-      ]);
+      const candidates = new Set([...(byWord.get(`${section}\0${words[0]}`) ?? []), ...words.flatMap((w) => byFirstWord.get(`${section}\0${w}`) ?? [])]);
       const out: NearFolder[] = [];
       for (const e of candidates) {
         // A movie is told apart by its year: `Toy Story 2 (1999)` is not near `Toy Story (1995)`.

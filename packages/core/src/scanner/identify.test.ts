@@ -24,7 +24,9 @@ describe('identify: the library decides between readings', () => {
     expect(decide('Hanayome 3 - 21 [1080p].mkv', context([tv('Hanayome')]))).toBe('Hanayome | Hanayome | S3E21');
     expect(decide('parks_04_12.avi', context([tv('Parks')]))).toBe('Parks | parks | S4E12');
     expect(decide('parks_04_12.avi', context([tv('The Parks')]))).toBe('The Parks | parks | S4E12');
-    expect(decide('Тихий город (S3E2) / Quiet Town (S3E2) (2021) WEB-DL 1080p.mkv', context([tv('Quiet Town (2021)')]))).toBe('Quiet Town (2021) | Quiet Town | S3E2');
+    expect(decide('Тихий город (S3E2) / Quiet Town (S3E2) (2021) WEB-DL 1080p.mkv', context([tv('Quiet Town (2021)')]))).toBe(
+      'Quiet Town (2021) | Quiet Town | S3E2',
+    );
   });
 
   it('refuses, with every reading as a candidate, where two fit or the fitting one has no season', () => {
@@ -39,7 +41,10 @@ describe('identify: the library decides between readings', () => {
       reason: 'unrecognized',
       detail: 'absolute episode numbers without a season; it reads as "Hanayome 3" absolute 21 in Hanayome 3 or "Hanayome" S03E21',
     });
-    expect(absolute.readings.map((r) => [r.media.title, r.folder?.name ?? null])).toEqual([['Hanayome 3', 'Hanayome 3'], ['Hanayome', null]]);
+    expect(absolute.readings.map((r) => [r.media.title, r.folder?.name ?? null])).toEqual([
+      ['Hanayome 3', 'Hanayome 3'],
+      ['Hanayome', null],
+    ]);
     // An old scene number or an absolute one, of one series: which episode is meant the name cannot say.
     expect(decide('the.Programme.305.avi', context([tv('The Programme')]))).toBe('ambiguous');
   });
@@ -55,7 +60,7 @@ describe('identify: the library decides between readings', () => {
     expect(decide('parks_04_12.avi', context([tv('Other')]))).toBe('unrecognized');
   });
 
-  it('makes a new folder for the parser\'s own reading where no library folder is near it', () => {
+  it("makes a new folder for the parser's own reading where no library folder is near it", () => {
     expect(decide('Brand.New.Show.S01E01.720p.mkv', context([tv('Other Show Entirely')]))).toBe('new | Brand New Show | S1E1');
     expect(decide('the.bear.s02e01.mkv', context([]))).toBe('new | The Bear | S2E1');
   });
@@ -79,19 +84,27 @@ describe('identify: the library decides between readings', () => {
   it('a movie is near only a folder of its own year, and never beside a series of its title', () => {
     expect(decide('Toy.Story.2.1999.1080p.mkv', context([movie('Toy Story (1995)')]))).toBe('new | Toy Story 2 | 1999');
     expect(decide('Heist.Film.Extended.Cut.2016.1080p.mkv', context([movie('Heist Film (2016)')]))).toMatch(/^Heist Film \(2016\) \|/);
-    expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Quiet Town French (2006)')]))).toBe('Quiet Town French (2006) | Quiet Town French | 2006');
+    expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Quiet Town French (2006)')]))).toBe(
+      'Quiet Town French (2006) | Quiet Town French | 2006',
+    );
     expect(decide('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Quiet Town (2006)')]))).toBe('Quiet Town (2006) | Quiet Town | 2006');
     // Neither in the library: the word may end the title or tag the release, and a new folder of either may be wrong.
     const unsure = identify('Quiet.Town.French.2006.720p.BluRay.mkv', context([movie('Other (2006)')]));
     expect(unsure).toMatchObject({ ok: false, reason: 'ambiguous' });
     expect(unsure.readings.map((r) => r.media.title)).toEqual(['Quiet Town', 'Quiet Town French']);
     const r = identify('Quiet.Town.2010.1080p.BluRay.mkv', context([tv('Quiet Town (2010)')]));
-    expect(r).toMatchObject({ ok: false, reason: 'ambiguous', detail: 'read as the movie "Quiet Town" (2010), but the library has a series of that title: Quiet Town (2010)' });
+    expect(r).toMatchObject({
+      ok: false,
+      reason: 'ambiguous',
+      detail: 'read as the movie "Quiet Town" (2010), but the library has a series of that title: Quiet Town (2010)',
+    });
   });
 
-  it('goes by the owner\'s aliases, to the folder or (none yet) a new one of the series\' name', () => {
+  it("goes by the owner's aliases, to the folder or (none yet) a new one of the series' name", () => {
     const aliases = aliasTable([{ name: 'Sousou no Kaeru', series: 'Kaeru: The Journey (2023)' }]);
-    expect(decide('Sousou.no.Kaeru.S01E05.1080p.mkv', context([tv('Kaeru - The Journey (2023)')], { aliases }))).toBe('Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5');
+    expect(decide('Sousou.no.Kaeru.S01E05.1080p.mkv', context([tv('Kaeru - The Journey (2023)')], { aliases }))).toBe(
+      'Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5',
+    );
     expect(decide('Sousou.no.Kaeru.S01E05.1080p.mkv', context([], { aliases }))).toBe('new | Kaeru: The Journey | S1E5');
     const office = aliasTable([{ name: 'The Office', series: 'The Office (US)' }]);
     const both = context([tv('The Office (US)'), tv('The Office (UK)')], { aliases: office });
@@ -101,11 +114,14 @@ describe('identify: the library decides between readings', () => {
 
   it('the provider confirms a series the library lacks and numbers its absolute episodes; unsure, it decides nothing', () => {
     const provider: ProviderAnswers = {
-      series: (title) => (title === 'Sousou no Kaeru' || title === 'Kaeru: The Journey' ? { id: 1, title: 'Kaeru: The Journey', year: 2023, country: null } : null),
+      series: (title) =>
+        title === 'Sousou no Kaeru' || title === 'Kaeru: The Journey' ? { id: 1, title: 'Kaeru: The Journey', year: 2023, country: null } : null,
       absolute: (_s, abs) => (abs[0]! <= 28 ? { season: 1, episodes: [...abs] } : null),
     };
     expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([], { provider }))).toBe('new | Kaeru: The Journey | S1E5');
-    expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru - The Journey (2023)')], { provider }))).toBe('Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5');
+    expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru - The Journey (2023)')], { provider }))).toBe(
+      'Kaeru - The Journey (2023) | Kaeru: The Journey | S1E5',
+    );
     expect(decide('[Grp] Sousou no Kaeru - 40 (1080p).mkv', context([], { provider }))).toBe('unrecognized');
     expect(decide('[Grp] Unknown Thing - 05 (1080p).mkv', context([], { provider }))).toBe('unrecognized');
     // The country a name gives goes with it to the provider and stays with its answer.
@@ -125,7 +141,7 @@ describe('identify: the library decides between readings', () => {
     expect(decide('[Grp] Sousou no Kaeru - 05 (1080p).mkv', context([tv('Kaeru')], { provider }))).toBe('ambiguous');
   });
 
-  it('keeps the library\'s word on two folders of one title (Doctor Who 1963 and 2005) as before', () => {
+  it("keeps the library's word on two folders of one title (Doctor Who 1963 and 2005) as before", () => {
     const r = identify('Doctor.Who.S01E01.mkv', context([tv('Doctor Who (1963)'), tv('Doctor Who (2005)')]));
     expect(r).toMatchObject({ ok: false, reason: 'ambiguous', detail: 'library folders that fit: Doctor Who (1963), Doctor Who (2005)' });
     expect(r.readings.map((x) => x.folder?.name)).toEqual(['Doctor Who (1963)', 'Doctor Who (2005)']);

@@ -112,7 +112,14 @@ function byProvider(w: Weighed, ctx: IdentifyContext): Weighed {
   if (!series) return w;
   const media = renamed(w.media, series);
   const fit = ctx.folders.find('tv', media);
-  if (fit.folders.length > 0) return { media, folders: fit.folders, ambiguous: fit.kind === 'ambiguous', via: 'provider', show: fit.kind === 'ambiguous' ? null : folderId(fit.folders[0]!) };
+  if (fit.folders.length > 0)
+    return {
+      media,
+      folders: fit.folders,
+      ambiguous: fit.kind === 'ambiguous',
+      via: 'provider',
+      show: fit.kind === 'ambiguous' ? null : folderId(fit.folders[0]!),
+    };
   return { media, folders: [], ambiguous: false, via: 'provider', show: JSON.stringify(series) };
 }
 
@@ -248,5 +255,7 @@ export function identify(rel: string, ctx: IdentifyContext): Identified {
   }
   const chosen = confirmed[0]!;
   // The provider's name for a series the library lacks is no more a reason to split a show than the release's.
-  return chosen.via === 'provider' && chosen.folders.length === 0 ? newFolder(chosen, weighed, ctx) : accept(chosen, weighed, ctx, primary.ok ? null : primary.detail);
+  return chosen.via === 'provider' && chosen.folders.length === 0
+    ? newFolder(chosen, weighed, ctx)
+    : accept(chosen, weighed, ctx, primary.ok ? null : primary.detail);
 }

@@ -6,9 +6,23 @@ import { downloadSeriesName, forcedMedia, resolveManualTarget, seriesFolderOf, w
 
 describe('manual import decisions', () => {
   it('reads a title as a library folder spells it: year and country split off for the template', () => {
-    expect(forcedMedia({ kind: 'episode', title: 'Doctor Who (2005)', season: 1, episodes: [1] })).toMatchObject({ title: 'Doctor Who', year: 2005, country: null, season: 1, episodes: [1] });
-    expect(forcedMedia({ kind: 'episode', title: 'The Office (US)', season: 2, episodes: [3, 4] })).toMatchObject({ title: 'The Office', year: null, country: 'US' });
-    expect(forcedMedia({ kind: 'episode', title: 'The Daily Show', air_date: '2024-03-01' })).toMatchObject({ season: null, episodes: [], air_date: '2024-03-01' });
+    expect(forcedMedia({ kind: 'episode', title: 'Doctor Who (2005)', season: 1, episodes: [1] })).toMatchObject({
+      title: 'Doctor Who',
+      year: 2005,
+      country: null,
+      season: 1,
+      episodes: [1],
+    });
+    expect(forcedMedia({ kind: 'episode', title: 'The Office (US)', season: 2, episodes: [3, 4] })).toMatchObject({
+      title: 'The Office',
+      year: null,
+      country: 'US',
+    });
+    expect(forcedMedia({ kind: 'episode', title: 'The Daily Show', air_date: '2024-03-01' })).toMatchObject({
+      season: null,
+      episodes: [],
+      air_date: '2024-03-01',
+    });
     expect(forcedMedia({ kind: 'episode', title: 'Show', season: 2 }, [5])).toMatchObject({ season: 2, episodes: [5] });
     expect(forcedMedia({ kind: 'movie', title: 'Heat', year: 1995 })).toMatchObject({ kind: 'movie', title: 'Heat', year: 1995 });
   });
@@ -21,7 +35,7 @@ describe('manual import decisions', () => {
     expect(seriesFolderOf('/m/d1/Movies/Heat (1995)/x.mkv', [{ path: '/m/d1' }], ['TV'])).toBeNull();
   });
 
-  it('adds an alias once, lets the latest word for a name win, and skips a name the folder\'s own title files there', () => {
+  it("adds an alias once, lets the latest word for a name win, and skips a name the folder's own title files there", () => {
     const a = { name: 'Dr Who', series: 'Doctor Who (2005)' };
     expect(withAliases([], [a])).toEqual({ aliases: [a], added: [a] });
     expect(withAliases([a], [{ name: 'dr. who', series: 'Doctor Who (2005)' }])).toEqual({ aliases: [a], added: [] });
@@ -43,7 +57,10 @@ describe('manual import decisions', () => {
       for (const path of [season, join(season, 'Doctor Who (2005) - S01E01.mkv'), join(downloads, 'media/TV'), join(downloads, 'media')]) {
         await expect(resolveManualTarget(downloads, path, library)).rejects.toMatchObject({ code: 'forbidden', details: { key: 'path' } });
       }
-      await expect(resolveManualTarget(downloads, join(downloads, 'incoming/Show.S01E01.mkv'), library)).resolves.toEqual({ rel: 'incoming/Show.S01E01.mkv', folder: false });
+      await expect(resolveManualTarget(downloads, join(downloads, 'incoming/Show.S01E01.mkv'), library)).resolves.toEqual({
+        rel: 'incoming/Show.S01E01.mkv',
+        folder: false,
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

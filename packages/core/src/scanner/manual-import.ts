@@ -80,9 +80,10 @@ export function checkManualRequest(target: ManualTarget, as: ManualAs, videoExte
     throw badPath(`not a video (videos end in ${videoExtensions.join(', ')}); its subtitles and .nfo go with their video`);
   }
   if (as.kind !== 'episode') return;
-  if (target.folder && as.episodes !== undefined) throw badAs('episodes', 'leave it out for a folder: each file\'s episodes are read from its own name');
+  if (target.folder && as.episodes !== undefined) throw badAs('episodes', "leave it out for a folder: each file's episodes are read from its own name");
   if (target.folder && as.air_date !== undefined) throw badAs('air_date', 'not for a folder: import a daily show file by file');
-  if (!target.folder && as.air_date === undefined && as.episodes === undefined) throw badAs('episodes', 'is required for a file (or air_date, for a daily show)');
+  if (!target.folder && as.air_date === undefined && as.episodes === undefined)
+    throw badAs('episodes', 'is required for a file (or air_date, for a daily show)');
   const named = titleYearOfFolder(as.title);
   if (named.year !== null && as.year != null && named.year !== as.year) throw badAs('year', `${as.year} differs from the year the title names (${named.year})`);
 }
@@ -123,7 +124,10 @@ function episodesOfName(rel: string, season: number): { ok: true; episodes: numb
   if (parsed.ok && parsed.media.episodes.length > 0) return { ok: true, episodes: parsed.media.episodes };
   // Anime numbers run across seasons (episode 25 may be the first of season 3): a guess would misfile it.
   if (parsed.ok && parsed.media.absolute_episodes.length > 0) {
-    return { ok: false, detail: `its name gives only an absolute episode number (${parsed.media.absolute_episodes.join(', ')}); import it on its own, naming its episode` };
+    return {
+      ok: false,
+      detail: `its name gives only an absolute episode number (${parsed.media.absolute_episodes.join(', ')}); import it on its own, naming its episode`,
+    };
   }
   return { ok: false, detail: 'no episode number could be read from its name; import it on its own, naming its episode' };
 }
@@ -221,9 +225,13 @@ export function nothingImported(plans: readonly unknown[], skipped: readonly Ski
   if (!first) return new AppError('not_found', 'path: holds no video to import', { key: 'path' });
   const details = { reason: first.reason, path: first.source, ...(first.detail ? { detail: first.detail } : {}) };
   if (first.reason === 'ambiguous') {
-    return new AppError('bad_request', `as.title: several library folders fit this title (${first.detail ?? ''}); name one as it is spelled, year included`, { key: 'as.title', ...details });
+    return new AppError('bad_request', `as.title: several library folders fit this title (${first.detail ?? ''}); name one as it is spelled, year included`, {
+      key: 'as.title',
+      ...details,
+    });
   }
-  if (first.reason === 'unrecognized') return new AppError('conflict', `${first.source} cannot be imported: ${first.detail ?? 'its name could not be read'}`, details);
+  if (first.reason === 'unrecognized')
+    return new AppError('conflict', `${first.source} cannot be imported: ${first.detail ?? 'its name could not be read'}`, details);
   const why = WHY[first.reason] ?? first.reason;
   return new AppError('conflict', `${first.source} cannot be imported: ${why}${first.detail ? ` (${first.detail})` : ''}`, details);
 }

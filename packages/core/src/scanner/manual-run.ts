@@ -42,7 +42,11 @@ export async function runManualImport(opts: ManualRunOptions): Promise<ManualImp
   if (cfg.app.dry_run) throw new AppError('conflict', 'dry_run is on: nothing was imported; a preview is POST /api/imports/manual?dry_run=true');
   let target;
   try {
-    target = await resolveManualTarget(cfg.paths.downloads, opts.payload.path, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
+    target = await resolveManualTarget(
+      cfg.paths.downloads,
+      opts.payload.path,
+      libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]),
+    );
   } catch (err) {
     // A job delivered again after it imported (move mode): the history holds it, and that is its result.
     // An import by anything else (a pass, another job) is not this job's: the owner's word was not done.

@@ -17,10 +17,10 @@ describe('nearness: one title a run of whole words of the other', () => {
   });
 });
 
-describe('leftoverIsMarker: what makes the near folder the download\'s show', () => {
+describe("leftoverIsMarker: what makes the near folder the download's show", () => {
   const near = (nameKey: string, folderKey: string) => nearness(nameKey, folderKey)!;
 
-  it('a season marker that agrees with the download\'s season, in the usual spellings', () => {
+  it("a season marker that agrees with the download's season, in the usual spellings", () => {
     expect(leftoverIsMarker(near('show name tem 1', 'show name'), 1, null)).toBe(true);
     expect(leftoverIsMarker(near('show name season 2', 'show name'), 2, null)).toBe(true);
     expect(leftoverIsMarker(near('show name s2', 'show name'), 2, null)).toBe(true);
@@ -37,7 +37,7 @@ describe('leftoverIsMarker: what makes the near folder the download\'s show', ()
     expect(leftoverIsMarker(near('show name 2019', 'show name'), 1, 2005)).toBe(false);
   });
 
-  it('words a title may hold, release words or not, and anything before the folder\'s title: another show', () => {
+  it("words a title may hold, release words or not, and anything before the folder's title: another show", () => {
     expect(leftoverIsMarker(near('real hustle', 'hustle'), 1, null)).toBe(false);
     expect(leftoverIsMarker(near('show name 1080p', 'name'), 1, null)).toBe(false);
     expect(leftoverIsMarker(near('final space', 'space'), 1, null)).toBe(false);

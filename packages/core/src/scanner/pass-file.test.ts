@@ -6,15 +6,27 @@ import { fullPassResult, passFileName, passFilesBeyond, passOutline, readPassFil
 import type { ScanResult } from './run-pass.ts';
 
 const plan = {
-  source: '/d/Heat.1995.mkv', destination: '/m/Movies/Heat (1995)/Heat (1995).mkv', kind: 'movie' as const, title: 'Heat',
-  year: 1995, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
+  source: '/d/Heat.1995.mkv',
+  destination: '/m/Movies/Heat (1995)/Heat (1995).mkv',
+  kind: 'movie' as const,
+  title: 'Heat',
+  year: 1995,
+  season: null,
+  episodes: null,
+  air_date: null,
+  drive: 'disk1',
+  sidecars: [],
 };
 const result: ScanResult = {
   dry_run: false,
   started_at: '2026-01-01T00:00:00.000Z',
   finished_at: '2026-01-01T00:00:01.000Z',
   plans: [plan, { ...plan, source: '/d/b.mkv' }, { ...plan, source: '/d/c.mkv' }],
-  moves: [{ ...plan, mode: 'move', status: 'moved' }, { ...plan, mode: 'move', source: '/d/b.mkv', status: 'failed', error: 'gone' }, { ...plan, mode: 'move', source: '/d/c.mkv', status: 'moved' }],
+  moves: [
+    { ...plan, mode: 'move', status: 'moved' },
+    { ...plan, mode: 'move', source: '/d/b.mkv', status: 'failed', error: 'gone' },
+    { ...plan, mode: 'move', source: '/d/c.mkv', status: 'moved' },
+  ],
   skipped: [{ source: '/d/x.part', reason: 'partial' }],
 };
 

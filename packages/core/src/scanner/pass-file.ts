@@ -57,13 +57,22 @@ export function passFilesNewestFirst(files: readonly PassFileEntry[]): PassFileE
 
 /** The names to delete so that the newest `keep` files stay. */
 export function passFilesBeyond(files: readonly PassFileEntry[], keep: number): string[] {
-  return passFilesNewestFirst(files).slice(keep).map((f) => f.name);
+  return passFilesNewestFirst(files)
+    .slice(keep)
+    .map((f) => f.name);
 }
 
 /** The pass files under `dir` (not the temps of a write under way), newest first. */
 export async function listPassFiles(dir: string): Promise<PassFileEntry[]> {
   const names = (await readdirIfExists(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  const files = await Promise.all(names.map((name) => stat(join(dir, name)).then((s) => ({ name, mtimeMs: s.mtimeMs }), () => null)));
+  const files = await Promise.all(
+    names.map((name) =>
+      stat(join(dir, name)).then(
+        (s) => ({ name, mtimeMs: s.mtimeMs }),
+        () => null,
+      ),
+    ),
+  );
   return passFilesNewestFirst(files.filter((f): f is PassFileEntry => f !== null));
 }
 

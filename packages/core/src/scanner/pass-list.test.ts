@@ -8,8 +8,16 @@ import { boundedPass, readRecentPasses } from './pass-list.ts';
 import type { ScanResult } from './run-pass.ts';
 
 const plan = (n: number) => ({
-  source: `/d/M.${n}.2001.mkv`, destination: `/m/Movies/M ${n} (2001)/M ${n} (2001).mkv`, kind: 'movie' as const, title: `M ${n}`,
-  year: 2001, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
+  source: `/d/M.${n}.2001.mkv`,
+  destination: `/m/Movies/M ${n} (2001)/M ${n} (2001).mkv`,
+  kind: 'movie' as const,
+  title: `M ${n}`,
+  year: 2001,
+  season: null,
+  episodes: null,
+  air_date: null,
+  drive: 'disk1',
+  sidecars: [],
 });
 const skip = (n: number) => ({ source: `/d/notes ${n}.mkv`, reason: 'unrecognized' as const });
 
@@ -31,9 +39,14 @@ describe('boundedPass', () => {
   it('answers a small pass whole, with its counts and nothing left out', () => {
     const r = result(3, 2, 1, 2);
     expect(boundedPass('9', r)).toEqual({
-      id: '9', dry_run: false, started_at: r.started_at, finished_at: r.finished_at,
+      id: '9',
+      dry_run: false,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
       counts: { plans: 3, moved: 2, failed: 1, skipped: 2 },
-      plans: r.plans, moves: r.moves, skipped: r.skipped,
+      plans: r.plans,
+      moves: r.moves,
+      skipped: r.skipped,
       truncated: { plans: 0, moves: 0, skipped: 0 },
     });
   });
@@ -85,7 +98,12 @@ describe('readRecentPasses', () => {
   it('reads the newest `limit` passes, newest first, by when their files were written', async () => {
     dir = await written(['10', '9', 'repeat:periodic-scan-pass:1', '11']);
     const all = await readRecentPasses(dir, 10);
-    expect(all.map((p) => [p.id, p.counts.plans])).toEqual([['11', 4], ['repeat:periodic-scan-pass:1', 3], ['9', 2], ['10', 1]]);
+    expect(all.map((p) => [p.id, p.counts.plans])).toEqual([
+      ['11', 4],
+      ['repeat:periodic-scan-pass:1', 3],
+      ['9', 2],
+      ['10', 1],
+    ]);
     expect((await readRecentPasses(dir, 2)).map((p) => p.id)).toEqual(['11', 'repeat:periodic-scan-pass:1']);
     expect((await readRecentPasses(dir, 1, 2))[0]!.truncated.plans).toBe(2);
   });

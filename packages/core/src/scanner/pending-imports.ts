@@ -59,7 +59,12 @@ export async function readPendingImports(cfg: Config): Promise<{ items: PendingI
   );
   const imported = importedLookup(await readHistory(cfg.paths.data));
   return {
-    items: pendingOf(pass, cfg.library.video_extensions, (p) => seen.get(p) ?? null, (f) => imported(f) !== null),
+    items: pendingOf(
+      pass,
+      cfg.library.video_extensions,
+      (p) => seen.get(p) ?? null,
+      (f) => imported(f) !== null,
+    ),
     scanned_at: pass.finished_at,
   };
 }

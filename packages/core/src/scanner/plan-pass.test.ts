@@ -29,11 +29,26 @@ function file(rel: string, size = 700 * MB, mtimeMs = OLD): DownloadFile {
 }
 
 function drive(name: string, free = 1000 * GIB, over: Partial<DriveSpace> = {}): DriveSpace {
-  return { name, path: `/media/${name}`, dev: 10 + Number(name.replace(/\D/g, '') || 0), free_bytes: free, total_bytes: 4000 * GIB, roots: { movies: 'Movies', tv: 'TV' }, ...over };
+  return {
+    name,
+    path: `/media/${name}`,
+    dev: 10 + Number(name.replace(/\D/g, '') || 0),
+    free_bytes: free,
+    total_bytes: 4000 * GIB,
+    roots: { movies: 'Movies', tv: 'TV' },
+    ...over,
+  };
 }
 
 function world(
-  over: { drives?: DriveSpace[]; folders?: LibraryFolder[]; taken?: string[]; same?: string[]; subfolders?: Record<string, string[]>; files?: Record<string, string[]> } = {},
+  over: {
+    drives?: DriveSpace[];
+    folders?: LibraryFolder[];
+    taken?: string[];
+    same?: string[];
+    subfolders?: Record<string, string[]>;
+    files?: Record<string, string[]>;
+  } = {},
 ): PlanWorld {
   const taken = new Set(over.taken ?? []);
   const same = new Set(over.same ?? []);
@@ -72,18 +87,46 @@ describe('planPass: every file gets a plan or a reason', () => {
       file('c/The.Daily.Show.2024.03.14.Guest.720p.WEB.h264.mkv'),
     ]).plans.map((p) => p.plan);
     expect(movie).toEqual({
-      source: `${DL}/a/Heat.1995.mkv`, destination: '/media/disk1/Movies/Heat (1995)/Heat (1995).mkv', kind: 'movie', title: 'Heat',
-      year: 1995, season: null, episodes: null, air_date: null, drive: 'disk1', sidecars: [],
+      source: `${DL}/a/Heat.1995.mkv`,
+      destination: '/media/disk1/Movies/Heat (1995)/Heat (1995).mkv',
+      kind: 'movie',
+      title: 'Heat',
+      year: 1995,
+      season: null,
+      episodes: null,
+      air_date: null,
+      drive: 'disk1',
+      sidecars: [],
     });
-    expect(episode).toMatchObject({ kind: 'episode', title: 'Other Series', season: 2, episodes: [5, 6], air_date: null, destination: '/media/disk1/TV/Other Series/Season 02/Other Series - S02E05-E06.mkv' });
-    expect(daily).toMatchObject({ kind: 'episode', title: 'The Daily Show', season: null, episodes: null, air_date: '2024-03-14', destination: '/media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-03-14.mkv' });
+    expect(episode).toMatchObject({
+      kind: 'episode',
+      title: 'Other Series',
+      season: 2,
+      episodes: [5, 6],
+      air_date: null,
+      destination: '/media/disk1/TV/Other Series/Season 02/Other Series - S02E05-E06.mkv',
+    });
+    expect(daily).toMatchObject({
+      kind: 'episode',
+      title: 'The Daily Show',
+      season: null,
+      episodes: null,
+      air_date: '2024-03-14',
+      destination: '/media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-03-14.mkv',
+    });
   });
 
   it('skips partial downloads, whatever their name says', () => {
     const r = run([
-      file('Movie.2010.mkv.part'), file('Movie.2011.mkv.!qB'), file('Movie.2012.mkv.crdownload'), file('x.tmp'),
-      file('_UNPACK_Movie.2013/Movie.2013.mkv'), file('_FAILED_Movie.2014/Movie.2014.mkv'), file('Movie.2015.mkv.unwanted'),
-      file('Rel/Movie.2016.mkv'), file('Rel/Movie.2016.mkv.aria2'),
+      file('Movie.2010.mkv.part'),
+      file('Movie.2011.mkv.!qB'),
+      file('Movie.2012.mkv.crdownload'),
+      file('x.tmp'),
+      file('_UNPACK_Movie.2013/Movie.2013.mkv'),
+      file('_FAILED_Movie.2014/Movie.2014.mkv'),
+      file('Movie.2015.mkv.unwanted'),
+      file('Rel/Movie.2016.mkv'),
+      file('Rel/Movie.2016.mkv.aria2'),
     ]);
     expect(r.plans).toEqual([]);
     expect(new Set(Object.values(r.reasons))).toEqual(new Set(['partial']));
@@ -92,11 +135,15 @@ describe('planPass: every file gets a plan or a reason', () => {
 
   it('skips samples by folder, by name and by size', () => {
     const r = run([
-      file('Movie.2010/Sample/movie.2010.mkv'), file('Movie.2011/movie.2011-sample.mkv'), file('Movie.2012/Movie.2012.mkv', 50 * MB),
+      file('Movie.2010/Sample/movie.2010.mkv'),
+      file('Movie.2011/movie.2011-sample.mkv'),
+      file('Movie.2012/Movie.2012.mkv', 50 * MB),
       file('Movie.2013/Movie.2013.mkv', 50 * MB + 1),
     ]);
     expect(r.reasons).toEqual({
-      'Movie.2010/Sample/movie.2010.mkv': 'sample', 'Movie.2011/movie.2011-sample.mkv': 'sample', 'Movie.2012/Movie.2012.mkv': 'sample',
+      'Movie.2010/Sample/movie.2010.mkv': 'sample',
+      'Movie.2011/movie.2011-sample.mkv': 'sample',
+      'Movie.2012/Movie.2012.mkv': 'sample',
     });
     expect(Object.keys(r.destinations)).toEqual(['Movie.2013/Movie.2013.mkv']);
   });
@@ -108,7 +155,8 @@ describe('planPass: every file gets a plan or a reason', () => {
   it('waits for files written within settle_seconds, and for the whole group', () => {
     const r = run([
       file('A.2010/A.2010.mkv', 700 * MB, NOW - 119_000),
-      file('B.2011/B.2011.mkv'), file('B.2011/B.2011.en.srt', 10, NOW - 5_000),
+      file('B.2011/B.2011.mkv'),
+      file('B.2011/B.2011.en.srt', 10, NOW - 5_000),
       file('C.2012/C.2012.mkv', 700 * MB, NOW - 120_000),
     ]);
     expect(r.reasons).toEqual({ 'A.2010/A.2010.mkv': 'settling', 'B.2011/B.2011.mkv': 'settling', 'B.2011/B.2011.en.srt': 'settling' });
@@ -122,13 +170,22 @@ describe('planPass: every file gets a plan or a reason', () => {
 
   it('skips what it cannot recognise: no name, a movie without a year, anime without a season, extras, other files', () => {
     const r = run([
-      file('random.mkv'), file('Inception.1080p.BluRay.mkv'), file('[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv'),
-      file('Movie.2010/Featurettes/Making Of.mkv'), file('Movie.2010/Movie.2010.mkv'), file('Movie.2010/readme.txt'),
-      file('Movie.2010/movie.2010.rar'), file('orphan.en.srt'),
+      file('random.mkv'),
+      file('Inception.1080p.BluRay.mkv'),
+      file('[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv'),
+      file('Movie.2010/Featurettes/Making Of.mkv'),
+      file('Movie.2010/Movie.2010.mkv'),
+      file('Movie.2010/readme.txt'),
+      file('Movie.2010/movie.2010.rar'),
+      file('orphan.en.srt'),
     ]);
     expect(r.reasons).toEqual({
-      'random.mkv': 'unrecognized', 'Inception.1080p.BluRay.mkv': 'unrecognized', '[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv': 'unrecognized',
-      'Movie.2010/Featurettes/Making Of.mkv': 'unrecognized', 'Movie.2010/readme.txt': 'unrecognized', 'Movie.2010/movie.2010.rar': 'unrecognized',
+      'random.mkv': 'unrecognized',
+      'Inception.1080p.BluRay.mkv': 'unrecognized',
+      '[SubsPlease] Frieren - 05 (1080p) [ABCD].mkv': 'unrecognized',
+      'Movie.2010/Featurettes/Making Of.mkv': 'unrecognized',
+      'Movie.2010/readme.txt': 'unrecognized',
+      'Movie.2010/movie.2010.rar': 'unrecognized',
       'orphan.en.srt': 'unrecognized',
     });
     expect(Object.keys(r.destinations)).toEqual(['Movie.2010/Movie.2010.mkv']);
@@ -144,7 +201,9 @@ describe('planPass: every file gets a plan or a reason', () => {
   });
 
   it('treats names differing only in case as the same destination (SMB, exFAT)', () => {
-    const r = run([file('a/Heat.1995.mkv', GIB), file('b/HEAT.1995.mkv', 2 * GIB)], world({ drives: [drive('disk1')] }), { movieTemplate: '{title} ({year})/{title}{ext}' });
+    const r = run([file('a/Heat.1995.mkv', GIB), file('b/HEAT.1995.mkv', 2 * GIB)], world({ drives: [drive('disk1')] }), {
+      movieTemplate: '{title} ({year})/{title}{ext}',
+    });
     expect(Object.keys(r.destinations)).toEqual(['b/HEAT.1995.mkv']);
     expect(r.reasons).toEqual({ 'a/Heat.1995.mkv': 'exists' });
   });
@@ -197,7 +256,9 @@ describe('planPass: the library names the series', () => {
   it('joins the folder the library already has, however it spells the title', () => {
     const drives = [drive('disk1', 900 * GIB, { roots: { movies: 'Movies', tv: 'TV Shows' } }), drive('disk2', 100 * GIB)];
     const folders = [
-      tvFolder('disk2', 'The Office (US)'), tvFolder('disk2', 'Doctor Who (2005)'), tvFolder('disk2', 'Law & Order'),
+      tvFolder('disk2', 'The Office (US)'),
+      tvFolder('disk2', 'Doctor Who (2005)'),
+      tvFolder('disk2', 'Law & Order'),
       { drive: 'disk2', section: 'movies' as const, root: 'Movies', name: 'Amélie (2001)' },
     ];
     const r = run(
@@ -229,14 +290,21 @@ describe('planPass: the library names the series', () => {
 
   it('names the file for the folder it joins: its spelling and year, without its id tags', () => {
     const folders = [
-      tvFolder('disk1', 'Doctor Who (2005) [tvdbid-78804]'), tvFolder('disk1', "Marvel's Agents of S.H.I.E.L.D"),
-      tvFolder('disk1', 'The Office (2005) (US)'), tvFolder('disk1', 'This Is Us'), tvFolder('disk1', 'Shameless [UK] (2004)'),
+      tvFolder('disk1', 'Doctor Who (2005) [tvdbid-78804]'),
+      tvFolder('disk1', "Marvel's Agents of S.H.I.E.L.D"),
+      tvFolder('disk1', 'The Office (2005) (US)'),
+      tvFolder('disk1', 'This Is Us'),
+      tvFolder('disk1', 'Shameless [UK] (2004)'),
       { drive: 'disk1', section: 'movies' as const, root: 'Movies', name: 'Heat (1995) [imdbid-tt0113277]' },
     ];
     const r = run(
       [
-        file('doctor.who.2005.s13e02.720p.mkv'), file('Marvels.Agents.of.S.H.I.E.L.D.S01E01.mkv'), file('heat.1995.1080p.bluray.mkv'),
-        file('The.Office.US.S02E01.mkv'), file('This.Is.Us.S01E01.mkv'), file('Shameless.UK.S03E01.mkv'),
+        file('doctor.who.2005.s13e02.720p.mkv'),
+        file('Marvels.Agents.of.S.H.I.E.L.D.S01E01.mkv'),
+        file('heat.1995.1080p.bluray.mkv'),
+        file('The.Office.US.S02E01.mkv'),
+        file('This.Is.Us.S01E01.mkv'),
+        file('Shameless.UK.S03E01.mkv'),
       ],
       world({ folders }),
     );
@@ -271,7 +339,14 @@ describe('planPass: the library names the series', () => {
     };
     const taken = ['/media/disk1/TV/Severance/Season 1/Severance - S01E01.mkv'];
     const r = run(
-      [file('Severance.S01E01.mkv'), file('Severance.S01E02.mkv'), file('Severance.S03E01.mkv'), file('Loki.S01E02.mkv'), file('Loki.S00E01.mkv'), file('Fargo.S01E03.mkv')],
+      [
+        file('Severance.S01E01.mkv'),
+        file('Severance.S01E02.mkv'),
+        file('Severance.S03E01.mkv'),
+        file('Loki.S01E02.mkv'),
+        file('Loki.S00E01.mkv'),
+        file('Fargo.S01E03.mkv'),
+      ],
       world({ folders, subfolders, taken }),
     );
     expect(r.destinations).toEqual({
@@ -296,17 +371,44 @@ describe('planPass: the library names the series', () => {
     const same = ['/media/disk1/TV/Law & Order/Season 01/Law & Order - S01E04.mkv'];
     const r = run(
       [
-        file('Law.and.Order.S01E01.720p.mkv'), file('Law.and.Order.S01E01.720p.en.srt', 10), file('Law.and.Order.S01E02.mkv'), file('Law.and.Order.S01E04.mkv'),
-        file('Friends.S01E02.mkv'), file('Friends.S01E03.mkv'), file('The.Daily.Show.2024.01.15.Guest.mkv'), file('The.Daily.Show.2024.01.16.Guest.mkv'),
+        file('Law.and.Order.S01E01.720p.mkv'),
+        file('Law.and.Order.S01E01.720p.en.srt', 10),
+        file('Law.and.Order.S01E02.mkv'),
+        file('Law.and.Order.S01E04.mkv'),
+        file('Friends.S01E02.mkv'),
+        file('Friends.S01E03.mkv'),
+        file('The.Daily.Show.2024.01.15.Guest.mkv'),
+        file('The.Daily.Show.2024.01.16.Guest.mkv'),
       ],
       world({ folders, files, same }),
     );
-    expect(Object.keys(r.destinations).sort()).toEqual(['Friends.S01E03.mkv', 'Law.and.Order.S01E02.mkv', 'Law.and.Order.S01E04.mkv', 'The.Daily.Show.2024.01.16.Guest.mkv']);
+    expect(Object.keys(r.destinations).sort()).toEqual([
+      'Friends.S01E03.mkv',
+      'Law.and.Order.S01E02.mkv',
+      'Law.and.Order.S01E04.mkv',
+      'The.Daily.Show.2024.01.16.Guest.mkv',
+    ]);
     expect(r.skipped).toEqual([
-      { source: '/downloads/Friends.S01E02.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv' },
-      { source: '/downloads/Law.and.Order.S01E01.720p.en.srt', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv' },
-      { source: '/downloads/Law.and.Order.S01E01.720p.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv' },
-      { source: '/downloads/The.Daily.Show.2024.01.15.Guest.mkv', reason: 'exists', detail: 'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv' },
+      {
+        source: '/downloads/Friends.S01E02.mkv',
+        reason: 'exists',
+        detail: 'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv',
+      },
+      {
+        source: '/downloads/Law.and.Order.S01E01.720p.en.srt',
+        reason: 'exists',
+        detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv',
+      },
+      {
+        source: '/downloads/Law.and.Order.S01E01.720p.mkv',
+        reason: 'exists',
+        detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv',
+      },
+      {
+        source: '/downloads/The.Daily.Show.2024.01.15.Guest.mkv',
+        reason: 'exists',
+        detail: 'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv',
+      },
     ]);
   });
 
@@ -315,7 +417,11 @@ describe('planPass: the library names the series', () => {
     const files = { '/media/disk1/Movies/Heat (1995)': ['Heat (1995).mp4', 'Heat (1995).en.srt'] };
     const r = run([file('Heat.1995.2160p.UHD.mkv'), file('Alien.1979.mkv')], world({ folders, files }));
     expect(r.skipped).toEqual([
-      { source: '/downloads/Heat.1995.2160p.UHD.mkv', reason: 'exists', detail: 'the library holds this movie already: /media/disk1/Movies/Heat (1995)/Heat (1995).mp4' },
+      {
+        source: '/downloads/Heat.1995.2160p.UHD.mkv',
+        reason: 'exists',
+        detail: 'the library holds this movie already: /media/disk1/Movies/Heat (1995)/Heat (1995).mp4',
+      },
     ]);
     expect(Object.keys(r.destinations)).toEqual(['Alien.1979.mkv']);
   });
@@ -328,7 +434,7 @@ describe('planPass: the library names the series', () => {
     });
   });
 
-  it('takes a year after the episode marker as the series\' only where a folder of that year is, or none of the title: another year may be the same series', () => {
+  it("takes a year after the episode marker as the series' only where a folder of that year is, or none of the title: another year may be the same series", () => {
     const young = 'Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv';
     // Its S07 aired in 2024: a second folder "Young Sheldon (2024)" beside it would split the series.
     const beside = run([file(young)], world({ folders: [tvFolder('disk1', 'Young Sheldon (2017)')] }));
@@ -341,8 +447,15 @@ describe('planPass: the library names the series', () => {
         // `Import as…` offers the folder as the library spells it.
         candidates: [
           {
-            kind: 'episode', title: 'Young Sheldon', year: 2017, season: 7, episodes: [14], absolute_episodes: [], air_date: null,
-            folder: '/media/disk1/TV/Young Sheldon (2017)', destination: '/media/disk1/TV/Young Sheldon (2017)/Season 07/Young Sheldon (2017) - S07E14.mkv',
+            kind: 'episode',
+            title: 'Young Sheldon',
+            year: 2017,
+            season: 7,
+            episodes: [14],
+            absolute_episodes: [],
+            air_date: null,
+            folder: '/media/disk1/TV/Young Sheldon (2017)',
+            destination: '/media/disk1/TV/Young Sheldon (2017)/Season 07/Young Sheldon (2017) - S07E14.mkv',
           },
         ],
       },
@@ -378,11 +491,17 @@ describe('planPass: the library names the series', () => {
         // One candidate a folder, on its own drive: the sidecar follows whichever is picked.
         candidates: [
           {
-            ...reading, title: 'Doctor Who', year: 1963, folder: '/media/disk1/TV/Doctor Who (1963)',
+            ...reading,
+            title: 'Doctor Who',
+            year: 1963,
+            folder: '/media/disk1/TV/Doctor Who (1963)',
             destination: '/media/disk1/TV/Doctor Who (1963)/Season 01/Doctor Who (1963) - S01E01.mkv',
           },
           {
-            ...reading, title: 'Doctor Who', year: 2005, folder: '/media/disk2/TV Shows/Doctor Who (2005)',
+            ...reading,
+            title: 'Doctor Who',
+            year: 2005,
+            folder: '/media/disk2/TV Shows/Doctor Who (2005)',
             destination: '/media/disk2/TV Shows/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E01.mkv',
           },
         ],
@@ -390,10 +509,16 @@ describe('planPass: the library names the series', () => {
     ]);
   });
 
-  it('says why a name was not recognised, in the parser\'s words where the parser refused it', () => {
+  it("says why a name was not recognised, in the parser's words where the parser refused it", () => {
     const refusal = recogniseMedia('Inception.1080p.BluRay.mkv');
     expect(refusal.ok).toBe(false);
-    const r = run([file('Inception.1080p.BluRay.mkv'), file('Movie.2010/Featurettes/Making Of.mkv'), file('Movie.2010/Movie.2010.mkv'), file('notes.txt'), file('orphan.en.srt', 10)]);
+    const r = run([
+      file('Inception.1080p.BluRay.mkv'),
+      file('Movie.2010/Featurettes/Making Of.mkv'),
+      file('Movie.2010/Movie.2010.mkv'),
+      file('notes.txt'),
+      file('orphan.en.srt', 10),
+    ]);
     expect(r.skipped.map((s) => [s.source.slice(DL.length + 1), s.reason, s.detail])).toEqual([
       ['Inception.1080p.BluRay.mkv', 'unrecognized', refusal.ok ? null : refusal.detail],
       ['Movie.2010/Featurettes/Making Of.mkv', 'unrecognized', 'in an extras folder'],
@@ -425,14 +550,23 @@ describe('planPass: sidecars travel with their video', () => {
     expect(r.skipped).toEqual([]);
     const dir = '/media/disk1/Movies/Movie (2010)';
     expect(r.plans[0]!.plan.sidecars.map((s) => s.destination).sort()).toEqual(
-      [`${dir}/Movie (2010).en.srt`, `${dir}/Movie (2010).en.forced.srt`, `${dir}/Movie (2010).en.sdh.srt`, `${dir}/Movie (2010).nfo`, `${dir}/Movie (2010).idx`, `${dir}/Movie (2010).sub`].sort(),
+      [
+        `${dir}/Movie (2010).en.srt`,
+        `${dir}/Movie (2010).en.forced.srt`,
+        `${dir}/Movie (2010).en.sdh.srt`,
+        `${dir}/Movie (2010).nfo`,
+        `${dir}/Movie (2010).idx`,
+        `${dir}/Movie (2010).sub`,
+      ].sort(),
     );
   });
 
   it('episode subtitles of a season pack follow their own episode', () => {
     const r = run([
-      file('Show.S01.1080p/Show.S01E01.1080p.mkv'), file('Show.S01.1080p/Show.S01E02.1080p.mkv'),
-      file('Show.S01.1080p/Subs/Show.S01E01.1080p/2_English.srt', 10), file('Show.S01.1080p/Subs/Show.S01E02.1080p/2_English.srt', 10),
+      file('Show.S01.1080p/Show.S01E01.1080p.mkv'),
+      file('Show.S01.1080p/Show.S01E02.1080p.mkv'),
+      file('Show.S01.1080p/Subs/Show.S01E01.1080p/2_English.srt', 10),
+      file('Show.S01.1080p/Subs/Show.S01E02.1080p/2_English.srt', 10),
     ]);
     expect(r.plans.map((p) => p.plan.sidecars.map((s) => s.destination))).toEqual([
       ['/media/disk1/TV/Show/Season 01/Show - S01E01.en.srt'],
@@ -442,16 +576,28 @@ describe('planPass: sidecars travel with their video', () => {
 
   it('a second subtitle of one language is numbered, as Radarr names it; a second .nfo stays behind as "exists"', () => {
     const r = run([
-      file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10), file('M.2010/Subs/4_English.srt', 10),
-      file('M.2010/M.2010.nfo', 10), file('M.2010/Subs/M.2010.nfo', 10),
+      file('M.2010/M.2010.mkv'),
+      file('M.2010/Subs/2_English.srt', 10),
+      file('M.2010/Subs/3_English.srt', 10),
+      file('M.2010/Subs/4_English.srt', 10),
+      file('M.2010/M.2010.nfo', 10),
+      file('M.2010/Subs/M.2010.nfo', 10),
     ]);
     const dir = '/media/disk1/Movies/M (2010)';
-    expect(r.plans[0]!.plan.sidecars.map((s) => s.destination)).toEqual([`${dir}/M (2010).en.srt`, `${dir}/M (2010).1.en.srt`, `${dir}/M (2010).2.en.srt`, `${dir}/M (2010).nfo`]);
+    expect(r.plans[0]!.plan.sidecars.map((s) => s.destination)).toEqual([
+      `${dir}/M (2010).en.srt`,
+      `${dir}/M (2010).1.en.srt`,
+      `${dir}/M (2010).2.en.srt`,
+      `${dir}/M (2010).nfo`,
+    ]);
     expect(r.reasons).toEqual({ 'M.2010/Subs/M.2010.nfo': 'exists' });
   });
 
   it('a numbered subtitle whose name the library holds stays behind as "exists"', () => {
-    const r = run([file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10)], world({ taken: ['/media/disk1/Movies/M (2010)/M (2010).1.en.srt'] }));
+    const r = run(
+      [file('M.2010/M.2010.mkv'), file('M.2010/Subs/2_English.srt', 10), file('M.2010/Subs/3_English.srt', 10)],
+      world({ taken: ['/media/disk1/Movies/M (2010)/M (2010).1.en.srt'] }),
+    );
     expect(r.plans[0]!.plan.sidecars.map((s) => s.destination)).toEqual(['/media/disk1/Movies/M (2010)/M (2010).en.srt']);
     expect(r.reasons).toEqual({ 'M.2010/Subs/3_English.srt': 'exists' });
   });

@@ -2,15 +2,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { candidateSchema, planSchema, skippedSchema } from '@mo/shared';
 import { chooseDrive, type DriveSpace, type ExistingFolder, type Section } from './choose-drive.ts';
-import {
-  extensionOf,
-  fileType,
-  isInExtrasFolder,
-  isPartial,
-  isSampleByName,
-  isSampleSize,
-  isSettled,
-} from './download-rules.ts';
+import { extensionOf, fileType, isInExtrasFolder, isPartial, isSampleByName, isSampleSize, isSettled } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
@@ -132,9 +124,10 @@ function heldVideo(media: TemplateMedia, name: string, stem: string, files: read
     if (media.kind !== 'episode' || isExtraFile(otherStem, media.title)) continue;
     const held = episodeOfFile(otherStem, null);
     if (!held) continue;
-    const same = media.episodes.length > 0
-      ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
-      : held.air_date !== null && held.air_date === media.air_date;
+    const same =
+      media.episodes.length > 0
+        ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
+        : held.air_date !== null && held.air_date === media.air_date;
     if (same) return other;
   }
   return null;
@@ -203,7 +196,13 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   const identifyContext = { folders: world.folders, aliases: world.aliases ?? (() => null), provider: world.provider, folderName: folderPath };
 
   /** The drive, folder and file name a movie or episode gets; null when no drive has room. */
-  const placement = (media: TemplateMedia, existing: readonly ExistingFolder[], video: DownloadFile, bytes: number, reservedBytes: ReadonlyMap<string, number>) => {
+  const placement = (
+    media: TemplateMedia,
+    existing: readonly ExistingFolder[],
+    video: DownloadFile,
+    bytes: number,
+    reservedBytes: ReadonlyMap<string, number>,
+  ) => {
     const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
     const choice = chooseDrive({ section, bytes, sourceDev: video.dev, existing }, world.drives, reservedBytes);
     if (!choice) return null;
@@ -243,7 +242,8 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   /** The owner's word (a manual import): the library folder of that title, if the library has one. */
   const forcedAs = (media: TemplateMedia): Identified => {
     const fit = world.folders.find(media.kind === 'movie' ? 'movies' : 'tv', media);
-    if (fit.kind === 'ambiguous') return { ok: false, reason: 'ambiguous', detail: `library folders that fit: ${fit.folders.map(folderPath).join(', ')}`, readings: [] };
+    if (fit.kind === 'ambiguous')
+      return { ok: false, reason: 'ambiguous', detail: `library folders that fit: ${fit.folders.map(folderPath).join(', ')}`, readings: [] };
     return { ok: true, media, folders: fit.folders, readings: [] };
   };
 

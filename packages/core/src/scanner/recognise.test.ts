@@ -14,7 +14,14 @@ describe('recogniseMedia', () => {
   it('takes a movie with its year, and the edition', () => {
     expect(media('Blade Runner 2049 (2017).mkv')).toMatchObject({ kind: 'movie', title: 'Blade Runner 2049', year: 2017, edition: null });
     expect(media('Aliens.1986.Extended.1080p.mkv')).toEqual({
-      kind: 'movie', title: 'Aliens', year: 1986, season: null, episodes: [], air_date: null, edition: 'Extended', country: null,
+      kind: 'movie',
+      title: 'Aliens',
+      year: 1986,
+      season: null,
+      episodes: [],
+      air_date: null,
+      edition: 'Extended',
+      country: null,
     });
   });
 
@@ -24,13 +31,27 @@ describe('recogniseMedia', () => {
 
   it('takes numbered and daily episodes, and the series year', () => {
     expect(media('Doctor.Who.2005.S01E01.mkv')).toEqual({
-      kind: 'episode', title: 'Doctor Who', year: 2005, year_after_episode: false, season: 1, episodes: [1], air_date: null, edition: null, country: null,
+      kind: 'episode',
+      title: 'Doctor Who',
+      year: 2005,
+      year_after_episode: false,
+      season: 1,
+      episodes: [1],
+      air_date: null,
+      edition: null,
+      country: null,
     });
     expect(media('Show.Name.2024.03.14.mkv')).toMatchObject({ kind: 'episode', season: null, episodes: [], air_date: '2024-03-14' });
   });
 
   it('says when the series year follows the episode marker, where it may be the air year', () => {
-    expect(media('Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toMatchObject({ title: 'Young Sheldon', year: 2024, year_after_episode: true, season: 7, episodes: [14] });
+    expect(media('Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toMatchObject({
+      title: 'Young Sheldon',
+      year: 2024,
+      year_after_episode: true,
+      season: 7,
+      episodes: [14],
+    });
     expect(media('Young Sheldon (2017)/Young.Sheldon.S07E14.2024.1080p.WEB.h264-ETHEL.mkv')).toMatchObject({ year: 2017, year_after_episode: false });
     expect(media('Doctor.Who.2005.S01E01.mkv')).toMatchObject({ year: 2005, year_after_episode: false });
   });

@@ -61,7 +61,13 @@ function put(dir: string, rel: string): void {
 }
 
 const pass = (s: ReturnType<typeof setup>) =>
-  runScanPass({ config: s.cfg, state: s.state, owner: { uid: null, gid: null }, log, tvmaze: createTvmazeIdentifier({ dataDir: s.data, minIntervalMs: 0, timeoutMs: 2000 }) });
+  runScanPass({
+    config: s.cfg,
+    state: s.state,
+    owner: { uid: null, gid: null },
+    log,
+    tvmaze: createTvmazeIdentifier({ dataDir: s.data, minIntervalMs: 0, timeoutMs: 2000 }),
+  });
 
 describe('a pass with the library, aliases and the provider deciding', () => {
   it('[metadata] identify = ["tvmaze"]: a new series is named as TVmaze names it, its absolute numbers made season and episode', async () => {
@@ -82,7 +88,13 @@ describe('a pass with the library, aliases and the provider deciding', () => {
     put(s.downloads, '[Grp] Sousou no Kaeru - 05 (1080p) [ABCD1234].mkv');
     const r = await pass(s);
     expect(r.plans).toEqual([]);
-    expect(r.skipped).toMatchObject([{ reason: 'unrecognized', detail: 'absolute episode numbers without a season', candidates: [{ title: 'Sousou no Kaeru', absolute_episodes: [5], folder: null, destination: null }] }]);
+    expect(r.skipped).toMatchObject([
+      {
+        reason: 'unrecognized',
+        detail: 'absolute episode numbers without a season',
+        candidates: [{ title: 'Sousou no Kaeru', absolute_episodes: [5], folder: null, destination: null }],
+      },
+    ]);
 
     const down = setup({}, { identify: ['tvmaze'] });
     put(down.downloads, '[Grp] Sousou no Kaeru - 05 (1080p) [ABCD1234].mkv');

@@ -1,4 +1,19 @@
-import { copyFileSync, linkSync, readFileSync, renameSync, symlinkSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync, utimesSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  chmodSync,
+  existsSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, initialState, scanResultSchema, stateSchema, type Config } from '@mo/shared';
@@ -102,7 +117,11 @@ describe('a dry-run pass', () => {
     expect(result).toMatchObject({ dry_run: true, moves: [], skipped: [{ source: join(s.downloads, 'Show.S01E01.mkv.part'), reason: 'partial' }] });
     const dest = join(s.drive, 'Movies/Heat (1995)/Heat (1995)');
     expect(result.plans).toEqual([
-      expect.objectContaining({ source: join(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv'), destination: `${dest}.mkv`, sidecars: [{ source: join(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt'), destination: `${dest}.en.srt` }] }),
+      expect.objectContaining({
+        source: join(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv'),
+        destination: `${dest}.mkv`,
+        sidecars: [{ source: join(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt'), destination: `${dest}.en.srt` }],
+      }),
     ]);
     const state = await s.state.read();
     expect(state.last_scan_at).toBe(result.started_at);
@@ -235,12 +254,19 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     } finally {
       makeImmutable(join(s.drive, 'Movies'), false);
     }
-    expect(result.moves.map((m) => [m.title, m.status])).toEqual([['Alien', 'failed'], ['Show', 'moved']]);
+    expect(result.moves.map((m) => [m.title, m.status])).toEqual([
+      ['Alien', 'failed'],
+      ['Show', 'moved'],
+    ]);
     expect(result.moves[0]!.error).toMatch(/EPERM/);
     expect(statSync(join(s.downloads, 'Alien.1979.mkv')).size).toBe(60 * MB);
     expect(readdirSync(join(s.drive, 'Movies'))).toEqual([]);
     const state = await s.state.read();
-    expect(state.recent.find((e) => e.source.endsWith('Alien.1979.mkv'))).toMatchObject({ type: 'move', status: 'failed', error: expect.stringMatching(/EPERM/) });
+    expect(state.recent.find((e) => e.source.endsWith('Alien.1979.mkv'))).toMatchObject({
+      type: 'move',
+      status: 'failed',
+      error: expect.stringMatching(/EPERM/),
+    });
   });
 
   it('skips as "exists" a destination blocked by a file where its folder should be', async () => {
@@ -255,7 +281,13 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     mkdirSync(dir, { recursive: true });
     const temp = join(dir, `${PARTIAL_PREFIX}0123456789abcdef`);
     writeFileSync(temp, Buffer.alloc(MB));
-    await createTransferJournal(transferJournalDir(s.data)).begin({ source, destination: join(dir, 'Heat (1995).mkv'), temp, size: 60 * MB, mtime_ms: OLD.getTime() });
+    await createTransferJournal(transferJournalDir(s.data)).begin({
+      source,
+      destination: join(dir, 'Heat (1995).mkv'),
+      temp,
+      size: 60 * MB,
+      mtime_ms: OLD.getTime(),
+    });
     const result = await pass(s);
     expect(result.moves.map((m) => m.status)).toEqual(['moved']);
     expect(readdirSync(dir)).toEqual(['Heat (1995).mkv']);
@@ -269,7 +301,10 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     // What the killed pass got done: the video is in the library, its note still says what follows it.
     put(dir, 'Heat (1995).mkv');
-    const note = { video: { source: video, destination: join(dir, 'Heat (1995).mkv') }, sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }] };
+    const note = {
+      video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
+      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
+    };
 
     const withoutNote = await pass(s);
     expect(withoutNote.skipped).toEqual([{ source: srt, reason: 'unrecognized', detail: 'no video it belongs to' }]);
@@ -280,7 +315,9 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
     expect(existsSync(srt)).toBe(false);
     expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
-    expect((await s.state.read()).recent).toContainEqual(expect.objectContaining({ type: 'move', source: srt, destination: join(dir, 'Heat (1995).en.srt'), status: 'moved' }));
+    expect((await s.state.read()).recent).toContainEqual(
+      expect.objectContaining({ type: 'move', source: srt, destination: join(dir, 'Heat (1995).en.srt'), status: 'moved' }),
+    );
   });
 
   it('keeps the note of a left-behind sidecar it cannot move yet, and moves it on a later pass', async (ctx) => {
@@ -319,7 +356,12 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     };
     // What the killed pass left: its notes, the video's copy in place (noted by its inode), the sidecar not started.
     const note = await createImportJournal(importJournalDir(s.data)).begin({
-      source: video, destination: dest, from: id(video), mode: 'move', created_dirs: [dir], pass: 'killed',
+      source: video,
+      destination: dest,
+      from: id(video),
+      mode: 'move',
+      created_dirs: [dir],
+      pass: 'killed',
       sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), from: id(srt) }],
     });
     await noteSidecar(s, video, srt, dir);
@@ -332,7 +374,12 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     await pass(s);
     const [record, ...more] = await readHistory(s.data);
     expect(more).toEqual([]);
-    expect(record).toMatchObject({ source: video, destination: dest, method: 'copy', sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt') }] });
+    expect(record).toMatchObject({
+      source: video,
+      destination: dest,
+      method: 'copy',
+      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt') }],
+    });
     expect(existsSync(srt)).toBe(false);
   });
 
@@ -363,16 +410,41 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     mkdirSync(join(second, 'TV Shows', 'Doctor Who (2005)', 'Season 01'), { recursive: true });
     s.cfg = { ...s.cfg, drives: [...s.cfg.drives, { name: 'disk2', path: second }] };
     await writeLibraryIndex(s.data, {
-      version: 1, scanned_at: OLD.toISOString(), duration_ms: 1, truncated: false, timed_out: false, skipped: [], drives: [],
-      items: [{
-        path: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who - S01E01.mkv'), drive: 'disk2', section: 'tv', root: join(second, 'TV Shows'),
-        folder: join(second, 'TV Shows/Doctor Who (2005)'), bytes: 1, mtime_ms: 1, ext: '.mkv', type: 'video', title: 'Doctor Who', year: 2005,
-        season: 1, episodes: [1], air_date: null, extra: false, nfo: null,
-      }],
+      version: 1,
+      scanned_at: OLD.toISOString(),
+      duration_ms: 1,
+      truncated: false,
+      timed_out: false,
+      skipped: [],
+      drives: [],
+      items: [
+        {
+          path: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who - S01E01.mkv'),
+          drive: 'disk2',
+          section: 'tv',
+          root: join(second, 'TV Shows'),
+          folder: join(second, 'TV Shows/Doctor Who (2005)'),
+          bytes: 1,
+          mtime_ms: 1,
+          ext: '.mkv',
+          type: 'video',
+          title: 'Doctor Who',
+          year: 2005,
+          season: 1,
+          episodes: [1],
+          air_date: null,
+          extra: false,
+          nfo: null,
+        },
+      ],
     });
     put(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv');
     const result = await pass(s);
-    expect(result.moves[0]).toMatchObject({ drive: 'disk2', status: 'moved', destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv') });
+    expect(result.moves[0]).toMatchObject({
+      drive: 'disk2',
+      status: 'moved',
+      destination: join(second, 'TV Shows/Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv'),
+    });
   });
 });
 
@@ -471,7 +543,6 @@ describe('a pass records what it moved so far when it is stopped', () => {
   });
 });
 
-
 describe('transfer modes', () => {
   const heat = (s: Setup) => join(s.drive, 'Movies/Heat (1995)/Heat (1995)');
 
@@ -486,13 +557,24 @@ describe('transfer modes', () => {
     expect(statSync(`${heat(s)}.en.srt`).ino).toBe(statSync(srt).ino);
 
     const [record] = await readHistory(s.data);
-    expect(record).toMatchObject({ id: 1, mode: 'hardlink', method: 'link', source: src, destination: `${heat(s)}.mkv`, pass: result.started_at, undone_at: null });
+    expect(record).toMatchObject({
+      id: 1,
+      mode: 'hardlink',
+      method: 'link',
+      source: src,
+      destination: `${heat(s)}.mkv`,
+      pass: result.started_at,
+      undone_at: null,
+    });
     expect(record!.sidecars.map((x) => x.destination)).toEqual([`${heat(s)}.en.srt`]);
     expect(record!.created_dirs).toEqual([join(s.drive, 'Movies/Heat (1995)')]);
 
     const again = await pass(s);
     expect(again.plans).toEqual([]);
-    expect(again.skipped.map((k) => [k.source, k.reason])).toEqual([[srt, 'imported'], [src, 'imported']]);
+    expect(again.skipped.map((k) => [k.source, k.reason])).toEqual([
+      [srt, 'imported'],
+      [src, 'imported'],
+    ]);
     expect(await readHistory(s.data)).toHaveLength(1);
   });
 
@@ -549,7 +631,12 @@ describe('transfer modes', () => {
     const killed = { source: src, destination: dest, from: id(src), mode: 'move' as const, created_dirs: [dirname(dest)], pass: 'killed' };
     await createImportJournal(importJournalDir(s.data)).begin({ ...killed, sidecars: [{ source: srt, destination: `${heat(s)}.en.srt`, from: id(srt) }] });
     // A second note, of an import killed before it placed anything: only dropped.
-    await createImportJournal(importJournalDir(s.data)).begin({ ...killed, source: join(s.downloads, 'Ronin.1998.mkv'), destination: join(s.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv'), sidecars: [] });
+    await createImportJournal(importJournalDir(s.data)).begin({
+      ...killed,
+      source: join(s.downloads, 'Ronin.1998.mkv'),
+      destination: join(s.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv'),
+      sidecars: [],
+    });
     mkdirSync(dirname(dest), { recursive: true });
     renameSync(src, dest);
     renameSync(srt, `${heat(s)}.en.srt`);
@@ -583,7 +670,10 @@ describe('copy mode and a library file of the same size and mtime as a download'
     utimesSync(own, OLD, OLD);
     const result = await pass(s);
     // Before this was refused, the pass recorded an import and its undo deleted the owner's file.
-    const undo = await undoImport({ dataDir: s.data, downloads: s.downloads, id: 1, dryRun: false }).then(() => 'undone', (err: Error) => err.message);
+    const undo = await undoImport({ dataDir: s.data, downloads: s.downloads, id: 1, dryRun: false }).then(
+      () => 'undone',
+      (err: Error) => err.message,
+    );
     expect(readFileSync(own).equals(Buffer.alloc(2 * MB, 7))).toBe(true);
     expect(undo).toBe('no import 1 in the history');
     expect(result.moves).toEqual([]);
@@ -597,7 +687,15 @@ describe('copy mode and a library file of the same size and mtime as a download'
     const dest = join(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
     const st = statSync(src);
     const from = { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
-    const ticket = await createImportJournal(importJournalDir(s.data)).begin({ source: src, destination: dest, from, mode: 'copy', sidecars: [], created_dirs: [], pass: 'killed' });
+    const ticket = await createImportJournal(importJournalDir(s.data)).begin({
+      source: src,
+      destination: dest,
+      from,
+      mode: 'copy',
+      sidecars: [],
+      created_dirs: [],
+      pass: 'killed',
+    });
     mkdirSync(dirname(dest), { recursive: true });
     writeFileSync(dest, readFileSync(src));
     utimesSync(dest, OLD, OLD);
@@ -635,25 +733,28 @@ describe('copy mode and a library file of the same size and mtime as a download'
 });
 
 describe('a library folder that is a symbolic link', () => {
-  it.each(['move', 'hardlink', 'copy'] as const)('%s: nothing lands where a movie, series or season folder link leads; each download is skipped as "exists", naming the link', async (transfer) => {
-    s = setup({ downloadsOnDisk: true, transfer });
-    const outside = join(fx.disk, `outside${++n}`);
-    mkdirSync(join(outside, 'movie'), { recursive: true });
-    mkdirSync(join(outside, 'season'), { recursive: true });
-    symlinkSync(join(outside, 'movie'), join(s.drive, 'Movies', 'Outside Film (2005)'));
-    mkdirSync(join(s.drive, 'TV', 'Show Name'), { recursive: true });
-    symlinkSync(join(outside, 'season'), join(s.drive, 'TV', 'Show Name', 'Season 02'));
-    const movie = put(s.downloads, 'Outside.Film.2005.1080p.mkv');
-    const episode = put(s.downloads, 'Show.Name.S02E03.720p.mkv');
-    const result = await pass(s);
-    expect(readdirSync(join(outside, 'movie'))).toEqual([]);
-    expect(readdirSync(join(outside, 'season'))).toEqual([]);
-    expect(result.moves).toEqual([]);
-    expect(result.skipped).toEqual([
-      { source: movie, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'Movies', 'Outside Film (2005)')) },
-      { source: episode, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'TV', 'Show Name', 'Season 02')) },
-    ]);
-    expect(result.skipped.every((k) => k.detail!.includes('symbolic link'))).toBe(true);
-    expect(existsSync(movie) && existsSync(episode)).toBe(true);
-  });
+  it.each(['move', 'hardlink', 'copy'] as const)(
+    '%s: nothing lands where a movie, series or season folder link leads; each download is skipped as "exists", naming the link',
+    async (transfer) => {
+      s = setup({ downloadsOnDisk: true, transfer });
+      const outside = join(fx.disk, `outside${++n}`);
+      mkdirSync(join(outside, 'movie'), { recursive: true });
+      mkdirSync(join(outside, 'season'), { recursive: true });
+      symlinkSync(join(outside, 'movie'), join(s.drive, 'Movies', 'Outside Film (2005)'));
+      mkdirSync(join(s.drive, 'TV', 'Show Name'), { recursive: true });
+      symlinkSync(join(outside, 'season'), join(s.drive, 'TV', 'Show Name', 'Season 02'));
+      const movie = put(s.downloads, 'Outside.Film.2005.1080p.mkv');
+      const episode = put(s.downloads, 'Show.Name.S02E03.720p.mkv');
+      const result = await pass(s);
+      expect(readdirSync(join(outside, 'movie'))).toEqual([]);
+      expect(readdirSync(join(outside, 'season'))).toEqual([]);
+      expect(result.moves).toEqual([]);
+      expect(result.skipped).toEqual([
+        { source: movie, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'Movies', 'Outside Film (2005)')) },
+        { source: episode, reason: 'exists', detail: expect.stringContaining(join(s.drive, 'TV', 'Show Name', 'Season 02')) },
+      ]);
+      expect(result.skipped.every((k) => k.detail!.includes('symbolic link'))).toBe(true);
+      expect(existsSync(movie) && existsSync(episode)).toBe(true);
+    },
+  );
 });

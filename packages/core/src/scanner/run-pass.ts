@@ -156,9 +156,10 @@ export async function planDownloads(cfg: Config, opts: PlanDownloadsOptions): Pr
   const isImported = importedLookup(opts.records);
   const isUndone = undoneLookup(opts.records);
   const choice = manual ? manualChoice(files, manual, cfg.library.video_extensions) : null;
-  const identifier = opts.tvmaze && !choice
-    ? seriesIdentifierFor(cfg, opts.tvmaze, { budget: createIdentifyBudget(), warn: (message) => opts.log.warn({ provider: 'tvmaze' }, message) })
-    : null;
+  const identifier =
+    opts.tvmaze && !choice
+      ? seriesIdentifierFor(cfg, opts.tvmaze, { budget: createIdentifyBudget(), warn: (message) => opts.log.warn({ provider: 'tvmaze' }, message) })
+      : null;
   const answers = identifier ? createAnswerBook() : undefined;
   const aliases = aliasTable(cfg.library.aliases);
   const plan = () =>
@@ -244,10 +245,11 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       // A manual import walks one folder: the listing stays the last pass's.
       onWalked: opts.manual
         ? undefined
-        : (walked) => saveDownloadsListing(cfg, walked, now()).then(
-            () => {},
-            (err: Error) => opts.log.warn({ err: err.message }, 'the downloads listing could not be saved'),
-          ),
+        : (walked) =>
+            saveDownloadsListing(cfg, walked, now()).then(
+              () => {},
+              (err: Error) => opts.log.warn({ err: err.message }, 'the downloads listing could not be saved'),
+            ),
     });
 
     const moves: Move[] = [];
@@ -277,7 +279,10 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     }
     await flush(!opts.manual);
     const failed = moves.filter((m) => m.status === 'failed').length;
-    opts.log.info({ dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length }, opts.manual ? 'manual import done' : 'scanner pass done');
+    opts.log.info(
+      { dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length },
+      opts.manual ? 'manual import done' : 'scanner pass done',
+    );
     return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped };
   });
 }

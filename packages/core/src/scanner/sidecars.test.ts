@@ -18,10 +18,7 @@ const tags = (language: string | null, forced = false, sdh = false) => JSON.stri
 
 describe('attachSidecars', () => {
   it('matches by the video name in the same folder, keeping the tags after it', () => {
-    const r = attach(
-      ['Movie.2010.1080p.mkv'],
-      ['Movie.2010.1080p.en.srt', 'Movie.2010.1080p.en.forced.srt', 'Movie.2010.1080p.nfo', 'Movie.2010.1080p.srt'],
-    );
+    const r = attach(['Movie.2010.1080p.mkv'], ['Movie.2010.1080p.en.srt', 'Movie.2010.1080p.en.forced.srt', 'Movie.2010.1080p.nfo', 'Movie.2010.1080p.srt']);
     expect(r.orphans).toEqual([]);
     expect(r.out['Movie.2010.1080p.mkv']).toEqual([
       `Movie.2010.1080p.en.srt ${tags('en')}`,
@@ -46,7 +43,10 @@ describe('attachSidecars', () => {
   });
 
   it('takes a Subs folder beside the only video', () => {
-    const r = attach(['Movie.2010/Movie.2010.mkv'], ['Movie.2010/Subs/English.srt', 'Movie.2010/Subs/2_French.srt', 'Movie.2010/Subtitles/3_English.forced.srt']);
+    const r = attach(
+      ['Movie.2010/Movie.2010.mkv'],
+      ['Movie.2010/Subs/English.srt', 'Movie.2010/Subs/2_French.srt', 'Movie.2010/Subtitles/3_English.forced.srt'],
+    );
     expect(r.out['Movie.2010/Movie.2010.mkv']).toEqual([
       `Movie.2010/Subs/English.srt ${tags('en')}`,
       `Movie.2010/Subs/2_French.srt ${tags('fr')}`,

@@ -52,10 +52,7 @@ function byPrefix<T extends PathParts>(stem: string, videos: readonly T[]): { vi
  * videos; the only video of a release folder. Loose files in the downloads folder itself are
  * matched by name only, since unrelated downloads share it.
  */
-export function attachSidecars<T extends PathParts>(
-  videos: readonly T[],
-  sidecars: readonly T[],
-): { attached: Map<T, Attached<T>[]>; orphans: T[] } {
+export function attachSidecars<T extends PathParts>(videos: readonly T[], sidecars: readonly T[]): { attached: Map<T, Attached<T>[]>; orphans: T[] } {
   const byDir = new Map<string, T[]>();
   for (const v of videos) {
     const { dir } = split(v.rel);

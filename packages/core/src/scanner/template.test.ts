@@ -6,17 +6,35 @@ import { MAX_NAME_BYTES } from './safe-name.ts';
 const { movie_template: MOVIE, episode_template: EPISODE } = DEFAULT_CONFIG.library;
 
 const movie = (over: Partial<TemplateMedia> = {}): TemplateMedia => ({
-  kind: 'movie', title: 'The Matrix', year: 1999, season: null, episodes: [], air_date: null, edition: null, country: null, ...over,
+  kind: 'movie',
+  title: 'The Matrix',
+  year: 1999,
+  season: null,
+  episodes: [],
+  air_date: null,
+  edition: null,
+  country: null,
+  ...over,
 });
 const episode = (over: Partial<TemplateMedia> = {}): TemplateMedia => ({
-  kind: 'episode', title: 'Show Name', year: null, season: 1, episodes: [2], air_date: null, edition: null, country: null, ...over,
+  kind: 'episode',
+  title: 'Show Name',
+  year: null,
+  season: 1,
+  episodes: [2],
+  air_date: null,
+  edition: null,
+  country: null,
+  ...over,
 });
 const path = (r: { folders: string[]; name: string }) => [...r.folders, r.name].join('/');
 
 describe('renderTemplate with the default templates', () => {
   it('names a movie', () => {
     expect(renderTemplate(MOVIE, movie(), '.mkv')).toEqual({
-      folders: ['The Matrix (1999)'], stem: 'The Matrix (1999)', name: 'The Matrix (1999).mkv',
+      folders: ['The Matrix (1999)'],
+      stem: 'The Matrix (1999)',
+      name: 'The Matrix (1999).mkv',
     });
   });
 
@@ -42,7 +60,8 @@ describe('renderTemplate with the default templates', () => {
   it('drops what a missing year leaves behind', () => {
     expect(path(renderTemplate(MOVIE, movie({ year: null }), '.mkv'))).toBe('The Matrix/The Matrix.mkv');
     expect(renderTemplate('{series} ({year})/{series} [{year}] - {edition}{ext}', episode(), '.mkv')).toMatchObject({
-      folders: ['Show Name'], name: 'Show Name.mkv',
+      folders: ['Show Name'],
+      name: 'Show Name.mkv',
     });
   });
 
@@ -50,9 +69,12 @@ describe('renderTemplate with the default templates', () => {
     const office = episode({ title: 'The Office', country: 'US', season: 9, episodes: [1] });
     expect(path(renderTemplate(EPISODE, office, '.mkv'))).toBe('The Office (US)/Season 09/The Office (US) - S09E01.mkv');
     expect(renderTemplate('{title}/{title} - {series} - S{season:00}E{episode:00}{ext}', office, '.mkv')).toMatchObject({
-      folders: ['The Office'], name: 'The Office - The Office (US) - S09E01.mkv',
+      folders: ['The Office'],
+      name: 'The Office - The Office (US) - S09E01.mkv',
     });
-    expect(path(renderTemplate(EPISODE, episode({ title: 'Doctor Who', year: 2005 }), '.mkv'))).toBe('Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv');
+    expect(path(renderTemplate(EPISODE, episode({ title: 'Doctor Who', year: 2005 }), '.mkv'))).toBe(
+      'Doctor Who (2005)/Season 01/Doctor Who (2005) - S01E02.mkv',
+    );
     expect(renderTemplate('{title}{ext}', episode({ title: 'Doctor Who', year: 2005 }), '.mkv').name).toBe('Doctor Who.mkv');
   });
 

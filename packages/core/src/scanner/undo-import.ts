@@ -119,7 +119,11 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
       if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
       const linked = linkedSource(plan.steps, opts.downloads);
       if (linked !== null) throw linkConflict(linked.source, linked.link);
-      const restored = plan.steps.map((s) => ({ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }));
+      const restored = plan.steps.map((s) => ({
+        from: s.file.destination,
+        to: s.file.source,
+        action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const),
+      }));
       if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
       // Sidecars first: a video back in the downloads without them would be planned alone.
       for (const step of [...plan.steps].reverse()) await carryOut(step, opts, journal);

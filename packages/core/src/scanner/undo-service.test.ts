@@ -37,7 +37,18 @@ async function movedImport() {
   const st = await stat(destination);
   const identity = { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
   const log = await openHistoryLog(cfg.paths.data);
-  const record = await log.recordImport({ at: new Date().toISOString(), source, destination, from: identity, to: identity, mode: 'move', method: 'rename', sidecars: [], created_dirs: [], pass: 'pass-1' });
+  const record = await log.recordImport({
+    at: new Date().toISOString(),
+    source,
+    destination,
+    from: identity,
+    to: identity,
+    mode: 'move',
+    method: 'rename',
+    sidecars: [],
+    created_dirs: [],
+    pass: 'pass-1',
+  });
   return { id: record.id, source, destination };
 }
 

@@ -22,7 +22,13 @@ export function undoService(deps: UndoServiceDeps) {
     /** Takes import `id` back (see undoImport); once files are back, the enabled media servers are told. */
     async undo(id: number, log: Logger) {
       const cfg = deps.config();
-      const { pass, ...result } = await undoImport({ dataDir: cfg.paths.data, downloads: cfg.paths.downloads, id, dryRun: cfg.app.dry_run, ...(deps.owner ? { owner: deps.owner } : {}) });
+      const { pass, ...result } = await undoImport({
+        dataDir: cfg.paths.data,
+        downloads: cfg.paths.downloads,
+        id,
+        dryRun: cfg.app.dry_run,
+        ...(deps.owner ? { owner: deps.owner } : {}),
+      });
       if (!result.dry_run && result.restored.length > 0 && deps.config().notifications.targets.some((t) => t.enabled)) {
         await deps.notify({ pass, undone: result.id, imports: result.restored.map((r) => ({ source: r.to, destination: r.from })) }, log);
       }

@@ -73,7 +73,12 @@ describe('walkDownloads', () => {
     chmodSync(root, 0o755);
     const out = execFileSync(
       process.execPath,
-      ['--import', 'tsx', '-e', `import('${join(import.meta.dirname, 'walk-downloads.ts')}').then(async (m) => { const skipped = []; const f = await m.walkDownloads(${JSON.stringify(dir)}, { onSkip: (p, e) => skipped.push([p, e]) }); console.log(JSON.stringify({ files: f.map((x) => x.rel), skipped })); })`],
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${join(import.meta.dirname, 'walk-downloads.ts')}').then(async (m) => { const skipped = []; const f = await m.walkDownloads(${JSON.stringify(dir)}, { onSkip: (p, e) => skipped.push([p, e]) }); console.log(JSON.stringify({ files: f.map((x) => x.rel), skipped })); })`,
+      ],
       { encoding: 'utf8', uid: 65534, gid: 65534 },
     );
     chmodSync(join(dir, 'inner'), 0o755);

@@ -29,8 +29,7 @@ const settingsSchema = z.object({
 });
 type Settings = z.infer<typeof settingsSchema>;
 const initialSettings = (): Settings => ({ app: { dry_run: true, settle_seconds: 120 }, drives: [] });
-const settingsStore = (file = path.join(dir, 'state.json')) =>
-  createStateStore({ file, schema: settingsSchema, initial: initialSettings });
+const settingsStore = (file = path.join(dir, 'state.json')) => createStateStore({ file, schema: settingsSchema, initial: initialSettings });
 
 describe('createStateStore', () => {
   it('reads initial() when the file is missing, without creating it', async () => {
@@ -65,10 +64,14 @@ describe('createStateStore', () => {
     const store = settingsStore();
     await store.update((s) => s);
     const before = await readFile(store.file, 'utf8');
-    await expect(store.update(() => { throw new Error('boom'); })).rejects.toThrow('boom');
     await expect(
-      store.update((s) => ({ ...s, drives: [{ name: 'disk1', path: 7 }] }) as unknown as Settings),
-    ).rejects.toThrow(`Refusing to write an invalid value to ${store.file}: drives.0.path:`);
+      store.update(() => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    await expect(store.update((s) => ({ ...s, drives: [{ name: 'disk1', path: 7 }] }) as unknown as Settings)).rejects.toThrow(
+      `Refusing to write an invalid value to ${store.file}: drives.0.path:`,
+    );
     expect(await readFile(store.file, 'utf8')).toBe(before);
     expect((await store.update((s) => ({ ...s, drives: [{ name: 'd', path: '/d' }] }))).drives).toHaveLength(1);
   });
@@ -87,7 +90,10 @@ describe('createStateStore', () => {
   it('refuses a file that breaks the schema, naming the file and the key path', async () => {
     const store = settingsStore();
     await writeFile(store.file, JSON.stringify({ app: { dry_run: 'no', settle_seconds: 1 }, drives: [{ name: 'x' }] }));
-    const message = await store.read().then(() => '', (e: Error) => e.message);
+    const message = await store.read().then(
+      () => '',
+      (e: Error) => e.message,
+    );
     expect(message).toContain(store.file);
     expect(message).toContain('app.dry_run');
     expect(message).toContain('drives.0.path');
@@ -116,7 +122,12 @@ function spawnFixture(script: string, args: string[]) {
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { children.delete(child); resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
   const waitFor = (pattern: RegExp, timeoutMs: number) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
@@ -125,8 +136,14 @@ function spawnFixture(script: string, args: string[]) {
         cleanup();
         resolve(match[0]);
       };
-      const onExit = () => { cleanup(); reject(new Error(`${script} exited before ${pattern}: ${err || out}`)); };
-      const timer = setTimeout(() => { cleanup(); reject(new Error(`${script}: no ${pattern} within ${timeoutMs} ms; stderr: ${err}`)); }, timeoutMs);
+      const onExit = () => {
+        cleanup();
+        reject(new Error(`${script} exited before ${pattern}: ${err || out}`));
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`${script}: no ${pattern} within ${timeoutMs} ms; stderr: ${err}`));
+      }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
         child.stdout.off('data', check);

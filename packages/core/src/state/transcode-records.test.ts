@@ -8,7 +8,17 @@ import { migrateTranscodeRecords } from './transcode-migration.ts';
 
 let dir: string;
 const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({
-  status, job_id: null, updated_at: '2026-01-01T00:00:00.000Z', output: null, error: null, priority: 0, before: null, after: null, seconds: null, original: null, ...extra,
+  status,
+  job_id: null,
+  updated_at: '2026-01-01T00:00:00.000Z',
+  output: null,
+  error: null,
+  priority: 0,
+  before: null,
+  after: null,
+  seconds: null,
+  original: null,
+  ...extra,
 });
 
 beforeEach(async () => {
@@ -21,7 +31,10 @@ describe('createTranscodeRecords', () => {
     const file = join(dir, 'transcodes.jsonl');
     const writer = createTranscodeRecords(file);
     const reader = createTranscodeRecords(file);
-    await writer.update(() => [{ path: '/m/a.avi', entry: rec('queued') }, { path: '/m/b.avi', entry: rec('done') }]);
+    await writer.update(() => [
+      { path: '/m/a.avi', entry: rec('queued') },
+      { path: '/m/b.avi', entry: rec('done') },
+    ]);
     const first = await reader.read();
     expect(Object.keys(first.transcodes)).toEqual(['/m/a.avi', '/m/b.avi']);
     const size = (await stat(file)).size;
@@ -58,7 +71,10 @@ describe('createTranscodeRecords', () => {
     const file = join(dir, 'transcodes.jsonl');
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        createTranscodeRecords(file).update((r) => [{ path: '/m/n.avi', entry: rec('queued', { priority: (r.transcodes['/m/n.avi']?.priority ?? 0) + 1 }) }, { path: `/m/${i}.avi`, entry: rec('done') }]),
+        createTranscodeRecords(file).update((r) => [
+          { path: '/m/n.avi', entry: rec('queued', { priority: (r.transcodes['/m/n.avi']?.priority ?? 0) + 1 }) },
+          { path: `/m/${i}.avi`, entry: rec('done') },
+        ]),
       ),
     );
     const { transcodes } = await createTranscodeRecords(file).read();
@@ -68,7 +84,15 @@ describe('createTranscodeRecords', () => {
 });
 
 describe('migrateTranscodeRecords', () => {
-  const legacy = { version: 1, settings: { app: { dry_run: false } }, last_scan_at: null, last_library_scan_at: null, recent: [], transcodes: { '/m/a.avi': rec('done'), '/m/b.avi': rec('queued', { priority: 2 }) }, transcoder_paused: true };
+  const legacy = {
+    version: 1,
+    settings: { app: { dry_run: false } },
+    last_scan_at: null,
+    last_library_scan_at: null,
+    recent: [],
+    transcodes: { '/m/a.avi': rec('done'), '/m/b.avi': rec('queued', { priority: 2 }) },
+    transcoder_paused: true,
+  };
 
   it('moves the records and the pause out of state.json once, keeping every other key', async () => {
     const state = join(dir, 'state.json');

@@ -87,7 +87,11 @@ export function createTranscodeRecords(file: string): TranscodeRecords {
           throw new StateFileError(file, `Invalid transcode log ${file}: line ${startLine + i + 1} is not JSON`, { cause: err });
         }
         const r = lineSchema.safeParse(json);
-        if (!r.success) throw new StateFileError(file, `Invalid transcode log ${file}: line ${startLine + i + 1}: ${r.error.issues.map((x) => `${issuePath(x.path)}: ${x.message}`).join('; ')}`);
+        if (!r.success)
+          throw new StateFileError(
+            file,
+            `Invalid transcode log ${file}: line ${startLine + i + 1}: ${r.error.issues.map((x) => `${issuePath(x.path)}: ${x.message}`).join('; ')}`,
+          );
         return r.data;
       });
   }
@@ -186,7 +190,8 @@ export function createTranscodeRecords(file: string): TranscodeRecords {
 export function transcodeChanges(before: TranscodeRecordsView, after: TranscodeRecordsView): TranscodeChange[] {
   const changes: TranscodeChange[] = [];
   if (after.transcodes !== before.transcodes) {
-    for (const [p, entry] of Object.entries(after.transcodes)) if (!Object.hasOwn(before.transcodes, p) || before.transcodes[p] !== entry) changes.push({ path: p, entry });
+    for (const [p, entry] of Object.entries(after.transcodes))
+      if (!Object.hasOwn(before.transcodes, p) || before.transcodes[p] !== entry) changes.push({ path: p, entry });
     for (const p of Object.keys(before.transcodes)) if (!Object.hasOwn(after.transcodes, p)) changes.push({ path: p, entry: null });
   }
   if (after.paused !== before.paused) changes.push({ paused: after.paused });

@@ -17,7 +17,12 @@ describe('growthExponent', () => {
   });
 
   it('passes n log n work', () => {
-    expect(growthExponent((s) => [...s].sort(), (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(65 + ((i * 7919) % 26))).join(''))).toBeLessThan(LINEAR_BOUND);
+    expect(
+      growthExponent(
+        (s) => [...s].sort(),
+        (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(65 + ((i * 7919) % 26))).join(''),
+      ),
+    ).toBeLessThan(LINEAR_BOUND);
   });
 
   it('does not count the time a call waits, which grows on a loaded machine', () => {

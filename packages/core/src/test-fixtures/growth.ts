@@ -81,8 +81,10 @@ export function growthExponent(fn: (input: string) => unknown, make: (length: nu
 }
 
 /** `unit` repeated to `length` characters, between `before` and `after`. */
-export const run = (before: string, unit: string, after = '') => (length: number) =>
-  before + unit.repeat(Math.ceil(length / unit.length)) + after;
+export const run =
+  (before: string, unit: string, after = '') =>
+  (length: number) =>
+    before + unit.repeat(Math.ceil(length / unit.length)) + after;
 
 /** The runs of `units` (each ended by one of `ends`) on which `read` grows faster than linearly: none for linear code. */
 export function superLinearRuns(read: (input: string) => unknown, units: readonly string[], ends: readonly string[]): string[] {

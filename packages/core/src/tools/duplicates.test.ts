@@ -44,11 +44,7 @@ describe('duplicateReport: movies', () => {
   });
 
   it('keeps remakes apart by year, and a movie without a year apart from one with', () => {
-    const r = duplicateReport([
-      item(`${D1}/Movies/Dune (1984)/d.mkv`),
-      item(`${D2}/Movies/Dune (2021)/d.mkv`),
-      item(`${D2}/Movies/Dune/d.mkv`),
-    ]);
+    const r = duplicateReport([item(`${D1}/Movies/Dune (1984)/d.mkv`), item(`${D2}/Movies/Dune (2021)/d.mkv`), item(`${D2}/Movies/Dune/d.mkv`)]);
     expect(r.movies).toEqual([]);
   });
 

@@ -11,7 +11,9 @@ const entry = (over: Partial<TranscodeStatus>): TranscodeStatus => ({ ...queuedE
 describe('strandedTranscodes', () => {
   it('names a running entry whose job failed outside its handler, with the queue’s reason', () => {
     const outcomes = new Map<string, JobOutcome | null>([['7', { state: 'failed', reason: 'job stalled more than allowable limit' }]]);
-    expect(strandedTranscodes({ '/m/a.avi': entry({}) }, outcomes, NOW)).toEqual([{ path: '/m/a.avi', job_id: '7', error: 'job stalled more than allowable limit' }]);
+    expect(strandedTranscodes({ '/m/a.avi': entry({}) }, outcomes, NOW)).toEqual([
+      { path: '/m/a.avi', job_id: '7', error: 'job stalled more than allowable limit' },
+    ]);
   });
 
   it('names a running entry whose job the queue no longer has', () => {
@@ -31,13 +33,22 @@ describe('strandedTranscodes', () => {
   it('names a waiting entry whose job the queue lacks only once its claim is older than the grace', () => {
     const young = entry({ status: 'queued', job_id: '7', updated_at: at(CLAIM_GRACE_MS - 1000) });
     const old = entry({ status: 'queued', job_id: '8', updated_at: at(CLAIM_GRACE_MS + 1000) });
-    expect(strandedTranscodes({ '/m/young.avi': young, '/m/old.avi': old }, new Map([['7', null], ['8', null]]), NOW)).toEqual([
-      { path: '/m/old.avi', job_id: '8', error: 'job transcode/8 is no longer in the queue' },
-    ]);
+    expect(
+      strandedTranscodes(
+        { '/m/young.avi': young, '/m/old.avi': old },
+        new Map([
+          ['7', null],
+          ['8', null],
+        ]),
+        NOW,
+      ),
+    ).toEqual([{ path: '/m/old.avi', job_id: '8', error: 'job transcode/8 is no longer in the queue' }]);
   });
 
   it('leaves entries that hold no job: nothing can strand them', () => {
-    expect(strandedTranscodes({ '/m/a.avi': entry({ status: 'queued', job_id: null, priority: 4, updated_at: at(CLAIM_GRACE_MS * 9) }) }, new Map(), NOW)).toEqual([]);
+    expect(
+      strandedTranscodes({ '/m/a.avi': entry({ status: 'queued', job_id: null, priority: 4, updated_at: at(CLAIM_GRACE_MS * 9) }) }, new Map(), NOW),
+    ).toEqual([]);
   });
 
   it('leaves done and failed entries alone whatever the queue says', () => {

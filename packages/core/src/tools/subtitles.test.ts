@@ -143,7 +143,13 @@ describe('subtitleAudit', () => {
   it('makes its list of missing files as it is read, the same each time', () => {
     const d = `${M}/Heat (1995)`;
     const acc = subtitleCoverageAccumulator({ subtitleExtensions: EXTS });
-    for (const i of [item(`${d}/Heat (1995).mkv`), item(`${d}/Heat (1995).en.srt`), item(`${M}/Alien (1979)/Alien (1979).mkv`), item(`${M}/Up (2009)/Up (2009).mkv`)]) acc.add(i);
+    for (const i of [
+      item(`${d}/Heat (1995).mkv`),
+      item(`${d}/Heat (1995).en.srt`),
+      item(`${M}/Alien (1979)/Alien (1979).mkv`),
+      item(`${M}/Up (2009)/Up (2009).mkv`),
+    ])
+      acc.add(i);
     const a = subtitleAudit(acc.coverage(), 'en');
     expect(Array.isArray(a.missing)).toBe(false);
     const paths = [`${M}/Alien (1979)/Alien (1979).mkv`, `${M}/Up (2009)/Up (2009).mkv`];

@@ -121,12 +121,7 @@ function afterVideoName(name: string, base: string, ext: string): SubtitleName {
 function ownersInSubs(videos: Videos, folder: Folder, sub: Sub): number[] {
   // A release name of the download, after the video was renamed: the episode it names decides.
   const release = sub.subfolder !== null ? parseReleaseName(sub.subfolder) : null;
-  const target =
-    release?.kind === 'episode'
-      ? { season: release.season ?? sub.season, episodes: release.episodes }
-      : sub.episodes.length > 0
-        ? sub
-        : null;
+  const target = release?.kind === 'episode' ? { season: release.season ?? sub.season, episodes: release.episodes } : sub.episodes.length > 0 ? sub : null;
   if (!target) return folder.videos;
   return folder.videos.filter((v) => videos.seasons[v] === target.season && episodesOf(videos, v).some((e) => target.episodes.includes(e)));
 }

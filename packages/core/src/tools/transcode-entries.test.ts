@@ -47,7 +47,12 @@ const table: Row[] = [
   ['original_removed: its job removed the original', done, { type: 'original_removed', job_id: 'tr-a' }, { original: 'removed' }],
   ['original_removed: another job’s entry', { ...done, job_id: 'tr-b' }, { type: 'original_removed', job_id: 'tr-a' }, 'refused'],
   ['original_removed: not done', running, { type: 'original_removed', job_id: 'tr-a' }, 'refused'],
-  ['fail: running keeps the planned output for the next attempt', running, { type: 'fail', job_id: 'tr-a', error: 'x' }, { status: 'failed', error: 'x', output: '/m/Movies/A/A.mp4' }],
+  [
+    'fail: running keeps the planned output for the next attempt',
+    running,
+    { type: 'fail', job_id: 'tr-a', error: 'x' },
+    { status: 'failed', error: 'x', output: '/m/Movies/A/A.mp4' },
+  ],
   ['fail: before it started (file gone)', waiting, { type: 'fail', job_id: 'tr-a', error: 'gone' }, { status: 'failed', error: 'gone' }],
   ['fail: a late word from an attempt given up on', { ...running, job_id: 'tr-b' }, { type: 'fail', job_id: 'tr-a', error: 'x' }, 'refused'],
   ['fail: never overwrites done', done, { type: 'fail', job_id: 'tr-a', error: 'x' }, 'refused'],
@@ -55,16 +60,36 @@ const table: Row[] = [
   ['cancel: a running job', running, { type: 'cancel', job_id: 'tr-a' }, { status: 'failed', error: CANCELLED, output: '/m/Movies/A/A.mp4' }],
   ['cancel: done stays done', done, { type: 'cancel', job_id: 'tr-a' }, 'unchanged'],
   ['cancel: another job’s entry', running, { type: 'cancel', job_id: 'tr-b' }, 'unchanged'],
-  ['settle: running with a dead job fails', running, { type: 'settle', job_id: 'tr-a', error: 'stalled' }, { status: 'failed', error: 'stalled', output: '/m/Movies/A/A.mp4' }],
+  [
+    'settle: running with a dead job fails',
+    running,
+    { type: 'settle', job_id: 'tr-a', error: 'stalled' },
+    { status: 'failed', error: 'stalled', output: '/m/Movies/A/A.mp4' },
+  ],
   ['settle: a lost waiting job puts the entry back in line', waiting, { type: 'settle', job_id: 'tr-a', error: 'gone' }, null],
   ['settle: done stays done', done, { type: 'settle', job_id: 'tr-a', error: 'x' }, 'unchanged'],
   ['settle: another job’s entry', running, { type: 'settle', job_id: 'tr-b', error: 'x' }, 'unchanged'],
   ['retry: failed, its job ended', failed, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, null],
   ['retry: failed, its job gone', failed, { type: 'retry', job_id: 'tr-a', job_state: null }, null],
-  ['retry: keeps the output an earlier attempt planned', { ...failed, output: '/m/Movies/A/A.mp4' }, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, { status: 'queued', job_id: null, error: null, output: '/m/Movies/A/A.mp4' }],
-  ['retry: keeps a priority', { ...failed, priority: 3 }, { type: 'retry', job_id: 'tr-a', job_state: null }, { status: 'queued', job_id: null, priority: 3, error: null }],
+  [
+    'retry: keeps the output an earlier attempt planned',
+    { ...failed, output: '/m/Movies/A/A.mp4' },
+    { type: 'retry', job_id: 'tr-a', job_state: 'failed' },
+    { status: 'queued', job_id: null, error: null, output: '/m/Movies/A/A.mp4' },
+  ],
+  [
+    'retry: keeps a priority',
+    { ...failed, priority: 3 },
+    { type: 'retry', job_id: 'tr-a', job_state: null },
+    { status: 'queued', job_id: null, priority: 3, error: null },
+  ],
   ['retry: failed, its job may still run again', failed, { type: 'retry', job_id: 'tr-a', job_state: 'delayed' }, 'refused'],
-  ['retry: what the queue said is of a job the entry no longer holds', { ...failed, job_id: 'tr-b' }, { type: 'retry', job_id: 'tr-a', job_state: 'failed' }, 'refused'],
+  [
+    'retry: what the queue said is of a job the entry no longer holds',
+    { ...failed, job_id: 'tr-b' },
+    { type: 'retry', job_id: 'tr-a', job_state: 'failed' },
+    'refused',
+  ],
   ['retry: queued stays queued', unrecorded, { type: 'retry', job_id: 'tr-a', job_state: null }, 'unchanged'],
   ['retry: running', running, { type: 'retry', job_id: 'tr-a', job_state: null }, 'refused'],
   ['retry: done', done, { type: 'retry', job_id: 'tr-a', job_state: null }, 'refused'],
@@ -99,7 +124,19 @@ describe('nextEntry', () => {
 
   it('covers every event type', () => {
     const types = new Set(table.map((r) => r[2].type));
-    expect([...types].sort()).toEqual(['cancel', 'claim', 'discard_original', 'fail', 'finish', 'original_removed', 'prioritize', 'retry', 'settle', 'start', 'unclaim']);
+    expect([...types].sort()).toEqual([
+      'cancel',
+      'claim',
+      'discard_original',
+      'fail',
+      'finish',
+      'original_removed',
+      'prioritize',
+      'retry',
+      'settle',
+      'start',
+      'unclaim',
+    ]);
   });
 
   it('refuses a running entry with a hint to cancel, and a failed one with its reason', () => {
@@ -115,15 +152,45 @@ describe('jobAttempt', () => {
     ['runs its claimed entry', waiting, 'tr-a', false, { kind: 'run', resumedOutput: null }],
     ['resumes its own running entry, naming the output it had planned', running, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
     ['runs again after its failed attempt', failed, 'tr-a', false, { kind: 'run', resumedOutput: null }],
-    ['runs again after an attempt that died, naming the output it had planned', { ...failed, output: '/m/Movies/A/A.mp4' }, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
-    ['a retried entry’s new job takes up the output the last one planned', { ...waiting, output: '/m/Movies/A/A.mp4' }, 'tr-a', false, { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' }],
+    [
+      'runs again after an attempt that died, naming the output it had planned',
+      { ...failed, output: '/m/Movies/A/A.mp4' },
+      'tr-a',
+      false,
+      { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' },
+    ],
+    [
+      'a retried entry’s new job takes up the output the last one planned',
+      { ...waiting, output: '/m/Movies/A/A.mp4' },
+      'tr-a',
+      false,
+      { kind: 'run', resumedOutput: '/m/Movies/A/A.mp4' },
+    ],
     ['finished already: nothing is left to do, the original stays as recorded', done, 'tr-a', false, { kind: 'finished', output: '/m/Movies/A/A.mp4' }],
     ['waits while paused', waiting, 'tr-a', true, { kind: 'wait' }],
     ['a finished job is not held back by a pause', done, 'tr-a', true, { kind: 'finished', output: '/m/Movies/A/A.mp4' }],
-    ['refuses an entry nobody claimed', unrecorded, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.stringMatching(/did not claim/) } }],
+    [
+      'refuses an entry nobody claimed',
+      unrecorded,
+      'tr-a',
+      false,
+      { kind: 'refuse', refusal: { code: 'forbidden', message: expect.stringMatching(/did not claim/) } },
+    ],
     ['refuses an entry claimed by no job', prioritized, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.any(String) } }],
-    ['refuses one another job is transcoding', { ...running, job_id: 'tr-b' }, 'tr-a', false, { kind: 'refuse', refusal: { code: 'conflict', message: expect.stringMatching(/tr-b/) } }],
-    ['refuses one another job holds', { ...waiting, job_id: 'tr-b' }, 'tr-a', false, { kind: 'refuse', refusal: { code: 'forbidden', message: expect.stringMatching(/tr-b/) } }],
+    [
+      'refuses one another job is transcoding',
+      { ...running, job_id: 'tr-b' },
+      'tr-a',
+      false,
+      { kind: 'refuse', refusal: { code: 'conflict', message: expect.stringMatching(/tr-b/) } },
+    ],
+    [
+      'refuses one another job holds',
+      { ...waiting, job_id: 'tr-b' },
+      'tr-a',
+      false,
+      { kind: 'refuse', refusal: { code: 'forbidden', message: expect.stringMatching(/tr-b/) } },
+    ],
   ])('%s', (_, entry, jobId, paused, expected) => {
     expect(jobAttempt(P, entry, jobId, paused)).toEqual(expected);
   });

@@ -52,7 +52,18 @@ export function bullPriority(priority: number): number {
 }
 
 export function queuedEntry(updatedAt: string): TranscodeRecord {
-  return { status: 'queued', job_id: null, updated_at: updatedAt, output: null, error: null, priority: 0, before: null, after: null, seconds: null, original: null };
+  return {
+    status: 'queued',
+    job_id: null,
+    updated_at: updatedAt,
+    output: null,
+    error: null,
+    priority: 0,
+    before: null,
+    after: null,
+    seconds: null,
+    original: null,
+  };
 }
 
 function keep(entry: TranscodeRecord): TranscodeRecord | null {
@@ -97,7 +108,17 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
     case 'finish':
       if (e.job_id !== event.job_id || e.status !== 'running') return stale(path, e, event.job_id);
       // `kept` until the original is really gone: a job killed in between leaves the truth behind.
-      return ok({ ...e, ...at, status: 'done', output: event.output, error: null, before: event.before, after: event.after, seconds: event.seconds, original: 'kept' });
+      return ok({
+        ...e,
+        ...at,
+        status: 'done',
+        output: event.output,
+        error: null,
+        before: event.before,
+        after: event.after,
+        seconds: event.seconds,
+        original: 'kept',
+      });
     case 'original_removed':
       if (e.job_id !== event.job_id || e.status !== 'done') return stale(path, e, event.job_id);
       return ok({ ...e, ...at, original: 'removed' });
@@ -163,9 +184,11 @@ export type Attempt =
  * another job (or none) did not come from them.
  */
 export function jobAttempt(path: string, entry: TranscodeRecord | undefined, jobId: string, paused: boolean): Attempt {
-  if (!entry || entry.job_id === null) return { kind: 'refuse', refusal: { code: 'forbidden', message: `${path}: run-next did not claim it from the transcoder queue; nothing was done` } };
+  if (!entry || entry.job_id === null)
+    return { kind: 'refuse', refusal: { code: 'forbidden', message: `${path}: run-next did not claim it from the transcoder queue; nothing was done` } };
   if (entry.job_id !== jobId) {
-    if (entry.status === 'running') return { kind: 'refuse', refusal: { code: 'conflict', message: `${path} is being transcoded by job transcode/${entry.job_id}` } };
+    if (entry.status === 'running')
+      return { kind: 'refuse', refusal: { code: 'conflict', message: `${path} is being transcoded by job transcode/${entry.job_id}` } };
     return { kind: 'refuse', refusal: { code: 'forbidden', message: `${path}: its transcode belongs to job transcode/${entry.job_id}; nothing was done` } };
   }
   if (entry.status === 'done' && entry.output !== null) return { kind: 'finished', output: entry.output };

@@ -70,7 +70,11 @@ function ctx(jobId: string, deferred: number[] = []): JobContext {
 }
 
 const item = { path: '/m/a.avi', ext: '.avi', bytes: 1, kind: 'movie' as const, title: 'A', status: 'queued' as const };
-const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry(new Date().toISOString()), status, ...extra });
+const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({
+  ...queuedEntry(new Date().toISOString()),
+  status,
+  ...extra,
+});
 const put = (transcodes: Record<string, TranscodeStatus>, paused = false) => state.update((s) => ({ ...s, transcodes, transcoder_paused: paused }));
 
 describe('transcodeRunService.run: what the record says decides', () => {

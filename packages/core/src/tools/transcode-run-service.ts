@@ -54,7 +54,13 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       () => false,
       (err: unknown) => err instanceof AppError && err.code === 'not_found',
     );
-    return missing && (await locate(output, cfg).then(() => true, () => false));
+    return (
+      missing &&
+      (await locate(output, cfg).then(
+        () => true,
+        () => false,
+      ))
+    );
   }
 
   async function transcode(item: Item, ctx: JobContext, cfg: Config, resumedOutput: string | null): Promise<JobResult<'transcode-run'>> {
@@ -79,7 +85,13 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
           // ffmpeg reports twice a second; once a second is plenty for a progress bar.
           if (!p.done && Date.now() - reported < 1000) return;
           reported = Date.now();
-          const progress: TranscodeProgress = { percent: p.percent, speed: p.speed, out_time_seconds: p.out_time_seconds, eta_seconds: etaSeconds(p), encoder: p.encoder };
+          const progress: TranscodeProgress = {
+            percent: p.percent,
+            speed: p.speed,
+            out_time_seconds: p.out_time_seconds,
+            eta_seconds: etaSeconds(p),
+            encoder: p.encoder,
+          };
           ctx.progress(progress).catch(() => {});
         },
         onFallback: (from, err) => ctx.log.warn({ encoder: from, err: err.message }, 'hardware encoder failed; encoding with libx264'),
@@ -92,14 +104,23 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       await store.apply(item.path, { type: 'finish', job_id: ctx.jobId, output, before, after, seconds });
       const removed = !cfg.transcoder.keep_original && (await removeSource(file.real, outcome.source.ino));
       if (removed) await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
-      const done = { item: { ...item, status: 'done' as const }, output, command: outcome.command, encoder: outcome.encoder, dropped: outcome.dropped, original_removed: removed };
+      const done = {
+        item: { ...item, status: 'done' as const },
+        output,
+        command: outcome.command,
+        encoder: outcome.encoder,
+        dropped: outcome.dropped,
+        original_removed: removed,
+      };
       return { ...done, before, after, seconds };
     } catch (err) {
       // Handed back to the queue: the entry stays running for the attempt that resumes it.
       if (isShuttingDown(ctx.signal)) throw err;
       const error = ctx.signal.aborted && ctx.signal.reason === CANCELLED ? CANCELLED : (err as Error).message;
       // Refused when another job has taken the entry over since: that one's record stands.
-      await store.apply(item.path, { type: 'fail', job_id: ctx.jobId, error }).catch((e: Error) => ctx.log.warn({ err: e.message }, 'the failed transcode was not recorded'));
+      await store
+        .apply(item.path, { type: 'fail', job_id: ctx.jobId, error })
+        .catch((e: Error) => ctx.log.warn({ err: e.message }, 'the failed transcode was not recorded'));
       throw final(err);
     }
   }
@@ -132,7 +153,8 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
     }
   }
 
-  const settleQuietly = (only?: readonly string[]) => settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
+  const settleQuietly = (only?: readonly string[]) =>
+    settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
 
   return {
     /** One delivery of a transcode job: what its entry's record says decides what it does. */

@@ -34,7 +34,11 @@ describe('transcodeStore on a real transcode log', () => {
   it('claims every queued entry in run order, the higher priority first', async () => {
     const store = transcodeStore(state);
     await store.apply('/m/c.avi', { type: 'prioritize', priority: 3 });
-    expect((await store.claim(queue, Infinity)).map((c) => [c.entry.path, c.priority])).toEqual([['/m/c.avi', 3], ['/m/a.avi', 0], ['/m/b.avi', 0]]);
+    expect((await store.claim(queue, Infinity)).map((c) => [c.entry.path, c.priority])).toEqual([
+      ['/m/c.avi', 3],
+      ['/m/a.avi', 0],
+      ['/m/b.avi', 0],
+    ]);
     expect(await store.claim(queue, Infinity)).toEqual([]);
   });
 

@@ -6,12 +6,32 @@ import { claimable, listing, listingOf, runOrder, transcodeQueue, withStatus } f
 function item(path: string, extra: Partial<IndexItem> = {}): IndexItem {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
   return {
-    path, drive: 'd', section: 'movies', root: '/m/Movies', folder: '/m/Movies/X', bytes: 100, mtime_ms: 0, ext,
-    type: 'video', title: 'X', year: 2000, season: null, episodes: [], air_date: null, extra: false, nfo: null, ...extra,
+    path,
+    drive: 'd',
+    section: 'movies',
+    root: '/m/Movies',
+    folder: '/m/Movies/X',
+    bytes: 100,
+    mtime_ms: 0,
+    ext,
+    type: 'video',
+    title: 'X',
+    year: 2000,
+    season: null,
+    episodes: [],
+    air_date: null,
+    extra: false,
+    nfo: null,
+    ...extra,
   };
 }
 
-const status = (s: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({ ...queuedEntry('2026-01-01T00:00:00.000Z'), status: s, job_id: '1', ...extra });
+const status = (s: TranscodeStatus['status'], extra: Partial<TranscodeStatus> = {}): TranscodeStatus => ({
+  ...queuedEntry('2026-01-01T00:00:00.000Z'),
+  status: s,
+  job_id: '1',
+  ...extra,
+});
 
 const items = [
   item('/m/TV/Lost/S01E02.avi', { section: 'tv', title: 'Lost', bytes: 7 }),
@@ -52,7 +72,11 @@ describe('withStatus and claimable', () => {
   });
 
   it('skips entries whose job already waits', () => {
-    expect(claimable(queue, { '/m/Movies/A/A.mkv': status('queued') }).map((e) => e.path)).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E01.m4v', '/m/TV/Lost/S01E02.avi']);
+    expect(claimable(queue, { '/m/Movies/A/A.mkv': status('queued') }).map((e) => e.path)).toEqual([
+      '/m/Movies/C/C.MKV',
+      '/m/TV/Lost/S01E01.m4v',
+      '/m/TV/Lost/S01E02.avi',
+    ]);
   });
 });
 
@@ -76,7 +100,11 @@ describe('run order and listing', () => {
     };
     expect(runOrder(queue, equal).map((e) => e.path)).toEqual(['/m/TV/Lost/S01E02.avi', '/m/Movies/C/C.MKV', '/m/Movies/A/A.mkv', '/m/TV/Lost/S01E01.m4v']);
     const sameTime = { ...equal, '/m/TV/Lost/S01E02.avi': { ...equal['/m/TV/Lost/S01E02.avi'], updated_at: '2026-01-01T00:00:02.000Z' } };
-    expect(runOrder(queue, sameTime).map((e) => e.path).slice(0, 2)).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E02.avi']);
+    expect(
+      runOrder(queue, sameTime)
+        .map((e) => e.path)
+        .slice(0, 2),
+    ).toEqual(['/m/Movies/C/C.MKV', '/m/TV/Lost/S01E02.avi']);
   });
 
   it('lists every entry in path order with its place in line, priority, and the progress of a running one', () => {
@@ -102,11 +130,23 @@ describe('run order and listing', () => {
 
   it('shows the result, output and kept original of a done entry, and the reason of a failed one', () => {
     const snap = { bytes: 5, streams: [] };
-    const listed = [...listing(queue, {
-      '/m/Movies/A/A.mkv': status('done', { output: '/m/Movies/A/A.mp4', original: 'kept', before: snap, after: snap, seconds: 4 }),
-      '/m/Movies/C/C.MKV': status('failed', { error: 'boom' }),
-    }, new Map())];
-    expect(listed[0]).toMatchObject({ status: 'done', output: '/m/Movies/A/A.mp4', original: 'kept', result: { before: snap, after: snap, seconds: 4 }, position: null });
+    const listed = [
+      ...listing(
+        queue,
+        {
+          '/m/Movies/A/A.mkv': status('done', { output: '/m/Movies/A/A.mp4', original: 'kept', before: snap, after: snap, seconds: 4 }),
+          '/m/Movies/C/C.MKV': status('failed', { error: 'boom' }),
+        },
+        new Map(),
+      ),
+    ];
+    expect(listed[0]).toMatchObject({
+      status: 'done',
+      output: '/m/Movies/A/A.mp4',
+      original: 'kept',
+      result: { before: snap, after: snap, seconds: 4 },
+      position: null,
+    });
     expect(listed[1]).toMatchObject({ status: 'failed', error: 'boom', result: null, output: null });
   });
 });

@@ -83,7 +83,12 @@ export function listingOf(path: string, queue: readonly TranscodeEntry[], record
   return undefined;
 }
 
-function listed(e: TranscodeEntry, records: Records, progress: ReadonlyMap<string, TranscodeProgress>, position: ReadonlyMap<string, number>): TranscodeListing {
+function listed(
+  e: TranscodeEntry,
+  records: Records,
+  progress: ReadonlyMap<string, TranscodeProgress>,
+  position: ReadonlyMap<string, number>,
+): TranscodeListing {
   const r = record(records, e.path);
   const running = r?.status === 'running' && r.job_id !== null ? progress.get(r.job_id) : undefined;
   // Spelled out rather than spread: adding fields to a copy grows its property store once per

@@ -83,7 +83,11 @@ function memoryJobs(opts: { downAfter?: number } = {}) {
   return { port, jobs, paused: () => paused, fail: () => (opts.downAfter = calls) };
 }
 
-async function service(queue: TranscodeEntry[], jobs: TranscodeJobs, probe: (file: string) => Promise<MediaProbe> = () => Promise.reject(new Error('no probe'))) {
+async function service(
+  queue: TranscodeEntry[],
+  jobs: TranscodeJobs,
+  probe: (file: string) => Promise<MediaProbe> = () => Promise.reject(new Error('no probe')),
+) {
   // As a process sees the records: read at start, again after each of its own writes.
   let current: State = await state.read();
   let writes = 0;
@@ -199,7 +203,18 @@ describe('transcoderService: cancel, pause, priority', () => {
 });
 
 describe('transcoderService: discard original', () => {
-  const video = { index: 0, type: 'video' as const, codec: 'h264', language: null, title: null, default: true, forced: false, channels: null, width: 1, height: 1 };
+  const video = {
+    index: 0,
+    type: 'video' as const,
+    codec: 'h264',
+    language: null,
+    title: null,
+    default: true,
+    forced: false,
+    channels: null,
+    width: 1,
+    height: 1,
+  };
   const probe = (container: string): MediaProbe => ({ container, duration_seconds: 2, size_bytes: 1, streams: [video], others: [], chapters: 0 });
 
   async function kept() {
@@ -207,7 +222,13 @@ describe('transcoderService: discard original', () => {
     const mp4 = join(drive, 'Movies', 'a.mp4');
     await writeFile(a.path, 'original');
     await writeFile(mp4, 'mp4');
-    await setRecord(a.path, { status: 'done', job_id: 'tr-1', output: mp4, original: 'kept', after: { bytes: 3, streams: [{ index: 0, type: 'video', codec: 'h264', language: null, default: true }] } as TranscodeRecord['after'] });
+    await setRecord(a.path, {
+      status: 'done',
+      job_id: 'tr-1',
+      output: mp4,
+      original: 'kept',
+      after: { bytes: 3, streams: [{ index: 0, type: 'video', codec: 'h264', language: null, default: true }] } as TranscodeRecord['after'],
+    });
     return { a, mp4 };
   }
 

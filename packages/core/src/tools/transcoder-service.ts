@@ -291,11 +291,17 @@ export function transcoderService(deps: TranscoderServiceDeps) {
     const output = await guardMediaPath(entry.output, { ...roots, extensions: ['.mp4'] });
     const [stamp, placed] = await Promise.all([lstat(original.real), lstat(output.real)]);
     // Removing the original must never remove the MP4: its name may now lead to the MP4 itself.
-    if (stamp.dev === placed.dev && stamp.ino === placed.ino) throw new AppError('conflict', `${path} is the MP4 ${entry.output} itself now; nothing was removed`);
+    if (stamp.dev === placed.dev && stamp.ino === placed.ino)
+      throw new AppError('conflict', `${path} is the MP4 ${entry.output} itself now; nothing was removed`);
     const [source, made] = await Promise.all([deps.probe(original.real), deps.probe(output.real)]);
-    const expected = { streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })), duration_seconds: source.duration_seconds, container: 'mp4' };
+    const expected = {
+      streams: entry.after.streams.map((s) => ({ type: s.type as 'video', codec: s.codec, language: s.language, default: s.default })),
+      duration_seconds: source.duration_seconds,
+      container: 'mp4',
+    };
     const problems = verifyOutput(expected, made);
-    if (problems.length > 0) throw new AppError('conflict', `${entry.output} no longer matches what the transcode verified (${problems.join('; ')}); the original stays`);
+    if (problems.length > 0)
+      throw new AppError('conflict', `${entry.output} no longer matches what the transcode verified (${problems.join('; ')}); the original stays`);
     return { real: original.real, ino: stamp.ino };
   }
 }

@@ -246,9 +246,7 @@ export const downloadsResponse = z.object({
   scanned_at: nullableIso,
   /** Files were left out: more than the listing keeps, or deeper than it goes. */
   truncated: z.boolean(),
-  recent: z.array(
-    z.object({ type: z.enum(['plan', 'move']), source: z.string(), destination: z.string(), at: iso, status: z.string() }),
-  ),
+  recent: z.array(z.object({ type: z.enum(['plan', 'move']), source: z.string(), destination: z.string(), at: iso, status: z.string() })),
 });
 
 export const releaseSchema = z.object({
@@ -415,7 +413,7 @@ export const openSessionSchema = z.object({
   last_seen_at: iso.describe('ISO-8601 UTC time of its last use, recorded at most once a minute'),
   address: z.string().nullable().describe('The client address it was last used from ("<forwarded> via <proxy>" through a proxy)'),
   user_agent: z.string().nullable().describe('Browser and system ("Firefox 128 on Linux"), or a script\'s first product token'),
-  current: z.boolean().describe('The session this request\'s cookie holds'),
+  current: z.boolean().describe("The session this request's cookie holds"),
 });
 export const authSessionsResponse = z.object({ sessions: z.array(openSessionSchema) });
 export const authSessionEndResponse = z.object({ ended: z.literal(true) });

@@ -72,9 +72,7 @@ describe('DEFAULT_CONFIG', () => {
 
 describe('RUNTIME_SECTIONS and FLAT_APP_KEYS', () => {
   it('lists the eight runtime sections, without transcoder', () => {
-    expect([...RUNTIME_SECTIONS].sort()).toEqual(
-      ['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers', 'notifications'].sort(),
-    );
+    expect([...RUNTIME_SECTIONS].sort()).toEqual(['app', 'paths', 'library', 'metadata', 'theme', 'drives', 'release_providers', 'notifications'].sort());
     expect(RUNTIME_SECTIONS).not.toContain('transcoder');
   });
 
@@ -88,14 +86,7 @@ describe('RUNTIME_SECTIONS and FLAT_APP_KEYS', () => {
 
   it('lists the six flat app keys of SPEC.md, all of them app keys, api_key not among them', () => {
     expect([...FLAT_APP_KEYS].sort()).toEqual(
-      [
-        'dry_run',
-        'scan_interval_seconds',
-        'settle_seconds',
-        'library_scan_max_files',
-        'library_scan_timeout_seconds',
-        'log_level',
-      ].sort(),
+      ['dry_run', 'scan_interval_seconds', 'settle_seconds', 'library_scan_max_files', 'library_scan_timeout_seconds', 'log_level'].sort(),
     );
     for (const k of FLAT_APP_KEYS) expect(Object.keys(DEFAULT_CONFIG.app)).toContain(k);
     expect(FLAT_APP_KEYS).not.toContain('api_key');
@@ -201,7 +192,12 @@ describe('drives', () => {
     ]);
     expect(firstIssuePath(r)).toBe('2.name');
     expect(r.error!.issues[0]!.message).toContain('"a"');
-    expect(drivesSection.safeParse([{ name: 'a', path: '/a' }, { name: 'A', path: '/b' }]).success).toBe(true);
+    expect(
+      drivesSection.safeParse([
+        { name: 'a', path: '/a' },
+        { name: 'A', path: '/b' },
+      ]).success,
+    ).toBe(true);
   });
 
   it('refuses more than 64 drives', () => {
@@ -229,12 +225,8 @@ describe('settingsPatchSchema', () => {
   it('keeps the field rules of the full config', () => {
     expect(firstIssuePath(settingsPatchSchema.safeParse({ app: { settle_seconds: -1 } }))).toBe('app.settle_seconds');
     expect(firstIssuePath(settingsPatchSchema.safeParse({ paths: { downloads: 'rel' } }))).toBe('paths.downloads');
-    expect(firstIssuePath(settingsPatchSchema.safeParse({ library: { video_extensions: [] } }))).toBe(
-      'library.video_extensions',
-    );
-    expect(
-      firstIssuePath(settingsPatchSchema.safeParse({ release_providers: { tvmaze: { url: 'ftp://x.org' } } })),
-    ).toBe('release_providers.tvmaze.url');
+    expect(firstIssuePath(settingsPatchSchema.safeParse({ library: { video_extensions: [] } }))).toBe('library.video_extensions');
+    expect(firstIssuePath(settingsPatchSchema.safeParse({ release_providers: { tvmaze: { url: 'ftp://x.org' } } }))).toBe('release_providers.tvmaze.url');
     expect(
       firstIssuePath(
         settingsPatchSchema.safeParse({
@@ -288,7 +280,14 @@ describe('notifications section', () => {
   ])('a %s target needs %s; kodi and webhook need none', (kind, key) => {
     const { api_key: _omit, ...bare } = target;
     expect(issues({ targets: [{ ...bare, kind }] })).toEqual([`targets.0.${key}: a ${kind} target needs ${key}`]);
-    expect(issues({ targets: [{ ...bare, kind: 'kodi' }, { ...bare, name: 'w', kind: 'webhook' }] })).toEqual([]);
+    expect(
+      issues({
+        targets: [
+          { ...bare, kind: 'kodi' },
+          { ...bare, name: 'w', kind: 'webhook' },
+        ],
+      }),
+    ).toEqual([]);
   });
 
   it('a discord target needs the whole webhook URL, an ntfy target its topic, an Apprise key the characters apprise-api takes', () => {
@@ -323,7 +322,10 @@ describe('library.aliases', () => {
       [{ name: 'ab', series: 'x\ny' }],
       [{ name: 'ab', series: 'Doctor\u202eWho' }],
       [{ name: '!!!', series: 'x' }],
-      [{ name: 'Dr Who', series: 'Doctor Who (2005)' }, { name: 'dr who', series: 'Doctor Who (1963)' }],
+      [
+        { name: 'Dr Who', series: 'Doctor Who (2005)' },
+        { name: 'dr who', series: 'Doctor Who (1963)' },
+      ],
     ]) {
       const r = aliases(bad);
       expect(r.success, JSON.stringify(bad)).toBe(false);

@@ -14,9 +14,7 @@ const folderName = z
   .min(1)
   .refine((n) => !/[/\\\0]/.test(n) && n !== '.' && n !== '..', { message: 'must be a single folder name' });
 
-const extension = z
-  .string()
-  .regex(/^\.[a-z0-9]+$/, { message: 'must be a lower-case extension starting with a dot, like ".mkv"' });
+const extension = z.string().regex(/^\.[a-z0-9]+$/, { message: 'must be a lower-case extension starting with a dot, like ".mkv"' });
 
 const relativeFile = z
   .string()
@@ -41,7 +39,7 @@ const proxyAddress = z
   .refine((a) => [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((s) => s.safeParse(a).success), {
     message: 'must be an IP address or a CIDR range, like "10.0.0.5" or "172.16.0.0/12"',
   })
-  .refine((a) => !/\/0$/.test(a), { message: 'a /0 range trusts every address; name the proxy\'s address or network' });
+  .refine((a) => !/\/0$/.test(a), { message: "a /0 range trusts every address; name the proxy's address or network" });
 
 /**
  * An origin allowed to frame the web page, as CSP's frame-ancestors takes it: `'self'`, or
@@ -93,17 +91,24 @@ export const pathsSection = z.strictObject({
 });
 
 export const driveSchema = z.strictObject({
-  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
   path: absolutePath,
 });
 
-export const drivesSection = z.array(driveSchema).max(64).superRefine((drives, ctx) => {
-  const seen = new Set<string>();
-  drives.forEach((d, i) => {
-    if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate drive name "${d.name}"` });
-    seen.add(d.name);
+export const drivesSection = z
+  .array(driveSchema)
+  .max(64)
+  .superRefine((drives, ctx) => {
+    const seen = new Set<string>();
+    drives.forEach((d, i) => {
+      if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate drive name "${d.name}"` });
+      seen.add(d.name);
+    });
   });
-});
 
 /** How the scanner puts a download into the library; in `hardlink` and `copy` the download stays for seeding. */
 export const TRANSFER_MODES = ['move', 'hardlink', 'copy'] as const;
@@ -207,7 +212,11 @@ const APPRISE_KEY = /^[\w-]{1,128}$/;
 // so unlike the release provider any address is allowed here: only the owner can set these, and
 // the sender follows no redirect.
 export const notifyTargetSchema = z.strictObject({
-  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]+$/, { message: 'letters, digits, ".", "_" or "-" only' }),
   kind: z.enum(NOTIFY_KINDS),
   url: httpUrl,
   api_key: z.string().min(1).max(512).optional(),
@@ -216,13 +225,16 @@ export const notifyTargetSchema = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
-const targetList = z.array(notifyTargetSchema).max(32).superRefine((targets, ctx) => {
-  const seen = new Set<string>();
-  targets.forEach((t, i) => {
-    if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate target name "${t.name}"` });
-    seen.add(t.name);
+const targetList = z
+  .array(notifyTargetSchema)
+  .max(32)
+  .superRefine((targets, ctx) => {
+    const seen = new Set<string>();
+    targets.forEach((t, i) => {
+      if (seen.has(t.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate target name "${t.name}"` });
+      seen.add(t.name);
+    });
   });
-});
 
 // A settings patch may leave a secret out (the saved one is kept), so only the merged config must have it.
 export const notificationsSection = z.strictObject({
@@ -321,9 +333,7 @@ export const settingsPatchSchema = z.strictObject({
   library: librarySection.partial().optional(),
   metadata: metadataSection.partial().optional(),
   theme: themeSection.partial().optional(),
-  release_providers: z
-    .strictObject({ tvmaze: releaseProvidersSection.shape.tvmaze.partial().optional() })
-    .optional(),
+  release_providers: z.strictObject({ tvmaze: releaseProvidersSection.shape.tvmaze.partial().optional() }).optional(),
   /** `targets` is replaced whole, like `drives`. */
   notifications: z.strictObject({ targets: targetList }).partial().optional(),
 });

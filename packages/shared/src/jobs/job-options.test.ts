@@ -3,7 +3,9 @@ import { JOB_NAMES, JOBS, SCAN_SCHEDULER_ID, transcodeJobItemSchema, trackJobPay
 import { apiJobOptions, jobOptionsProblem, KEEP_CEILING, transcodeJobOptions, TRANSCODE_PRIORITY_MAX } from './job-options.ts';
 
 /** What the API gives a job: a transcode also carries the id and priority its entry was claimed with. */
-const given = (name: JobName): Record<string, unknown> => ({ ...(name === 'transcode-run' ? transcodeJobOptions('tr-0123456789abcdef', 7) : apiJobOptions(name)) });
+const given = (name: JobName): Record<string, unknown> => ({
+  ...(name === 'transcode-run' ? transcodeJobOptions('tr-0123456789abcdef', 7) : apiJobOptions(name)),
+});
 
 const DAY = 86_400;
 

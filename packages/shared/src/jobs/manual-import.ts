@@ -14,9 +14,21 @@ const title = z
   // Right-to-left overrides and other invisible marks would make a folder name read as another.
   .refine((t) => !/\p{Cf}/u.test(t), { error: 'must not contain invisible formatting characters' })
   .refine((t) => /[\p{L}\p{N}]/u.test(t), { error: 'must hold a letter or a digit' });
-const year = z.number({ error: 'must be a year' }).int({ error: 'must be a year' }).min(MIN_YEAR, { error: `must be a year from ${MIN_YEAR}` }).max(MAX_YEAR, { error: `must be a year up to ${MAX_YEAR}` });
-const season = z.number({ error: 'must be a season number' }).int({ error: 'must be a whole number' }).min(0, { error: 'must be 0 (specials) or more' }).max(9999, { error: 'must be at most 9999' });
-const episode = z.number({ error: 'must be an episode number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be 1 or more' }).max(99_999, { error: 'must be at most 99999' });
+const year = z
+  .number({ error: 'must be a year' })
+  .int({ error: 'must be a year' })
+  .min(MIN_YEAR, { error: `must be a year from ${MIN_YEAR}` })
+  .max(MAX_YEAR, { error: `must be a year up to ${MAX_YEAR}` });
+const season = z
+  .number({ error: 'must be a season number' })
+  .int({ error: 'must be a whole number' })
+  .min(0, { error: 'must be 0 (specials) or more' })
+  .max(9999, { error: 'must be at most 9999' });
+const episode = z
+  .number({ error: 'must be an episode number' })
+  .int({ error: 'must be a whole number' })
+  .min(1, { error: 'must be 1 or more' })
+  .max(99_999, { error: 'must be at most 99999' });
 const episodes = z
   .array(episode, { error: 'must be a list of episode numbers' })
   .min(1, { error: 'must name at least one episode' })
@@ -63,7 +75,11 @@ export type ManualAs = z.infer<typeof manualAsSchema>;
  * and must still lie in the downloads folder (symlinks followed) when the job runs.
  */
 export const manualImportPayloadSchema = z.strictObject({
-  path: z.string().min(2).max(4096).regex(/^\/[^\0]*$/, 'must be an absolute path without NUL bytes'),
+  path: z
+    .string()
+    .min(2)
+    .max(4096)
+    .regex(/^\/[^\0]*$/, 'must be an absolute path without NUL bytes'),
   as: manualAsSchema,
   remember: z.boolean(),
 });

@@ -9,16 +9,45 @@
 
 /** Containers players and ffmpeg open as video. */
 export const VIDEO_EXTENSIONS = [
-  '.3g2', '.3gp', '.asf', '.avi', '.divx', '.f4v', '.flv', '.m1v', '.m2t', '.m2ts', '.m2v', '.m4v', '.mk3d',
-  '.mkv', '.mov', '.mp4', '.mpe', '.mpeg', '.mpg', '.mts', '.mxf', '.ogm', '.ogv', '.qt', '.rm', '.rmvb',
-  '.tp', '.trp', '.ts', '.vob', '.webm', '.wmv', '.wtv', '.xvid',
+  '.3g2',
+  '.3gp',
+  '.asf',
+  '.avi',
+  '.divx',
+  '.f4v',
+  '.flv',
+  '.m1v',
+  '.m2t',
+  '.m2ts',
+  '.m2v',
+  '.m4v',
+  '.mk3d',
+  '.mkv',
+  '.mov',
+  '.mp4',
+  '.mpe',
+  '.mpeg',
+  '.mpg',
+  '.mts',
+  '.mxf',
+  '.ogm',
+  '.ogv',
+  '.qt',
+  '.rm',
+  '.rmvb',
+  '.tp',
+  '.trp',
+  '.ts',
+  '.vob',
+  '.webm',
+  '.wmv',
+  '.wtv',
+  '.xvid',
 ] as const;
 export type VideoExtension = (typeof VIDEO_EXTENSIONS)[number];
 
 /** Text and image subtitle formats (`.idx` is VobSub's index beside its `.sub`). */
-export const SUBTITLE_EXTENSIONS = [
-  '.ass', '.dfxp', '.idx', '.sami', '.smi', '.srt', '.ssa', '.sub', '.sup', '.ttml', '.usf', '.vtt',
-] as const;
+export const SUBTITLE_EXTENSIONS = ['.ass', '.dfxp', '.idx', '.sami', '.smi', '.srt', '.ssa', '.sub', '.sup', '.ttml', '.usf', '.vtt'] as const;
 export type SubtitleExtension = (typeof SUBTITLE_EXTENSIONS)[number];
 
 export const KNOWN_VIDEO_EXTENSIONS: ReadonlySet<string> = new Set(VIDEO_EXTENSIONS);

@@ -37,7 +37,7 @@ export const workerSchema = z.object({
 });
 export type WorkerView = z.infer<typeof workerSchema>;
 
-const liveWorkers = z.object({ workers: z.number().int().describe("Live workers consuming the queue: 0 means its jobs wait until one starts") });
+const liveWorkers = z.object({ workers: z.number().int().describe('Live workers consuming the queue: 0 means its jobs wait until one starts') });
 
 export const workersResponse = z.object({
   workers: z.array(workerSchema),

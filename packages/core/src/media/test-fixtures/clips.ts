@@ -20,8 +20,7 @@ export interface ClipOptions {
   attachment?: boolean;
 }
 
-const SRT = (text: string, seconds: number) =>
-  `1\n00:00:00,000 --> 00:00:0${Math.min(9, Math.floor(seconds / 2))},000\n${text}\n\n`;
+const SRT = (text: string, seconds: number) => `1\n00:00:00,000 --> 00:00:0${Math.min(9, Math.floor(seconds / 2))},000\n${text}\n\n`;
 
 /**
  * Writes a clip with one video stream and two audio streams: 0 video, 1 audio eng "English
@@ -31,15 +30,35 @@ export async function makeClip(file: string, opts: ClipOptions = {}): Promise<vo
   const seconds = opts.seconds ?? 3;
   const dir = dirname(file);
   const inputs = [
-    '-f', 'lavfi', '-i', `testsrc2=size=${opts.size ?? '160x120'}:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=660:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${opts.size ?? '160x120'}:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=660:duration=${seconds}`,
   ];
   const maps = ['-map', '0:v', '-map', '1:a', '-map', '2:a'];
   const meta = [
-    '-metadata:s:a:0', 'language=eng', '-metadata:s:a:0', 'title=English Stereo',
-    '-metadata:s:a:1', 'language=fra', '-metadata:s:a:1', 'title=Français',
-    '-disposition:v:0', 'default', '-disposition:a:0', 'default', '-disposition:a:1', '0',
+    '-metadata:s:a:0',
+    'language=eng',
+    '-metadata:s:a:0',
+    'title=English Stereo',
+    '-metadata:s:a:1',
+    'language=fra',
+    '-metadata:s:a:1',
+    'title=Français',
+    '-disposition:v:0',
+    'default',
+    '-disposition:a:0',
+    'default',
+    '-disposition:a:1',
+    '0',
   ];
   let next = 3;
   if (opts.subtitles) {
@@ -49,9 +68,18 @@ export async function makeClip(file: string, opts: ClipOptions = {}): Promise<vo
     maps.push('-map', `${next}`, '-map', `${next + 1}`);
     next += 2;
     meta.push(
-      '-metadata:s:s:0', 'language=eng', '-metadata:s:s:0', 'title=English',
-      '-metadata:s:s:1', 'language=spa', '-metadata:s:s:1', 'title=Español',
-      '-disposition:s:0', opts.noDefaultSubtitle ? '0' : 'default', '-disposition:s:1', 'forced',
+      '-metadata:s:s:0',
+      'language=eng',
+      '-metadata:s:s:0',
+      'title=English',
+      '-metadata:s:s:1',
+      'language=spa',
+      '-metadata:s:s:1',
+      'title=Español',
+      '-disposition:s:0',
+      opts.noDefaultSubtitle ? '0' : 'default',
+      '-disposition:s:1',
+      'forced',
     );
   }
   if (opts.chapters) {
@@ -73,10 +101,9 @@ export async function makeClip(file: string, opts: ClipOptions = {}): Promise<vo
   const video = opts.video === 'mpeg4' ? ['-c:v', 'mpeg4', '-q:v', '5'] : ['-c:v', 'libx264', '-preset', 'ultrafast'];
   const audio = opts.audio === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '64k'] : ['-c:a', 'aac', '-b:a', '64k'];
   const subs = opts.subtitles ? ['-c:s', file.endsWith('.mp4') ? 'mov_text' : 'srt'] : [];
-  await runTool(
-    ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...inputs, ...maps, ...video, ...audio, ...subs, ...meta, ...attach, file],
-    { timeoutMs: 60_000 },
-  );
+  await runTool(['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...inputs, ...maps, ...video, ...audio, ...subs, ...meta, ...attach, file], {
+    timeoutMs: 60_000,
+  });
 }
 
 /** The full clip most tests use: video, two audio and two subtitle tracks, chapters, a font. */

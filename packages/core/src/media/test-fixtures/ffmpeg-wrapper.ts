@@ -31,5 +31,4 @@ export const slowStart = (seconds: number) => `${pause(seconds)}\nexec "$REAL" "
  * Does the real work, then holds on for `seconds` with the output written but the run not yet
  * over, after writing its pid to `pidFile` (the test that kills the caller ends it by that pid).
  */
-export const slowFinish = (seconds: number, pidFile: string) =>
-  `"$REAL" "$@" || exit $?\necho $$ > ${JSON.stringify(pidFile)}\n${pause(seconds)}`;
+export const slowFinish = (seconds: number, pidFile: string) => `"$REAL" "$@" || exit $?\necho $$ > ${JSON.stringify(pidFile)}\n${pause(seconds)}`;

@@ -81,10 +81,7 @@ describe('form absolute number', () => {
   });
 
   it('lets a series folder say where the title ends', () => {
-    expectParsed(
-      'Moon Garden/Season 02/[Kitsune] Moon Garden - Night Bloom - 05 [720p].mkv',
-      episode('Moon Garden', 2, [5]),
-    );
+    expectParsed('Moon Garden/Season 02/[Kitsune] Moon Garden - Night Bloom - 05 [720p].mkv', episode('Moon Garden', 2, [5]));
   });
 
   it('leaves numbered films of a series to the movie forms', () => {

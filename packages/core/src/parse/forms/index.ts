@@ -11,17 +11,6 @@ import { seasonPack } from './season-pack.ts';
 import { spelled } from './spelled.ts';
 import { sxxeyy } from './sxxeyy.ts';
 
-export const FORMS: readonly Form[] = [
-  sxxeyy,
-  nxnn,
-  spelled,
-  daily,
-  episodeOnly,
-  seasonPack,
-  absolute,
-  sceneNumber,
-  movieYear,
-  partOf,
-];
+export const FORMS: readonly Form[] = [sxxeyy, nxnn, spelled, daily, episodeOnly, seasonPack, absolute, sceneNumber, movieYear, partOf];
 
 export type { Form, FormContext, Marker } from './marker.ts';

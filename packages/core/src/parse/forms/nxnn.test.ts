@@ -31,7 +31,7 @@ describe('form NxNN', () => {
     expectParsed(name, { season: 3, episodes });
   });
 
-  it('ends a spaced range where a title word or another part follows: the number is the title\'s or an absolute one', () => {
+  it("ends a spaced range where a title word or another part follows: the number is the title's or an absolute one", () => {
     expectParsed('Harbour Lights - 3x07 - 24 Hour Watch [SDTV]', episode('Harbour Lights', 3, [7]));
     expectParsed('Harbour Lights - 3x07 - 107 - The Storm', { season: 3, episodes: [7], absolute_episodes: [107] });
     expectParsed('Harbour Lights - 3x07 - 09', { season: 3, episodes: [7, 8, 9] });

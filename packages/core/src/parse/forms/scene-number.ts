@@ -31,8 +31,7 @@ function afterYear(s: string, m: RegExpExecArray): Marker | null {
   const n = Number(digits);
   const season = Math.floor(n / 100);
   const episode = n % 100;
-  const sure =
-    m[2] === '.' && season >= 1 && episode >= 1 && !isHeight(digits) && firstJunk(s) === end + 1 && (season < 10 || RE_BROADCAST.test(s.slice(end)));
+  const sure = m[2] === '.' && season >= 1 && episode >= 1 && !isHeight(digits) && firstJunk(s) === end + 1 && (season < 10 || RE_BROADCAST.test(s.slice(end)));
   if (sure) return marker('episode', start, end, { season, episodes: [episode] });
   return marker('episode', start, start, { conflict: 'a number after the year that may be the episode, or a resolution' });
 }

@@ -5,8 +5,7 @@
 // Russian and Turkish ("5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "3.sezon.22.seria").
 import { badRange, marker, range, smallNumber, type Form, type Marker } from './marker.ts';
 
-export const SEASON_WORDS =
-  'seasons?|series|saison|staffel|temporada|temp|stagione|seizoen|sezon|sez|säsong|sasong|sæson|saeson|sesong|kausi|évad|evad|сезон';
+export const SEASON_WORDS = 'seasons?|series|saison|staffel|temporada|temp|stagione|seizoen|sezon|sez|säsong|sasong|sæson|saeson|sesong|kausi|évad|evad|сезон';
 export const EPISODE_WORDS =
   'episodes?|episodios?|épisodes?|eps?|folgen?|afl|aflevering|odcinek|jakso|avsnitt|afsnit|серия|серии|серий|эпизод|capitulos?|capítulos?|cap|bölüm|bolum|seriya|serija|seria|serii|ser';
 
@@ -14,10 +13,7 @@ const B = '(?<![\\p{L}\\p{N}])';
 const TO = '(?:-|~|to|a|à|ao)';
 const NUM_RANGE = `\\(?(\\d{1,3})(?:[ ._]*${TO}[ ._]*(\\d{1,3}))?\\)?(?!\\d)`;
 
-const RE_SEASON_EPISODE = new RegExp(
-  `${B}(?:${SEASON_WORDS})[ ._:]*-?№?(\\d{1,2})[ ._,:/\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`,
-  'iu',
-);
+const RE_SEASON_EPISODE = new RegExp(`${B}(?:${SEASON_WORDS})[ ._:]*-?№?(\\d{1,2})[ ._,:/\\-[(]*(?:${EPISODE_WORDS})[ ._:-]*№?${NUM_RANGE}`, 'iu');
 // "5-й сезон 09-я серия", "2.Sezon.7.Bölüm", "(8.sez.21.ser.iz.23)"
 const RE_NUMBER_FIRST = new RegExp(
   `${B}(\\d{1,2})(?:-?[йя])?[ ._]*(?:${SEASON_WORDS})[ ._,]*(\\d{1,3})(?:-?[йя])?[ ._]*(?:${EPISODE_WORDS})(?![\\p{L}])`,
@@ -39,10 +35,7 @@ const RE_KANJI = /第(\d{1,2})期[\s._]*第?(\d{1,4})[話话集]/u;
 const RE_CAP = /(?<![\p{L}])cap(?:itulo)?[ ._]?(\d{1,2})(\d{2})(?:[ ._-]+(\d{1,2})(\d{2}))?(?!\d)/iu;
 // "Episode 14 Title (saison 2)": the episode first, the season in brackets after the title. Not
 // "Episode 3 - The Fog (Season 2)", where a dash says an episode title follows.
-const RE_EPISODE_FIRST = new RegExp(
-  `^((?:${EPISODE_WORDS})[ ._]*(\\d{1,3})[ ._]*)\\p{L}[^()]*?[ ._-]*\\((?:${SEASON_WORDS})[ ._]*(\\d{1,2})\\)`,
-  'iu',
-);
+const RE_EPISODE_FIRST = new RegExp(`^((?:${EPISODE_WORDS})[ ._]*(\\d{1,3})[ ._]*)\\p{L}[^()]*?[ ._-]*\\((?:${SEASON_WORDS})[ ._]*(\\d{1,2})\\)`, 'iu');
 const RE_OUT_OF = /^[ ._]*(?:из|of)[ ._]*\d/iu;
 const RE_SEASON_WORD = new RegExp(`${B}(?:${SEASON_WORDS})[ ._-]*(\\d{1,2})(?!\\d)`, 'iu');
 
@@ -61,7 +54,6 @@ export function hasSeasonWord(s: string): boolean {
   }
   return hintFound;
 }
-
 
 function spanish(s: string): Marker | null {
   const cap = RE_CAP.exec(s);
@@ -83,8 +75,7 @@ function spanish(s: string): Marker | null {
   return marker('episode', start, cap.index + cap[0].length, { season, episodes });
 }
 
-const at = (m: RegExpExecArray, season: number, episodes: number[]): Marker =>
-  marker('episode', m.index, m.index + m[0].length, { season, episodes });
+const at = (m: RegExpExecArray, season: number, episodes: number[]): Marker => marker('episode', m.index, m.index + m[0].length, { season, episodes });
 
 /** Episode `from`, or episodes `from` to `to`, of `season`; a range that cannot be one ("Episodes 12-3") is refused. */
 function rangeAt(m: RegExpExecArray, season: number, from: string, to: string | undefined): Marker {

@@ -112,10 +112,7 @@ export const sxxeyy: Form = {
     if (m) {
       const season = Number(m[1]);
       const { episodes, end, conflict } = episodesAfter(s, season, Number(m[2]), m.index + m[0].length);
-      return withAbsolute(
-        s,
-        marker('episode', m.index, end, { season, episodes, conflict, year: season >= 1000 && isYear(season) ? season : null }),
-      );
+      return withAbsolute(s, marker('episode', m.index, end, { season, episodes, conflict, year: season >= 1000 && isYear(season) ? season : null }));
     }
     const b = RE_BRACKETED.exec(s);
     if (b) {

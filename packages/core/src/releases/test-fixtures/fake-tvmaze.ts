@@ -58,7 +58,10 @@ function showAnswer(s: FakeShow) {
     webChannel: network ? null : { id: 1, name: 'Netflix', country: null, officialSite: 'https://www.netflix.com/' },
     dvdCountry: null,
     externals: { tvrage: null, thetvdb: null, imdb: null },
-    image: { medium: `https://static.tvmaze.com/uploads/images/medium_portrait/1/${s.id}.jpg`, original: `https://static.tvmaze.com/uploads/images/original_untouched/1/${s.id}.jpg` },
+    image: {
+      medium: `https://static.tvmaze.com/uploads/images/medium_portrait/1/${s.id}.jpg`,
+      original: `https://static.tvmaze.com/uploads/images/original_untouched/1/${s.id}.jpg`,
+    },
     summary: '<p>A show.</p>',
     updated: 1_700_000_000,
     _links: { self: { href: `https://api.tvmaze.com/shows/${s.id}` } },
@@ -94,7 +97,11 @@ export async function fakeTvmaze(shows: FakeShow[], ids: { thetvdb?: Record<stri
   const names = (s: FakeShow) => [s.name, ...(s.akas ?? []).map((a) => a.name)];
   const byName = (q: string) => shows.filter((s) => names(s).some((n) => n.toLowerCase().includes(q.toLowerCase())));
   // Loosely as TVmaze's fuzzy search: any word of the query in any name of the show, most words first.
-  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
   const search = (q: string) =>
     shows
       .map((s) => ({ s, hits: new Set(words(q).filter((w) => names(s).some((n) => words(n).includes(w)))).size }))

@@ -13,9 +13,7 @@ process.stdout.write('ready\n');
 process.stdin.once('data', () => {
   process.stdin.destroy();
   const started = Date.now();
-  void Promise.all(
-    Array.from({ length: count }, (_, i) => store.update((v) => ({ ids: [...v.ids, `${prefix}-${i}`] }))),
-  ).then(
+  void Promise.all(Array.from({ length: count }, (_, i) => store.update((v) => ({ ids: [...v.ids, `${prefix}-${i}`] })))).then(
     () => process.stdout.write(`done ${Date.now() - started}\n`),
     (err: unknown) => {
       process.stderr.write(`${String((err as Error).stack ?? err)}\n`);
