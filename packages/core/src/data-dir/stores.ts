@@ -1,0 +1,17 @@
+import { historyStore, type HistoryStore } from '../history/history-log.ts';
+import { dataDir, type DataDir } from './data-dir.ts';
+
+/**
+ * The data folder with its typed stores: a process opens it once (the runtime config does) and
+ * every caller takes its store from there instead of naming a file under `paths.data`.
+ */
+export interface DataStores extends DataDir {
+  /** The import history (`history/imports.jsonl`). */
+  history(): HistoryStore;
+}
+
+export function openDataDir(root: string): DataStores {
+  const data = dataDir(root);
+  const history = historyStore(data);
+  return { ...data, history: () => history };
+}
