@@ -1,4 +1,5 @@
 import { historyStore, type HistoryStore } from '../history/history-log.ts';
+import { passesStore, type PassesStore } from '../scanner/pass-list.ts';
 import { dataDir, type DataDir } from './data-dir.ts';
 
 /**
@@ -8,10 +9,13 @@ import { dataDir, type DataDir } from './data-dir.ts';
 export interface DataStores extends DataDir {
   /** The import history (`history/imports.jsonl`). */
   history(): HistoryStore;
+  /** The full result of each recent scanner pass (`passes/<job id>.json`). */
+  passes(): PassesStore;
 }
 
 export function openDataDir(root: string): DataStores {
   const data = dataDir(root);
   const history = historyStore(data);
-  return { ...data, history: () => history };
+  const passes = passesStore(data);
+  return { ...data, history: () => history, passes: () => passes };
 }
