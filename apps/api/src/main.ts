@@ -1,7 +1,6 @@
 import { serve } from '@hono/node-server';
 import {
   ConfigError,
-  dataDir,
   createAuthService,
   createJobClient,
   createJobEvents,
@@ -41,7 +40,7 @@ async function main() {
   const auth = createAuthService({ config });
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();
-  if (!auth.keyFromConfig()) logger.info({ file: dataDir(config.current().paths.data).path('apiKey') }, 'API key kept in the data folder');
+  if (!auth.keyFromConfig()) logger.info({ file: config.data.path('apiKey') }, 'API key kept in the data folder');
   const jobEvents = createJobEvents({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
   const live = createLiveEvents({ jobEvents, config, library, logger });
   const webRoot = findWebRoot(process.env.WEB_ROOT);

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { downloadsResponse, type RecentEntry } from '@mo/shared';
 import { downloadsListingStamp, readDownloadsListing, recentUnder, type SavedListing } from '@mo/core/scanner';
-import { historyStamp, importedLookup, type ImportRecord, readHistory } from '@mo/core/history';
+import { importedLookup, type ImportRecord } from '@mo/core/history';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { json, router, NOT_MODIFIED } from '../openapi/route.ts';
@@ -45,13 +45,14 @@ export function downloadsRoutes({ config }: AppDeps) {
     // A pass that just finished in the worker shows at once, not at the next poll of state.json.
     await config.refresh();
     const cfg = config.current();
+    const imports = config.data.history();
     const recent = config.currentState().recent;
-    const key = `${cfg.paths.data}|${cfg.paths.downloads}|${await downloadsListingStamp(cfg.paths.data)}|${await historyStamp(cfg.paths.data)}`;
+    const key = `${cfg.paths.data}|${cfg.paths.downloads}|${await downloadsListingStamp(cfg.paths.data)}|${await imports.stamp()}`;
     if (memo?.key === key && memo.recent === recent) return sendJson(c, memo.answer);
     let listing: SavedListing | null;
     let history: ImportRecord[];
     try {
-      [listing, history] = await Promise.all([readDownloadsListing(cfg.paths.data), readHistory(cfg.paths.data)]);
+      [listing, history] = await Promise.all([readDownloadsListing(cfg.paths.data), imports.read()]);
     } catch (err) {
       // Unknown rather than wrong: no files, scanned_at null; the next request reads it again.
       c.get('log').error({ err: (err as Error).message }, 'the downloads listing or the import history could not be read; answering without them');

@@ -1,6 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
-import { readHistory } from '@mo/core/history';
 import { checkManualRequest, libraryFoldersOf, nothingImported, planDownloads, readPendingImports, resolveManualTarget } from '@mo/core/scanner';
 import { jobAcceptedResponse, aliasesResponse, aliasRemoveBody, manualImportAnswer, manualImportBody, pendingImportsResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
@@ -79,7 +78,7 @@ export function importRoutes({ config, jobs }: AppDeps) {
       );
       checkManualRequest(target, req.as, cfg.library.video_extensions);
       const manualImport = { target, as: req.as };
-      const planned = await planDownloads(cfg, { log: c.var.log, nowMs: Date.now(), records: await readHistory(cfg.paths.data), manual: manualImport });
+      const planned = await planDownloads(cfg, { log: c.var.log, nowMs: Date.now(), records: await config.data.history().read(), manual: manualImport });
       const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);
       if (refusal && req.replace && (refusal.details as { reason?: string }).reason === 'exists') {
         throw new AppError('conflict', `${refusal.message}; replace: replacing a library file comes with upgrades, and is not done yet`, refusal.details);

@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AppError } from '@mo/core';
-import { fullPassResult } from '@mo/core/scanner';
 import { isQueueName, JOB_LIST_DEFAULT, JOB_LIST_MAX, JOB_STATES, jobListResponse, JOBS, jobViewResponse, QUEUE_NAMES } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { choiceValue, errors, json, limitValue, router, segment } from '../openapi/route.ts';
@@ -63,7 +62,7 @@ export function jobRoutes({ config, jobs }: AppDeps) {
       if (!job) throw new AppError('not_found', `no job ${queue}/${id}`);
       // A finished pass keeps a summary in Redis; its status answers with the whole result.
       if (job.name === 'scan-pass' && queue === JOBS['scan-pass'].queue && job.result !== null) {
-        return c.json({ ...job, result: await fullPassResult(config.current().paths.data, job.id, job.result) }, 200);
+        return c.json({ ...job, result: await config.data.passes().full(job.id, job.result) }, 200);
       }
       return c.json(job, 200);
     });

@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { JobClient, RuntimeConfig } from '@mo/core';
-import { fullPassResult, readRecentPasses } from '@mo/core/scanner';
 import {
   jobAcceptedResponse,
   libraryScanResponse,
@@ -22,7 +21,7 @@ function withFullPasses(jobs: JobClient, config: RuntimeConfig): JobClient {
     async submit(name, payload, opts) {
       const outcome = await jobs.submit(name, payload, opts);
       if (name !== 'scan-pass' || outcome.kind !== 'completed') return outcome;
-      return { ...outcome, result: await fullPassResult(config.current().paths.data, outcome.job.id, outcome.result) };
+      return { ...outcome, result: await config.data.passes().full(outcome.job.id, outcome.result) };
     },
   };
 }
@@ -67,7 +66,7 @@ export function scanRoutes({ config, jobs, library }: AppDeps) {
     router()
       .openapi(scan, (c) => runJob(c, passes, 'scan-pass', { trigger: 'api' }, { wait: c.req.valid('query').wait }))
       // From the pass files alone: it answers while Redis is down, and for passes Redis no longer keeps.
-      .openapi(listPasses, async (c) => c.json({ passes: await readRecentPasses(config.current().paths.data, c.req.valid('query').limit) }, 200))
+      .openapi(listPasses, async (c) => c.json({ passes: await config.data.passes().recent(c.req.valid('query').limit) }, 200))
       .openapi(libraryScan, (c) =>
         // A client that waited for the scan reads the new index in its very next request.
         runJob(c, jobs, 'library-scan', { trigger: 'api' }, { wait: c.req.valid('query').wait, onCompleted: () => library.refresh() }),

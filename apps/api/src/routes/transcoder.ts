@@ -184,7 +184,6 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       queue,
       records,
       store: transcodeStore(config.transcodes),
-      afterWrite: () => config.refresh(),
       jobs: transcodeJobs(jobs),
       probe: (file) => probeFile(file),
       logger,

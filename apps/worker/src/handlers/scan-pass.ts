@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { JobHandler } from '@mo/core';
 import { ownershipFromEnv } from '@mo/core/fs';
-import { passFileName, runScanPass, TemplateError, writePassFile } from '@mo/core/scanner';
+import { passFileName, runScanPass, TemplateError } from '@mo/core/scanner';
 import { createTvmazeIdentifier, type TvmazeIdentifier } from '@mo/core/identify';
 import type { WorkerDeps } from '../deps.ts';
 import { retryable } from './guards.ts';
@@ -47,7 +47,7 @@ export function scanPassHandler({ config, notify }: WorkerDeps, env: NodeJS.Proc
       if (err instanceof TemplateError) throw new UnrecoverableError(err.message);
       throw retryable(err);
     }
-    const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
+    const summary = await config.data.passes().write(ctx.jobId, result);
     if (!result.dry_run) await tellServers(notify, cfg, ctx.jobId, result.moves);
     return summary;
   };

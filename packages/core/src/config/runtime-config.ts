@@ -10,6 +10,7 @@ import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
 import { openStateStores } from '../data-dir/state-stores.ts';
+import { openDataDir, type DataStores } from '../data-dir/stores.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
 export type StateListener = (next: State, prev: State) => void;
@@ -22,6 +23,8 @@ export type StateListener = (next: State, prev: State) => void;
 export interface RuntimeConfig {
   readonly configFile: string;
   readonly fileConfig: Config;
+  /** The data folder and its stores; `paths.data` is set in the config file only, so it stays put. */
+  readonly data: DataStores;
   /** state.json and the transcode log seen as one State (see openStateStores). */
   readonly state: StateStore<State>;
   /** The transcode records and the pause flag (`transcodes.jsonl`). */
@@ -53,7 +56,7 @@ export function stateFile(config: Config): string {
 
 export async function createRuntimeConfig(opts: { configFile: string; logger?: Logger; pollMs?: number }): Promise<RuntimeConfig> {
   const fileConfig = await loadFileConfig(opts.configFile);
-  const data = dataDir(fileConfig.paths.data);
+  const data = openDataDir(fileConfig.paths.data);
   const { state: store, transcodes: records } = await openStateStores(data).catch((err: Error) => {
     throw new ConfigError(data.path('state'), null, err.message);
   });
@@ -146,6 +149,7 @@ export async function createRuntimeConfig(opts: { configFile: string; logger?: L
   return {
     configFile: opts.configFile,
     fileConfig,
+    data,
     state: refreshed.state,
     transcodes: refreshed.transcodes,
     current: () => current,

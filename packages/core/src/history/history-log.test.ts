@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDataDir } from '../data-dir/stores.ts';
 import { historyFile, openHistoryLog, readHistory } from './history-log.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mo-history-'));
@@ -122,5 +123,21 @@ describe('the import history log', () => {
       [2, 'n1'],
       [3, 'n2'],
     ]);
+  });
+});
+
+describe('the history store the data folder hands out', () => {
+  it('is the same file as the log: what one writes the other reads, and its stamp moves', async () => {
+    const dir = dataDir();
+    const store = openDataDir(dir).history();
+    expect(store.file).toBe(historyFile(dir));
+    expect(await store.stamp()).toBe('missing');
+    await (await store.open()).recordImport(entry('a'));
+    const stamp = await store.stamp();
+    expect(await store.read()).toEqual(await readHistory(dir));
+    expect((await store.read()).map((r) => r.source)).toEqual(['a']);
+    await (await openHistoryLog(dir)).recordUndo(1, '2026-01-02T00:00:00.000Z');
+    expect(await store.stamp()).not.toBe(stamp);
+    expect((await store.read())[0]!.undone_at).toBe('2026-01-02T00:00:00.000Z');
   });
 });

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
 import { foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord, type Notified } from './history-record.ts';
-import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
+import { dataDir as dataFolder, type DataDir } from '../data-dir/data-dir.ts';
 
 /** Imports kept when the log is compacted; it is compacted once it holds twice as many lines. */
 export const HISTORY_KEPT = 10_000;
@@ -55,6 +55,25 @@ export interface HistoryLog {
   recordUndo(id: number, at: string): Promise<void>;
   /** Records what the media servers were told of these imports. */
   recordNotified(ids: number[], notified: Notified): Promise<void>;
+}
+
+/** The import history as the data folder hands it out (`DataStores.history()`). */
+export interface HistoryStore {
+  readonly file: string;
+  /** Changes whenever the history does: a reader's cache key. */
+  stamp(): Promise<string>;
+  read(): Promise<ImportRecord[]>;
+  /** The log to append to; its one writer holds the scanner's pass lock. */
+  open(opts?: { kept?: number }): Promise<HistoryLog>;
+}
+
+export function historyStore(data: DataDir): HistoryStore {
+  return {
+    file: data.path('history'),
+    stamp: () => historyStamp(data.root),
+    read: () => readHistory(data.root),
+    open: (opts) => openHistoryLog(data.root, opts),
+  };
 }
 
 /** The lines that say the same as `records`: compaction writes these. */

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { PASS_ENTRIES_MAX, type scanPassSchema } from '@mo/shared';
-import { listPassFiles, readPassFile, summarisePass } from './pass-file.ts';
+import { fullPassResult, listPassFiles, readPassFile, summarisePass, writePassFile, type PassSummary } from './pass-file.ts';
 import type { ScanResult } from './run-pass.ts';
-import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
+import { dataDir as dataFolder, type DataDir } from '../data-dir/data-dir.ts';
 
 export type ScanPass = z.infer<typeof scanPassSchema>;
 
@@ -40,4 +40,24 @@ export async function readRecentPasses(dataDir: string, limit: number, max = PAS
     if (result) passes.push(boundedPass(id, result, max));
   }
   return passes;
+}
+
+/** The passes' files as the data folder hands them out (`DataStores.passes()`). */
+export interface PassesStore {
+  readonly dir: string;
+  write(jobId: string, result: ScanResult, keep?: number): Promise<PassSummary>;
+  read(jobId: string): Promise<ScanResult | null>;
+  /** A scan job's result as the API answers it (see fullPassResult). */
+  full(jobId: string, result: unknown): Promise<unknown>;
+  recent(limit: number, max?: number): Promise<ScanPass[]>;
+}
+
+export function passesStore(data: DataDir): PassesStore {
+  return {
+    dir: data.path('passes'),
+    write: (jobId, result, keep) => writePassFile(data.root, jobId, result, keep),
+    read: (jobId) => readPassFile(data.root, jobId),
+    full: (jobId, result) => fullPassResult(data.root, jobId, result),
+    recent: (limit, max) => readRecentPasses(data.root, limit, max),
+  };
 }

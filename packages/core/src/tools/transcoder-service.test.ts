@@ -2,15 +2,12 @@ import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Config, State } from '@mo/shared';
+import type { Config } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
+import { createRuntimeConfig, type RuntimeConfig } from '../config/runtime-config.ts';
 import { AppError } from '../errors.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { MediaProbe } from '../media/probe.ts';
-import type { StateStore } from '../state/state-store.ts';
-import type { TranscodeRecords } from '../state/transcode-records.ts';
-import { dataDir } from '../data-dir/data-dir.ts';
-import { openStateStores } from '../data-dir/state-stores.ts';
 import { bullPriority, queuedEntry, type TranscodeRecord } from './transcode-entries.ts';
 import { transcodeStore } from './transcode-store.ts';
 import type { TranscodeEntry } from './transcoder-queue.ts';
@@ -20,8 +17,7 @@ const logger = createLogger({ name: 'transcoder-service-test', level: 'silent' }
 
 let dir: string;
 let drive: string;
-let state: StateStore<State>;
-let transcodeLog: TranscodeRecords;
+let rt: RuntimeConfig;
 let cfg: Config;
 
 beforeEach(async () => {
@@ -29,14 +25,20 @@ beforeEach(async () => {
   drive = join(dir, 'drive');
   await mkdir(join(drive, 'Movies'), { recursive: true });
   await mkdir(join(dir, 'downloads'));
-  ({ state, transcodes: transcodeLog } = await openStateStores(dataDir(dir)));
+  const configFile = join(dir, 'config.toml');
+  await writeFile(configFile, `[paths]\ndownloads = "${join(dir, 'downloads')}"\nconfig = "${dir}"\ndata = "${dir}"\n`);
+  // Polled rarely: what the tests check is that the service sees its own writes without a re-read.
+  rt = await createRuntimeConfig({ configFile, pollMs: 60_000 });
   cfg = validateFileConfig('test', {
     app: { dry_run: false },
     paths: { downloads: join(dir, 'downloads'), config: dir, data: dir },
     drives: [{ name: 'disk1', path: drive }],
   });
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  rt.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const entry = (name: string): TranscodeEntry => ({ path: join(drive, 'Movies', name), ext: '.avi', bytes: 1, kind: 'movie', title: name });
 
@@ -88,39 +90,34 @@ async function service(
   jobs: TranscodeJobs,
   probe: (file: string) => Promise<MediaProbe> = () => Promise.reject(new Error('no probe')),
 ) {
-  // As a process sees the records: read at start, again after each of its own writes.
-  let current: State = await state.read();
-  let writes = 0;
-  const svc = transcoderService({
-    config: () => cfg,
-    queue: async () => queue,
-    records: { read: () => state.read(), current: () => current },
-    store: transcodeStore(transcodeLog),
-    afterWrite: async () => {
-      writes += 1;
-      current = await state.read();
-    },
-    jobs,
-    probe,
-    logger,
-  });
-  return { svc, writes: () => writes };
+  // Wired as the API's route wires it: the records as the runtime config holds them.
+  return {
+    svc: transcoderService({
+      config: () => cfg,
+      queue: async () => queue,
+      records: { read: () => rt.state.read(), current: () => rt.currentState() },
+      store: transcodeStore(rt.transcodes),
+      jobs,
+      probe,
+      logger,
+    }),
+  };
 }
 
-const records = async () => (await state.read()).transcodes;
+const records = async () => (await rt.state.read()).transcodes;
 const setRecord = (path: string, rec: Partial<TranscodeRecord>) =>
-  state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: { ...queuedEntry(new Date().toISOString()), ...rec } } }));
+  rt.state.update((s) => ({ ...s, transcodes: { ...s.transcodes, [path]: { ...queuedEntry(new Date().toISOString()), ...rec } } }));
 
 describe('transcoderService: run-next and run-all', () => {
   it('run-next claims the first entry and queues its job under the id it was claimed with', async () => {
     const jobs = memoryJobs();
-    const { svc, writes } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    const { svc } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
     const next = await svc.runNext();
     expect(next).toMatchObject({ kind: 'queued', item: { path: entry('a.avi').path, status: 'queued' } });
     const id = next.kind === 'queued' ? next.job.id : '';
     expect(jobs.jobs.get(id)).toMatchObject({ state: 'waiting' });
     expect((await records())[entry('a.avi').path]).toMatchObject({ status: 'queued', job_id: id });
-    expect(writes()).toBeGreaterThan(0);
+    expect(rt.currentState().transcodes[entry('a.avi').path]).toMatchObject({ status: 'queued', job_id: id });
   });
 
   it('run-next refuses while paused and claims nothing', async () => {
@@ -183,9 +180,9 @@ describe('transcoderService: cancel, pause, priority', () => {
     const { svc } = await service([], jobs.port);
     jobs.fail();
     expect(await svc.setPaused(true)).toEqual({ paused: true });
-    expect((await state.read()).transcoder_paused).toBe(true);
+    expect((await rt.state.read()).transcoder_paused).toBe(true);
     await expect(svc.setPaused(false)).rejects.toMatchObject({ code: 'unavailable' });
-    expect((await state.read()).transcoder_paused).toBe(true);
+    expect((await rt.state.read()).transcoder_paused).toBe(true);
   });
 
   it('a priority moves the waiting job first: with the queue out of reach nothing changes', async () => {

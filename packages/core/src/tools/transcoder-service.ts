@@ -44,7 +44,10 @@ export interface TranscodeJobs {
   cancel(id: string): Promise<void>;
 }
 
-/** The records of the queue and the pause flag: read fresh before a decision, current for a listing. */
+/**
+ * The records of the queue and the pause flag: read fresh before a decision, current for a listing.
+ * `current()` must include this process's own writes through the store (the runtime config's do).
+ */
 export interface TranscodeRecords {
   read(): Promise<Pick<State, 'transcodes' | 'transcoder_paused'>>;
   current(): Pick<State, 'transcodes' | 'transcoder_paused'>;
@@ -56,8 +59,6 @@ export interface TranscoderServiceDeps {
   queue: () => Promise<TranscodeEntry[]>;
   records: TranscodeRecords;
   store: TranscodeStore;
-  /** Makes this process see its own writes at once (the records are re-read on a timer otherwise). */
-  afterWrite: () => Promise<void>;
   jobs: TranscodeJobs;
   probe: (file: string) => Promise<MediaProbe>;
   logger: Logger;
@@ -81,7 +82,7 @@ function jobItem(entry: TranscodeEntry) {
  * call, and these rules are tested without HTTP or Redis.
  */
 export function transcoderService(deps: TranscoderServiceDeps) {
-  const { config, queue, records, store, afterWrite, jobs, logger } = deps;
+  const { config, queue, records, store, jobs, logger } = deps;
 
   async function inQueue(path: string): Promise<TranscodeEntry> {
     const entry = (await queue()).find((e) => e.path === path);
@@ -108,7 +109,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
         queued.push(...(await jobs.queue(batch.map((c) => ({ payload: { item: jobItem(c.entry) }, jobId: c.job_id, priority: bullPriority(c.priority) })))));
       } catch (err) {
         await store.unclaim(claimed.slice(i));
-        await afterWrite();
         if (queued.length === 0) throw err;
         logger.warn({ err: (err as Error).message, queued: queued.length, given_back: claimed.length - i }, 'run-all queued only part of the queue');
         break;
@@ -138,7 +138,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
     // it: a resume that cannot reach Redis changes nothing.
     if (!paused) await jobs.setPaused(false);
     await store.setPaused(paused);
-    await afterWrite();
     // The records are what count (a worker defers a job it takes while paused); the queue's own
     // pause only spares the workers taking jobs they would put back.
     if (paused) await jobs.setPaused(true).catch((err: Error) => logger.warn({ err: err.message }, 'could not pause the transcode queue in Redis'));
@@ -167,7 +166,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       const [claimed] = await store.claim(await queue(), 1);
       if (!claimed) return { kind: 'none' as const };
       const [job] = await queueClaimed([claimed]);
-      await afterWrite();
       return { kind: 'queued' as const, item: jobItem(claimed.entry), job: job! };
     },
 
@@ -193,7 +191,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       const claimed = await store.claim(await queue(), Number.POSITIVE_INFINITY);
       if (claimed.length === 0) return { kind: 'queued' as const, jobs: [], paused };
       const queued = await queueClaimed(claimed);
-      await afterWrite();
       return { kind: 'queued' as const, jobs: queued.map((job, i) => ({ path: claimed[i]!.entry.path, job })), paused };
     },
 
@@ -216,7 +213,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       }
       // A job removed before it started did nothing to the file: its entry simply waits again.
       await store.applyToJobs(removed.map((job_id) => ({ type: 'settle', job_id, error: 'cancelled' })));
-      await afterWrite();
       return removed.length;
     },
 
@@ -227,7 +223,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       if (state === 'completed' || state === 'failed') throw new AppError('conflict', `job transcode/${id} has already ${state}`);
       await jobs.cancel(id);
       await store.applyToJobs([{ type: 'cancel', job_id: id }]);
-      await afterWrite();
       return { id, queue: 'transcode' as const, state };
     },
 
@@ -237,7 +232,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       const job_id = before?.status === 'failed' ? before.job_id : null;
       const job_state = job_id !== null ? await jobs.stateOf(job_id) : null;
       await store.apply(path, { type: 'retry', job_id, job_state });
-      await afterWrite();
       return jobItem(entry);
     },
 
@@ -250,7 +244,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       // The waiting job moves first: should Redis be out of reach, nothing has changed.
       if (current?.status === 'queued' && current.job_id !== null) await jobs.reprioritize(current.job_id, bullPriority(wanted));
       await store.apply(req.path, { type: 'prioritize', priority: wanted });
-      await afterWrite();
       return listingOf(req.path, await queue(), records.current().transcodes)!;
     },
 
@@ -276,7 +269,6 @@ export function transcoderService(deps: TranscoderServiceDeps) {
       if (cfg.app.dry_run) return { dry_run: true, item: await listed(), removed: original.real };
       if (!(await removeSource(original.real, original.ino))) throw new AppError('conflict', `${path} changed since it was checked; it stays`);
       await store.apply(path, { type: 'discard_original' });
-      await afterWrite();
       return { dry_run: false, item: await listed(), removed: original.real };
     },
   };

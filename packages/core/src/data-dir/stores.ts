@@ -1,0 +1,21 @@
+import { historyStore, type HistoryStore } from '../history/history-log.ts';
+import { passesStore, type PassesStore } from '../scanner/pass-list.ts';
+import { dataDir, type DataDir } from './data-dir.ts';
+
+/**
+ * The data folder with its typed stores: a process opens it once (the runtime config does) and
+ * every caller takes its store from there instead of naming a file under `paths.data`.
+ */
+export interface DataStores extends DataDir {
+  /** The import history (`history/imports.jsonl`). */
+  history(): HistoryStore;
+  /** The full result of each recent scanner pass (`passes/<job id>.json`). */
+  passes(): PassesStore;
+}
+
+export function openDataDir(root: string): DataStores {
+  const data = dataDir(root);
+  const history = historyStore(data);
+  const passes = passesStore(data);
+  return { ...data, history: () => history, passes: () => passes };
+}
