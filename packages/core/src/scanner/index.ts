@@ -7,6 +7,7 @@ export * from './pass-file.ts';
 export * from './pass-list.ts';
 export * from './pending-imports.ts';
 export * from './run-pass.ts';
+export * from './scan-run-service.ts';
 export * from './scanner-service.ts';
 export * from './template.ts';
 export * from './undo-import.ts';
