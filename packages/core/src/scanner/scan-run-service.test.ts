@@ -82,4 +82,14 @@ describe('scanRunService', () => {
     expect(existsSync(src)).toBe(false);
     expect(notices).toEqual([]);
   });
+
+  it('indexes the library and records when', async () => {
+    const { run } = await service();
+    mkdirSync(join(install.paths.drive, 'Movies/Heat (1995)'), { recursive: true });
+    writeFileSync(join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv'), 'video');
+    const progress: unknown[] = [];
+    const { summary } = await run.libraryScan({ ...ctx('l1'), progress: async (v) => void progress.push(v) });
+    expect(summary).toMatchObject({ files: 1 });
+    expect((await config.state.read()).last_library_scan_at).not.toBeNull();
+  });
 });

@@ -1,6 +1,8 @@
 import type { Config, JobPayload, ManualImportPayload, State } from '@mo/shared';
 import type { Ownership } from '../fs/ownership.ts';
 import { createTvmazeIdentifier, type TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
+import { scanLibraryToIndex } from '../library/index-scan.ts';
+import { libraryScanOptions } from '../library/scan-library.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { runManualImport, type ManualImportResult, type ManualRunOptions } from './manual-run.ts';
@@ -40,7 +42,7 @@ async function tellServers(deps: ScanRunServiceDeps, cfg: Config, jobId: string,
 }
 
 /**
- * The worker's side of the scanner: a pass and a manual import, each read against the config of the
+ * The worker's side of the scanner: a pass, a manual import and a library scan, each read against the config of the
  * moment it runs, so that a worker handler is one call. A template that cannot name files fails the
  * same way on every retry; so does a conflict (downloads in a library), whose code the API answers with.
  */
@@ -103,6 +105,28 @@ export function scanRunService(deps: ScanRunServiceDeps) {
       }
       await tellServers(deps, cfg, ctx.jobId, result.moves);
       return result;
+    },
+
+    /** Walks the library folders into the cached index the API reads, and records when. */
+    async libraryScan(ctx: ScanJobContext) {
+      const cfg = deps.config();
+      const { header, summary, folders } = await scanLibraryToIndex(cfg.paths.data, {
+        ...libraryScanOptions(cfg),
+        signal: ctx.signal,
+        onProgress: (files) => void ctx.progress({ files }).catch(() => {}),
+        onSkip: (path, error) => ctx.log.warn({ path, error }, 'library folder skipped'),
+        onInlineListing: (reason) => ctx.log.warn({ reason }, 'library scan reads its folders without the listing thread from here on (slower, same index)'),
+      });
+      await deps.state.update((s) => ({ ...s, last_library_scan_at: header.scanned_at }));
+      ctx.log.info({ ...summary, folders_read: folders.read, folders_unchanged: folders.reused }, 'library index written');
+      // The default limit (500,000) is below a large library's size: say which setting stops it.
+      if (header.truncated) {
+        ctx.log.warn(
+          { library_scan_max_files: cfg.app.library_scan_max_files },
+          'library scan stopped at library_scan_max_files: the files past it are not in the index; raise the setting to index them',
+        );
+      }
+      return { summary };
     },
   };
 }
