@@ -1,3 +1,4 @@
+export * from './downloads-answer.ts';
 export * from './downloads-cache.ts';
 export * from './downloads-in-library.ts';
 export * from './downloads-listing.ts';
