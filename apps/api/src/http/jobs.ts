@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { AppError, type JobClient } from '@mo/core';
+import type { ScanJobOutcome } from '@mo/core/scanner';
 import type { JobName, JobPayload } from '@mo/shared';
 import { errorResponse } from './errors.ts';
 
@@ -36,9 +37,14 @@ export async function runJob<N extends Exclude<JobName, 'transcode-run'>>(
   opts: { wait: number; onCompleted?: () => Promise<void> },
 ) {
   const outcome = await jobs.submit(name, payload, { waitSeconds: opts.wait });
+  if (outcome.kind === 'completed') await opts.onCompleted?.();
+  return answerJob(c, outcome);
+}
+
+/** A submitted job's answer: its result, its failure with the worker's own code, or 202 with where to follow it. */
+export function answerJob(c: Context, outcome: ScanJobOutcome) {
   switch (outcome.kind) {
     case 'completed':
-      await opts.onCompleted?.();
       return c.json(outcome.result as object, 200);
     case 'failed':
       // The file changed or vanished since the request was checked: the worker's own code (409, 404, …).

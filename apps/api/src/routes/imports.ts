@@ -1,9 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
-import { AppError } from '@mo/core';
-import { checkManualRequest, libraryFoldersOf, nothingImported, planDownloads, readPendingImports, resolveManualTarget } from '@mo/core/scanner';
 import { jobAcceptedResponse, aliasesResponse, aliasRemoveBody, manualImportAnswer, manualImportBody, pendingImportsResponse } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { runJob } from '../http/jobs.ts';
+import { answerJob } from '../http/jobs.ts';
+import { apiScanner } from '../http/scanner.ts';
 import { body, choiceValue, errors, JOB_ERRORS, json, router, waitQuery } from '../openapi/route.ts';
 
 const pending = createRoute({
@@ -62,54 +61,14 @@ const removeAlias = createRoute({
   responses: { 200: json(aliasesResponse, 'The aliases left'), ...errors({ 400: 'a bad body (details.key names the key)', 404: 'no such alias' }) },
 });
 
-export function importRoutes({ config, jobs }: AppDeps) {
+export function importRoutes(deps: AppDeps) {
+  const scanner = apiScanner(deps);
   return router()
-    .openapi(pending, async (c) => c.json(await readPendingImports(config.current()), 200))
+    .openapi(pending, async (c) => c.json(await scanner.pendingImports(), 200))
     .openapi(manual, async (c) => {
-      const req = c.req.valid('json');
-      const query = c.req.valid('query');
-      const cfg = config.current();
-      if (req.remember && req.as.kind !== 'episode')
-        throw new AppError('bad_request', "remember: only an episode's series name can be remembered", { key: 'remember' });
-      const target = await resolveManualTarget(
-        cfg.paths.downloads,
-        req.path,
-        libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]),
-      );
-      checkManualRequest(target, req.as, cfg.library.video_extensions);
-      const manualImport = { target, as: req.as };
-      const planned = await planDownloads(cfg, { log: c.var.log, nowMs: Date.now(), records: await config.data.history().read(), manual: manualImport });
-      const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);
-      if (refusal && req.replace && (refusal.details as { reason?: string }).reason === 'exists') {
-        throw new AppError('conflict', `${refusal.message}; replace: replacing a library file comes with upgrades, and is not done yet`, refusal.details);
-      }
-      if (refusal) throw refusal;
-      // Replace asked for, and some of a pack held already: importing the rest would ignore the request.
-      const held = planned.skipped.find((k) => k.reason === 'exists');
-      if (req.replace && held) {
-        throw new AppError(
-          'conflict',
-          `${held.source}: the library holds it already; replace: replacing a library file comes with upgrades, and is not done yet`,
-          { reason: 'exists', path: held.source },
-        );
-      }
-      const plans = planned.plans.map((p) => p.plan);
-      if (query.dry_run === 'true' || cfg.app.dry_run) {
-        return target.folder
-          ? c.json({ dry_run: true as const, plans, skipped: planned.skipped }, 200)
-          : c.json({ dry_run: true as const, plan: plans[0]!, skipped: planned.skipped }, 200);
-      }
-      return runJob(c, jobs, 'manual-import', { path: req.path, as: req.as, remember: req.remember }, { wait: query.wait });
+      const { dry_run, wait } = c.req.valid('query');
+      const answer = await scanner.manualImport(c.req.valid('json'), { dryRun: dry_run === 'true', wait, log: c.var.log });
+      return answer.kind === 'preview' ? c.json(answer.preview, 200) : answerJob(c, answer);
     })
-    .openapi(removeAlias, async (c) => {
-      const gone = c.req.valid('json');
-      const same = (a: { name: string; series: string }) => a.name.toLowerCase() === gone.name.toLowerCase() && a.series === gone.series;
-      let found = false;
-      const saved = await config.updateSettings((now) => {
-        found = now.library.aliases.some(same);
-        return { library: { aliases: now.library.aliases.filter((a) => !same(a)) } };
-      });
-      if (!found) throw new AppError('not_found', `no alias "${gone.name}" for ${gone.series}`, { key: 'name' });
-      return c.json({ aliases: saved.library.aliases }, 200);
-    });
+    .openapi(removeAlias, async (c) => c.json({ aliases: await scanner.removeAlias(c.req.valid('json')) }, 200));
 }

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { JobClient, RuntimeConfig } from '@mo/core';
 import {
   jobAcceptedResponse,
   libraryScanResponse,
@@ -11,20 +10,9 @@ import {
   scanResponse,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
-import { runJob } from '../http/jobs.ts';
+import { answerJob } from '../http/jobs.ts';
+import { apiScanner } from '../http/scanner.ts';
 import { errors, JOB_ERRORS, json, limitValue, router, waitQuery } from '../openapi/route.ts';
-
-/** The job client with a finished pass's result read back from its pass file: Redis keeps only the summary. */
-function withFullPasses(jobs: JobClient, config: RuntimeConfig): JobClient {
-  return {
-    ...jobs,
-    async submit(name, payload, opts) {
-      const outcome = await jobs.submit(name, payload, opts);
-      if (name !== 'scan-pass' || outcome.kind !== 'completed') return outcome;
-      return { ...outcome, result: await config.data.passes().full(outcome.job.id, outcome.result) };
-    },
-  };
-}
 
 const scan = createRoute({
   method: 'post',
@@ -60,16 +48,10 @@ const libraryScan = createRoute({
   responses: { 200: json(libraryScanResponse), 202: json(jobAcceptedResponse, 'Accepted: the job runs on; follow status_url'), ...errors(JOB_ERRORS) },
 });
 
-export function scanRoutes({ config, jobs, library }: AppDeps) {
-  const passes = withFullPasses(jobs, config);
-  return (
-    router()
-      .openapi(scan, (c) => runJob(c, passes, 'scan-pass', { trigger: 'api' }, { wait: c.req.valid('query').wait }))
-      // From the pass files alone: it answers while Redis is down, and for passes Redis no longer keeps.
-      .openapi(listPasses, async (c) => c.json({ passes: await config.data.passes().recent(c.req.valid('query').limit) }, 200))
-      .openapi(libraryScan, (c) =>
-        // A client that waited for the scan reads the new index in its very next request.
-        runJob(c, jobs, 'library-scan', { trigger: 'api' }, { wait: c.req.valid('query').wait, onCompleted: () => library.refresh() }),
-      )
-  );
+export function scanRoutes(deps: AppDeps) {
+  const scanner = apiScanner(deps);
+  return router()
+    .openapi(scan, async (c) => answerJob(c, await scanner.pass(c.req.valid('query').wait)))
+    .openapi(listPasses, async (c) => c.json({ passes: await scanner.recentPasses(c.req.valid('query').limit) }, 200))
+    .openapi(libraryScan, async (c) => answerJob(c, await scanner.libraryScan(c.req.valid('query').wait)));
 }

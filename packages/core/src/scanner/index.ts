@@ -1,3 +1,4 @@
+export * from './downloads-answer.ts';
 export * from './downloads-cache.ts';
 export * from './downloads-in-library.ts';
 export * from './downloads-listing.ts';
@@ -7,6 +8,8 @@ export * from './pass-file.ts';
 export * from './pass-list.ts';
 export * from './pending-imports.ts';
 export * from './run-pass.ts';
+export * from './scan-run-service.ts';
+export * from './scanner-service.ts';
 export * from './template.ts';
 export * from './undo-import.ts';
 export * from './undo-service.ts';

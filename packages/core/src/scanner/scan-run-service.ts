@@ -1,0 +1,134 @@
+import type { Config, JobPayload, ManualImportPayload, State } from '@mo/shared';
+import type { Ownership } from '../fs/ownership.ts';
+import { createTvmazeIdentifier, type TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
+import { scanLibraryToIndex } from '../library/index-scan.ts';
+import { libraryScanOptions } from '../library/scan-library.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { runManualImport, type ManualImportResult, type ManualRunOptions } from './manual-run.ts';
+import { passFileName, writePassFile } from './pass-file.ts';
+import { runScanPass } from './run-pass.ts';
+import { TemplateError } from './template.ts';
+
+/** What a scan job's run needs of its job: no queue library's types cross this line. */
+export interface ScanJobContext {
+  jobId: string;
+  log: Logger;
+  signal?: AbortSignal;
+  progress(value: object): Promise<void>;
+}
+
+export interface ScanRunServiceDeps {
+  config: () => Config;
+  state: StateStore<State>;
+  /** PUID/PGID, read once at start: who gets the folders an import makes. */
+  owner: Ownership;
+  updateSettings: ManualRunOptions['updateSettings'];
+  /** Queues a notify job; absent where the notify queue cannot be reached (tests). */
+  notify?: (payload: JobPayload<'notify'>) => Promise<void>;
+  /** The queue's error for a job that fails the same way on every retry. */
+  unrecoverable: (message: string) => Error;
+  /** The error to throw for one a job failed with: a final one (bad input, a conflict) is not retried. */
+  final: (err: unknown) => unknown;
+}
+
+/**
+ * Queues one notify job for what a pass or a manual import placed, where a media server target is
+ * on; the job's failures are its own, never the import's.
+ */
+async function tellServers(deps: ScanRunServiceDeps, cfg: Config, jobId: string, moves: readonly { source: string; destination: string; status: string }[]) {
+  const imports = moves.filter((m) => m.status === 'moved').map((m) => ({ source: m.source, destination: m.destination }));
+  if (deps.notify && imports.length > 0 && cfg.notifications.targets.some((t) => t.enabled)) await deps.notify({ pass: jobId, imports });
+}
+
+/**
+ * The worker's side of the scanner: a pass, a manual import and a library scan, each read against the config of the
+ * moment it runs, so that a worker handler is one call. A template that cannot name files fails the
+ * same way on every retry; so does a conflict (downloads in a library), whose code the API answers with.
+ */
+export function scanRunService(deps: ScanRunServiceDeps) {
+  // One per data folder for the process: its cache file and its pace with the provider outlive a pass.
+  const identifiers = new Map<string, TvmazeIdentifier>();
+  const identifierFor = (dataDir: string) => {
+    let tvmaze = identifiers.get(dataDir);
+    if (!tvmaze) identifiers.set(dataDir, (tvmaze = createTvmazeIdentifier({ dataDir })));
+    return tvmaze;
+  };
+  const failure = (err: unknown) => (err instanceof TemplateError ? deps.unrecoverable(err.message) : deps.final(err));
+
+  return {
+    /** One pass; its full result goes to a pass file, and the job keeps only the summary. */
+    async pass(ctx: ScanJobContext) {
+      try {
+        // Before the pass, so that an id that cannot name a file fails with nothing moved.
+        passFileName(ctx.jobId);
+      } catch (err) {
+        throw deps.unrecoverable((err as Error).message);
+      }
+      const cfg = deps.config();
+      let result;
+      try {
+        result = await runScanPass({
+          config: cfg,
+          state: deps.state,
+          owner: deps.owner,
+          log: ctx.log,
+          signal: ctx.signal,
+          progress: (value) => void ctx.progress(value).catch(() => {}),
+          tvmaze: identifierFor(cfg.paths.data),
+        });
+      } catch (err) {
+        throw failure(err);
+      }
+      const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
+      if (!result.dry_run) await tellServers(deps, cfg, ctx.jobId, result.moves);
+      return summary;
+    },
+
+    /** What the owner said a download is, imported like a pass's import (and so undone like one). */
+    async manualImport(payload: ManualImportPayload, ctx: ScanJobContext): Promise<ManualImportResult> {
+      const cfg = deps.config();
+      let result;
+      try {
+        result = await runManualImport({
+          config: cfg,
+          state: deps.state,
+          owner: deps.owner,
+          log: ctx.log,
+          signal: ctx.signal,
+          payload,
+          jobId: ctx.jobId,
+          updateSettings: deps.updateSettings,
+        });
+      } catch (err) {
+        throw failure(err);
+      }
+      await tellServers(deps, cfg, ctx.jobId, result.moves);
+      return result;
+    },
+
+    /** Walks the library folders into the cached index the API reads, and records when. */
+    async libraryScan(ctx: ScanJobContext) {
+      const cfg = deps.config();
+      const { header, summary, folders } = await scanLibraryToIndex(cfg.paths.data, {
+        ...libraryScanOptions(cfg),
+        signal: ctx.signal,
+        onProgress: (files) => void ctx.progress({ files }).catch(() => {}),
+        onSkip: (path, error) => ctx.log.warn({ path, error }, 'library folder skipped'),
+        onInlineListing: (reason) => ctx.log.warn({ reason }, 'library scan reads its folders without the listing thread from here on (slower, same index)'),
+      });
+      await deps.state.update((s) => ({ ...s, last_library_scan_at: header.scanned_at }));
+      ctx.log.info({ ...summary, folders_read: folders.read, folders_unchanged: folders.reused }, 'library index written');
+      // The default limit (500,000) is below a large library's size: say which setting stops it.
+      if (header.truncated) {
+        ctx.log.warn(
+          { library_scan_max_files: cfg.app.library_scan_max_files },
+          'library scan stopped at library_scan_max_files: the files past it are not in the index; raise the setting to index them',
+        );
+      }
+      return { summary };
+    },
+  };
+}
+
+export type ScanRunService = ReturnType<typeof scanRunService>;

@@ -1,0 +1,120 @@
+import type { z } from 'zod';
+import type { Alias, aliasRemoveBody, Config, ErrorCode, JobPayload, JobState, manualImportBody } from '@mo/shared';
+import { AppError } from '../errors.ts';
+import { readHistory } from '../history/history-log.ts';
+import type { Logger } from '../logging/logger.ts';
+import { libraryFoldersOf } from './downloads-in-library.ts';
+import { checkManualRequest, nothingImported, resolveManualTarget } from './manual-import.ts';
+import { fullPassResult } from './pass-file.ts';
+import { readRecentPasses } from './pass-list.ts';
+import { readPendingImports } from './pending-imports.ts';
+import { planDownloads } from './run-pass.ts';
+
+export type ScanJobName = 'scan-pass' | 'library-scan' | 'manual-import';
+
+export type ScanJobOutcome =
+  | { kind: 'completed'; job: { id: string; queue: string; state: JobState }; result: unknown }
+  /** `code`: the AppError code the handler failed with, when a retry would not have fixed it. */
+  | { kind: 'failed'; job: { id: string; queue: string; state: JobState }; error: string; code: ErrorCode | null }
+  | { kind: 'pending'; job: { id: string; queue: string; state: JobState } };
+
+/** The scan queue as the service needs it: no queue library's types cross this line. */
+export interface ScanJobs {
+  /** Adds a job (or joins the one waiting or running, for a pass) and waits up to `waitSeconds` for it. */
+  submit<N extends ScanJobName>(name: N, payload: JobPayload<N>, opts: { waitSeconds: number }): Promise<ScanJobOutcome>;
+}
+
+export interface ScannerServiceDeps {
+  config: () => Config;
+  jobs: ScanJobs;
+  /** Re-reads the cached library index, so that a client that waited for a library scan sees it in its next request. */
+  refreshLibrary: () => Promise<void>;
+  /** Saves settings under the settings lock, given the config as saved at that moment. */
+  updateSettings(patch: (saved: Config) => { library: { aliases: Alias[] } }): Promise<Config>;
+}
+
+const REPLACE_LATER = 'replace: replacing a library file comes with upgrades, and is not done yet';
+
+/**
+ * What the scanner does for the API's routes: passes, the library scan, manual imports and the
+ * aliases they remember, over ports, so that a route is its schema and one call.
+ */
+export function scannerService(deps: ScannerServiceDeps) {
+  return {
+    /** One pass; a finished one's result read back whole from its pass file (Redis keeps only the summary). */
+    async pass(wait: number): Promise<ScanJobOutcome> {
+      const outcome = await deps.jobs.submit('scan-pass', { trigger: 'api' }, { waitSeconds: wait });
+      if (outcome.kind !== 'completed') return outcome;
+      return { ...outcome, result: await fullPassResult(deps.config().paths.data, outcome.job.id, outcome.result) };
+    },
+
+    /** From the pass files alone: it answers while Redis is down, and for passes Redis no longer keeps. */
+    recentPasses(limit: number) {
+      return readRecentPasses(deps.config().paths.data, limit);
+    },
+
+    async libraryScan(wait: number): Promise<ScanJobOutcome> {
+      const outcome = await deps.jobs.submit('library-scan', { trigger: 'api' }, { waitSeconds: wait });
+      if (outcome.kind === 'completed') await deps.refreshLibrary();
+      return outcome;
+    },
+
+    pendingImports() {
+      return readPendingImports(deps.config());
+    },
+
+    /**
+     * The owner's word on a download, checked and planned here so that a refusal answers at once;
+     * a preview when `dryRun` or the config's dry_run says so, otherwise a manual-import job.
+     */
+    async manualImport(req: z.infer<typeof manualImportBody>, opts: { dryRun: boolean; wait: number; log: Logger }) {
+      const cfg = deps.config();
+      if (req.remember && req.as.kind !== 'episode')
+        throw new AppError('bad_request', "remember: only an episode's series name can be remembered", { key: 'remember' });
+      const target = await resolveManualTarget(
+        cfg.paths.downloads,
+        req.path,
+        libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]),
+      );
+      checkManualRequest(target, req.as, cfg.library.video_extensions);
+      const planned = await planDownloads(cfg, {
+        log: opts.log,
+        nowMs: Date.now(),
+        records: await readHistory(cfg.paths.data),
+        manual: { target, as: req.as },
+      });
+      const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);
+      if (refusal && req.replace && (refusal.details as { reason?: string }).reason === 'exists') {
+        throw new AppError('conflict', `${refusal.message}; ${REPLACE_LATER}`, refusal.details);
+      }
+      if (refusal) throw refusal;
+      // Replace asked for, and some of a pack held already: importing the rest would ignore the request.
+      const held = planned.skipped.find((k) => k.reason === 'exists');
+      if (req.replace && held) {
+        throw new AppError('conflict', `${held.source}: the library holds it already; ${REPLACE_LATER}`, { reason: 'exists', path: held.source });
+      }
+      const plans = planned.plans.map((p) => p.plan);
+      if (opts.dryRun || cfg.app.dry_run) {
+        const preview = target.folder
+          ? { dry_run: true as const, plans, skipped: planned.skipped }
+          : { dry_run: true as const, plan: plans[0]!, skipped: planned.skipped };
+        return { kind: 'preview' as const, preview };
+      }
+      return await deps.jobs.submit('manual-import', { path: req.path, as: req.as, remember: req.remember }, { waitSeconds: opts.wait });
+    },
+
+    /** Under the settings lock: an alias a manual import remembered meanwhile stays. Returns the aliases left. */
+    async removeAlias(gone: z.infer<typeof aliasRemoveBody>): Promise<Alias[]> {
+      const same = (a: Alias) => a.name.toLowerCase() === gone.name.toLowerCase() && a.series === gone.series;
+      let found = false;
+      const saved = await deps.updateSettings((now) => {
+        found = now.library.aliases.some(same);
+        return { library: { aliases: now.library.aliases.filter((a) => !same(a)) } };
+      });
+      if (!found) throw new AppError('not_found', `no alias "${gone.name}" for ${gone.series}`, { key: 'name' });
+      return saved.library.aliases;
+    },
+  };
+}
+
+export type ScannerService = ReturnType<typeof scannerService>;
