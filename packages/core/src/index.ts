@@ -18,7 +18,7 @@ export * from './queue/worker-registry.ts';
 export * from './queue/worker-heartbeat.ts';
 export * from './state/state-store.ts';
 export * from './data-dir/data-dir.ts';
-export * from './data-dir/stores.ts';
+export * from './config/data-stores.ts';
 export * from './fs/atomic-write.ts';
 export * from './config/env.ts';
 export * from './library/index-store.ts';

@@ -10,7 +10,7 @@ import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
 import { openStateStores } from '../data-dir/state-stores.ts';
-import { openDataDir, type DataStores } from '../data-dir/stores.ts';
+import { openDataDir, type DataStores } from './data-stores.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
 export type StateListener = (next: State, prev: State) => void;

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDataDir } from '../data-dir/stores.ts';
+import { openDataDir } from '../config/data-stores.ts';
 import { historyFile, openHistoryLog, readHistory } from './history-log.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mo-history-'));

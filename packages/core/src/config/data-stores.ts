@@ -1,6 +1,6 @@
 import { historyStore, type HistoryStore } from '../history/history-log.ts';
 import { passesStore, type PassesStore } from '../scanner/pass-list.ts';
-import { dataDir, type DataDir } from './data-dir.ts';
+import { dataDir, type DataDir } from '../data-dir/data-dir.ts';
 
 /**
  * The data folder with its typed stores: a process opens it once (the runtime config does) and
