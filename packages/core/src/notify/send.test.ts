@@ -83,6 +83,14 @@ describe('testTarget', () => {
     expect((err as Error).message).toBe('POST /api/webhooks/42/***: answered HTTP 404: {"message": "Unknown Webhook", "code": 10015}');
   });
 
+  it('reads no more than 1 MiB of an answer, and says so rather than taking a cut-off answer for one', async () => {
+    const f = await fake(() => ({ status: 200, body: 'x'.repeat(2 * 1024 * 1024) }));
+    const err = await testTarget(target({ kind: 'plex', url: f.base, token: 'PlexTok' })).catch((e: Error) => e);
+    expect((err as Error).message).toBe('GET /library/sections: answered HTTP 200 with more than 1 MiB; nothing more was read');
+    const ok = await fake(() => ({ status: 200, body: JSON.stringify({ pad: 'y'.repeat(1024 * 1024 - 20) }) }));
+    await expect(testTarget(target({ kind: 'plex', url: ok.base, token: 'PlexTok' }))).resolves.toBeUndefined();
+  });
+
   it('gives up after the timeout, saying so', async () => {
     const f = await fake(() => 'hang');
     const err = await testTarget(target({ kind: 'gotify', url: f.base, token: 'AppTok' }), 200).catch((e: Error) => e);

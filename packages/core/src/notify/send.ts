@@ -19,6 +19,35 @@ import {
 
 export const NOTIFY_TIMEOUT_MS = 10_000;
 
+/**
+ * The most of an answer read: a target (or whatever answers at its URL) could stream without end,
+ * and only a status line, an error's first words or Plex's list of sections is ever looked at.
+ */
+export const ANSWER_LIMIT_BYTES = 1024 * 1024;
+
+/** The answer's text up to `limit` bytes, the rest left unread; null when it went on past that. */
+async function cappedText(res: Response, limit: number): Promise<string | null> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return '';
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Carries no URL or header: what a target answered may be logged and shown, its token never. */
 export class NotifyError extends Error {}
 
@@ -64,7 +93,9 @@ async function perform(target: NotifyTarget, req: NotifyRequest, timeoutMs: numb
     const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e.cause?.code ?? 'the request failed');
     throw new NotifyError(`${what}: ${why}`);
   }
-  const body = await res.text().catch(() => '');
+  const body = await cappedText(res, ANSWER_LIMIT_BYTES);
+  if (body === null)
+    throw new NotifyError(`${what}: answered HTTP ${res.status} with more than ${ANSWER_LIMIT_BYTES / 1024 / 1024} MiB; nothing more was read`);
   const problem = answerProblem(target.kind, res.status, body, { secrets: targetSecrets(target), kodiResult });
   if (problem) throw new NotifyError(`${what}: ${problem}`);
   return body;
