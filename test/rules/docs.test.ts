@@ -3,11 +3,15 @@
 // every link between them lands on a file and a heading that exist, no user-facing text sends the
 // reader to the specification files the project was built from, and docs/api.md names every route.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../apps/api/src/app.ts';
 import { standaloneDocument } from '../../apps/api/src/openapi/document.ts';
+import { loadFileConfig } from '../../packages/core/src/config/load.ts';
+import { DEFAULT_CONFIG } from '../../packages/shared/src/index.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -134,5 +138,39 @@ describe('the OpenAPI document and docs/api.md', () => {
     const paths = Object.keys(doc.paths).map((p) => p.replace(/\{(\w+)\}/g, '<$1>'));
     expect(paths.length).toBeGreaterThan(40);
     expect(paths.filter((p) => !api.includes(`\`${p}\``) && !new RegExp(`\`[A-Z]+ ${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``).test(api))).toEqual([]);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  const block = /^```toml\n([\s\S]*?)^```$/m.exec(read('docs/configuration.md'))![1]!;
+
+  it('lists every section and key of the defaults, each under its section', () => {
+    const listed = new Set<string>();
+    let section = '';
+    for (const line of block.split('\n')) {
+      const head = /^\[\[?([\w.]+)\]\]?/.exec(line);
+      if (head) section = head[1]!;
+      const key = /^(\w+) =/.exec(line);
+      if (key) listed.add(`${section}.${key[1]}`);
+    }
+    const expected = Object.entries(DEFAULT_CONFIG).flatMap(([name, value]) =>
+      name === 'drives'
+        ? ['drives.name', 'drives.path']
+        : name === 'release_providers'
+          ? Object.keys(value.tvmaze).map((k) => `release_providers.tvmaze.${k}`)
+          : Object.keys(value).map((k) => `${name}.${k}`),
+    );
+    expect(expected.filter((key) => !listed.has(key))).toEqual([]);
+    expect([...listed].filter((key) => !expected.includes(key))).toEqual([]);
+  });
+
+  it('gives the defaults the service has: read as a config file, it is the defaults plus its example drive', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mo-docs-'));
+    try {
+      await writeFile(join(dir, 'config.toml'), block);
+      expect(await loadFileConfig(join(dir, 'config.toml'))).toEqual({ ...DEFAULT_CONFIG, drives: [{ name: 'disk1', path: '/media/disk1' }] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
