@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../apps/api/src/app.ts';
 import { standaloneDocument } from '../../apps/api/src/openapi/document.ts';
 import { loadFileConfig } from '../../packages/core/src/config/load.ts';
-import { DEFAULT_CONFIG } from '../../packages/shared/src/index.ts';
+import { DEFAULT_CONFIG, driveSchema } from '../../packages/shared/src/index.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -153,13 +153,14 @@ describe('docs/configuration.md', () => {
       const key = /^(\w+) =/.exec(line);
       if (key) listed.add(`${section}.${key[1]}`);
     }
-    const expected = Object.entries(DEFAULT_CONFIG).flatMap(([name, value]) =>
-      name === 'drives'
-        ? ['drives.name', 'drives.path']
-        : name === 'release_providers'
-          ? Object.keys(value.tvmaze).map((k) => `release_providers.tvmaze.${k}`)
-          : Object.keys(value).map((k) => `${name}.${k}`),
-    );
+    // Every section is a table of keys but two: the drives are a list of tables, the providers a table of tables.
+    const { drives, release_providers, ...tables } = DEFAULT_CONFIG;
+    expect(drives).toEqual([]);
+    const expected = [
+      ...Object.entries(tables).flatMap(([name, table]) => Object.keys(table).map((k) => `${name}.${k}`)),
+      ...Object.keys(driveSchema.shape).map((k) => `drives.${k}`),
+      ...Object.keys(release_providers.tvmaze).map((k) => `release_providers.tvmaze.${k}`),
+    ];
     expect(expected.filter((key) => !listed.has(key))).toEqual([]);
     expect([...listed].filter((key) => !expected.includes(key))).toEqual([]);
   });
