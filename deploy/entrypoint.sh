@@ -23,7 +23,7 @@ first_run_config() {
   if ! cat 2>/dev/null >"$CONFIG_FILE" <<EOF
 # Written by the image at its first start. The service keeps its own files (state.json, the index,
 # the API key) in $STATE, apart from the folder mounted at /data. Name your downloads folder and
-# drives here: deploy/config.example.toml shows the layout, CONTRACT.md every key.
+# drives here: deploy/config.example.toml shows the layout, docs/configuration.md every key.
 [paths]
 data = "$STATE"
 EOF

@@ -24,9 +24,9 @@ const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 /** CONTRACT.md, "Processes, environment, defaults". */
 const CONTRACT_ENV = ['MEDIA_ORGANIZER_CONFIG', 'REDIS_URL', 'QUEUE_PREFIX', 'PORT', 'HOST', 'WORKER_QUEUES'];
-/** README, "Ownership: PUID, PGID, UMASK". */
+/** docs/operations.md, "Ownership: PUID, PGID, UMASK". */
 const OWNERSHIP_ENV = ['PUID', 'PGID', 'UMASK'];
-/** CONTRACT.md, "Deployment and integration"; README, "Metrics" (the host). Workers only. */
+/** CONTRACT.md, "Deployment and integration"; docs/operations.md, "Metrics" (the host). Workers only. */
 const WORKER_METRICS_ENV = ['WORKER_METRICS_PORT', 'WORKER_METRICS_HOST'];
 const APP_SERVICES = ['api', 'worker', 'gpu-worker'];
 
@@ -76,7 +76,7 @@ describe('docker-compose.yml', () => {
     expect(serviceCommand('gpu-worker')).toEqual(startCommand(pkg.scripts['start:worker']!));
   });
 
-  it("sets only CONTRACT.md variables and the README's ownership ones on the app services, in a form the apps accept", () => {
+  it("sets only CONTRACT.md variables and the documented ownership ones on the app services, in a form the apps accept", () => {
     for (const name of APP_SERVICES) {
       const env = envOf(services[name]!);
       const extra = [...(name === 'gpu-worker' ? ['NVIDIA_DRIVER_CAPABILITIES'] : []), ...(name === 'api' ? [] : WORKER_METRICS_ENV)];

@@ -1,4 +1,4 @@
-// The README's "Behind your own reverse proxy, with a path prefix": deploy/nginx-prefix.conf, as
+// docs/operations.md's "Behind your own reverse proxy, with a path prefix": deploy/nginx-prefix.conf, as
 // shipped, included in a server block of a real nginx in front of a real API started with
 // URL_BASE=/media-organizer. Everything a browser and a script use must work under the prefix: the
 // page and its assets, the set-up link the API prints, the event stream, the JSON 413, the cookies,

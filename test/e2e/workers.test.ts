@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { startProcess, tempInstall, waitFor, withTestKey, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 
-// The GPU-box layout of the README: one worker for scan, library, media and notify, another for
+// The GPU-box layout of docs/operations.md: one worker for scan, library, media and notify, another for
 // transcodes, configured for NVENC. GET /api/workers must show which box does what.
 let install: TempInstall;
 let api: RunningProcess;

@@ -1,6 +1,6 @@
 // The shipped nginx configs run by a real nginx in front of an API on 127.0.0.1: deploy/nginx.conf as
 // compose mounts it into conf.d, with only the two addresses compose's network provides swapped for
-// local ones, and deploy/nginx-prefix.conf included in a server block as the README says, with only its
+// local ones, and deploy/nginx-prefix.conf included in a server block as docs/operations.md says, with only its
 // upstream's port changed. Debian's nginx (scripts/test and scripts/test-faults install it).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
