@@ -12,6 +12,7 @@ export function scanRun({ config, notify }: WorkerDeps, env: NodeJS.ProcessEnv =
     config: () => config.current(),
     state: config.state,
     owner,
+    identifyCache: config.data.identifyCache(),
     updateSettings: (patch) => config.updateSettings(patch),
     ...(notify ? { notify } : {}),
     unrecoverable: (message) => new UnrecoverableError(message),
