@@ -7,7 +7,8 @@ import { libraryScanOptions } from '../library/scan-library.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { runManualImport, type ManualImportResult, type ManualRunOptions } from './manual-run.ts';
-import { passFileName, writePassFile } from './pass-file.ts';
+import { passFileName } from './pass-file.ts';
+import type { PassesStore } from './pass-list.ts';
 import { runScanPass } from './run-pass.ts';
 import { TemplateError } from './template.ts';
 
@@ -24,6 +25,8 @@ export interface ScanRunServiceDeps {
   state: StateStore<State>;
   /** PUID/PGID, read once at start: who gets the folders an import makes. */
   owner: Ownership;
+  /** Each pass's full result (`DataStores.passes()`). */
+  passes: PassesStore;
   /** The provider look-ups kept between passes (`DataStores.identifyCache()`). */
   identifyCache: IdentifyCacheStore;
   updateSettings: ManualRunOptions['updateSettings'];
@@ -79,7 +82,7 @@ export function scanRunService(deps: ScanRunServiceDeps) {
       } catch (err) {
         throw failure(err);
       }
-      const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
+      const summary = await deps.passes.write(ctx.jobId, result);
       if (!result.dry_run) await tellServers(deps, cfg, ctx.jobId, result.moves);
       return summary;
     },
