@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { probeFile, runTool } from '../packages/core/src/media/run.ts';
 import { applyTrackAction } from '../packages/core/src/media/remux.ts';
 import { workJournal } from '../packages/core/src/media/work-journal.ts';
+import { dataDir } from '../packages/core/src/data-dir/data-dir.ts';
 import { fullClip } from '../packages/core/src/media/test-fixtures/clips.ts';
 
 const GOAL_RATIO = 2.5;
@@ -93,7 +94,7 @@ try {
   const duration = (await probeFile(file)).duration_seconds;
   console.log(`file: ${mb(size)} MB, ${duration?.toFixed(0)} s, 1 video + 2 audio + 2 subtitle tracks, chapters, an attachment; in ${dir}`);
 
-  const journal = workJournal(join(dir, 'data'));
+  const journal = workJournal(dataDir(join(dir, 'data')));
   const cp: number[] = [];
   const remux: number[] = [];
   // Round 0 warms up: on a freshly written file the first copy pays for the writes still settling.

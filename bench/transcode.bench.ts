@@ -16,6 +16,7 @@ import { transcodeToMp4 } from '../packages/core/src/media/transcode.ts';
 import type { VideoEncoder } from '../packages/core/src/media/transcode-command.ts';
 import { VIDEO_ENCODERS } from '../packages/shared/src/index.ts';
 import { workJournal } from '../packages/core/src/media/work-journal.ts';
+import { dataDir } from '../packages/core/src/data-dir/data-dir.ts';
 
 const seconds = Number(process.env.TRANSCODE_BENCH_SECONDS ?? 30);
 const asked = (process.env.TRANSCODE_BENCH_ENCODERS ?? 'h264_nvenc')
@@ -45,7 +46,7 @@ async function transcode(source: string, encoder: VideoEncoder): Promise<Run> {
   const out = await transcodeToMp4({
     file,
     encoder,
-    journal: workJournal(join(dir, 'data')),
+    journal: workJournal(dataDir(join(dir, 'data'))),
     jobId: null,
     adoptExisting: false,
     onFallback: (_from, err) => (fellBack = err.message.split('\n').slice(-2).join(' ').slice(0, 200)),

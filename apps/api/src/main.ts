@@ -37,10 +37,10 @@ async function main() {
   });
   const jobs = createJobClient({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
   const library = await createLibraryCache({ dataDir: () => config.current().paths.data, logger });
-  const auth = createAuthService({ config });
+  const auth = createAuthService({ store: config.data.auth(), configuredKey: () => config.current().app.api_key });
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();
-  if (!auth.keyFromConfig()) logger.info({ file: config.data.path('apiKey') }, 'API key kept in the data folder');
+  if (!auth.keyFromConfig()) logger.info({ file: config.data.auth().apiKey.file }, 'API key kept in the data folder');
   const jobEvents = createJobEvents({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
   const live = createLiveEvents({ jobEvents, config, library, logger });
   const webRoot = findWebRoot(process.env.WEB_ROOT);

@@ -1,6 +1,5 @@
 import type { Config } from '@mo/shared';
 import type { Logger, RuntimeConfig } from '@mo/core';
-import { refreshDownloadsListing } from '@mo/core/scanner';
 
 /** How often the listing is walked again while no watch reports changes (app.watch off, or the watch failed). */
 export const POLL_MS = 5000;
@@ -26,7 +25,7 @@ export function keepDownloadsListing(opts: {
   pollMs?: number;
 }) {
   const { config, logger } = opts;
-  const refresh = opts.refresh ?? ((cfg, signal) => refreshDownloadsListing(cfg, { signal }));
+  const refresh = opts.refresh ?? ((cfg, signal) => config.data.downloadsListing().refresh(cfg, { signal }));
   const pollMs = opts.pollMs ?? POLL_MS;
   const abort = new AbortController();
   let dirty = true;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createStateStore } from '@mo/core';
 import { NO_OWNERSHIP } from '@mo/core/fs';
-import { downloadsListingPath, runScanPass } from '@mo/core/scanner';
+import { runScanPass } from '@mo/core/scanner';
 import { downloadsResponse, initialState, stateSchema } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
 
@@ -171,7 +171,7 @@ describe('GET /api/downloads', () => {
     t = await testApp();
     put('Heat.1995.mkv', 10, new Date('2025-06-01T10:00:00.000Z'));
     await pass();
-    const file = downloadsListingPath(t.install.paths.data);
+    const file = t.config.data.downloadsListing().file;
     writeFileSync(file, '{"root": truncated');
     expect(await get()).toMatchObject({ files: [], scanned_at: null });
     await pass();

@@ -15,8 +15,15 @@ const getDownloads = createRoute({
 });
 
 export function downloadsRoutes({ config }: AppDeps) {
-  const downloads = downloadsView({ config: () => config.current(), recent: () => config.currentState().recent, refresh: () => config.refresh() }, (answer) =>
-    cacheJson(answer),
+  const downloads = downloadsView(
+    {
+      config: () => config.current(),
+      listing: config.data.downloadsListing(),
+      history: config.data.history(),
+      recent: () => config.currentState().recent,
+      refresh: () => config.refresh(),
+    },
+    (answer) => cacheJson(answer),
   );
   return router().openapi(getDownloads, async (c) => sendJson(c, await downloads(c.get('log'))));
 }

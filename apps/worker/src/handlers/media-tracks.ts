@@ -1,5 +1,5 @@
 import type { JobHandler, Logger } from '@mo/core';
-import { applyTrackAction, workJournal, type WorkJournal } from '@mo/core/media';
+import { applyTrackAction, type WorkJournal } from '@mo/core/media';
 import type { WorkerDeps } from '../deps.ts';
 import { localMediaFile, refuseInDryRun, retryable } from './guards.ts';
 
@@ -17,18 +17,18 @@ export function sweepAtStart(journal: WorkJournal, logger: Logger): void {
 }
 
 export function mediaTracksHandler({ config, logger }: WorkerDeps): JobHandler<'media-tracks'> {
-  const journal = () => workJournal(config.current().paths.data);
-  sweepAtStart(journal(), logger);
+  const journal = config.data.mediaWork();
+  sweepAtStart(journal, logger);
 
   return async (payload, ctx) => {
     const cfg = config.current();
     try {
       refuseInDryRun(cfg, `the track change on ${payload.path}`);
-      await journal().sweep();
+      await journal.sweep();
       const file = await localMediaFile(payload.path, cfg);
       const outcome = await applyTrackAction(
         { file: file.real, action: payload.action, stream: payload.stream, before: payload.before },
-        { journal: journal(), jobId: ctx.jobId, signal: ctx.signal },
+        { journal, jobId: ctx.jobId, signal: ctx.signal },
       );
       if (!outcome.changed) ctx.log.info({ path: payload.path }, 'the file already has the requested streams; nothing to do');
       return { dry_run: false, path: payload.path, command: outcome.command, streams: outcome.streams };

@@ -12,6 +12,8 @@ export function scanRun({ config, notify }: WorkerDeps, env: NodeJS.ProcessEnv =
     config: () => config.current(),
     state: config.state,
     owner,
+    passes: config.data.passes(),
+    identifyCache: config.data.identifyCache(),
     updateSettings: (patch) => config.updateSettings(patch),
     ...(notify ? { notify } : {}),
     unrecoverable: (message) => new UnrecoverableError(message),

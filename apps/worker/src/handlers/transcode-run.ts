@@ -1,5 +1,4 @@
 import type { JobHandler, JobOutcome } from '@mo/core';
-import { workJournal } from '@mo/core/media';
 import { transcodeRunService, transcodeStore, type TranscodeRunService } from '@mo/core/tools';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
@@ -14,7 +13,7 @@ export function transcodeRun(
     config: () => config.current(),
     records: { read: () => config.state.read(), current: () => config.currentState() },
     store: transcodeStore(config.transcodes),
-    journal: () => workJournal(config.current().paths.data),
+    journal: () => config.data.mediaWork(),
     locate: libraryMediaFile,
     final: retryable,
     refuseInDryRun,
@@ -25,7 +24,7 @@ export function transcodeRun(
 
 export function transcodeRunHandler(deps: WorkerDeps, opts: { pausedRetryMs?: number } = {}): JobHandler<'transcode-run'> {
   const service = transcodeRun(deps, opts);
-  sweepAtStart(workJournal(deps.config.current().paths.data), deps.logger);
+  sweepAtStart(deps.config.data.mediaWork(), deps.logger);
   return ({ item }, ctx) => service.run(item, ctx);
 }
 

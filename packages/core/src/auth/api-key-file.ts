@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
+import type { DataDir } from '../data-dir/data-dir.ts';
 
-export const API_KEY_FILE = DATA_FILES.apiKey.name;
 const KEY_BYTES = 32;
 const MAX_KEY_LENGTH = 512;
 
@@ -21,16 +20,15 @@ function keyOf(text: string, file: string): string {
 }
 
 /**
- * The key kept in `<dataDir>/api_key`, made on first use (one line, mode 0600). Written to a temp
+ * The key kept in `file` (`api_key` in the data folder), made on first use (one line, mode 0600). Written to a temp
  * file and linked into place, so two processes starting together end up with the same key and
  * neither ever reads a half-written one. A file others can read is narrowed to its owner: it is as
  * good as the owner's password.
  */
-export async function readOrCreateApiKey(dataDir: string): Promise<string> {
-  const file = dataFolder(dataDir).path('apiKey');
-  await mkdir(dataDir, { recursive: true });
+async function readOrCreateApiKey(file: string): Promise<string> {
+  await mkdir(path.dirname(file), { recursive: true });
   const key = generateApiKey();
-  const tmp = path.join(path.dirname(file), `.${API_KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(tmp, 'wx', 0o600);
     try {
@@ -52,9 +50,21 @@ export async function readOrCreateApiKey(dataDir: string): Promise<string> {
 }
 
 /** A new key in place of the old one; the old one stops working once callers re-read it. */
-export async function replaceApiKey(dataDir: string): Promise<string> {
+async function replaceApiKey(file: string): Promise<string> {
   const key = generateApiKey();
-  await mkdir(dataDir, { recursive: true });
-  await writeFileAtomic(dataFolder(dataDir).path('apiKey'), `${key}\n`, { mode: 0o600 });
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, `${key}\n`, { mode: 0o600 });
   return key;
+}
+
+/** The generated API key as the data folder hands it out (`DataStores.auth().apiKey`). */
+export interface ApiKeyFile {
+  readonly file: string;
+  readOrCreate(): Promise<string>;
+  replace(): Promise<string>;
+}
+
+export function apiKeyFile(data: DataDir): ApiKeyFile {
+  const file = data.path('apiKey');
+  return { file, readOrCreate: () => readOrCreateApiKey(file), replace: () => replaceApiKey(file) };
 }

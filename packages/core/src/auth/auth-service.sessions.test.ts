@@ -30,7 +30,7 @@ beforeEach(async () => {
   clock = new Date('2026-11-24T12:00:00Z');
   await writeFile(path.join(dir, 'config.toml'), `[paths]\ndownloads = "${dir}/downloads"\nconfig = "${dir}"\ndata = "${dir}/data"\n`);
   config = await createRuntimeConfig({ configFile: path.join(dir, 'config.toml') });
-  auth = createAuthService({ config, now: () => clock });
+  auth = createAuthService({ store: config.data.auth(), configuredKey: () => config.current().app.api_key, now: () => clock });
   vi.mocked(writeFileAtomic).mockClear();
 });
 afterEach(async () => {
@@ -149,7 +149,7 @@ describe('open sessions', () => {
       authFile(),
       JSON.stringify({ owner: doc.owner, sessions: [{ id_hash, created_at: '2026-11-20T08:00:00.000Z', expires_at: '2026-12-20T08:00:00.000Z' }] }),
     );
-    const reread = createAuthService({ config, now: () => clock });
+    const reread = createAuthService({ store: config.data.auth(), configuredKey: () => config.current().app.api_key, now: () => clock });
     expect(await reread.sessions()).toEqual([
       {
         id: sessionId(secret),

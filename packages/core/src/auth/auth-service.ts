@@ -1,15 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
 import { AppError } from '../errors.ts';
-import type { RuntimeConfig } from '../config/runtime-config.ts';
-import { createStateStore, type StateStore } from '../state/state-store.ts';
-import { readOrCreateApiKey, replaceApiKey } from './api-key-file.ts';
+import type { AuthFile, AuthStore, SessionRecord } from './auth-store.ts';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './password.ts';
 import { MAX_CLIENT_FIELD, type SessionClient } from './session-client.ts';
-import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
-export const AUTH_FILE = DATA_FILES.auth.name;
 export const SESSION_DAYS = 30;
 const SESSION_MS = SESSION_DAYS * 24 * 3600 * 1000;
 // Each login adds one; the oldest go first, so a script that logs in in a loop cannot grow the file.
@@ -19,32 +14,6 @@ const RELOAD_MS = 1000;
 // A session's last use is written at most this often, so a busy page does not rewrite the file on every request.
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
 const PUBLIC_ID_LENGTH = 16;
-
-const clientField = z.string().max(MAX_CLIENT_FIELD).nullable().default(null);
-const sessionRecord = z.object({
-  id_hash: z.string().regex(/^[0-9a-f]{64}$/),
-  created_at: z.string(),
-  expires_at: z.string(),
-  // Files written before sessions were listed have none of these three.
-  last_seen_at: z.string().nullable().default(null),
-  address: clientField,
-  user_agent: clientField,
-});
-type SessionRecord = z.infer<typeof sessionRecord>;
-
-const authFileSchema = z.object({
-  owner: z
-    .object({
-      username: z.string().min(1).max(64),
-      password_hash: z.string().min(1).max(512),
-      created_at: z.string(),
-      password_changed_at: z.string(),
-    })
-    .nullable(),
-  // Only hashes: a copy of auth.json lets nobody in.
-  sessions: z.array(sessionRecord).max(1000),
-});
-type AuthFile = z.infer<typeof authFileSchema>;
 
 export interface Session {
   token: string;
@@ -128,45 +97,44 @@ export function checkNewPassword(password: string, key = 'password'): void {
   }
 }
 
-export function createAuthService(opts: { config: RuntimeConfig; now?: () => Date }): AuthService {
+export interface AuthServiceDeps {
+  /** `DataStores.auth()`. */
+  store: AuthStore;
+  /** `app.api_key` as configured now; empty when the generated key is the one in use. */
+  configuredKey: () => string;
+  now?: () => Date;
+}
+
+export function createAuthService(opts: AuthServiceDeps): AuthService {
   const now = opts.now ?? (() => new Date());
-  const dataDir = () => opts.config.current().paths.data;
-  let store: StateStore<AuthFile> | null = null;
-  let cached: { file: string; doc: AuthFile; mtimeMs: number; checkedAt: number } | null = null;
-  let generated: { dir: string; key: string } | null = null;
+  const accounts = opts.store.accounts;
+  let cached: { doc: AuthFile; mtimeMs: number; checkedAt: number } | null = null;
+  let generated: string | null = null;
   let token: string | null = null;
   const touching = new Set<string>();
   // A hash to check a password against when the user name is wrong, so the answer takes as long.
   const decoy = hashPassword(randomBytes(16).toString('hex'));
 
-  function storeFor(): StateStore<AuthFile> {
-    const file = dataFolder(dataDir()).path('auth');
-    if (store?.file !== file) store = createStateStore({ file, schema: authFileSchema, initial: () => ({ owner: null, sessions: [] }), mode: 0o600 });
-    return store;
-  }
-
   async function read(): Promise<AuthFile> {
-    const s = storeFor();
     const t = Date.now();
-    if (cached && cached.file === s.file && t - cached.checkedAt < RELOAD_MS) return cached.doc;
-    const mtimeMs = await stat(s.file).then(
+    if (cached && t - cached.checkedAt < RELOAD_MS) return cached.doc;
+    const mtimeMs = await stat(accounts.file).then(
       (i) => i.mtimeMs,
       () => -1,
     );
-    if (!cached || cached.file !== s.file || cached.mtimeMs !== mtimeMs) {
-      cached = { file: s.file, doc: await s.read(), mtimeMs, checkedAt: t };
+    if (!cached || cached.mtimeMs !== mtimeMs) {
+      cached = { doc: await accounts.read(), mtimeMs, checkedAt: t };
     } else cached.checkedAt = t;
     return cached.doc;
   }
 
   async function update(fn: (doc: AuthFile) => AuthFile): Promise<AuthFile> {
-    const s = storeFor();
-    const doc = await s.update((d) => fn(d));
-    const mtimeMs = await stat(s.file).then(
+    const doc = await accounts.update((d) => fn(d));
+    const mtimeMs = await stat(accounts.file).then(
       (i) => i.mtimeMs,
       () => -1,
     );
-    cached = { file: s.file, doc, mtimeMs, checkedAt: Date.now() };
+    cached = { doc, mtimeMs, checkedAt: Date.now() };
     return doc;
   }
 
@@ -197,15 +165,14 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
   }
 
   async function generatedKey(): Promise<string> {
-    const dir = dataDir();
-    if (generated?.dir !== dir) generated = { dir, key: await readOrCreateApiKey(dir) };
-    return generated.key;
+    generated ??= await opts.store.apiKey.readOrCreate();
+    return generated;
   }
 
   const service: AuthService = {
-    keyFromConfig: () => opts.config.current().app.api_key !== '',
+    keyFromConfig: () => opts.configuredKey() !== '',
     async apiKey() {
-      const configured = opts.config.current().app.api_key;
+      const configured = opts.configuredKey();
       return configured !== '' ? configured : generatedKey();
     },
     async keyMatches(given) {
@@ -319,9 +286,8 @@ export function createAuthService(opts: { config: RuntimeConfig; now?: () => Dat
       if (service.keyFromConfig()) {
         throw new AppError('conflict', 'app.api_key is set in the config file and wins over a generated key; change it there');
       }
-      const dir = dataDir();
-      generated = { dir, key: await replaceApiKey(dir) };
-      return generated.key;
+      generated = await opts.store.apiKey.replace();
+      return generated;
     },
   };
   return service;

@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG, type Config, type SettingsPatch } from '@mo/shared';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { ConfigError } from './load.ts';
-import { createRuntimeConfig, stateFile, type RuntimeConfig } from './runtime-config.ts';
+import { createRuntimeConfig, type RuntimeConfig } from './runtime-config.ts';
 
 let dir: string;
 let configFile: string;
@@ -76,7 +76,6 @@ describe('createRuntimeConfig', () => {
     const rt = await open();
     expect(rt.configFile).toBe(configFile);
     expect(rt.state.file).toBe(stateJson);
-    expect(stateFile(rt.fileConfig)).toBe(stateJson);
     expect(rt.current()).toEqual(rt.fileConfig);
     expect(rt.current().app).toEqual({ ...DEFAULT_CONFIG.app, settle_seconds: 60, scan_interval_seconds: 300 });
     expect(rt.current().transcoder).toEqual({ video_encoder: 'h264_qsv', keep_original: false });

@@ -8,8 +8,6 @@ import type { TranscodeRecords } from '../state/transcode-records.ts';
 import { ConfigError, effectiveConfig, loadFileConfig } from './load.ts';
 import { mergeSettings } from './settings.ts';
 import type { Logger } from '../logging/logger.ts';
-import { dataDir } from '../data-dir/data-dir.ts';
-import { openStateStores } from '../data-dir/state-stores.ts';
 import { openDataDir, type DataStores } from './data-stores.ts';
 
 export type ConfigListener = (next: Config, prev: Config) => void;
@@ -25,7 +23,7 @@ export interface RuntimeConfig {
   readonly fileConfig: Config;
   /** The data folder and its stores; `paths.data` is set in the config file only, so it stays put. */
   readonly data: DataStores;
-  /** state.json and the transcode log seen as one State (see openStateStores). */
+  /** state.json and the transcode log seen as one State (`data.stateStores()`). */
   readonly state: StateStore<State>;
   /** The transcode records and the pause flag (`transcodes.jsonl`). */
   readonly transcodes: TranscodeRecords;
@@ -50,14 +48,10 @@ export interface RuntimeConfig {
   close(): void;
 }
 
-export function stateFile(config: Config): string {
-  return dataDir(config.paths.data).path('state');
-}
-
 export async function createRuntimeConfig(opts: { configFile: string; logger?: Logger; pollMs?: number }): Promise<RuntimeConfig> {
   const fileConfig = await loadFileConfig(opts.configFile);
   const data = openDataDir(fileConfig.paths.data);
-  const { state: store, transcodes: records } = await openStateStores(data).catch((err: Error) => {
+  const { state: store, transcodes: records } = await data.stateStores().catch((err: Error) => {
     throw new ConfigError(data.path('state'), null, err.message);
   });
   let current: Config;

@@ -55,4 +55,28 @@ describe('dataDir', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it('is opened by the runtime config alone: other modules are handed their store, not a folder to find it in', async () => {
+    // Still given `paths.data` and finding their file from it; each goes once it is handed its store.
+    const notYetHandedTheirStore = [
+      'packages/core/src/history/history-log.ts',
+      'packages/core/src/history/pass-lock.ts',
+      'packages/core/src/import-tx/journal-dirs.ts',
+      'packages/core/src/library/folder-state.ts',
+      'packages/core/src/library/index-store.ts',
+      'packages/core/src/scanner/pass-file.ts',
+      'packages/core/src/scanner/pass-list.ts',
+      // saveDownloadsListing, for the pass, which is given its config rather than the stores.
+      'packages/core/src/scanner/downloads-cache.ts',
+    ];
+    const files = (await Promise.all(['apps', 'packages'].map((d) => sources(join(ROOT, d))))).flat();
+    const opening: string[] = [];
+    for (const file of files) {
+      const rel = relative(ROOT, file);
+      if (rel.startsWith(HOME) || rel === 'packages/core/src/config/data-stores.ts' || rel === 'packages/core/src/config/runtime-config.ts') continue;
+      const text = await readFile(file, 'utf8');
+      if (/import\s*\{[^}]*\b(dataDir|openDataDir|openStateStores)\b[^}]*\}/.test(text.replace(/\btype\s+\w+/g, ''))) opening.push(rel);
+    }
+    expect(opening.sort()).toEqual(notYetHandedTheirStore.sort());
+  });
 });

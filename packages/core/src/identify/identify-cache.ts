@@ -2,12 +2,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
-import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
-
-/** Where the look-ups are kept: `<paths.data>/metadata/tvmaze-cache.json`. */
-export function identifyCachePath(dataDir: string): string {
-  return dataFolder(dataDir).path('identifyCache');
-}
+import type { DataDir } from '../data-dir/data-dir.ts';
 
 /** The most seasons a show's numbering is kept for; a longer list is no anime's. */
 export const MAX_CACHED_SEASONS = 200;
@@ -51,6 +46,18 @@ export interface IdentifyCache {
   get(key: string): CacheEntry | undefined;
   /** Keeps the answer and writes the file; a failed write is reported through `warn`, not thrown. */
   put(key: string, answer: CachedAnswer, warn: (message: string) => void): Promise<void>;
+}
+
+/** Where the look-ups are kept (`metadata/tvmaze-cache.json`), as the data folder hands it out (`DataStores.identifyCache()`). */
+export interface IdentifyCacheStore {
+  readonly file: string;
+  /** The cache over that file: it reads the file once, so a process keeps one for as long as it runs. */
+  open(opts: IdentifyCacheOptions): IdentifyCache;
+}
+
+export function identifyCacheStore(data: DataDir): IdentifyCacheStore {
+  const file = data.path('identifyCache');
+  return { file, open: (opts) => createIdentifyCache(file, opts) };
 }
 
 /**

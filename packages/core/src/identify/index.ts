@@ -1,1 +1,2 @@
+export type { IdentifyCacheStore } from './identify-cache.ts';
 export * from './tvmaze-identify.ts';

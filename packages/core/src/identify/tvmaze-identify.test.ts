@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '@mo/shared';
 import { fakeTvmaze, type FakeShow, type FakeTvmaze } from '../releases/test-fixtures/fake-tvmaze.ts';
 import { renderTemplate } from '../scanner/template.ts';
-import { identifyCachePath } from './identify-cache.ts';
+import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
+import { identifyCacheStore } from './identify-cache.ts';
 import { createIdentifyBudget, seriesIdentifierFor, type IdentifyBudget, type SeriesIdentifier } from './identify.ts';
 import { createTvmazeIdentifier, mapAbsolute, seasonCounts, type TvmazeIdentifier, type TvmazeIdentifyOptions } from './tvmaze-identify.ts';
 
@@ -47,8 +48,12 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** The cache's file, named here as it is on disk. */
+const cacheFile = () => path.join(dataDir, 'metadata', 'tvmaze-cache.json');
+
 /** No pacing and short limits, so that the tests run in milliseconds. */
-const identifier = (o: Partial<TvmazeIdentifyOptions> = {}): TvmazeIdentifier => createTvmazeIdentifier({ dataDir, minIntervalMs: 0, timeoutMs: 1000, ...o });
+const identifier = (o: Partial<TvmazeIdentifyOptions> = {}): TvmazeIdentifier =>
+  createTvmazeIdentifier({ cache: identifyCacheStore(dataFolder(dataDir)), minIntervalMs: 0, timeoutMs: 1000, ...o });
 
 /** One pass against the fake, which listens on 127.0.0.1: only `allowPrivate` may reach it. */
 const pass = (id: TvmazeIdentifier, budget: IdentifyBudget = createIdentifyBudget()): SeriesIdentifier =>
@@ -231,7 +236,7 @@ describe('a provider down, slow or hostile', () => {
     expect(await p.absolute({ provider: 'tvmaze', id: 1, title: 'x', year: null }, [1])).toBe('unknown');
     expect(performance.now() - started).toBeLessThan(500);
     expect(warnings).toEqual(['tvmaze /search/shows?q=Sousou%20no%20Frieren: ECONNREFUSED', 'tvmaze /shows/1/episodes: ECONNREFUSED']);
-    await expect(readFile(identifyCachePath(dataDir), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readFile(cacheFile(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('gives up on a request after timeoutMs', async () => {
@@ -357,7 +362,7 @@ describe('the cache in the data folder', () => {
     await first.absolute(show as Exclude<typeof show, 'unknown'>, [5]);
     const asked = fake.requests.length;
 
-    const saved = JSON.parse(await readFile(identifyCachePath(dataDir), 'utf8'));
+    const saved = JSON.parse(await readFile(cacheFile(), 'utf8'));
     expect(saved).toMatchObject({ version: 1 });
     expect(saved.entries.map((e: { answer: unknown }) => e.answer)).toEqual([
       { kind: 'series', show: { provider: 'tvmaze', id: 65_617, title: "Frieren: Beyond Journey's End", year: 2023 } },
@@ -405,7 +410,7 @@ describe('the cache in the data folder', () => {
     ['JSON of another shape', '{"version":1,"entries":[{"key":"x","at":"yesterday"}]}'],
     ['another version', '{"version":2,"entries":[]}'],
   ])('ignores a cache file that is %s, says so once, and replaces it', async (_, text) => {
-    const file = identifyCachePath(dataDir);
+    const file = cacheFile();
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
     fake = await fakeTvmaze([WHO_2005]);
@@ -417,7 +422,7 @@ describe('the cache in the data folder', () => {
   });
 
   it('ignores a cache file too large to be one', async () => {
-    const file = identifyCachePath(dataDir);
+    const file = cacheFile();
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, ' '.repeat(16 * 1024 * 1024 + 1));
     fake = await fakeTvmaze([WHO_2005]);
@@ -429,7 +434,7 @@ describe('the cache in the data folder', () => {
     fake = await fakeTvmaze([WHO_2005]);
     const p = pass(identifier({ maxCacheEntries: 2 }));
     for (const title of ['One', 'Two', 'Three']) await p.series(title, null);
-    const saved = JSON.parse(await readFile(identifyCachePath(dataDir), 'utf8'));
+    const saved = JSON.parse(await readFile(cacheFile(), 'utf8'));
     expect(saved.entries.map((e: { key: string }) => JSON.parse(e.key)[2])).toEqual(['two', 'three']);
   });
 
@@ -437,7 +442,7 @@ describe('the cache in the data folder', () => {
     await writeFile(path.join(dataDir, 'metadata'), 'a file where the folder would be');
     fake = await fakeTvmaze([WHO_2005]);
     expect(await pass(identifier()).series('Doctor Who', 2005)).toMatchObject({ id: 211 });
-    expect(warnings).toEqual([`${identifyCachePath(dataDir)}: ENOTDIR; ignored, it will be replaced`, `${identifyCachePath(dataDir)}: not written: EEXIST`]);
+    expect(warnings).toEqual([`${cacheFile()}: ENOTDIR; ignored, it will be replaced`, `${cacheFile()}: not written: EEXIST`]);
   });
 });
 

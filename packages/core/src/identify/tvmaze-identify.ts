@@ -4,7 +4,7 @@ import { seriesCountryOfIso } from '../parse/countries.ts';
 import { MAX_SEGMENT } from '../parse/prepare.ts';
 import { createLimiter } from '../releases/limiter.ts';
 import { tvmazeGet, type TvmazeGet } from '../releases/tvmaze-client.ts';
-import { createIdentifyCache, identifyCachePath, MAX_CACHED_SEASONS, type CacheEntry } from './identify-cache.ts';
+import { MAX_CACHED_SEASONS, type CacheEntry, type IdentifyCacheStore } from './identify-cache.ts';
 import type { IdentifiedSeries, PassOptions, SeasonEpisodes, SeriesIdentifier } from './identify.ts';
 
 // Only what the rules read; TVmaze sends much more, which zod drops.
@@ -42,8 +42,8 @@ const MAX_EPISODE_NUMBER = 100_000;
 const CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface TvmazeIdentifyOptions {
-  /** `paths.data`: the cache is `<data>/metadata/tvmaze-cache.json`. */
-  dataDir: string;
+  /** Where answers are kept (`DataStores.identifyCache()`). */
+  cache: IdentifyCacheStore;
   /** How long a show found, or an episode list, is reused. */
   hitTtlMs: number;
   /** How long "no show", "several shows" or a number past the list's end is believed. */
@@ -57,7 +57,7 @@ export interface TvmazeIdentifyOptions {
   now: () => number;
 }
 
-export const TVMAZE_IDENTIFY_DEFAULTS: Omit<TvmazeIdentifyOptions, 'dataDir'> = {
+export const TVMAZE_IDENTIFY_DEFAULTS: Omit<TvmazeIdentifyOptions, 'cache'> = {
   hitTtlMs: 7 * 24 * 3600_000,
   missTtlMs: 24 * 3600_000,
   timeoutMs: 5000,
@@ -162,11 +162,10 @@ export function mapAbsolute(counts: readonly number[], absolute: readonly number
  * answer of no show or several for `missTtlMs`; a failure (down, slow, refused, an answer that is
  * not TVmaze's) is never kept. All requests go through one rate limit, over every pass.
  */
-export function createTvmazeIdentifier(options: Partial<TvmazeIdentifyOptions> & { dataDir: string }): TvmazeIdentifier {
+export function createTvmazeIdentifier(options: Partial<TvmazeIdentifyOptions> & { cache: IdentifyCacheStore }): TvmazeIdentifier {
   const o: TvmazeIdentifyOptions = { ...TVMAZE_IDENTIFY_DEFAULTS, ...options };
   const schedule = createLimiter({ concurrency: 1, minIntervalMs: o.minIntervalMs });
-  const file = identifyCachePath(o.dataDir);
-  const cache = createIdentifyCache(file, { maxEntries: o.maxCacheEntries, maxFileBytes: CACHE_MAX_BYTES, maxAgeMs: o.hitTtlMs, now: o.now });
+  const cache = o.cache.open({ maxEntries: o.maxCacheEntries, maxFileBytes: CACHE_MAX_BYTES, maxAgeMs: o.hitTtlMs, now: o.now });
 
   const age = (e: CacheEntry) => o.now() - e.at;
   // An entry dated in the future (a clock set back) is as good as none.

@@ -9,6 +9,7 @@ import { probeFile, ToolError } from './run.ts';
 import { fullClip } from './test-fixtures/clips.ts';
 import { ffmpegWrapper, SHORT_OUTPUT, slowStart } from './test-fixtures/ffmpeg-wrapper.ts';
 import { workJournal } from './work-journal.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
 
 let root: string;
 let templates: string;
@@ -41,7 +42,7 @@ async function clip(ext: 'mkv' | 'mp4'): Promise<{ file: string; before: MediaSt
 }
 
 function act(job: TrackJob, signal?: AbortSignal) {
-  return applyTrackAction(job, { journal: workJournal(data), jobId: '1', ...(signal ? { signal } : {}) });
+  return applyTrackAction(job, { journal: workJournal(dataDir(data)), jobId: '1', ...(signal ? { signal } : {}) });
 }
 
 const summary = (streams: MediaStream[]) => streams.map((s) => `${s.index}:${s.type}:${s.language}:${s.title}:${s.default ? 'D' : ''}${s.forced ? 'F' : ''}`);

@@ -10,6 +10,7 @@ import { fullClip, makeClip } from './test-fixtures/clips.ts';
 import { ffmpegWrapper, slowStart } from './test-fixtures/ffmpeg-wrapper.ts';
 import { mp4PathFor, transcodeToMp4, type TranscodeJob } from './transcode.ts';
 import { workJournal } from './work-journal.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
 
 let root: string;
 let templates: string;
@@ -40,7 +41,7 @@ async function source(ext: 'mkv' | 'avi'): Promise<string> {
 }
 
 function job(file: string, extra: Partial<TranscodeJob> = {}): TranscodeJob {
-  return { file, encoder: 'libx264', journal: workJournal(join(dir, 'data')), jobId: '3', adoptExisting: false, ...extra };
+  return { file, encoder: 'libx264', journal: workJournal(dataDir(join(dir, 'data'))), jobId: '3', adoptExisting: false, ...extra };
 }
 
 const names = () => readdir(join(dir, 'media'));

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isWorkTemp, workJournal, workTempPath } from './work-journal.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
 
 let root: string;
 let data: string;
@@ -44,7 +45,7 @@ describe('work temp names', () => {
 
 describe('workJournal', () => {
   it('notes a temp before it is written and forgets it (and the temp) at the end', async () => {
-    const journal = workJournal(data);
+    const journal = workJournal(dataDir(data));
     const ticket = await journal.begin(join(media, 'A.mkv'), 'remux', '12');
     expect(ticket.temp.startsWith(join(media, '.mo-remux-'))).toBe(true);
     expect(await notes()).toHaveLength(1);
@@ -57,7 +58,7 @@ describe('workJournal', () => {
   it('sweeps the temps of dead processes on this host and of an earlier process with our pid', async () => {
     const dead = await note('aa01', { pid: deadPid() });
     const reused = await note('aa02', { pid: process.pid, instance: 'before-restart' });
-    expect((await workJournal(data).sweep()).sort()).toEqual([dead, reused].sort());
+    expect((await workJournal(dataDir(data)).sweep()).sort()).toEqual([dead, reused].sort());
     expect(await readdir(media)).toEqual([]);
     expect(await notes()).toEqual([]);
   });
@@ -66,12 +67,12 @@ describe('workJournal', () => {
     const live = await note('bb01', { pid: process.ppid });
     const remote = await note('bb02', { host: 'gpu-box', pid: 1 });
     const old = await note('bb03', { host: 'gone-box' }, 25 * 3600 * 1000);
-    expect(await workJournal(data).sweep()).toEqual([old]);
+    expect(await workJournal(dataDir(data)).sweep()).toEqual([old]);
     expect((await readdir(media)).sort()).toEqual([live, remote].map((p) => p.slice(media.length + 1)).sort());
   });
 
   it('leaves this process’s own work alone', async () => {
-    const journal = workJournal(data);
+    const journal = workJournal(dataDir(data));
     const ticket = await journal.begin(join(media, 'A.mkv'), 'transcode', null);
     await writeFile(ticket.temp, 'in progress');
     expect(await journal.sweep()).toEqual([]);
@@ -86,12 +87,12 @@ describe('workJournal', () => {
       join(data, 'media-work', 'cc01.json'),
       JSON.stringify({ temp: precious, host: hostname(), pid: deadPid(), instance: 'x', job_id: null, created_at: '' }),
     );
-    expect(await workJournal(data).sweep()).toEqual([]);
+    expect(await workJournal(dataDir(data)).sweep()).toEqual([]);
     expect(await readdir(media)).toEqual(['A.mkv']);
     expect(await notes()).toEqual([]);
   });
 
   it('is fine with no journal yet', async () => {
-    expect(await workJournal(join(root, 'nowhere')).sweep()).toEqual([]);
+    expect(await workJournal(dataDir(join(root, 'nowhere'))).sweep()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { removeStaleTempsIn, writeFileAtomic } from '../fs/atomic-write.ts';
 import { isAlive } from '../fs/fsync.ts';
 import { readdirIfExists } from '../fs/read-dir.ts';
-import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
+import type { DataDir } from '../data-dir/data-dir.ts';
 
 export type WorkKind = 'remux' | 'transcode';
 
@@ -58,9 +58,9 @@ function abandoned(entry: Entry, noteAgeMs: number): boolean {
   return entry.pid === process.pid || !isAlive(entry.pid);
 }
 
-/** Notes of in-flight temps, one file each, under `<paths.data>/media-work`. */
-export function workJournal(dataDir: string): WorkJournal {
-  const dir = dataFolder(dataDir).path('mediaWork');
+/** Notes of in-flight temps, one file each, under `<paths.data>/media-work` (`DataStores.mediaWork()`). */
+export function workJournal(data: DataDir): WorkJournal {
+  const dir = data.path('mediaWork');
   return {
     async begin(target, kind, jobId) {
       const token = randomBytes(6).toString('hex');

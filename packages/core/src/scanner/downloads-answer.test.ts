@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config, RecentEntry } from '@mo/shared';
+import { openDataDir } from '../config/data-stores.ts';
 import { validateFileConfig } from '../config/load.ts';
 import { createLogger } from '../logging/logger.ts';
 import { downloadsView, type DownloadsAnswer } from './downloads-answer.ts';
@@ -26,11 +27,16 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const view = () =>
-  downloadsView({ config: () => cfg, recent: () => recent, refresh: async () => {} }, (answer) => {
-    encoded.push(answer);
-    return { answer };
-  });
+const view = () => {
+  const data = openDataDir(cfg.paths.data);
+  return downloadsView(
+    { config: () => cfg, listing: data.downloadsListing(), history: data.history(), recent: () => recent, refresh: async () => {} },
+    (answer) => {
+      encoded.push(answer);
+      return { answer };
+    },
+  );
+};
 
 describe('downloadsView', () => {
   it('answers no files before the first walk, and encodes again only when the recent entries change', async () => {

@@ -1,9 +1,9 @@
 import type { Config, RecentEntry } from '@mo/shared';
-import { historyStamp, readHistory } from '../history/history-log.ts';
+import type { HistoryStore } from '../history/history-log.ts';
 import type { ImportRecord } from '../history/history-record.ts';
 import { importedLookup } from '../history/imported.ts';
 import type { Logger } from '../logging/logger.ts';
-import { downloadsListingStamp, readDownloadsListing, type SavedListing } from './downloads-cache.ts';
+import type { DownloadsListingStore, SavedListing } from './downloads-cache.ts';
 import { recentUnder } from './downloads-listing.ts';
 
 /**
@@ -34,6 +34,10 @@ export type DownloadsAnswer = ReturnType<typeof downloadsAnswer>;
 
 export interface DownloadsViewDeps {
   config: () => Config;
+  /** `DataStores.downloadsListing()`. */
+  listing: DownloadsListingStore;
+  /** `DataStores.history()`. */
+  history: HistoryStore;
   /** The recent plans and moves as this process last read them from the state. */
   recent: () => readonly RecentEntry[];
   /** Re-reads the state, so that a pass that just finished in the worker shows at once. */
@@ -50,12 +54,12 @@ export function downloadsView<T>(deps: DownloadsViewDeps, encode: (answer: Downl
     await deps.refresh();
     const cfg = deps.config();
     const recent = deps.recent();
-    const key = `${cfg.paths.data}|${cfg.paths.downloads}|${await downloadsListingStamp(cfg.paths.data)}|${await historyStamp(cfg.paths.data)}`;
+    const key = `${cfg.paths.downloads}|${await deps.listing.stamp()}|${await deps.history.stamp()}`;
     if (memo?.key === key && memo.recent === recent) return memo.encoded;
     let listing: SavedListing | null;
     let history: ImportRecord[];
     try {
-      [listing, history] = await Promise.all([readDownloadsListing(cfg.paths.data), readHistory(cfg.paths.data)]);
+      [listing, history] = await Promise.all([deps.listing.read(), deps.history.read()]);
     } catch (err) {
       // Unknown rather than wrong: no files, scanned_at null; the next request reads it again.
       log.error({ err: (err as Error).message }, 'the downloads listing or the import history could not be read; answering without them');

@@ -6,13 +6,17 @@ import { DEFAULT_CONFIG, initialState, stateSchema, type Config } from '@mo/shar
 import { NO_OWNERSHIP } from '../fs/ownership.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createStateStore } from '../state/state-store.ts';
-import { downloadsListingPath, readDownloadsListing, refreshDownloadsListing, saveDownloadsListing } from './downloads-cache.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { downloadsListingStore } from './downloads-cache.ts';
 import { downloadsListing, MAX_LISTED_DEPTH, MAX_LISTED_FILES, recentUnder } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
 import { runScanPass } from './run-pass.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const cfgFor = (root: string, data = '/data'): Config => ({ ...DEFAULT_CONFIG, paths: { downloads: root, config: data, data }, drives: [] });
+const store = (data: string) => downloadsListingStore(dataDir(data));
+/** The listing's file, named here as it is on disk. */
+const listingFile = (data: string) => join(data, 'downloads-listing.json');
 const file = (rel: string, over: Partial<DownloadFile> = {}): DownloadFile => ({
   path: `/dl/${rel}`,
   rel,
@@ -88,10 +92,10 @@ describe('the saved listing', () => {
 
   it('is saved with its folder and time, read back as saved, and null before the first save', async () => {
     dir = mkdtempSync(join(tmpdir(), 'mo-listing-'));
-    expect(await readDownloadsListing(dir)).toBeNull();
+    expect(await store(dir).read()).toBeNull();
     const cfg = cfgFor('/dl', dir);
-    const listing = await saveDownloadsListing(cfg, [file('Heat.1995.mkv')], NOW);
-    expect(await readDownloadsListing(dir)).toEqual({ root: '/dl', scanned_at: '2026-03-01T12:00:00.000Z', ...listing });
+    const listing = await store(dir).save(cfg, [file('Heat.1995.mkv')], NOW);
+    expect(await store(dir).read()).toEqual({ root: '/dl', scanned_at: '2026-03-01T12:00:00.000Z', ...listing });
     expect(listing.files).toHaveLength(1);
   });
 
@@ -103,23 +107,24 @@ describe('the saved listing', () => {
     writeFileSync(join(drive, 'Movies/Alien (1979)/Alien (1979).mkv'), 'library');
     writeFileSync(join(dl, 'Heat.1995.mkv'), 'video');
     const cfg: Config = { ...cfgFor(dl, join(dir, 'data')), drives: [{ name: 'disk1', path: drive }] };
-    expect(await refreshDownloadsListing(cfg, { now: () => NOW })).toBe(true);
-    const saved = await readDownloadsListing(cfg.paths.data);
+    const listing = store(cfg.paths.data);
+    expect(await listing.refresh(cfg, { now: () => NOW })).toBe(true);
+    const saved = await listing.read();
     expect(saved).toMatchObject({ root: dl, scanned_at: new Date(NOW).toISOString(), truncated: false });
     expect(saved!.files.map((f) => f.path)).toEqual([join(dl, 'Heat.1995.mkv')]);
     expect(readFileSync(join(dl, 'Heat.1995.mkv'), 'utf8')).toBe('video');
     // A pass saved its listing after this walk began: the older walk does not replace it.
-    await saveDownloadsListing(cfg, [], NOW + 1000);
-    expect(await refreshDownloadsListing(cfg, { now: () => NOW })).toBe(false);
-    expect((await readDownloadsListing(cfg.paths.data))!.files).toEqual([]);
+    await listing.save(cfg, [], NOW + 1000);
+    expect(await listing.refresh(cfg, { now: () => NOW })).toBe(false);
+    expect((await listing.read())!.files).toEqual([]);
   });
 
   it('refuses a file that is not a listing rather than serve it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'mo-listing-'));
-    writeFileSync(downloadsListingPath(dir), JSON.stringify({ root: '/dl', files: 'nope' }));
-    await expect(readDownloadsListing(dir)).rejects.toThrow();
-    writeFileSync(downloadsListingPath(dir), '{"root":');
-    await expect(readDownloadsListing(dir)).rejects.toThrow();
+    writeFileSync(listingFile(dir), JSON.stringify({ root: '/dl', files: 'nope' }));
+    await expect(store(dir).read()).rejects.toThrow();
+    writeFileSync(listingFile(dir), '{"root":');
+    await expect(store(dir).read()).rejects.toThrow();
   });
 });
 
@@ -144,7 +149,7 @@ describe('a scanner pass', () => {
     const cfg: Config = { ...DEFAULT_CONFIG, paths: { downloads, config: data, data }, drives: [{ name: 'disk1', path: drive }] };
     const state = createStateStore({ file: join(data, 'state.json'), schema: stateSchema, initial: initialState });
     await runScanPass({ config: cfg, state, owner: NO_OWNERSHIP, log: createLogger({ name: 't', level: 'silent' }), now: () => NOW });
-    const saved = JSON.parse(readFileSync(downloadsListingPath(data), 'utf8'));
+    const saved = JSON.parse(readFileSync(listingFile(data), 'utf8'));
     expect(saved).toMatchObject({ root: downloads, scanned_at: new Date(NOW).toISOString(), truncated: false });
     expect(saved.files.map((f: { path: string }) => f.path)).toEqual([join(downloads, 'Heat.1995.1080p', 'Heat.1995.1080p.mkv'), join(downloads, 'notes.txt')]);
   });

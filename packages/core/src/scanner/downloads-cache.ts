@@ -1,4 +1,5 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { listedFileSchema, type Config } from '@mo/shared';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
@@ -6,9 +7,7 @@ import { libraryDirIds } from './drive-survey.ts';
 import { downloadsListing, type DownloadListing } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
 import { walkDownloads } from './walk-downloads.ts';
-import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
-
-export const DOWNLOADS_LISTING_FILE = DATA_FILES.downloadsListing.name;
+import { dataDir as dataFolder, type DataDir } from '../data-dir/data-dir.ts';
 
 /**
  * What the last walk of the downloads folder saw (a scanner pass's, or the worker's refresh of the
@@ -24,24 +23,46 @@ export const savedListingSchema = z.object({
 });
 export type SavedListing = z.infer<typeof savedListingSchema>;
 
-export function downloadsListingPath(dataDir: string): string {
-  return dataFolder(dataDir).path('downloadsListing');
+/** The listing of the downloads folder as the data folder hands it out (`DataStores.downloadsListing()`). */
+export interface DownloadsListingStore {
+  readonly file: string;
+  /**
+   * Saves the listing of one pass's walk, bounded (see downloadsListing), whole and atomically:
+   * readers see the previous pass's listing or this one. Called under the pass lock, so a temp file
+   * left by a killed writer can go.
+   */
+  save(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing>;
+  /** See refreshDownloadsListing. */
+  refresh(cfg: Config, opts?: { signal?: AbortSignal; now?: () => number }): Promise<boolean>;
+  /** The saved listing, or null before the first pass. A file that is not one is an error. */
+  read(): Promise<SavedListing | null>;
+  /** Changes whenever the listing file is replaced; a stat, for callers that keep what they built from it. */
+  stamp(): Promise<string>;
 }
 
-/**
- * Saves the listing of one pass's walk, bounded (see downloadsListing), whole and atomically:
- * readers see the previous pass's listing or this one. Called under the pass lock, so a temp file
- * left by a killed writer can go.
- */
-export async function saveDownloadsListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
-  await removeStaleTemps(downloadsListingPath(cfg.paths.data));
-  return writeListing(cfg, files, nowMs);
+export function downloadsListingStore(data: DataDir): DownloadsListingStore {
+  const file = data.path('downloadsListing');
+  return {
+    file,
+    async save(cfg, files, nowMs) {
+      await removeStaleTemps(file);
+      return writeListing(file, cfg, files, nowMs);
+    },
+    refresh: (cfg, opts) => refreshDownloadsListing(file, cfg, opts),
+    read: () => readDownloadsListing(file),
+    stamp: () => downloadsListingStamp(file),
+  };
 }
 
-async function writeListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
+/** The pass's save (see DownloadsListingStore.save), for the pass, which is handed its config rather than the data folder's stores. */
+export function saveDownloadsListing(cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
+  return downloadsListingStore(dataFolder(cfg.paths.data)).save(cfg, files, nowMs);
+}
+
+async function writeListing(file: string, cfg: Config, files: readonly DownloadFile[], nowMs: number): Promise<DownloadListing> {
   const listing = downloadsListing(cfg, files, nowMs);
   const saved: SavedListing = { root: cfg.paths.downloads, scanned_at: new Date(nowMs).toISOString(), ...listing };
-  await writeFileAtomic(downloadsListingPath(cfg.paths.data), JSON.stringify(saved));
+  await writeFileAtomic(file, JSON.stringify(saved));
   return listing;
 }
 
@@ -53,23 +74,22 @@ async function writeListing(cfg: Config, files: readonly DownloadFile[], nowMs: 
  * it (GET /api/downloads subtracts moves made since), and it never replaces a newer one.
  * Returns false when a newer listing stood.
  */
-export async function refreshDownloadsListing(cfg: Config, opts: { signal?: AbortSignal; now?: () => number } = {}): Promise<boolean> {
+async function refreshDownloadsListing(file: string, cfg: Config, opts: { signal?: AbortSignal; now?: () => number } = {}): Promise<boolean> {
   const now = opts.now ?? Date.now;
   const startedMs = now();
   const exclude = await libraryDirIds(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]);
   const files = await walkDownloads(cfg.paths.downloads, { signal: opts.signal, exclude });
-  const standing = await readDownloadsListing(cfg.paths.data).catch(() => null);
+  const standing = await readDownloadsListing(file).catch(() => null);
   if (standing && standing.root === cfg.paths.downloads && Date.parse(standing.scanned_at) > startedMs) return false;
-  await mkdir(cfg.paths.data, { recursive: true });
-  await writeListing(cfg, files, startedMs);
+  await mkdir(dirname(file), { recursive: true });
+  await writeListing(file, cfg, files, startedMs);
   return true;
 }
 
-/** The saved listing, or null before the first pass. A file that is not one is an error. */
-export async function readDownloadsListing(dataDir: string): Promise<SavedListing | null> {
+async function readDownloadsListing(file: string): Promise<SavedListing | null> {
   let text: string;
   try {
-    text = await readFile(downloadsListingPath(dataDir), 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -77,10 +97,9 @@ export async function readDownloadsListing(dataDir: string): Promise<SavedListin
   return savedListingSchema.parse(JSON.parse(text));
 }
 
-/** Changes whenever the listing file is replaced; a stat, for callers that keep what they built from it. */
-export async function downloadsListingStamp(dataDir: string): Promise<string> {
+async function downloadsListingStamp(file: string): Promise<string> {
   try {
-    const s = await stat(downloadsListingPath(dataDir));
+    const s = await stat(file);
     return `${s.ino}:${s.size}:${s.mtimeMs}`;
   } catch {
     return 'missing';

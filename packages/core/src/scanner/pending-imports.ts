@@ -1,12 +1,12 @@
 import { lstat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { SETTLEABLE_REASONS, type Config, type pendingImportSchema } from '@mo/shared';
-import { readHistory } from '../history/history-log.ts';
+import type { HistoryStore } from '../history/history-log.ts';
 import { importedLookup, type SeenFile } from '../history/imported.ts';
 import { fileType } from './download-rules.ts';
-import { listPassFiles, readPassFile } from './pass-file.ts';
+import { listPassFiles } from './pass-file.ts';
+import type { PassesStore } from './pass-list.ts';
 import type { ScanResult } from './run-pass.ts';
-import { dataDir as dataFolder } from '../data-dir/data-dir.ts';
 
 export type PendingImport = z.infer<typeof pendingImportSchema>;
 
@@ -38,17 +38,20 @@ export function pendingOf(
 }
 
 /** The newest pass whose file can be read, or null before the first. */
-async function latestPass(dataDir: string): Promise<ScanResult | null> {
-  for (const { name } of await listPassFiles(dataFolder(dataDir).path('passes'))) {
-    const result = await readPassFile(dataDir, name.slice(0, -'.json'.length));
+async function latestPass(passes: PassesStore): Promise<ScanResult | null> {
+  for (const { name } of await listPassFiles(passes.dir)) {
+    const result = await passes.read(name.slice(0, -'.json'.length));
     if (result) return result;
   }
   return null;
 }
 
 /** GET /api/imports/pending: from the latest pass file, each file looked at now. */
-export async function readPendingImports(cfg: Config): Promise<{ items: PendingImport[]; scanned_at: string | null }> {
-  const pass = await latestPass(cfg.paths.data);
+export async function readPendingImports(
+  cfg: Config,
+  stores: { passes: PassesStore; history: HistoryStore },
+): Promise<{ items: PendingImport[]; scanned_at: string | null }> {
+  const pass = await latestPass(stores.passes);
   if (!pass) return { items: [], scanned_at: null };
   const seen = new Map<string, SeenFile | null>();
   await Promise.all(
@@ -57,7 +60,7 @@ export async function readPendingImports(cfg: Config): Promise<{ items: PendingI
       seen.set(s.source, st?.isFile() ? { path: s.source, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino } : null);
     }),
   );
-  const imported = importedLookup(await readHistory(cfg.paths.data));
+  const imported = importedLookup(await stores.history.read());
   return {
     items: pendingOf(
       pass,

@@ -7,6 +7,8 @@ import { createLogger } from '../logging/logger.ts';
 import { createStateStore } from '../state/state-store.ts';
 import { fakeTvmaze, type FakeShow, type FakeTvmaze } from '../releases/test-fixtures/fake-tvmaze.ts';
 import { createTvmazeIdentifier } from '../identify/tvmaze-identify.ts';
+import { identifyCacheStore } from '../identify/identify-cache.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
 import { runScanPass } from './run-pass.ts';
 
 const log = createLogger({ name: 'test', level: 'silent' });
@@ -66,7 +68,7 @@ const pass = (s: ReturnType<typeof setup>) =>
     state: s.state,
     owner: { uid: null, gid: null },
     log,
-    tvmaze: createTvmazeIdentifier({ dataDir: s.data, minIntervalMs: 0, timeoutMs: 2000 }),
+    tvmaze: createTvmazeIdentifier({ cache: identifyCacheStore(dataDir(s.data)), minIntervalMs: 0, timeoutMs: 2000 }),
   });
 
 describe('a pass with the library, aliases and the provider deciding', () => {

@@ -30,6 +30,8 @@ async function service() {
     config: () => config.current(),
     state: config.state,
     owner: { uid: process.getuid!(), gid: process.getgid!() },
+    passes: config.data.passes(),
+    identifyCache: config.data.identifyCache(),
     updateSettings: (patch) => config.updateSettings(patch),
     notify: async (n) => void notices.push(n),
     unrecoverable: (message) => new Final(message),

@@ -1,12 +1,14 @@
 import type { Config, JobPayload, ManualImportPayload, State } from '@mo/shared';
 import type { Ownership } from '../fs/ownership.ts';
+import type { IdentifyCacheStore } from '../identify/identify-cache.ts';
 import { createTvmazeIdentifier, type TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
 import { scanLibraryToIndex } from '../library/index-scan.ts';
 import { libraryScanOptions } from '../library/scan-library.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { runManualImport, type ManualImportResult, type ManualRunOptions } from './manual-run.ts';
-import { passFileName, writePassFile } from './pass-file.ts';
+import { passFileName } from './pass-file.ts';
+import type { PassesStore } from './pass-list.ts';
 import { runScanPass } from './run-pass.ts';
 import { TemplateError } from './template.ts';
 
@@ -23,6 +25,10 @@ export interface ScanRunServiceDeps {
   state: StateStore<State>;
   /** PUID/PGID, read once at start: who gets the folders an import makes. */
   owner: Ownership;
+  /** Each pass's full result (`DataStores.passes()`). */
+  passes: PassesStore;
+  /** The provider look-ups kept between passes (`DataStores.identifyCache()`). */
+  identifyCache: IdentifyCacheStore;
   updateSettings: ManualRunOptions['updateSettings'];
   /** Queues a notify job; absent where the notify queue cannot be reached (tests). */
   notify?: (payload: JobPayload<'notify'>) => Promise<void>;
@@ -47,13 +53,9 @@ async function tellServers(deps: ScanRunServiceDeps, cfg: Config, jobId: string,
  * same way on every retry; so does a conflict (downloads in a library), whose code the API answers with.
  */
 export function scanRunService(deps: ScanRunServiceDeps) {
-  // One per data folder for the process: its cache file and its pace with the provider outlive a pass.
-  const identifiers = new Map<string, TvmazeIdentifier>();
-  const identifierFor = (dataDir: string) => {
-    let tvmaze = identifiers.get(dataDir);
-    if (!tvmaze) identifiers.set(dataDir, (tvmaze = createTvmazeIdentifier({ dataDir })));
-    return tvmaze;
-  };
+  // One for the process: its cache and its pace with the provider outlive a pass.
+  let tvmaze: TvmazeIdentifier | undefined;
+  const identifier = () => (tvmaze ??= createTvmazeIdentifier({ cache: deps.identifyCache }));
   const failure = (err: unknown) => (err instanceof TemplateError ? deps.unrecoverable(err.message) : deps.final(err));
 
   return {
@@ -75,12 +77,12 @@ export function scanRunService(deps: ScanRunServiceDeps) {
           log: ctx.log,
           signal: ctx.signal,
           progress: (value) => void ctx.progress(value).catch(() => {}),
-          tvmaze: identifierFor(cfg.paths.data),
+          tvmaze: identifier(),
         });
       } catch (err) {
         throw failure(err);
       }
-      const summary = await writePassFile(cfg.paths.data, ctx.jobId, result);
+      const summary = await deps.passes.write(ctx.jobId, result);
       if (!result.dry_run) await tellServers(deps, cfg, ctx.jobId, result.moves);
       return summary;
     },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Alias, Config } from '@mo/shared';
+import { openDataDir } from '../config/data-stores.ts';
 import { validateFileConfig } from '../config/load.ts';
 import { createLogger } from '../logging/logger.ts';
 import { scannerService, type ScanJobOutcome, type ScanJobs } from './scanner-service.ts';
@@ -41,8 +42,11 @@ const jobs: ScanJobs = {
 };
 
 function service(aliases: Alias[] = []) {
+  const data = openDataDir(cfg.paths.data);
   return scannerService({
     config: () => cfg,
+    passes: data.passes(),
+    history: data.history(),
     jobs,
     refreshLibrary: async () => void refreshed++,
     async updateSettings(patch) {

@@ -1,12 +1,11 @@
 import type { z } from 'zod';
 import type { Alias, aliasRemoveBody, Config, ErrorCode, JobPayload, JobState, manualImportBody } from '@mo/shared';
 import { AppError } from '../errors.ts';
-import { readHistory } from '../history/history-log.ts';
+import type { HistoryStore } from '../history/history-log.ts';
 import type { Logger } from '../logging/logger.ts';
 import { libraryFoldersOf } from './downloads-in-library.ts';
 import { checkManualRequest, nothingImported, resolveManualTarget } from './manual-import.ts';
-import { fullPassResult } from './pass-file.ts';
-import { readRecentPasses } from './pass-list.ts';
+import type { PassesStore } from './pass-list.ts';
 import { readPendingImports } from './pending-imports.ts';
 import { planDownloads } from './run-pass.ts';
 
@@ -26,6 +25,10 @@ export interface ScanJobs {
 
 export interface ScannerServiceDeps {
   config: () => Config;
+  /** `DataStores.passes()`: each pass's full result. */
+  passes: PassesStore;
+  /** `DataStores.history()`: what was imported, so that it is not imported again. */
+  history: HistoryStore;
   jobs: ScanJobs;
   /** Re-reads the cached library index, so that a client that waited for a library scan sees it in its next request. */
   refreshLibrary: () => Promise<void>;
@@ -45,12 +48,12 @@ export function scannerService(deps: ScannerServiceDeps) {
     async pass(wait: number): Promise<ScanJobOutcome> {
       const outcome = await deps.jobs.submit('scan-pass', { trigger: 'api' }, { waitSeconds: wait });
       if (outcome.kind !== 'completed') return outcome;
-      return { ...outcome, result: await fullPassResult(deps.config().paths.data, outcome.job.id, outcome.result) };
+      return { ...outcome, result: await deps.passes.full(outcome.job.id, outcome.result) };
     },
 
     /** From the pass files alone: it answers while Redis is down, and for passes Redis no longer keeps. */
     recentPasses(limit: number) {
-      return readRecentPasses(deps.config().paths.data, limit);
+      return deps.passes.recent(limit);
     },
 
     async libraryScan(wait: number): Promise<ScanJobOutcome> {
@@ -60,7 +63,7 @@ export function scannerService(deps: ScannerServiceDeps) {
     },
 
     pendingImports() {
-      return readPendingImports(deps.config());
+      return readPendingImports(deps.config(), deps);
     },
 
     /**
@@ -80,7 +83,7 @@ export function scannerService(deps: ScannerServiceDeps) {
       const planned = await planDownloads(cfg, {
         log: opts.log,
         nowMs: Date.now(),
-        records: await readHistory(cfg.paths.data),
+        records: await deps.history.read(),
         manual: { target, as: req.as },
       });
       const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);

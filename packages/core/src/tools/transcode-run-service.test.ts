@@ -39,7 +39,7 @@ function service(jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome
     config: () => cfg,
     records: { read: () => state.read(), current: () => initialState() },
     store: transcodeStore(transcodeLog),
-    journal: () => workJournal(dir),
+    journal: () => workJournal(dataDir(dir)),
     locate: async (path) => {
       located.push(path);
       throw new AppError('not_found', `${path} is gone`);
