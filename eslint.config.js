@@ -2,6 +2,13 @@ import js from '@eslint/js';
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+// A package is used by its name and the subpaths its package.json exports, never by its src/ files:
+// test/rules/package-boundaries.test.ts checks the same over every file, including the relative paths.
+const noDeepImports = {
+  group: ['@mo/*/src', '@mo/*/src/**'],
+  message: 'Import the package by its name or an exported subpath (see its package.json "exports").',
+};
+
 // The web app talks to the service only through its HTTP contract: the typed client and the shared
 // schemas. Reaching into the core or the API would bundle server code into the browser and tie the
 // UI to internals the contract is there to hide.
@@ -36,6 +43,8 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-duplicates': 'error',
+      'import-x/no-relative-packages': 'error',
+      'no-restricted-imports': ['error', { patterns: [noDeepImports] }],
       // The codebase names what it drops on purpose with a leading underscore ({ secret: _s, ...rest }).
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -58,12 +67,15 @@ export default tseslint.config(
     files: ['**/*.test.ts', '**/*.test.tsx', 'test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  { files: ['apps/web/src/**'], rules: { 'no-restricted-imports': ['error', { patterns: webBoundaries }] } },
+  { files: ['apps/web/src/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noDeepImports, ...webBoundaries] }] } },
   {
     // Pages are the web app's features: the shared pieces (components, the API layer) never depend on one.
     files: ['apps/web/src/components/**', 'apps/web/src/api/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...webBoundaries, { group: ['**/pages/**'], message: 'Shared web code does not depend on a page.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noDeepImports, ...webBoundaries, { group: ['**/pages/**'], message: 'Shared web code does not depend on a page.' }] },
+      ],
     },
   },
 );

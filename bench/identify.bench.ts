@@ -22,13 +22,9 @@
 // Run: pnpm bench identify [--json <file>]   (--json writes every case's outcome, to diff runs)
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_CONFIG, KNOWN_VIDEO_EXTENSIONS } from '../packages/shared/src/index.ts';
-import type { CorpusCase } from '../packages/core/src/parse/corpus-score.ts';
-import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
-import type { DriveSpace } from '../packages/core/src/scanner/choose-drive.ts';
-import { extensionOf } from '../packages/core/src/scanner/download-rules.ts';
-import { buildFolderLookup } from '../packages/core/src/scanner/folder-lookup.ts';
-import { planPass, type DownloadFile, type PlanOptions, type PlanWorld } from '../packages/core/src/scanner/plan-pass.ts';
+import { DEFAULT_CONFIG, KNOWN_VIDEO_EXTENSIONS } from '@mo/shared';
+import { type CorpusCase, nonVideoExtension } from '@mo/core/parse';
+import { type DriveSpace, extensionOf, buildFolderLookup, planPass, type DownloadFile, type PlanOptions, type PlanWorld } from '@mo/core/scanner';
 import { baseName, CATEGORY_TAGS, loadCorpus, pct, table } from './support/corpus.ts';
 import { buildRounds, judgeCase, seriesFolder, type Outcome, type Verdict } from './support/identify-rounds.ts';
 

@@ -29,7 +29,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { indexPath } from '../packages/core/src/library/index-store.ts';
+import { indexPath } from '@mo/core';
 import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '@mo/test-support/service';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { generateLibrary, type GeneratedLibrary } from './support/library-fixture.ts';

@@ -32,9 +32,10 @@ import {
   type CorpusScore,
   type Metric,
   type ParsedForScoring,
-} from '../packages/core/src/parse/corpus-score.ts';
-import { nonVideoExtension } from '../packages/core/src/parse/non-video.ts';
-import { parseRelease, parseReleaseName } from '../packages/core/src/parse/release-name.ts';
+  nonVideoExtension,
+  parseRelease,
+  parseReleaseName,
+} from '@mo/core/parse';
 import { baseName, CATEGORY_TAGS, loadCorpus, pct, table } from './support/corpus.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

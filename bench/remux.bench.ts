@@ -13,11 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probeFile, runTool } from '../packages/core/src/media/run.ts';
-import { applyTrackAction } from '../packages/core/src/media/remux.ts';
-import { workJournal } from '../packages/core/src/media/work-journal.ts';
-import { dataDir } from '../packages/core/src/data-dir/data-dir.ts';
-import { fullClip } from '../packages/core/src/media/test-fixtures/clips.ts';
+import { probeFile, runTool, applyTrackAction, workJournal } from '@mo/core/media';
+import { dataDir } from '@mo/core';
+import { fullClip } from '@mo/core/test-fixtures';
 
 const GOAL_RATIO = 2.5;
 const targetBytes = Number(process.env.REMUX_BENCH_MB ?? 1024) * 1024 * 1024;

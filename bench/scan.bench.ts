@@ -20,12 +20,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONFIG, initialState, stateSchema, type Config } from '../packages/shared/src/index.ts';
-import { createLogger } from '../packages/core/src/logging/logger.ts';
-import { createStateStore } from '../packages/core/src/state/state-store.ts';
-import { moveFile } from '../packages/core/src/fs/transfer.ts';
-import { runScanPass } from '../packages/core/src/scanner/run-pass.ts';
-import { walkDownloads } from '../packages/core/src/scanner/walk-downloads.ts';
+import { DEFAULT_CONFIG, initialState, stateSchema, type Config } from '@mo/shared';
+import { createLogger, createStateStore } from '@mo/core';
+import { moveFile } from '@mo/core/fs';
+import { runScanPass, walkDownloads } from '@mo/core/scanner';
 
 const DOWNLOADS = Number(process.env.BENCH_DOWNLOADS ?? 10_000);
 const MOVE_BYTES = parseSize(process.env.BENCH_MOVE_BYTES ?? '2G');

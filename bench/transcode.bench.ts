@@ -11,12 +11,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probeFile, runTool } from '../packages/core/src/media/run.ts';
-import { transcodeToMp4 } from '../packages/core/src/media/transcode.ts';
-import type { VideoEncoder } from '../packages/core/src/media/transcode-command.ts';
-import { VIDEO_ENCODERS } from '../packages/shared/src/index.ts';
-import { workJournal } from '../packages/core/src/media/work-journal.ts';
-import { dataDir } from '../packages/core/src/data-dir/data-dir.ts';
+import { probeFile, runTool, transcodeToMp4, type VideoEncoder, workJournal } from '@mo/core/media';
+import { dataDir } from '@mo/core';
+import { VIDEO_ENCODERS } from '@mo/shared';
 
 const seconds = Number(process.env.TRANSCODE_BENCH_SECONDS ?? 30);
 const asked = (process.env.TRANSCODE_BENCH_ENCODERS ?? 'h264_nvenc')

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { DEFAULT_CONFIG } from '../packages/shared/src/config/schema.ts';
-import { scanLibrary } from '../packages/core/src/library/scan-library.ts';
-import { writeLibraryIndex } from '../packages/core/src/library/index-store.ts';
+import { DEFAULT_CONFIG } from '@mo/shared';
+import { scanLibrary, writeLibraryIndex } from '@mo/core';
 import { buildApps, REPO_ROOT, startProcess, waitFor, writeTestKey, TEST_API_KEY } from '@mo/test-support/service';
 import { generateLibrary } from './support/library-fixture.ts';
 

@@ -4,6 +4,6 @@ import { register } from 'tsx/esm/api';
 
 // The document is built by the API's TypeScript sources.
 register();
-const { renderSchema, SCHEMA_FILE } = await import('../packages/api-client/src/generate.ts');
+const { renderSchema, SCHEMA_FILE } = await import('@mo/api-client/generate');
 await writeFile(SCHEMA_FILE, await renderSchema());
 console.log(`wrote ${SCHEMA_FILE}`);

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CorpusCase } from '../../packages/core/src/parse/corpus-score.ts';
+import type { CorpusCase } from '@mo/core/parse';
 
 /** The corpus README's categories, in the order the per-category tables list them. */
 export const CATEGORY_TAGS = [

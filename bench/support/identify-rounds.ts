@@ -1,8 +1,7 @@
 // The libraries and verdicts of the identification benchmark (bench/identify.bench.ts).
-import type { CaseExpect } from '../../packages/core/src/parse/corpus-score.ts';
-import { folderTitleKey } from '../../packages/core/src/library/title-match.ts';
-import type { Plan, Skipped } from '../../packages/core/src/scanner/plan-pass.ts';
-import { safeName } from '../../packages/core/src/scanner/safe-name.ts';
+import type { CaseExpect } from '@mo/core/parse';
+import { folderTitleKey } from '@mo/core';
+import { type Plan, type Skipped, safeName } from '@mo/core/scanner';
 
 export type Verdict = 'right' | 'refused' | 'wrong';
 

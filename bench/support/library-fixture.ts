@@ -5,8 +5,8 @@
 // does real work.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '../../packages/shared/src/index.ts';
-import { rng } from '../../test/faults/support/prng.ts';
+import { KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '@mo/shared';
+import { rng } from '@mo/test-support/prng';
 
 export interface GeneratedLibrary {
   drives: { name: string; path: string }[];

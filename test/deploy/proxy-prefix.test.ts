@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from '../browser/support/stack.ts';
-import { sseReader } from '../../apps/api/src/test-support/sse.ts';
+import { sseReader } from '@mo/api/test-support/sse';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { REPO_ROOT, startProcess, TEST_API_KEY, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { nginxBinary, startPrefixNginx, type RunningNginx } from './support/nginx.ts';

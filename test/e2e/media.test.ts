@@ -1,8 +1,7 @@
 import { copyFile, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fullClip, makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { ffmpegWrapper, slowFinish } from '../../packages/core/src/media/test-fixtures/ffmpeg-wrapper.ts';
+import { fullClip, makeClip, ffmpegWrapper, slowFinish } from '@mo/core/test-fixtures';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '@mo/test-support/service';
 

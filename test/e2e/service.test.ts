@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, withTestKey } from '@mo/test-support/service';
-import { sseReader } from '../../apps/api/src/test-support/sse.ts';
+import { sseReader } from '@mo/api/test-support/sse';
 
 // The whole service as users run it: two processes, a real Redis, real HTTP.
 let install: TempInstall;

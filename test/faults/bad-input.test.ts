@@ -8,25 +8,17 @@ import { copyFile, mkdir, readdir, readFile, symlink, utimes, writeFile } from '
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../apps/api/src/test-support/app.ts';
-import {
-  createJobClient,
-  createLogger,
-  libraryScanOptions,
-  scanLibrary,
-  writeLibraryIndex,
-  writeFileAtomic,
-  type JobClient,
-} from '../../packages/core/src/index.ts';
-import { NO_OWNERSHIP } from '../../packages/core/src/fs/ownership.ts';
-import { runScanPass } from '../../packages/core/src/scanner/run-pass.ts';
-import { fullClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { stateSchema } from '../../packages/shared/src/index.ts';
+import { testApp, type TestApp } from '@mo/api/test-support/app';
+import { createJobClient, createLogger, libraryScanOptions, scanLibrary, writeLibraryIndex, writeFileAtomic, type JobClient } from '@mo/core';
+import { NO_OWNERSHIP } from '@mo/core/fs';
+import { runScanPass } from '@mo/core/scanner';
+import { fullClip } from '@mo/core/test-fixtures';
+import { stateSchema } from '@mo/shared';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { startProcess, waitFor, type RunningProcess } from '@mo/test-support/service';
 import { diffSnapshots, sha256, snapshot } from './support/files.ts';
 import { json, raw, send } from './support/http.ts';
-import { rng, suiteSeed } from './support/prng.ts';
+import { rng, suiteSeed } from '@mo/test-support/prng';
 import { Figures } from './support/report.ts';
 import { generateSettingsCases, type SettingsCase } from './support/settings-bodies.ts';
 

@@ -2,10 +2,10 @@
 // browser while the stream stays open, and a browser that goes away frees its place in the API
 // (nginx must close the upstream connection too, or the API would keep the readers open for it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settingsEventSchema } from '../../packages/shared/src/events/schema.ts';
-import { TEST_API_KEY, testApp, type TestApp } from '../../apps/api/src/test-support/app.ts';
-import { sseReader } from '../../apps/api/src/test-support/sse.ts';
-import { listen } from '../../apps/api/src/test-support/serve.ts';
+import { settingsEventSchema } from '@mo/shared';
+import { TEST_API_KEY, testApp, type TestApp } from '@mo/api/test-support/app';
+import { sseReader } from '@mo/api/test-support/sse';
+import { listen } from '@mo/api/test-support/serve';
 import { startNginx, type RunningNginx } from '../deploy/support/nginx.ts';
 import { freePort } from '@mo/test-support/redis';
 

@@ -4,7 +4,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobClient, createLogger, type JobClient } from '../../packages/core/src/index.ts';
+import { createJobClient, createLogger, type JobClient } from '@mo/core';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { json, send } from './support/http.ts';

@@ -7,8 +7,8 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, symlink, unlink,
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { runTool } from '../../packages/core/src/media/run.ts';
+import { makeClip } from '@mo/core/test-fixtures';
+import { runTool } from '@mo/core/media';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, TEST_API_KEY, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { diffSnapshots, snapshot } from './support/files.ts';

@@ -9,10 +9,9 @@
 import { writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LISTED_DEPTH, MAX_LISTED_FILES } from '../../packages/core/src/scanner/downloads-listing.ts';
-import { MAX_DISCARD_BYTES } from '../../apps/api/src/http/body-limit.ts';
+import { MAX_LISTED_DEPTH, MAX_LISTED_FILES, walkDownloads } from '@mo/core/scanner';
+import { MAX_DISCARD_BYTES } from '@mo/api/limits';
 import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '@mo/test-support/prometheus-text';
-import { walkDownloads } from '../../packages/core/src/scanner/walk-downloads.ts';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, tempInstall, TEST_API_KEY, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { startNginx, type RunningNginx } from '../deploy/support/nginx.ts';

@@ -5,7 +5,7 @@
 import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
+import { makeClip } from '@mo/core/test-fixtures';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { json, send } from './support/http.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLibrary } from '../../bench/support/library-fixture.ts';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
+import { makeClip } from '@mo/core/test-fixtures';
 import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall, writeTestKey } from '@mo/test-support/service';
 import { ageLocks, sha256 } from './support/files.ts';

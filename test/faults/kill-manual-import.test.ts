@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyResponse } from '../../packages/shared/src/index.ts';
+import { historyResponse } from '@mo/shared';
 import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, waitFor, type RunningProcess } from '@mo/test-support/service';
 import { ageLocks, findLeftovers, sha256, sha256OrNull } from './support/files.ts';

@@ -10,14 +10,14 @@ import { basename, dirname, join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeFile } from '../../packages/core/src/media/run.ts';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
+import { probeFile } from '@mo/core/media';
+import { makeClip } from '@mo/core/test-fixtures';
 import { dropPrefix, fastForwardStalls, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { jobFinal, kill, sleep, startWorker } from './support/jobs.ts';
-import { rng, suiteSeed } from './support/prng.ts';
+import { rng, suiteSeed } from '@mo/test-support/prng';
 import { Figures } from './support/report.ts';
 
 const FILES = 12;

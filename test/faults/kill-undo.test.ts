@@ -11,13 +11,13 @@ import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyResponse, undoResponse } from '../../packages/shared/src/index.ts';
+import { historyResponse, undoResponse } from '@mo/shared';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, waitFor, type RunningProcess } from '@mo/test-support/service';
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
 import { json, send } from './support/http.ts';
 import { sleep, startWorker } from './support/jobs.ts';
-import { rng, suiteSeed } from './support/prng.ts';
+import { rng, suiteSeed } from '@mo/test-support/prng';
 import { Figures } from './support/report.ts';
 import { crossFilesystem, killInstall } from './support/cross-fs.ts';
 

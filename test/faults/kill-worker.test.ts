@@ -14,13 +14,9 @@ import { copyFile, mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeFile } from '../../packages/core/src/media/run.ts';
-import { muxerFor } from '../../packages/core/src/media/containers.ts';
-import { streamsAfter } from '../../packages/core/src/media/track-command.ts';
-import { sameStreams } from '../../packages/core/src/media/verify.ts';
-import type { MediaStream } from '../../packages/core/src/media/probe.ts';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { stateSchema } from '../../packages/shared/src/index.ts';
+import { probeFile, muxerFor, streamsAfter, sameStreams, type MediaStream } from '@mo/core/media';
+import { makeClip } from '@mo/core/test-fixtures';
+import { stateSchema } from '@mo/shared';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, REPO_ROOT, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 import { ageLocks, filesIn, findLeftovers, sha256, sha256OrNull } from './support/files.ts';
@@ -28,7 +24,7 @@ import { json, send } from './support/http.ts';
 import { jobRecord, sleep } from './support/jobs.ts';
 import { crossFilesystem, killInstall } from './support/cross-fs.ts';
 import { jobCounts, runKillTrials, type Check, type KindSpec, type Settled, type TrialStats } from './support/kill-trials.ts';
-import { rng, suiteSeed } from './support/prng.ts';
+import { rng, suiteSeed } from '@mo/test-support/prng';
 import { Figures, percentile } from './support/report.ts';
 
 const TRIALS = Number(process.env.FAULTS_KILL_TRIALS ?? 26);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get } from '../../bench/support/http-load.ts';
 import { generateLibrary } from '../../bench/support/library-fixture.ts';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
+import { makeClip } from '@mo/core/test-fixtures';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, waitFor, type RunningProcess, TEST_API_KEY } from '@mo/test-support/service';
 import { json, send } from './support/http.ts';

@@ -6,13 +6,8 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeFile } from '../../packages/core/src/media/run.ts';
-import { muxerFor } from '../../packages/core/src/media/containers.ts';
-import { streamsAfter } from '../../packages/core/src/media/track-command.ts';
-import { sameStreams } from '../../packages/core/src/media/verify.ts';
-import type { MediaStream } from '../../packages/core/src/media/probe.ts';
-import { makeClip } from '../../packages/core/src/media/test-fixtures/clips.ts';
-import { ffmpegWrapper, slowStart } from '../../packages/core/src/media/test-fixtures/ffmpeg-wrapper.ts';
+import { probeFile, muxerFor, streamsAfter, sameStreams, type MediaStream } from '@mo/core/media';
+import { makeClip, ffmpegWrapper, slowStart } from '@mo/core/test-fixtures';
 import { freePort, PrivateRedis, uniquePrefix } from '@mo/test-support/redis';
 import { buildApps, startProcess, tempInstall, waitFor, type RunningProcess, type TempInstall } from '@mo/test-support/service';
 

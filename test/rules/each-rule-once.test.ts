@@ -4,9 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '../../packages/shared/src/index.ts';
-import { demuxerFor, muxerFor } from '../../packages/core/src/media/containers.ts';
-import { SERIES_COUNTRIES, seriesCountryOfIso } from '../../packages/core/src/parse/countries.ts';
+import { DEFAULT_CONFIG, KNOWN_SUBTITLE_EXTENSIONS, KNOWN_VIDEO_EXTENSIONS } from '@mo/shared';
+import { demuxerFor, muxerFor } from '@mo/core/media';
+import { SERIES_COUNTRIES, seriesCountryOfIso } from '@mo/core/parse';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 

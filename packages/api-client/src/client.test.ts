@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { stubJobs, testApp, type TestApp } from '../../../apps/api/src/test-support/app.ts';
+import { stubJobs, testApp, type TestApp } from '@mo/api/test-support/app';
 import { createApiClient, type ApiClient, type ApiError, type Schemas } from './index.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { createApp } from '../../../apps/api/src/app.ts';
-import { standaloneDocument } from '../../../apps/api/src/openapi/document.ts';
+import { createApp } from '@mo/api/app';
+import { standaloneDocument } from '@mo/api/openapi';
 
 /** Where the types generated from the API's OpenAPI document are committed. */
 export const SCHEMA_FILE = fileURLToPath(new URL('./schema.gen.ts', import.meta.url));

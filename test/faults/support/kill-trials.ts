@@ -4,7 +4,7 @@
 import type { RunningProcess } from '@mo/test-support/service';
 import { fastForwardStalls } from '@mo/test-support/redis';
 import { jobFinal, jobRecord, jobStarted, kill, logLines, sleep, startWorker } from './jobs.ts';
-import type { Rng } from './prng.ts';
+import type { Rng } from '@mo/test-support/prng';
 
 export interface Check {
   /** Originals (by path) with no intact copy left: neither the original bytes nor a verified result. */

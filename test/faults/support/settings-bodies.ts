@@ -2,7 +2,7 @@
 // of them, each with what CONTRACT.md says must happen: a 200 that applies exactly the patch, or a
 // 400 that names the key path ("An unknown key or a wrong type is a 400 that names the key path;
 // nothing is saved then"). Seeded, so a failing case is reproduced by its seed and number.
-import type { Rng } from './prng.ts';
+import type { Rng } from '@mo/test-support/prng';
 
 export type Expect = 'accept' | 'reject' | 'either';
 

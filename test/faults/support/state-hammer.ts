@@ -2,7 +2,7 @@
 // uses, updating state.json in a tight loop until it is SIGKILLed. Each update writes a settings
 // value and a `recent` entry carrying the same counter, so a torn or mixed file cannot pass
 // unnoticed. Prints "ready <pid>" once its first update landed. With "once", one update, then exit.
-import { createRuntimeConfig } from '../../../packages/core/src/config/runtime-config.ts';
+import { createRuntimeConfig } from '@mo/core';
 
 const [configFile, mode] = process.argv.slice(2);
 if (!configFile) throw new Error('usage: state-hammer <config.toml> [once]');

@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJobClient, createLogger, createWorkerHost, readProcessEnv, type JobClient, type WorkerHost } from '@mo/core';
-import { runScanPass, writePassFile } from '@mo/core/scanner';
+import { createJobClient, createLogger, createWorkerHost, type JobClient, type WorkerHost } from '@mo/core';
+import { runScanPass, scanRunService, writePassFile } from '@mo/core/scanner';
 import { NO_OWNERSHIP } from '@mo/core/fs';
 import { manualImportPackPreviewResponse, manualImportPreviewResponse, manualImportResponse, pendingImportsResponse } from '@mo/shared';
-import { manualImportHandler } from '../../../worker/src/handlers/manual-import.ts';
 import { testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 
@@ -35,13 +34,24 @@ async function install(opts: { dryRun?: boolean; transfer?: 'move' | 'copy'; wor
     toml: `[app]\ndry_run = ${opts.dryRun ?? false}\nsettle_seconds = 0\n\n[library]\nsample_max_bytes = 0\ntransfer = "${opts.transfer ?? 'move'}"\n`,
   });
   if (opts.worker) {
-    const deps = { config: t.config, logger, env: readProcessEnv({ MEDIA_ORGANIZER_CONFIG: t.config.configFile }) };
+    const config = t.config;
+    const scanner = scanRunService({
+      config: () => config.current(),
+      state: config.state,
+      owner: NO_OWNERSHIP,
+      updateSettings: (patch) => config.updateSettings(patch),
+      unrecoverable: (message) => new Error(message),
+      final: (err) => err,
+    });
     host = createWorkerHost({
       redisUrl: testRedisUrl(),
       prefix: prefix!,
       queues: ['scan'],
       logger,
-      handlers: { 'manual-import': manualImportHandler(deps, {}), 'scan-pass': async () => Promise.reject(new Error('no pass job in this test')) },
+      handlers: {
+        'manual-import': (payload, ctx) => scanner.manualImport(payload, ctx),
+        'scan-pass': async () => Promise.reject(new Error('no pass job in this test')),
+      },
     });
   }
   for (const f of ['Doctor Who (1963)', 'Doctor Who (2005)']) mkdirSync(join(t.install.paths.drive, 'TV', f), { recursive: true });

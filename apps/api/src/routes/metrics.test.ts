@@ -4,6 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { libraryScanOptions, scanLibrary, writeLibraryIndex, type QueueStats } from '@mo/core';
 import type { WorkersReport } from '@mo/shared';
+// The service's version is the root package's, which no workspace package can name.
+// eslint-disable-next-line import-x/no-relative-packages
 import rootPackage from '../../../../package.json' with { type: 'json' };
 import { stubJobs, testApp, type TestApp } from '../test-support/app.ts';
 import { PROM_CLIENT_TOTAL_GAUGES, readExposition } from '@mo/test-support/prometheus-text';

@@ -2,7 +2,7 @@ import type { NfoInfo } from '@mo/shared';
 import { describe, expect, it } from 'vitest';
 import { parseNfo } from './nfo.ts';
 import { growthExponent, LINEAR_BOUND, run } from '../test-fixtures/growth.ts';
-import { rng } from '../../../../test/faults/support/prng.ts';
+import { rng } from '@mo/test-support/prng';
 
 describe('parseNfo', () => {
   it('reads a Kodi episode', () => {

@@ -1,7 +1,9 @@
+export { demuxerFor, muxerFor, type Demuxer, type Muxer } from './containers.ts';
 export * from './encoder-check-command.ts';
 export * from './encoder-check.ts';
 export * from './path-map.ts';
 export * from './probe-pool.ts';
+export type { MediaProbe, MediaStream } from './probe.ts';
 export * from './progress.ts';
 export * from './remux.ts';
 export * from './run.ts';

@@ -1,4 +1,6 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+// The service's version is the root package's, which no workspace package can name.
+// eslint-disable-next-line import-x/no-relative-packages
 import rootPackage from '../../../../package.json' with { type: 'json' };
 
 /** The commit a bundle was built from: scripts/build.mjs defines it; undeclared when the sources run. */
