@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../apps/api/src/app.ts';
 import { standaloneDocument } from '../../apps/api/src/openapi/document.ts';
-import { loadFileConfig } from '../../packages/core/src/config/load.ts';
-import { DEFAULT_CONFIG, driveSchema } from '../../packages/shared/src/index.ts';
+import { loadFileConfig } from '@mo/core';
+import { DEFAULT_CONFIG, driveSchema } from '@mo/shared';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

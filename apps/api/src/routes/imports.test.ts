@@ -39,6 +39,8 @@ async function install(opts: { dryRun?: boolean; transfer?: 'move' | 'copy'; wor
       config: () => config.current(),
       state: config.state,
       owner: NO_OWNERSHIP,
+      passes: config.data.passes(),
+      identifyCache: config.data.identifyCache(),
       updateSettings: (patch) => config.updateSettings(patch),
       unrecoverable: (message) => new Error(message),
       final: (err) => err,
