@@ -1,4 +1,5 @@
 import { historyStore, type HistoryStore } from '../history/history-log.ts';
+import { libraryStore, type LibraryStore } from '../library/library-store.ts';
 import { passesStore, type PassesStore } from '../scanner/pass-list.ts';
 import { dataDir, type DataDir } from '../data-dir/data-dir.ts';
 
@@ -11,11 +12,14 @@ export interface DataStores extends DataDir {
   history(): HistoryStore;
   /** The full result of each recent scanner pass (`passes/<job id>.json`). */
   passes(): PassesStore;
+  /** The library index and its per-folder stamps (`library-index.ndjson`, `library-folders.ndjson`). */
+  index(): LibraryStore;
 }
 
 export function openDataDir(root: string): DataStores {
   const data = dataDir(root);
   const history = historyStore(data);
   const passes = passesStore(data);
-  return { ...data, history: () => history, passes: () => passes };
+  const index = libraryStore(data);
+  return { ...data, history: () => history, passes: () => passes, index: () => index };
 }

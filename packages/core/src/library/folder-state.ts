@@ -1,9 +1,9 @@
 import { close, closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
-import { indexPath, readLibraryIndexHeader } from './index-store.ts';
+import { readIndexHeader } from './index-store.ts';
 import type { SummaryPart } from './views.ts';
-import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
+import { DATA_FILES } from '../data-dir/data-dir.ts';
 
 /**
  * Beside the index: every folder a library scan read, with the stat figures that say whether it
@@ -44,8 +44,10 @@ interface FoldersHeader {
   items_at: number;
 }
 
-export function foldersPath(dataDir: string): string {
-  return dataFolder(dataDir).path('libraryFolders');
+/** The index file and its folder file beside it. */
+export interface IndexFiles {
+  index: string;
+  folders: string;
 }
 
 export interface FolderStateWriter {
@@ -60,8 +62,7 @@ const CHUNK_BYTES = 1 << 20;
 const READ_WINDOW_BYTES = 1 << 20;
 
 /** Streams folder records to a temp file; `finish` writes the header and puts it in place. */
-export async function openFolderStateWriter(dataDir: string): Promise<FolderStateWriter> {
-  const file = foldersPath(dataDir);
+export async function openFolderStateWriter(file: string): Promise<FolderStateWriter> {
   await removeStaleTemps(file);
   const bodyTmp = tempPathFor(file);
   let fd: number | undefined = openSync(bodyTmp, 'wx', 0o600);
@@ -177,10 +178,10 @@ export interface PreviousScan {
  * trust: no folder file, one written for another index (a scan killed between the two renames) or
  * with other scan options, or one that does not parse.
  */
-export async function openPreviousScan(dataDir: string, options: string): Promise<PreviousScan | null> {
+export async function openPreviousScan(files: IndexFiles, options: string): Promise<PreviousScan | null> {
   let index;
   try {
-    index = await readLibraryIndexHeader(dataDir);
+    index = await readIndexHeader(files.index);
   } catch {
     return null;
   }
@@ -194,7 +195,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
   let header: FoldersHeader | undefined;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(foldersPath(dataDir));
+    bytes = readFileSync(files.folders);
   } catch {
     return null;
   }
@@ -222,7 +223,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
   }
   if (!header) return null;
   // The handle keeps the old index readable after the new one replaces it.
-  const fd = openSync(indexPath(dataDir), 'r');
+  const fd = openSync(files.index, 'r');
   const itemsAt = header.items_at;
   // A rescan asks for the folders in the order the previous scan wrote them: one read brings in
   // the lines of many folders.
@@ -252,7 +253,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
         windowBytes = 0;
         while (windowBytes < record.bytes) {
           const n = readSync(fd, window, windowBytes, window.length - windowBytes, from + windowBytes);
-          if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
+          if (n === 0) throw new Error(`${files.index}: shorter than its folder file says`);
           windowBytes += n;
         }
       }

@@ -1,6 +1,7 @@
 import type { IndexItem, LibraryIndex } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
-import { indexStamp, itemsAt, openIndex, streamItems, type IndexHeader, type OpenIndex } from './index-store.ts';
+import { itemsAt, streamItems, type IndexHeader, type OpenIndex } from './index-store.ts';
+import type { LibraryStore } from './library-store.ts';
 
 export type IndexListener = (header: IndexHeader | null, version: number) => void;
 
@@ -79,7 +80,7 @@ function retire(held: Held | null) {
 type Outcome = { value: unknown } | { error: unknown };
 
 export async function createLibraryCache(opts: {
-  dataDir: () => string;
+  index: LibraryStore;
   logger?: Logger;
   pollMs?: number;
   /** How long items stay in memory after the last function of the whole index that needed them. */
@@ -182,9 +183,8 @@ export async function createLibraryCache(opts: {
    * nobody wants.
    */
   async function load() {
-    const dir = opts.dataDir();
-    const open = await openIndex(dir);
-    const now = `${dir}|${open?.stamp ?? 'missing'}`;
+    const open = await opts.index.open();
+    const now = open?.stamp ?? 'missing';
     if (now === stamp) {
       await open?.handle.close();
       return;
@@ -232,8 +232,7 @@ export async function createLibraryCache(opts: {
   }
 
   async function check() {
-    const dir = opts.dataDir();
-    if (`${dir}|${await indexStamp(dir)}` === stamp) return;
+    if ((await opts.index.stamp()) === stamp) return;
     try {
       await load();
     } catch (err) {
