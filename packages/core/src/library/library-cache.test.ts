@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '@mo/shared';
-import { accumulate, createLibraryCache, type LibraryCache } from './library-cache.ts';
+import { accumulate, createLibraryCache, keysToRebuild, valuesOf, type Compute, type LibraryCache } from './library-cache.ts';
 import { INDEX_FILE, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
 import { libraryStore } from './library-store.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
@@ -307,5 +307,41 @@ describe('passes over the index', () => {
     // Both were asked for: rebuilt from the new index before it is taken.
     expect(await cache.derive('bytes', bytes)).toEqual({ at: '2026-07-01T00:00:00.000Z', bytes: 5 });
     expect(await cache.itemsAt(spans.version, spans.spans.get('/m/Movies/A')!)).toBeNull();
+  });
+});
+
+describe('keysToRebuild', () => {
+  const a = (): Compute<unknown> => () => 'a';
+  const b: Compute<unknown> = { pass: () => ({ add() {}, finish: () => 'b' }) };
+  it.each([
+    ['nothing asked since the last index', [], ['a', 'b'], []],
+    ['what was asked, with its computation', ['b'], ['a', 'b'], ['b']],
+    ['in the order asked', ['b', 'a'], ['a', 'b'], ['b', 'a']],
+    ['not a key asked without a computation', ['x', 'a'], ['a'], ['a']],
+  ])('%s', (_what, asked, known, keys) => {
+    const wanted = new Map<string, Compute<unknown>>(known.map((k) => [k, k === 'a' ? a() : b]));
+    const rebuilt = keysToRebuild(new Set(asked), wanted);
+    expect(rebuilt.map(([key]) => key)).toEqual(keys);
+    for (const [key, compute] of rebuilt) expect(compute).toBe(wanted.get(key));
+  });
+});
+
+describe('valuesOf', () => {
+  it('keeps the values, undefined and null among them, and lists the failures with their errors', () => {
+    const err = new Error('bad view');
+    const { values, failed } = valuesOf(
+      new Map([
+        ['a', { value: 1 }],
+        ['b', { error: err }],
+        ['c', { value: undefined }],
+        ['d', { value: null }],
+      ]),
+    );
+    expect([...values]).toEqual([
+      ['a', 1],
+      ['c', undefined],
+      ['d', null],
+    ]);
+    expect(failed).toEqual([['b', err]]);
   });
 });
