@@ -164,6 +164,40 @@ function recordDir(line: Buffer): string | null {
   return null;
 }
 
+/** The line of `bytes` that starts at `start`, without its newline. */
+function lineOf(bytes: Buffer, start: number): Buffer {
+  const end = bytes.indexOf(10, start);
+  return bytes.subarray(start, end === -1 ? bytes.length : end);
+}
+
+/**
+ * A folder file's header and where each folder's record starts, by folder; null when the header
+ * is not one `trusted` accepts, or any line does not parse.
+ */
+function folderLines(bytes: Buffer, trusted: (header: FoldersHeader) => boolean): { header: FoldersHeader; folders: Map<string, number> } | null {
+  const folders = new Map<string, number>();
+  let header: FoldersHeader | undefined;
+  try {
+    for (let start = 0; start < bytes.length;) {
+      const line = lineOf(bytes, start);
+      const at = start;
+      start += line.length + 1;
+      if (line.length === 0) continue;
+      if (!header) {
+        header = JSON.parse(line.toString('utf8')) as FoldersHeader;
+        if (!trusted(header)) return null;
+        continue;
+      }
+      const dir = recordDir(line);
+      if (dir === null) return null;
+      folders.set(dir, at);
+    }
+  } catch {
+    return null;
+  }
+  return header ? { header, folders } : null;
+}
+
 export interface PreviousScan {
   get(dir: string): FolderRecord | undefined;
   /** The folder's record as the previous scan wrote it, without its newline. */
@@ -191,37 +225,17 @@ export async function openPreviousScan(files: IndexFiles, options: string): Prom
   // garbage collection of the rescan had to trace, and the rescan took 13x the one at 100,000.
   // The file stays bytes, outside the heap the collector copies; a record is decoded when its
   // folder is reached. A line reader's strings and stream events cost a rescan a tenth of its time.
-  const folders = new Map<string, number>();
-  let header: FoldersHeader | undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(files.folders);
   } catch {
     return null;
   }
-  const lineAt = (start: number) => {
-    const end = bytes.indexOf(10, start);
-    return bytes.subarray(start, end === -1 ? bytes.length : end);
-  };
-  try {
-    for (let start = 0; start < bytes.length;) {
-      const line = lineAt(start);
-      const at = start;
-      start += line.length + 1;
-      if (line.length === 0) continue;
-      if (!header) {
-        header = JSON.parse(line.toString('utf8')) as FoldersHeader;
-        if (header.version !== FOLDERS_VERSION || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
-        continue;
-      }
-      const dir = recordDir(line);
-      if (dir === null) return null;
-      folders.set(dir, at);
-    }
-  } catch {
-    return null;
-  }
-  if (!header) return null;
+  const lineAt = (start: number) => lineOf(bytes, start);
+  const scannedAt = index.scanned_at;
+  const read = folderLines(bytes, (h) => h.version === FOLDERS_VERSION && h.index_scanned_at === scannedAt && h.options === options);
+  if (!read) return null;
+  const { header, folders } = read;
   // The handle keeps the old index readable after the new one replaces it.
   const fd = openSync(files.index, 'r');
   const itemsAt = header.items_at;

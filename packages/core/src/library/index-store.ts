@@ -82,6 +82,31 @@ export interface IndexWriter {
  */
 export const HEADER_ROOM = 4096;
 
+/** A new temp file for `file` with the header line, then the items copied from the writer's temp file past its header room. */
+async function withLongHeader(file: string, itemsTmp: string, headerLine: string, mode: number): Promise<string> {
+  const tmp = tempPathFor(file);
+  const out = openSync(tmp, 'wx', mode);
+  try {
+    writeSync(out, headerLine);
+    const from = openSync(itemsTmp, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+      for (let pos = HEADER_ROOM, n = readSync(from, buf, 0, buf.length, pos); n > 0; pos += n, n = readSync(from, buf, 0, buf.length, pos)) {
+        writeSync(out, buf, 0, n);
+      }
+    } finally {
+      closeSync(from);
+    }
+    fsyncSync(out);
+  } catch (err) {
+    closeSync(out);
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  closeSync(out);
+  return tmp;
+}
+
 /**
  * One header line, then one line per file. Line by line, a reader never holds the whole file as
  * one string next to the parsed items (at 100,000 files that string alone is ~40 MB), and a writer
@@ -118,30 +143,6 @@ export async function openIndexWriter(file: string): Promise<IndexWriter> {
     if (bytes.length > chunk.length) writeSync(fd!, bytes);
     else used += bytes.copy(chunk, used);
   };
-  /** A new file with the header line, then the items copied from the temp file. */
-  const withLongHeader = async (headerLine: string): Promise<string> => {
-    const tmp = tempPathFor(file);
-    const out = openSync(tmp, 'wx', mode);
-    try {
-      writeSync(out, headerLine);
-      const from = openSync(itemsTmp, 'r');
-      try {
-        const buf = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
-        for (let pos = HEADER_ROOM, n = readSync(from, buf, 0, buf.length, pos); n > 0; pos += n, n = readSync(from, buf, 0, buf.length, pos)) {
-          writeSync(out, buf, 0, n);
-        }
-      } finally {
-        closeSync(from);
-      }
-      fsyncSync(out);
-    } catch (err) {
-      closeSync(out);
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    closeSync(out);
-    return tmp;
-  };
   const lineOf = indexLineWriter();
   return {
     add(item) {
@@ -170,7 +171,7 @@ export async function openIndexWriter(file: string): Promise<IndexWriter> {
         } else {
           close();
           const headerLine = `${headerJson}\n`;
-          done = await withLongHeader(headerLine);
+          done = await withLongHeader(file, itemsTmp, headerLine, mode);
           itemsAt = Buffer.byteLength(headerLine);
         }
         await rename(done, file);
