@@ -29,7 +29,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { indexPath } from '@mo/core';
+import { openDataDir } from '@mo/core';
 import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '@mo/test-support/service';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { generateLibrary, type GeneratedLibrary } from './support/library-fixture.ts';
@@ -241,7 +241,7 @@ async function runSize(files: number): Promise<SizeResult> {
   const worker1 = memoryOf(workerPid);
   if (scan.files !== lib.files) misses.push(`${int(files)} files: the scan indexed ${int(scan.files)} files, the library holds ${int(lib.files)}`);
   if (rescan.files !== scan.files) misses.push(`${int(files)} files: the rescan indexed ${int(rescan.files)} files, the scan ${int(scan.files)}`);
-  const indexBytes = readFileSync(indexPath(dataDir)).length;
+  const indexBytes = readFileSync(openDataDir(dataDir).index().file).length;
 
   // One movie folder the index holds, for the per-folder route.
   const firstMovie = `${lib.drives[0]!.path}/Movies`;

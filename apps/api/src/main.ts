@@ -36,7 +36,7 @@ async function main() {
     if (next.app.log_level !== prev.app.log_level) logger.level = next.app.log_level;
   });
   const jobs = createJobClient({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger });
-  const library = await createLibraryCache({ dataDir: () => config.current().paths.data, logger });
+  const library = await createLibraryCache({ index: config.data.index(), logger });
   const auth = createAuthService({ store: config.data.auth(), configuredKey: () => config.current().app.api_key });
   // Made before the first request, so the owner can read it from the data folder right away.
   await auth.apiKey();

@@ -22,6 +22,7 @@ export * from './config/data-stores.ts';
 export * from './fs/atomic-write.ts';
 export * from './config/env.ts';
 export * from './library/index-store.ts';
+export * from './library/library-store.ts';
 export * from './library/index-scan.ts';
 export * from './library/library-cache.ts';
 export * from './library/classify.ts';

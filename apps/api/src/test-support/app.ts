@@ -81,7 +81,7 @@ export async function testApp(
   const install = await tempInstall(opts.toml);
   const config = await createRuntimeConfig({ configFile: install.configFile, pollMs: 50 });
   const logger = createLogger({ name: 'api-test', level: 'silent' });
-  const library = await createLibraryCache({ dataDir: () => config.current().paths.data, pollMs: 50 });
+  const library = await createLibraryCache({ index: config.data.index(), pollMs: 50 });
   const auth = createAuthService({ store: config.data.auth(), configuredKey: () => config.current().app.api_key });
   const live = createLiveEvents({ jobEvents: opts.jobEvents ?? stubJobEvents(), config, library, logger, heartbeatMs: opts.heartbeatMs });
   const app = createApp({

@@ -1,5 +1,6 @@
 import { authStore, type AuthStore } from '../auth/auth-store.ts';
 import { historyStore, type HistoryStore } from '../history/history-log.ts';
+import { libraryStore, type LibraryStore } from '../library/library-store.ts';
 import { passesStore, type PassesStore } from '../scanner/pass-list.ts';
 import { downloadsListingStore, type DownloadsListingStore } from '../scanner/downloads-cache.ts';
 import { dataDir, type DataDir } from '../data-dir/data-dir.ts';
@@ -29,6 +30,8 @@ export interface DataStores extends DataDir {
   auth(): AuthStore;
   /** The last listing of the downloads folder (`downloads-listing.json`). */
   downloadsListing(): DownloadsListingStore;
+  /** The library index and its per-folder stamps (`library-index.ndjson`, `library-folders.ndjson`). */
+  index(): LibraryStore;
 }
 
 export function openDataDir(root: string): DataStores {
@@ -39,6 +42,7 @@ export function openDataDir(root: string): DataStores {
   const identifyCache = identifyCacheStore(data);
   const auth = authStore(data);
   const downloadsListing = downloadsListingStore(data);
+  const index = libraryStore(data);
   let stateStores: Promise<StateStores> | undefined;
   return {
     ...data,
@@ -49,5 +53,6 @@ export function openDataDir(root: string): DataStores {
     identifyCache: () => identifyCache,
     auth: () => auth,
     downloadsListing: () => downloadsListing,
+    index: () => index,
   };
 }

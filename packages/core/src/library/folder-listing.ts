@@ -220,20 +220,8 @@ export function inlineLister(readNfo: boolean): FolderLister {
   return { list: (dir) => inline(dir, readNfo), nfoHead, close() {} };
 }
 
-/**
- * Listings read ahead on a worker thread while the scan classifies and writes what it has: the
- * syscalls, the largest part of a scan, run beside the rest. The scan must ask for folders in the
- * order `prefetchTree` walks `roots`, entering none of `above` (`foldersAbove`); if it ever asks for
- * another (a root that changed between the two stats, say), or the thread fails, the thread is
- * dropped (`onInline` says why) and every folder from then on is read inline.
- */
-export function prefetchingLister(
-  roots: readonly string[],
-  readNfo: boolean,
-  onInline?: (reason: string) => void,
-  above: ReadonlySet<string> = new Set(),
-): FolderLister {
-  const taken = new Int32Array(new SharedArrayBuffer(4));
+/** The thread that runs `prefetchTree` over `roots`, reading `taken` for how far the scan got. */
+function startListingThread(roots: readonly string[], readNfo: boolean, above: ReadonlySet<string>, taken: Int32Array): Worker {
   const job: PrefetchJob = {
     roots: [...roots],
     above: [...above],
@@ -249,29 +237,93 @@ export function prefetchingLister(
     `const __name = (f) => f;\n` +
     `(${prefetchTree.toString()})(require('node:fs'), ${listFolder.toString()}, ${readNfoHead.toString()}, ` +
     `(b, t) => parentPort.postMessage(b, t ? [t] : []), workerData.job, new Int32Array(workerData.taken));`;
-  let worker: Worker | null = new Worker(source, {
+  return new Worker(source, {
     eval: true,
     workerData: { job, taken: taken.buffer },
     // What the thread allocates is a window of batches and its set of folders entered: a small
     // young generation (the default is 16 MB per semi-space) keeps the worker's RSS down.
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
+}
+
+/** The listings the thread sent, in order, not yet handed to the scan. */
+interface ListingQueue {
+  /** How many listings have arrived in all. */
+  readonly arrived: number;
+  add(batch: FolderListing[]): void;
+  /** The next listing, or null when none is waiting; a batch wholly taken frees the thread to send another (`taken`). */
+  next(): FolderListing | null;
+  /** Whether none is waiting. */
+  empty(): boolean;
+  clear(): void;
+}
+
+function listingQueue(taken: Int32Array): ListingQueue {
   const ready: FolderListing[] = [];
   /** How many listings had arrived when each batch not yet wholly taken ended. */
   const batchEnds: number[] = [];
   let arrived = 0;
   let handed = 0;
   let at = 0;
+  return {
+    get arrived() {
+      return arrived;
+    },
+    add(batch) {
+      for (const l of batch) ready.push(l);
+      batchEnds.push((arrived += batch.length));
+    },
+    next() {
+      if (at >= ready.length) return null;
+      const listing = ready[at]!;
+      ready[at++] = undefined as unknown as FolderListing;
+      if (at === ready.length) {
+        ready.length = 0;
+        at = 0;
+      }
+      handed++;
+      let freed = 0;
+      while (batchEnds.length > 0 && batchEnds[0]! <= handed) {
+        batchEnds.shift();
+        freed++;
+      }
+      if (freed > 0) {
+        Atomics.add(taken, 0, freed);
+        Atomics.notify(taken, 0);
+      }
+      return listing;
+    },
+    empty: () => at >= ready.length,
+    clear() {
+      ready.length = 0;
+      at = 0;
+    },
+  };
+}
+
+/**
+ * Listings read ahead on a worker thread while the scan classifies and writes what it has: the
+ * syscalls, the largest part of a scan, run beside the rest. The scan must ask for folders in the
+ * order `prefetchTree` walks `roots`, entering none of `above` (`foldersAbove`); if it ever asks for
+ * another (a root that changed between the two stats, say), or the thread fails, the thread is
+ * dropped (`onInline` says why) and every folder from then on is read inline.
+ */
+export function prefetchingLister(
+  roots: readonly string[],
+  readNfo: boolean,
+  onInline?: (reason: string) => void,
+  above: ReadonlySet<string> = new Set(),
+): FolderLister {
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  let worker: Worker | null = startListingThread(roots, readNfo, above, taken);
+  const queue = listingQueue(taken);
   let done = false;
   let failure: Error | null = null;
   let closed = false;
   let wake: (() => void) | null = null;
   worker.on('message', (batch: FolderListing[] | null) => {
     if (batch === null) done = true;
-    else {
-      for (const l of batch) ready.push(l);
-      batchEnds.push((arrived += batch.length));
-    }
+    else queue.add(batch);
     wake?.();
   });
   worker.on('error', (err) => {
@@ -285,8 +337,7 @@ export function prefetchingLister(
   const drop = () => {
     void worker?.terminate();
     worker = null;
-    ready.length = 0;
-    at = 0;
+    queue.clear();
   };
   const fallBack = (reason: string) => {
     if (worker) onInline?.(reason);
@@ -294,29 +345,8 @@ export function prefetchingLister(
   };
   /** The folders read inline while the thread started, whose listings from it are dropped. */
   const readInline: string[] = [];
-  const next = (): FolderListing | null => {
-    if (at >= ready.length) return null;
-    const listing = ready[at]!;
-    ready[at++] = undefined as unknown as FolderListing;
-    if (at === ready.length) {
-      ready.length = 0;
-      at = 0;
-    }
-    // A batch wholly taken frees the thread to send another.
-    handed++;
-    let freed = 0;
-    while (batchEnds.length > 0 && batchEnds[0]! <= handed) {
-      batchEnds.shift();
-      freed++;
-    }
-    if (freed > 0) {
-      Atomics.add(taken, 0, freed);
-      Atomics.notify(taken, 0);
-    }
-    return listing;
-  };
   const take = (dir: string): FolderListing | null => {
-    for (let listing = next(); listing; listing = next()) {
+    for (let listing = queue.next(); listing; listing = queue.next()) {
       const expected = readInline.shift() ?? dir;
       if (listing.dir !== expected) {
         fallBack(`asked for ${expected}, the thread listed ${listing.dir}`);
@@ -333,7 +363,7 @@ export function prefetchingLister(
       if (now) return now;
       // Until the thread's first batch (it takes tens of milliseconds to start), this thread reads
       // folders itself rather than wait; their listings from the thread are dropped when they come.
-      if (arrived === 0 && !done && !failure) {
+      if (queue.arrived === 0 && !done && !failure) {
         readInline.push(dir);
         return inline(dir, readNfo);
       }
@@ -343,7 +373,7 @@ export function prefetchingLister(
           // be on a drive that no longer answers, and nobody waits for it now.
           if (closed) throw new Error('folder lister closed');
           if (!worker) return inline(dir, readNfo);
-          if (failure || (done && at >= ready.length)) {
+          if (failure || (done && queue.empty())) {
             fallBack(failure ? `listing thread failed: ${String(failure)}` : `asked for ${dir} after the thread's last folder`);
             return inline(dir, readNfo);
           }

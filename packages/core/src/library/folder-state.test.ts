@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FOLDERS_FILE, FOLDERS_VERSION, openFolderStateWriter, openPreviousScan, type FolderRecord } from './folder-state.ts';
-import { writeLibraryIndex } from './index-store.ts';
+import { INDEX_FILE, writeLibraryIndex } from './index-store.ts';
 
 let data: string;
 const SCANNED_AT = '2026-05-01T00:00:00.000Z';
@@ -16,6 +16,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(data, { recursive: true, force: true });
 });
+
+const files = () => ({ index: join(data, INDEX_FILE), folders: join(data, FOLDERS_FILE) });
 
 const record = (dir: string, over: Partial<FolderRecord> = {}): FolderRecord => ({
   dir,
@@ -31,7 +33,7 @@ const record = (dir: string, over: Partial<FolderRecord> = {}): FolderRecord => 
 });
 
 async function write(records: FolderRecord[]): Promise<void> {
-  const writer = await openFolderStateWriter(data);
+  const writer = await openFolderStateWriter(files().folders);
   for (const r of records) writer.add(r);
   await writer.finish({ version: FOLDERS_VERSION, index_scanned_at: SCANNED_AT, options: OPTIONS, items_at: 4096 });
 }
@@ -47,7 +49,7 @@ describe('folder file', () => {
   it('reads back every record as written, by folder, and its line byte for byte', async () => {
     const records = [huge, record(hostile, { at: 100 }), record(multibyte, { at: 200, subdirs: ['Season 01', 'Staffel 2'] })];
     await write(records);
-    const previous = (await openPreviousScan(data, OPTIONS))!;
+    const previous = (await openPreviousScan(files(), OPTIONS))!;
     try {
       for (const r of records) expect(previous.get(r.dir)).toEqual(r);
       expect(previous.get('/m/Movies/Absent (2000)')).toBeUndefined();
@@ -63,8 +65,8 @@ describe('folder file', () => {
     const records = [huge, record(hostile, { at: 100 }), record(multibyte, { at: 200 })];
     await write(records);
     const before = await readFile(join(data, FOLDERS_FILE), 'utf8');
-    const previous = (await openPreviousScan(data, OPTIONS))!;
-    const writer = await openFolderStateWriter(data);
+    const previous = (await openPreviousScan(files(), OPTIONS))!;
+    const writer = await openFolderStateWriter(files().folders);
     writer.addUnchanged(previous.line(huge.dir)!, huge, 0);
     writer.addUnchanged(previous.line(hostile)!, previous.get(hostile)!, 100);
     writer.addUnchanged(previous.line(multibyte)!, previous.get(multibyte)!, 250);
@@ -81,18 +83,18 @@ describe('folder file', () => {
 
   it('is not trusted when its header is for another index, other options or another version, or a record has no dir', async () => {
     await write([record('/m/Movies/A (2001)')]);
-    expect(await openPreviousScan(data, '["other"]')).toBeNull();
+    expect(await openPreviousScan(files(), '["other"]')).toBeNull();
     const file = join(data, FOLDERS_FILE);
     const text = await readFile(file, 'utf8');
     const [head, ...rest] = text.split('\n');
     await writeFile(file, [JSON.stringify({ ...JSON.parse(head!), index_scanned_at: '2020-01-01T00:00:00.000Z' }), ...rest].join('\n'));
-    expect(await openPreviousScan(data, OPTIONS)).toBeNull();
+    expect(await openPreviousScan(files(), OPTIONS)).toBeNull();
     await writeFile(file, [JSON.stringify({ ...JSON.parse(head!), version: FOLDERS_VERSION - 1 }), ...rest].join('\n'));
-    expect(await openPreviousScan(data, OPTIONS)).toBeNull();
+    expect(await openPreviousScan(files(), OPTIONS)).toBeNull();
     await writeFile(file, `${head}\n{"files":1}\n`);
-    expect(await openPreviousScan(data, OPTIONS)).toBeNull();
+    expect(await openPreviousScan(files(), OPTIONS)).toBeNull();
     await writeFile(file, text);
-    const previous = await openPreviousScan(data, OPTIONS);
+    const previous = await openPreviousScan(files(), OPTIONS);
     expect(previous?.get('/m/Movies/A (2001)')?.files).toBe(2);
     previous?.close();
   });

@@ -1,9 +1,9 @@
 import { close, closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
-import { indexPath, readLibraryIndexHeader } from './index-store.ts';
+import { readIndexHeader } from './index-store.ts';
 import type { SummaryPart } from './views.ts';
-import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
+import { DATA_FILES } from '../data-dir/data-dir.ts';
 
 /**
  * Beside the index: every folder a library scan read, with the stat figures that say whether it
@@ -44,8 +44,10 @@ interface FoldersHeader {
   items_at: number;
 }
 
-export function foldersPath(dataDir: string): string {
-  return dataFolder(dataDir).path('libraryFolders');
+/** The index file and its folder file beside it. */
+export interface IndexFiles {
+  index: string;
+  folders: string;
 }
 
 export interface FolderStateWriter {
@@ -60,8 +62,7 @@ const CHUNK_BYTES = 1 << 20;
 const READ_WINDOW_BYTES = 1 << 20;
 
 /** Streams folder records to a temp file; `finish` writes the header and puts it in place. */
-export async function openFolderStateWriter(dataDir: string): Promise<FolderStateWriter> {
-  const file = foldersPath(dataDir);
+export async function openFolderStateWriter(file: string): Promise<FolderStateWriter> {
   await removeStaleTemps(file);
   const bodyTmp = tempPathFor(file);
   let fd: number | undefined = openSync(bodyTmp, 'wx', 0o600);
@@ -163,6 +164,40 @@ function recordDir(line: Buffer): string | null {
   return null;
 }
 
+/** The line of `bytes` that starts at `start`, without its newline. */
+function lineOf(bytes: Buffer, start: number): Buffer {
+  const end = bytes.indexOf(10, start);
+  return bytes.subarray(start, end === -1 ? bytes.length : end);
+}
+
+/**
+ * A folder file's header and where each folder's record starts, by folder; null when the header
+ * is not one `trusted` accepts, or any line does not parse.
+ */
+function folderLines(bytes: Buffer, trusted: (header: FoldersHeader) => boolean): { header: FoldersHeader; folders: Map<string, number> } | null {
+  const folders = new Map<string, number>();
+  let header: FoldersHeader | undefined;
+  try {
+    for (let start = 0; start < bytes.length;) {
+      const line = lineOf(bytes, start);
+      const at = start;
+      start += line.length + 1;
+      if (line.length === 0) continue;
+      if (!header) {
+        header = JSON.parse(line.toString('utf8')) as FoldersHeader;
+        if (!trusted(header)) return null;
+        continue;
+      }
+      const dir = recordDir(line);
+      if (dir === null) return null;
+      folders.set(dir, at);
+    }
+  } catch {
+    return null;
+  }
+  return header ? { header, folders } : null;
+}
+
 export interface PreviousScan {
   get(dir: string): FolderRecord | undefined;
   /** The folder's record as the previous scan wrote it, without its newline. */
@@ -177,10 +212,10 @@ export interface PreviousScan {
  * trust: no folder file, one written for another index (a scan killed between the two renames) or
  * with other scan options, or one that does not parse.
  */
-export async function openPreviousScan(dataDir: string, options: string): Promise<PreviousScan | null> {
+export async function openPreviousScan(files: IndexFiles, options: string): Promise<PreviousScan | null> {
   let index;
   try {
-    index = await readLibraryIndexHeader(dataDir);
+    index = await readIndexHeader(files.index);
   } catch {
     return null;
   }
@@ -190,39 +225,19 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
   // garbage collection of the rescan had to trace, and the rescan took 13x the one at 100,000.
   // The file stays bytes, outside the heap the collector copies; a record is decoded when its
   // folder is reached. A line reader's strings and stream events cost a rescan a tenth of its time.
-  const folders = new Map<string, number>();
-  let header: FoldersHeader | undefined;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(foldersPath(dataDir));
+    bytes = readFileSync(files.folders);
   } catch {
     return null;
   }
-  const lineAt = (start: number) => {
-    const end = bytes.indexOf(10, start);
-    return bytes.subarray(start, end === -1 ? bytes.length : end);
-  };
-  try {
-    for (let start = 0; start < bytes.length;) {
-      const line = lineAt(start);
-      const at = start;
-      start += line.length + 1;
-      if (line.length === 0) continue;
-      if (!header) {
-        header = JSON.parse(line.toString('utf8')) as FoldersHeader;
-        if (header.version !== FOLDERS_VERSION || header.index_scanned_at !== index.scanned_at || header.options !== options) return null;
-        continue;
-      }
-      const dir = recordDir(line);
-      if (dir === null) return null;
-      folders.set(dir, at);
-    }
-  } catch {
-    return null;
-  }
-  if (!header) return null;
+  const lineAt = (start: number) => lineOf(bytes, start);
+  const scannedAt = index.scanned_at;
+  const read = folderLines(bytes, (h) => h.version === FOLDERS_VERSION && h.index_scanned_at === scannedAt && h.options === options);
+  if (!read) return null;
+  const { header, folders } = read;
   // The handle keeps the old index readable after the new one replaces it.
-  const fd = openSync(indexPath(dataDir), 'r');
+  const fd = openSync(files.index, 'r');
   const itemsAt = header.items_at;
   // A rescan asks for the folders in the order the previous scan wrote them: one read brings in
   // the lines of many folders.
@@ -252,7 +267,7 @@ export async function openPreviousScan(dataDir: string, options: string): Promis
         windowBytes = 0;
         while (windowBytes < record.bytes) {
           const n = readSync(fd, window, windowBytes, window.length - windowBytes, from + windowBytes);
-          if (n === 0) throw new Error(`${indexPath(dataDir)}: shorter than its folder file says`);
+          if (n === 0) throw new Error(`${files.index}: shorter than its folder file says`);
           windowBytes += n;
         }
       }

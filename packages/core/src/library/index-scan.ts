@@ -1,5 +1,7 @@
-import { FOLDERS_VERSION, openFolderStateWriter, openPreviousScan, type FolderRecord } from './folder-state.ts';
-import { openIndexWriter, type IndexHeader } from './index-store.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { FOLDERS_VERSION, type FolderRecord } from './folder-state.ts';
+import type { IndexHeader } from './index-store.ts';
+import { libraryStore, type LibraryStore } from './library-store.ts';
 import { scanLibraryInto, type LibraryScanOptions } from './scan-library.ts';
 import { summaryAccumulator, summaryPartBuilder, type LibrarySummary } from './views.ts';
 
@@ -24,16 +26,19 @@ function optionsKey(opts: LibraryScanOptions): string {
 
 const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name, i) => name === b[i]);
 
+/** `scanIntoIndex` into the index of the data folder `root` (the scanner's service names it by its path). */
+export const scanLibraryToIndex = (root: string, opts: LibraryScanOptions): Promise<IndexScanResult> => scanIntoIndex(libraryStore(dataDir(root)), opts);
+
 /**
- * A library scan into the index in `dataDir`, streamed: each item goes to the index file and into
- * the summary as it is found, none is held. Folders unchanged since the previous scan (same mtime,
- * ctime and inode) are not read again; their lines are copied from the previous index.
+ * A library scan into the index, streamed: each item goes to the index file and into the summary
+ * as it is found, none is held. Folders unchanged since the previous scan (same mtime, ctime and
+ * inode) are not read again; their lines are copied from the previous index.
  */
-export async function scanLibraryToIndex(dataDir: string, opts: LibraryScanOptions): Promise<IndexScanResult> {
+export async function scanIntoIndex(store: LibraryStore, opts: LibraryScanOptions): Promise<IndexScanResult> {
   const options = optionsKey(opts);
-  const previous = await openPreviousScan(dataDir, options);
-  const writer = await openIndexWriter(dataDir);
-  const folderState = await openFolderStateWriter(dataDir);
+  const previous = await store.previousScan(options);
+  const writer = await store.openWriter();
+  const folderState = await store.openFolderWriter();
   const summary = summaryAccumulator();
   const part = summaryPartBuilder();
   const folders = { read: 0, reused: 0 };

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexItem, LibraryIndex } from '@mo/shared';
 import { episode, item } from '../releases/test-fixtures/index-items.ts';
-import { HEADER_ROOM, indexLineWriter, indexPath, openIndex, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
+import { HEADER_ROOM, INDEX_FILE, indexLineWriter, openIndex, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
 
 let dir: string;
+let file: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mo-index-'));
+  file = join(dir, INDEX_FILE);
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -47,10 +49,10 @@ describe('index writer', () => {
 
   it('puts the header in the room kept before the items: the items are written once, not copied after it', async () => {
     await writeLibraryIndex(dir, { ...header(), items });
-    const text = await readFile(indexPath(dir), 'utf8');
+    const text = await readFile(file, 'utf8');
     expect(text.indexOf('\n')).toBe(HEADER_ROOM - 1);
     expect(text.slice(HEADER_ROOM)).toBe(items.map((i) => `${JSON.stringify(i)}\n`).join(''));
-    const open = await openIndex(dir);
+    const open = await openIndex(file);
     expect(open?.itemsAt).toBe(HEADER_ROOM);
     await open?.handle.close();
     expect(await readLibraryIndex(dir)).toEqual({ ...header(), items });
@@ -65,7 +67,7 @@ describe('index writer', () => {
       ...Array.from({ length: 3 }, (_, i) => item(`/m/d1/Movies/é𝄞 (2001)/part${i}.nfo`, { nfo: plot(400_000) })),
       item('/m/d1/Movies/é𝄞 (2001)/z.mkv'),
     ];
-    const writer = await openIndexWriter(dir);
+    const writer = await openIndexWriter(file);
     const positions: number[] = [];
     for (const it of many) {
       writer.add(it);
@@ -80,10 +82,10 @@ describe('index writer', () => {
   it('writes a header too long for the room ahead of a copy of the items', async () => {
     const skipped = Array.from({ length: 200 }, (_, i) => ({ path: `/m/d1/TV/unreadable folder number ${i}`, error: 'EACCES' }));
     await writeLibraryIndex(dir, { ...header(skipped), items });
-    const text = await readFile(indexPath(dir), 'utf8');
+    const text = await readFile(file, 'utf8');
     expect(text.indexOf('\n')).toBeGreaterThan(HEADER_ROOM);
     expect(await readLibraryIndex(dir)).toEqual({ ...header(skipped), items });
-    const writer = await openIndexWriter(dir);
+    const writer = await openIndexWriter(file);
     writer.add(items[1]!);
     expect(await writer.finish(header(skipped))).toEqual({ itemsAt: JSON.stringify(header(skipped)).length + 1 });
     expect(await readLibraryIndex(dir)).toEqual({ ...header(skipped), items: [items[1]] });
@@ -91,8 +93,8 @@ describe('index writer', () => {
 
   it('keeps the mode of the index it replaces', async () => {
     await writeLibraryIndex(dir, { ...header(), items });
-    await chmod(indexPath(dir), 0o640);
+    await chmod(file, 0o640);
     await writeLibraryIndex(dir, { ...header(), items: [] });
-    expect((await stat(indexPath(dir))).mode & 0o777).toBe(0o640);
+    expect((await stat(file)).mode & 0o777).toBe(0o640);
   });
 });

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { libraryIndexHeaderSchema, type IndexItem, type LibraryIndex } from '@mo/shared';
 import { removeStaleTemps, tempPathFor } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
@@ -7,9 +8,8 @@ import { dataDir as dataFolder, DATA_FILES } from '../data-dir/data-dir.ts';
 
 export const INDEX_FILE = DATA_FILES.libraryIndex.name;
 
-export function indexPath(dataDir: string): string {
-  return dataFolder(dataDir).path('libraryIndex');
-}
+/** The index of the data folder `root` (where a caller holds no `LibraryStore`: the scanner's pass, tests). */
+const indexOf = (root: string) => dataFolder(root).path('libraryIndex');
 
 export type IndexHeader = Omit<LibraryIndex, 'items'>;
 
@@ -82,6 +82,31 @@ export interface IndexWriter {
  */
 export const HEADER_ROOM = 4096;
 
+/** A new temp file for `file` with the header line, then the items copied from the writer's temp file past its header room. */
+async function withLongHeader(file: string, itemsTmp: string, headerLine: string, mode: number): Promise<string> {
+  const tmp = tempPathFor(file);
+  const out = openSync(tmp, 'wx', mode);
+  try {
+    writeSync(out, headerLine);
+    const from = openSync(itemsTmp, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+      for (let pos = HEADER_ROOM, n = readSync(from, buf, 0, buf.length, pos); n > 0; pos += n, n = readSync(from, buf, 0, buf.length, pos)) {
+        writeSync(out, buf, 0, n);
+      }
+    } finally {
+      closeSync(from);
+    }
+    fsyncSync(out);
+  } catch (err) {
+    closeSync(out);
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  closeSync(out);
+  return tmp;
+}
+
 /**
  * One header line, then one line per file. Line by line, a reader never holds the whole file as
  * one string next to the parsed items (at 100,000 files that string alone is ~40 MB), and a writer
@@ -89,9 +114,8 @@ export const HEADER_ROOM = 4096;
  * the header, which goes in last; the file then replaces the index. Readers see the previous index
  * or this one, never a mix.
  */
-export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
-  await mkdir(dataDir, { recursive: true });
-  const file = indexPath(dataDir);
+export async function openIndexWriter(file: string): Promise<IndexWriter> {
+  await mkdir(dirname(file), { recursive: true });
   // Only workers write the index, one library scan at a time: what a killed one left can go.
   await removeStaleTemps(file);
   const itemsTmp = tempPathFor(file);
@@ -118,30 +142,6 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
     if (used + bytes.length > chunk.length) flush();
     if (bytes.length > chunk.length) writeSync(fd!, bytes);
     else used += bytes.copy(chunk, used);
-  };
-  /** A new file with the header line, then the items copied from the temp file. */
-  const withLongHeader = async (headerLine: string): Promise<string> => {
-    const tmp = tempPathFor(file);
-    const out = openSync(tmp, 'wx', mode);
-    try {
-      writeSync(out, headerLine);
-      const from = openSync(itemsTmp, 'r');
-      try {
-        const buf = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
-        for (let pos = HEADER_ROOM, n = readSync(from, buf, 0, buf.length, pos); n > 0; pos += n, n = readSync(from, buf, 0, buf.length, pos)) {
-          writeSync(out, buf, 0, n);
-        }
-      } finally {
-        closeSync(from);
-      }
-      fsyncSync(out);
-    } catch (err) {
-      closeSync(out);
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    closeSync(out);
-    return tmp;
   };
   const lineOf = indexLineWriter();
   return {
@@ -171,11 +171,11 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
         } else {
           close();
           const headerLine = `${headerJson}\n`;
-          done = await withLongHeader(headerLine);
+          done = await withLongHeader(file, itemsTmp, headerLine, mode);
           itemsAt = Buffer.byteLength(headerLine);
         }
         await rename(done, file);
-        await fsyncPath(dataDir);
+        await fsyncPath(dirname(file));
         return { itemsAt };
       } finally {
         close();
@@ -189,10 +189,10 @@ export async function openIndexWriter(dataDir: string): Promise<IndexWriter> {
   };
 }
 
-/** The whole index at once; a scan streams through `openIndexWriter` instead. */
-export async function writeLibraryIndex(dataDir: string, index: LibraryIndex): Promise<void> {
+/** The whole index at once to `file`; a scan streams through `openIndexWriter` instead. */
+export async function writeIndexFile(file: string, index: LibraryIndex): Promise<void> {
   const { items, ...header } = index;
-  const writer = await openIndexWriter(dataDir);
+  const writer = await openIndexWriter(file);
   try {
     for (const item of items) writer.add(item);
   } catch (err) {
@@ -214,9 +214,12 @@ function interner() {
   };
 }
 
-/** The cached index, or null before the first library scan. Items are trusted: only the worker writes them. */
-export async function readLibraryIndex(dataDir: string): Promise<LibraryIndex | null> {
-  const open = await openIndex(dataDir);
+/** The index of the data folder `root` at once. */
+export const writeLibraryIndex = (root: string, index: LibraryIndex): Promise<void> => writeIndexFile(indexOf(root), index);
+
+/** The index in `file`, or null before the first library scan. Items are trusted: only the worker writes them. */
+export async function readIndexFile(file: string): Promise<LibraryIndex | null> {
+  const open = await openIndex(file);
   if (!open) return null;
   try {
     const items: IndexItem[] = [];
@@ -245,9 +248,12 @@ async function headerOf(handle: FileHandle, file: string): Promise<{ header: Ind
   return { header: libraryIndexHeaderSchema.parse(JSON.parse(line)), itemsAt: length + 1 };
 }
 
+/** The index of the data folder `root`, or null before the first library scan. */
+export const readLibraryIndex = (root: string): Promise<LibraryIndex | null> => readIndexFile(indexOf(root));
+
 /** The index's header line alone, without reading its items; null before the first library scan. */
-export async function readLibraryIndexHeader(dataDir: string): Promise<IndexHeader | null> {
-  const open = await openIndex(dataDir);
+export async function readIndexHeader(file: string): Promise<IndexHeader | null> {
+  const open = await openIndex(file);
   if (!open) return null;
   try {
     return open.header;
@@ -270,17 +276,17 @@ export interface OpenIndex {
   itemsAt: number;
 }
 
-export async function openIndex(dataDir: string): Promise<OpenIndex | null> {
+export async function openIndex(file: string): Promise<OpenIndex | null> {
   let handle: FileHandle;
   try {
-    handle = await open(indexPath(dataDir), 'r');
+    handle = await open(file, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
   try {
     const s = await handle.stat();
-    return { handle, stamp: stampOf(s), ...(await headerOf(handle, indexPath(dataDir))) };
+    return { handle, stamp: stampOf(s), ...(await headerOf(handle, file)) };
   } catch (err) {
     await handle.close();
     throw err;
@@ -339,9 +345,9 @@ export async function itemsAt(index: OpenIndex, spans: readonly number[]): Promi
 
 const stampOf = (s: { ino: number; size: number; mtimeMs: number }) => `${s.ino}:${s.size}:${s.mtimeMs}`;
 
-export async function indexStamp(dataDir: string): Promise<string> {
+export async function indexStamp(file: string): Promise<string> {
   try {
-    return stampOf(await stat(indexPath(dataDir)));
+    return stampOf(await stat(file));
   } catch {
     return 'missing';
   }

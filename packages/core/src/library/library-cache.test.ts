@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LibraryIndex } from '@mo/shared';
-import { accumulate, createLibraryCache, type LibraryCache } from './library-cache.ts';
+import { accumulate, createLibraryCache, keysToRebuild, valuesOf, type Compute, type LibraryCache } from './library-cache.ts';
 import { INDEX_FILE, openIndexWriter, readLibraryIndex, writeLibraryIndex } from './index-store.ts';
+import { libraryStore } from './library-store.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
 import { folderSpans } from './views.ts';
 
 let dir: string;
@@ -31,14 +33,14 @@ afterEach(async () => {
 
 describe('LibraryCache', () => {
   it('has no index before the first scan', async () => {
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 20 });
     expect(cache.header()).toBeNull();
     expect(await cache.derive('x', (i) => i)).toBeNull();
   });
 
   it('derives each value once per index, and again only after a new index', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 20 });
     let computed = 0;
     const derive = () => cache!.derive('view', (i) => ({ n: ++computed, at: i?.scanned_at }));
     const a = await derive();
@@ -55,7 +57,7 @@ describe('LibraryCache', () => {
   it('rebuilds what was asked for as soon as a new index arrives, and lets the items go in between', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
     let loads = 0;
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20, keepItemsMs: 10 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 20, keepItemsMs: 10 });
     const view = () => cache!.derive('at', (i) => (loads++, i?.scanned_at));
     expect(await view()).toBe('2026-01-01T00:00:00.000Z');
     await new Promise((r) => setTimeout(r, 50));
@@ -71,7 +73,7 @@ describe('LibraryCache', () => {
 
   it('tells its listeners of each new index once the views asked for are rebuilt, and stops when told', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 60_000 });
     await cache.derive('view', (i) => i?.scanned_at);
     const heard: { scanned_at: string | null; version: number; view: unknown }[] = [];
     const off = cache.onIndex((header, version) => {
@@ -92,7 +94,7 @@ describe('LibraryCache', () => {
 
   it('shares one computation between concurrent first requests', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20, keepItemsMs: 0 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 20, keepItemsMs: 0 });
     await new Promise((r) => setTimeout(r, 20));
     let computed = 0;
     const values = await Promise.all(Array.from({ length: 8 }, () => cache!.derive('v', () => ({ n: ++computed }))));
@@ -124,7 +126,7 @@ describe('LibraryCache', () => {
       items: Array.from({ length: n }, (_, i) => item(`/m/Movies/${i}.mkv`)),
     });
     await writeLibraryIndex(dir, withItems('2026-01-01T00:00:00.000Z', 1));
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 60_000 });
     expect(await cache.derive('n', (i) => i?.items.length)).toBe(1);
     await writeLibraryIndex(dir, withItems('2026-02-01T00:00:00.000Z', 2));
     await cache.refresh();
@@ -138,7 +140,7 @@ describe('LibraryCache', () => {
 
   it('keeps the last good index when the file turns unreadable', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 20 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 20 });
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'library-index.ndjson'), '{"version": 1, "scanned_at"');
     await cache.refresh();
@@ -198,7 +200,7 @@ describe('index file', () => {
     });
     // Past the writer's 1 MiB chunk several times over.
     const items = Array.from({ length: 20_000 }, (_, i) => item(i));
-    const writer = await openIndexWriter(dir);
+    const writer = await openIndexWriter(join(dir, INDEX_FILE));
     for (const it of items) writer.add(it);
     const { items: _, ...header } = index('2026-04-01T00:00:00.000Z');
     await writer.finish(header);
@@ -208,7 +210,7 @@ describe('index file', () => {
 
   it('keeps the previous index when a streamed write is abandoned', async () => {
     await writeLibraryIndex(dir, index('2026-01-01T00:00:00.000Z'));
-    const writer = await openIndexWriter(dir);
+    const writer = await openIndexWriter(join(dir, INDEX_FILE));
     writer.add({
       path: '/m/Movies/a.mkv',
       drive: 'd1',
@@ -281,7 +283,7 @@ describe('passes over the index', () => {
   it('compute a value from the streamed items, and read one folder back from where its lines lie, until a newer index replaces it', async () => {
     const items = [item('/m/Movies/A', 'a1.mkv'), item('/m/Movies/B', 'b1.mkv'), item('/m/Movies/A', 'a2.mkv')];
     await writeLibraryIndex(dir, { ...index('2026-06-01T00:00:00.000Z'), items });
-    cache = await createLibraryCache({ dataDir: () => dir, pollMs: 60_000 });
+    cache = await createLibraryCache({ index: libraryStore(dataDir(dir)), pollMs: 60_000 });
     const bytes = accumulate(
       () => {
         let n = 0;
@@ -305,5 +307,41 @@ describe('passes over the index', () => {
     // Both were asked for: rebuilt from the new index before it is taken.
     expect(await cache.derive('bytes', bytes)).toEqual({ at: '2026-07-01T00:00:00.000Z', bytes: 5 });
     expect(await cache.itemsAt(spans.version, spans.spans.get('/m/Movies/A')!)).toBeNull();
+  });
+});
+
+describe('keysToRebuild', () => {
+  const a = (): Compute<unknown> => () => 'a';
+  const b: Compute<unknown> = { pass: () => ({ add() {}, finish: () => 'b' }) };
+  it.each([
+    ['nothing asked since the last index', [], ['a', 'b'], []],
+    ['what was asked, with its computation', ['b'], ['a', 'b'], ['b']],
+    ['in the order asked', ['b', 'a'], ['a', 'b'], ['b', 'a']],
+    ['not a key asked without a computation', ['x', 'a'], ['a'], ['a']],
+  ])('%s', (_what, asked, known, keys) => {
+    const wanted = new Map<string, Compute<unknown>>(known.map((k) => [k, k === 'a' ? a() : b]));
+    const rebuilt = keysToRebuild(new Set(asked), wanted);
+    expect(rebuilt.map(([key]) => key)).toEqual(keys);
+    for (const [key, compute] of rebuilt) expect(compute).toBe(wanted.get(key));
+  });
+});
+
+describe('valuesOf', () => {
+  it('keeps the values, undefined and null among them, and lists the failures with their errors', () => {
+    const err = new Error('bad view');
+    const { values, failed } = valuesOf(
+      new Map([
+        ['a', { value: 1 }],
+        ['b', { error: err }],
+        ['c', { value: undefined }],
+        ['d', { value: null }],
+      ]),
+    );
+    expect([...values]).toEqual([
+      ['a', 1],
+      ['c', undefined],
+      ['d', null],
+    ]);
+    expect(failed).toEqual([['b', err]]);
   });
 });

@@ -1,24 +1,12 @@
-import type { IndexItem, LibraryIndex } from '@mo/shared';
+import type { IndexItem } from '@mo/shared';
 import type { Logger } from '../logging/logger.ts';
-import { indexStamp, itemsAt, openIndex, streamItems, type IndexHeader, type OpenIndex } from './index-store.ts';
+import { computeAll, keptItems, reading, retire, type Compute, type Held, type KeptItems, type Outcome } from './cache-compute.ts';
+import { itemsAt, type IndexHeader } from './index-store.ts';
+import type { LibraryStore } from './library-store.ts';
+
+export type { Compute, IndexPass } from './cache-compute.ts';
 
 export type IndexListener = (header: IndexHeader | null, version: number) => void;
-
-/**
- * A value built from the index one item at a time: the items stream past and only what the value
- * keeps of them stays in memory. `start` and `end` are where the item's line lies in the file.
- */
-export interface IndexPass<T> {
-  add(item: IndexItem, start: number, end: number): void;
-  /** `header` is null before the first scan; `version` is the cache's version the value belongs to. */
-  finish(header: IndexHeader | null, version: number): T;
-}
-
-/**
- * How a cached value is computed: a pass over the streamed items, or (for small uses) a function
- * of the whole index, whose items are then held in memory while it runs.
- */
-export type Compute<T> = { pass: () => IndexPass<T> } | ((index: LibraryIndex | null) => T);
 
 /**
  * The API's view of the library index. The worker replaces the file after each library scan; the
@@ -46,196 +34,124 @@ export interface LibraryCache {
 }
 
 /**
- * Building an answer from 100,000 items leaves tens of megabytes of garbage; collected at once,
- * the next build reuses that heap instead of growing it (and the RSS that never shrinks back).
- * Only where the process was started with --expose-gc, as start:api does.
+ * Which values a new index is built with: those asked for under the previous one, so requests
+ * keep finding them; what nobody asked for since is forgotten, which bounds the memos.
  */
-function collect(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+export function keysToRebuild(asked: ReadonlySet<string>, wanted: ReadonlyMap<string, Compute<unknown>>): [string, Compute<unknown>][] {
+  return [...asked].flatMap((key): [string, Compute<unknown>][] => {
+    const compute = wanted.get(key);
+    return compute ? [[key, compute]] : [];
+  });
 }
 
-/** An open index file, closed once it is replaced and no read of it is under way. */
-interface Held {
-  open: OpenIndex;
-  reads: number;
-  retired: boolean;
-}
-
-async function reading<T>(held: Held, read: (open: OpenIndex) => Promise<T>): Promise<T> {
-  held.reads++;
-  try {
-    return await read(held.open);
-  } finally {
-    if (--held.reads === 0 && held.retired) void held.open.handle.close();
+/** The values that were computed, and the keys whose computation failed with why. */
+export function valuesOf(outcomes: ReadonlyMap<string, Outcome>): { values: Map<string, unknown>; failed: [string, unknown][] } {
+  const values = new Map<string, unknown>();
+  const failed: [string, unknown][] = [];
+  for (const [key, outcome] of outcomes) {
+    if ('value' in outcome) values.set(key, outcome.value);
+    else failed.push([key, outcome.error]);
   }
+  return { values, failed };
 }
 
-function retire(held: Held | null) {
-  if (!held) return;
-  held.retired = true;
-  if (held.reads === 0) void held.open.handle.close();
+/** What the cache holds between two indexes. */
+interface CacheState {
+  current: Held | null;
+  /** The current index file's stamp; '' before the first look. */
+  stamp: string;
+  version: number;
+  memo: Map<string, unknown>;
+  /** Every value asked for since the last index: recomputed as soon as a new index arrives. */
+  wanted: Map<string, Compute<unknown>>;
+  asked: Set<string>;
+  closed: boolean;
 }
 
-type Outcome = { value: unknown } | { error: unknown };
-
-export async function createLibraryCache(opts: {
-  dataDir: () => string;
+interface CacheOptions {
+  index: LibraryStore;
   logger?: Logger;
   pollMs?: number;
   /** How long items stay in memory after the last function of the whole index that needed them. */
   keepItemsMs?: number;
-}): Promise<LibraryCache> {
-  let current: Held | null = null;
-  let stamp = '';
-  let version = 0;
-  let memo = new Map<string, unknown>();
-  /** Every value asked for since the last index: recomputed as soon as a new index arrives. */
-  let wanted = new Map<string, Compute<unknown>>();
-  let asked = new Set<string>();
-  const computing = new Map<string, Promise<unknown>>();
-  /** The current index's items, kept a while for functions of the whole index. */
-  let items: { version: number; items: IndexItem[] } | undefined;
-  let checking: Promise<void> | undefined;
-  let dropTimer: NodeJS.Timeout | undefined;
-  const listeners = new Set<IndexListener>();
-  let closed = false;
+}
 
-  function dropItemsLater() {
-    clearTimeout(dropTimer);
-    dropTimer = setTimeout(() => {
-      items = undefined;
-      collect();
-    }, opts.keepItemsMs ?? 5000);
-    dropTimer.unref();
-  }
-
-  /** Every value of `keys` from one read of the index (none when `held` is null: no index yet). */
-  async function computeAll(
-    keys: [string, Compute<unknown>][],
-    held: Held | null,
-    ver: number,
-  ): Promise<{ outcomes: Map<string, Outcome>; files: number | null }> {
-    const outcomes = new Map<string, Outcome>();
-    const passes: [string, IndexPass<unknown>][] = [];
-    const whole: [string, (index: LibraryIndex | null) => unknown][] = [];
-    for (const [key, compute] of keys) {
-      if (typeof compute === 'function') whole.push([key, compute]);
-      else {
-        try {
-          passes.push([key, compute.pass()]);
-        } catch (error) {
-          outcomes.set(key, { error });
-        }
-      }
-    }
-    const reuse = items?.version === ver ? items.items : undefined;
-    const gather: IndexItem[] | undefined = whole.length > 0 && !reuse && held ? [] : undefined;
-    let files: number | null = null;
-    if (held && (passes.length > 0 || gather)) {
-      files = 0;
-      const live = [...passes];
-      await reading(held, (open) =>
-        streamItems(open, (item, start, end) => {
-          files!++;
-          for (let i = 0; i < live.length; i++) {
-            try {
-              live[i]![1].add(item, start, end);
-            } catch (error) {
-              outcomes.set(live[i]![0], { error });
-              live.splice(i--, 1);
-            }
-          }
-          gather?.push(item);
-        }),
-      );
-    }
-    const header = held?.open.header ?? null;
-    for (const [key, pass] of passes) {
-      if (outcomes.has(key)) continue;
-      try {
-        outcomes.set(key, { value: pass.finish(header, ver) });
-      } catch (error) {
-        outcomes.set(key, { error });
-      }
-      collect();
-    }
-    if (whole.length > 0) {
-      if (gather) items = { version: ver, items: gather };
-      const index = held ? { ...held.open.header, items: reuse ?? gather! } : null;
-      for (const [key, compute] of whole) {
-        try {
-          outcomes.set(key, { value: compute(index) });
-        } catch (error) {
-          outcomes.set(key, { error });
-        }
-        collect();
-      }
-      dropItemsLater();
-    }
-    return { outcomes, files };
-  }
-
-  /**
-   * Takes a changed file as the new version once every value asked for under the previous one is
-   * rebuilt from it, in one read; until then requests keep getting the previous answers. With
-   * nothing asked for, the header alone: the answer to a library scan does not wait for values
-   * nobody wants.
-   */
-  async function load() {
-    const dir = opts.dataDir();
-    const open = await openIndex(dir);
-    const now = `${dir}|${open?.stamp ?? 'missing'}`;
-    if (now === stamp) {
-      await open?.handle.close();
-      return;
-    }
-    const held: Held | null = open && { open, reads: 0, retired: false };
-    const ver = version + 1;
-    const keys = [...asked].flatMap((key): [string, Compute<unknown>][] => {
-      const compute = wanted.get(key);
-      return compute ? [[key, compute]] : [];
-    });
-    let rebuilt: Awaited<ReturnType<typeof computeAll>>;
+function tell(listeners: ReadonlySet<IndexListener>, header: IndexHeader | null, version: number, logger: Logger | undefined) {
+  for (const l of listeners) {
     try {
-      rebuilt = await computeAll(keys, held, ver);
+      l(header, version);
     } catch (err) {
-      retire(held);
-      throw err;
-    }
-    if (closed) {
-      retire(held);
-      return;
-    }
-    // What was asked for under the previous index is ready now, so requests keep finding it;
-    // what nobody asked for since is forgotten, which bounds the memos.
-    const next = new Map<string, unknown>();
-    for (const [key, outcome] of rebuilt.outcomes) {
-      if ('value' in outcome) next.set(key, outcome.value);
-      else opts.logger?.error({ err: outcome.error, key }, 'could not compute a view of the library index');
-    }
-    retire(current);
-    current = held;
-    stamp = now;
-    version = ver;
-    if (items && items.version !== ver) items = undefined;
-    wanted = new Map(keys);
-    asked = new Set();
-    memo = next;
-    opts.logger?.info({ files: rebuilt.files, version, views: next.size }, 'library index loaded');
-    for (const l of listeners) {
-      try {
-        l(open?.header ?? null, version);
-      } catch (err) {
-        opts.logger?.error({ err }, 'library index listener failed');
-      }
+      logger?.error({ err }, 'library index listener failed');
     }
   }
+}
+
+/**
+ * Takes a changed file as the new version once every value asked for under the previous one is
+ * rebuilt from it, in one read; until then requests keep getting the previous answers. With
+ * nothing asked for, the header alone: the answer to a library scan does not wait for values
+ * nobody wants.
+ */
+async function load(state: CacheState, opts: CacheOptions, kept: KeptItems, listeners: ReadonlySet<IndexListener>) {
+  const open = await opts.index.open();
+  const now = open?.stamp ?? 'missing';
+  if (now === state.stamp) {
+    await open?.handle.close();
+    return;
+  }
+  const held: Held | null = open && { open, reads: 0, retired: false };
+  const ver = state.version + 1;
+  const keys = keysToRebuild(state.asked, state.wanted);
+  let rebuilt: Awaited<ReturnType<typeof computeAll>>;
+  try {
+    rebuilt = await computeAll(keys, held, ver, kept);
+  } catch (err) {
+    retire(held);
+    throw err;
+  }
+  if (state.closed) {
+    retire(held);
+    return;
+  }
+  const { values, failed } = valuesOf(rebuilt.outcomes);
+  for (const [key, err] of failed) opts.logger?.error({ err, key }, 'could not compute a view of the library index');
+  retire(state.current);
+  Object.assign(state, { current: held, stamp: now, version: ver, wanted: new Map(keys), asked: new Set(), memo: values });
+  kept.dropOthers(ver);
+  opts.logger?.info({ files: rebuilt.files, version: ver, views: values.size }, 'library index loaded');
+  tell(listeners, open?.header ?? null, ver, opts.logger);
+}
+
+/**
+ * `key`'s value computed from the current index, retried on each newer index that arrives while it
+ * runs (whose load may have computed it already).
+ */
+async function computeOne<T>(state: CacheState, kept: KeptItems, key: string, compute: Compute<T>): Promise<T> {
+  for (;;) {
+    const ver = state.version;
+    const { outcomes } = await computeAll([[key, compute]], state.current, ver, kept);
+    if (state.version !== ver) {
+      if (state.memo.has(key)) return state.memo.get(key) as T;
+      continue;
+    }
+    const outcome = outcomes.get(key)!;
+    if ('error' in outcome) throw outcome.error;
+    state.memo.set(key, outcome.value);
+    return outcome.value as T;
+  }
+}
+
+export async function createLibraryCache(opts: CacheOptions): Promise<LibraryCache> {
+  const state: CacheState = { current: null, stamp: '', version: 0, memo: new Map(), wanted: new Map(), asked: new Set(), closed: false };
+  const kept = keptItems(opts.keepItemsMs ?? 5000);
+  const computing = new Map<string, Promise<unknown>>();
+  const listeners = new Set<IndexListener>();
+  let checking: Promise<void> | undefined;
 
   async function check() {
-    const dir = opts.dataDir();
-    if (`${dir}|${await indexStamp(dir)}` === stamp) return;
+    if ((await opts.index.stamp()) === state.stamp) return;
     try {
-      await load();
+      await load(state, opts, kept, listeners);
     } catch (err) {
       // Keep serving the last good answers; the file may be mid-replace on a filesystem without atomic rename.
       opts.logger?.error({ err }, 'library index could not be read; keeping the previous one');
@@ -252,53 +168,38 @@ export async function createLibraryCache(opts: {
   timer.unref();
 
   return {
-    header: () => current?.open.header ?? null,
+    header: () => state.current?.open.header ?? null,
     derive<T>(key: string, compute: Compute<T>): Promise<T> {
-      wanted.set(key, compute);
-      asked.add(key);
-      if (memo.has(key)) return Promise.resolve(memo.get(key) as T);
+      state.wanted.set(key, compute);
+      state.asked.add(key);
+      if (state.memo.has(key)) return Promise.resolve(state.memo.get(key) as T);
       // Concurrent first requests share one computation: each of its own would hold its own
       // copy of the answer's intermediate data at once.
       let pending = computing.get(key) as Promise<T> | undefined;
       if (!pending) {
-        pending = (async () => {
-          for (;;) {
-            const ver = version;
-            const { outcomes } = await computeAll([[key, compute]], current, ver);
-            // A newer index arrived meanwhile: its load computed this key, or it is computed again from it.
-            if (version !== ver) {
-              if (memo.has(key)) return memo.get(key) as T;
-              continue;
-            }
-            const outcome = outcomes.get(key)!;
-            if ('error' in outcome) throw outcome.error;
-            memo.set(key, outcome.value);
-            return outcome.value as T;
-          }
-        })().finally(() => computing.delete(key));
+        pending = computeOne(state, kept, key, compute).finally(() => computing.delete(key));
         computing.set(key, pending);
       }
       return pending;
     },
     async itemsAt(ver, spans) {
-      const held = current;
-      if (ver !== version || !held) return null;
+      const held = state.current;
+      if (ver !== state.version || !held) return null;
       return reading(held, (open) => itemsAt(open, spans));
     },
     refresh,
-    version: () => version,
+    version: () => state.version,
     onIndex(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     close() {
-      closed = true;
+      state.closed = true;
       clearInterval(timer);
-      clearTimeout(dropTimer);
-      items = undefined;
-      wanted = new Map();
-      retire(current);
-      current = null;
+      kept.clear();
+      state.wanted = new Map();
+      retire(state.current);
+      state.current = null;
     },
   };
 }
