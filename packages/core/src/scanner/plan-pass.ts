@@ -106,7 +106,7 @@ function namesByFolder(files: readonly DownloadFile[]): Map<string, Set<string>>
 }
 
 /** A pass's downloads as videos with the sidecars that travel with each, and the skips of every other file. */
-export function groupDownloads(
+function groupDownloads(
   files: readonly DownloadFile[],
   types: FileTypeOptions,
 ): { videos: DownloadFile[]; attached: Map<DownloadFile, Attached<DownloadFile>[]>; skipped: Skipped[] } {
