@@ -41,16 +41,123 @@ function progressOf(value: unknown): JobProgress {
   return 0;
 }
 
+/** One warning a minute at most: every reader repeats the same error on each reconnect attempt. */
+function throttledErrorLog(logger: Logger): (err: Error, queue?: QueueName) => void {
+  let lastErrorLog = 0;
+  return (err, queue) => {
+    if (Date.now() - lastErrorLog < 60_000) return;
+    lastErrorLog = Date.now();
+    logger.warn({ err: err.message, queue }, 'job event stream: redis error');
+  };
+}
+
+/** Resolves once the client is connected; rejects at once when it will not connect on its own. */
+function ready(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
+    return Promise.reject(new Error(`redis is ${client.status}`));
+  }
+  return new Promise((resolve) => client.once('ready', () => resolve()));
+}
+
+/** The names of jobs in flight, which most events do not carry: kept as `added` tells them, else read from the job. */
+interface JobNames {
+  remember(queue: QueueName, id: string, name: string): void;
+  /** null when the job is gone or Redis does not answer in time. */
+  nameOf(queue: QueueName, id: string): Promise<string | null>;
+  forget(queue: QueueName, id: string): void;
+  clear(): void;
+}
+
+function jobNames(client: Redis, queues: ReadonlyMap<QueueName, Queue>): JobNames {
+  const names = new Map<string, string>();
+  const keep = (key: string, name: string) => {
+    names.delete(key);
+    names.set(key, name);
+    if (names.size > NAME_CACHE) names.delete(names.keys().next().value!);
+  };
+  return {
+    remember: (queue, id, name) => keep(`${queue}:${id}`, name),
+    async nameOf(queue, id) {
+      const key = `${queue}:${id}`;
+      const known = names.get(key);
+      if (known !== undefined) return known;
+      try {
+        const name = await withDeadline(
+          ready(client).then(() => client.hget(queues.get(queue)!.toKey(id), 'name')),
+          REDIS_DEADLINE_MS,
+          () => new Error('timed out'),
+        );
+        if (name !== null) keep(key, name);
+        return name;
+      } catch {
+        return null;
+      }
+    },
+    forget: (queue, id) => names.delete(`${queue}:${id}`),
+    clear: () => names.clear(),
+  };
+}
+
+interface ReaderOptions {
+  redisUrl: string;
+  prefix: string;
+  /** The stream id to read from. */
+  from: string;
+  names: JobNames;
+  logError(err: Error, queue?: QueueName): void;
+  /** Whether the reader still serves the listeners: the events of one being closed are dropped. */
+  live(reader: QueueEvents): boolean;
+  emit(event: JobEvent): void;
+}
+
+/** One queue's reader, relaying its job events with their job's name. */
+function openReader(queue: QueueName, o: ReaderOptions): QueueEvents {
+  const events = new QueueEvents(queue, { connection: workerRedisOptions(o.redisUrl), prefix: o.prefix, lastEventId: o.from });
+  events.on('error', (err) => o.logError(err, queue));
+  // One chain per queue: a look-up for one event must not let the next overtake it.
+  let chain = Promise.resolve();
+  const relay = (id: string, build: (name: string | null) => JobEvent, end = false) => {
+    chain = chain.then(async () => {
+      const event = build(await o.names.nameOf(queue, id));
+      if (end) o.names.forget(queue, id);
+      if (o.live(events)) o.emit(event);
+    });
+  };
+  events.on('added', ({ jobId, name }) => o.names.remember(queue, jobId, name));
+  events.on('active', ({ jobId }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'active' })));
+  events.on('progress', ({ jobId, data }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'progress', progress: progressOf(data) })));
+  events.on('completed', ({ jobId }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'completed' }), true));
+  events.on('failed', ({ jobId, failedReason }) => {
+    const failure = readJobFailure(failedReason || 'job failed');
+    relay(jobId, (name) => ({ queue, id: jobId, name, state: 'failed', error: failure.message, error_code: failure.code }), true);
+  });
+  return events;
+}
+
+async function activeJobs(client: Redis, queues: ReadonlyMap<QueueName, Queue>): Promise<ActiveJob[] | null> {
+  try {
+    const perQueue = await withDeadline(
+      ready(client).then(() => Promise.all(QUEUE_NAMES.map(async (queue) => ({ queue, jobs: await queues.get(queue)!.getActive() })))),
+      REDIS_DEADLINE_MS,
+      () => new Error('timed out'),
+    );
+    return perQueue.flatMap(({ queue, jobs }) =>
+      jobs.map((job) => ({ queue, id: job.id!, name: job.name, state: 'active' as const, progress: progressOf(job.progress) })),
+    );
+  } catch {
+    return null;
+  }
+}
+
+function shut(which: QueueEvents[]): Promise<void> {
+  return Promise.allSettled(which.map((e) => e.close())).then(() => {});
+}
+
 export function createJobEvents(opts: { redisUrl: string; prefix: string; logger: Logger }): JobEvents {
   // Name look-ups and the snapshot: short commands that must fail fast while Redis is away.
   const client = new Redis(apiRedisOptions(opts.redisUrl));
-  let lastErrorLog = 0;
-  const logError = (err: Error, queue?: QueueName) => {
-    // Every reader repeats the same error on each reconnect attempt; one line a minute is enough.
-    if (Date.now() - lastErrorLog < 60_000) return;
-    lastErrorLog = Date.now();
-    opts.logger.warn({ err: err.message, queue }, 'job event stream: redis error');
-  };
+  const logError = throttledErrorLog(opts.logger);
   client.on('error', (err) => logError(err));
   const queues = new Map(
     QUEUE_NAMES.map((name) => {
@@ -60,39 +167,8 @@ export function createJobEvents(opts: { redisUrl: string; prefix: string; logger
     }),
   );
   const listeners = new Set<JobEventListener>();
-  const names = new Map<string, string>();
+  const names = jobNames(client, queues);
   let readers: QueueEvents[] = [];
-
-  function remember(key: string, name: string) {
-    names.delete(key);
-    names.set(key, name);
-    if (names.size > NAME_CACHE) names.delete(names.keys().next().value!);
-  }
-
-  function ready(): Promise<void> {
-    if (client.status === 'ready') return Promise.resolve();
-    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
-      return Promise.reject(new Error(`redis is ${client.status}`));
-    }
-    return new Promise((resolve) => client.once('ready', () => resolve()));
-  }
-
-  async function nameOf(queue: QueueName, id: string): Promise<string | null> {
-    const key = `${queue}:${id}`;
-    const known = names.get(key);
-    if (known !== undefined) return known;
-    try {
-      const name = await withDeadline(
-        ready().then(() => client.hget(queues.get(queue)!.toKey(id), 'name')),
-        REDIS_DEADLINE_MS,
-        () => new Error('timed out'),
-      );
-      if (name !== null) remember(key, name);
-      return name;
-    } catch {
-      return null;
-    }
-  }
 
   function emit(event: JobEvent) {
     for (const l of listeners) {
@@ -106,32 +182,8 @@ export function createJobEvents(opts: { redisUrl: string; prefix: string; logger
 
   function open(): QueueEvents[] {
     const from = `${Date.now() - REPLAY_MS}-0`;
-    return QUEUE_NAMES.map((queue) => {
-      const events = new QueueEvents(queue, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix, lastEventId: from });
-      events.on('error', (err) => logError(err, queue));
-      // One chain per queue: a look-up for one event must not let the next overtake it.
-      let chain = Promise.resolve();
-      const relay = (id: string, build: (name: string | null) => JobEvent, end = false) => {
-        chain = chain.then(async () => {
-          const event = build(await nameOf(queue, id));
-          if (end) names.delete(`${queue}:${id}`);
-          if (readers.includes(events)) emit(event);
-        });
-      };
-      events.on('added', ({ jobId, name }) => remember(`${queue}:${jobId}`, name));
-      events.on('active', ({ jobId }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'active' })));
-      events.on('progress', ({ jobId, data }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'progress', progress: progressOf(data) })));
-      events.on('completed', ({ jobId }) => relay(jobId, (name) => ({ queue, id: jobId, name, state: 'completed' }), true));
-      events.on('failed', ({ jobId, failedReason }) => {
-        const failure = readJobFailure(failedReason || 'job failed');
-        relay(jobId, (name) => ({ queue, id: jobId, name, state: 'failed', error: failure.message, error_code: failure.code }), true);
-      });
-      return events;
-    });
-  }
-
-  function shut(which: QueueEvents[]): Promise<void> {
-    return Promise.allSettled(which.map((e) => e.close())).then(() => {});
+    const o: ReaderOptions = { redisUrl: opts.redisUrl, prefix: opts.prefix, from, names, logError, live: (r) => readers.includes(r), emit };
+    return QUEUE_NAMES.map((queue) => openReader(queue, o));
   }
 
   return {
@@ -150,25 +202,9 @@ export function createJobEvents(opts: { redisUrl: string; prefix: string; logger
         }
       };
     },
-
-    async active() {
-      try {
-        const perQueue = await withDeadline(
-          ready().then(() => Promise.all(QUEUE_NAMES.map(async (queue) => ({ queue, jobs: await queues.get(queue)!.getActive() })))),
-          REDIS_DEADLINE_MS,
-          () => new Error('timed out'),
-        );
-        return perQueue.flatMap(({ queue, jobs }) =>
-          jobs.map((job) => ({ queue, id: job.id!, name: job.name, state: 'active' as const, progress: progressOf(job.progress) })),
-        );
-      } catch {
-        return null;
-      }
-    },
-
+    active: () => activeJobs(client, queues),
     readers: () => readers.length,
     listeners: () => listeners.size,
-
     async close() {
       listeners.clear();
       await shut(readers);

@@ -1,4 +1,4 @@
-import { DelayedError, Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { DelayedError, Job, MetricsTime, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type RedisClient } from 'bullmq';
 import { JOBS, jobOptionsProblem, jobsOfQueue, SCAN_SCHEDULER_ID, type JobName, type JobPayload, type JobResult, type QueueName } from '@mo/shared';
 import { AppError, jobFailureReason, keyIssues } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -104,7 +104,7 @@ export function checkHandlers(queues: readonly QueueName[], handlers: JobHandler
   if (missing.length > 0) throw new Error(`no handler for job(s): ${missing.join(', ')}`);
 }
 
-export function createWorkerHost(opts: {
+export interface WorkerHostOptions {
   redisUrl: string;
   prefix: string;
   queues: readonly QueueName[];
@@ -113,123 +113,193 @@ export function createWorkerHost(opts: {
   concurrency?: Partial<Record<QueueName, number>>;
   onFailed?: FailureHooks;
   observer?: JobObserver;
-}): WorkerHost {
+}
+
+/** What refusing a job needs: a queue to remove its schedule from, and the ids to remove once failed. */
+interface Refusals {
+  /** For removing what a refused job leaves behind: its schedule and the job itself. */
+  admin: ReadonlyMap<QueueName, Queue>;
+  /** Jobs refused for options nobody here gave them: removed once failed, whatever they asked BullMQ to keep. */
+  toRemove: Set<string>;
+  logger: Logger;
+}
+
+async function refuse(r: Refusals, queue: QueueName, job: Job, why: string): Promise<never> {
+  r.toRemove.add(job.id!);
+  if (job.repeatJobKey && job.repeatJobKey !== SCAN_SCHEDULER_ID) {
+    // Failing to remove it must not turn the refusal into a retry; the next start removes it.
+    await r.admin
+      .get(queue)!
+      .removeJobScheduler(job.repeatJobKey)
+      .catch((e: Error) => r.logger.error({ queue, err: e.message }, 'could not remove a job schedule'));
+  }
+  r.logger.warn({ queue, job_id: job.id, job_name: job.name, reason: why }, 'job refused and removed');
+  throw new UnrecoverableError(jobFailureReason(new AppError('forbidden', `job ${queue}/${job.id} refused, nothing was done: ${why}`)));
+}
+
+/** The job's definition and checked payload: a job no client of ours could have added is refused, a bad payload fails for good. */
+async function admit(r: Refusals, queue: QueueName, job: Job) {
+  const name = job.name as JobName;
+  const def = Object.hasOwn(JOBS, name) ? JOBS[name] : undefined;
+  if (!def || def.queue !== queue) return refuse(r, queue, job, `no job named ${JSON.stringify(job.name)} runs on the ${queue} queue`);
+  const problem = jobOptionsProblem(name, { name, opts: job.opts, repeatJobKey: job.repeatJobKey });
+  if (problem) return refuse(r, queue, job, problem);
+  const payload = def.payload.safeParse(job.data);
+  if (!payload.success) {
+    const first = keyIssues(payload.error)[0]!;
+    throw new UnrecoverableError(jobFailureReason(new AppError('bad_request', `bad payload for ${name}: ${first.path}: ${first.message}; nothing was done`)));
+  }
+  return { name, def, payload: payload.data };
+}
+
+function jobContext(job: Job, token: string | undefined, signal: AbortSignal | undefined, log: Logger): JobContext {
+  return {
+    jobId: job.id!,
+    attempt: job.attemptsMade + 1,
+    signal: signal ?? new AbortController().signal,
+    progress: (v) => job.updateProgress(v),
+    progressSoFar: job.progress,
+    defer: async (ms) => {
+      await job.moveToDelayed(Date.now() + ms, token);
+      throw new DelayedError();
+    },
+    log,
+  };
+}
+
+/** The handler's result; how an aborted run ends is the abort's to say, whatever the handler threw. */
+async function runHandler(run: () => Promise<unknown>, job: Job, token: string | undefined, signal: AbortSignal | undefined, log: Logger): Promise<unknown> {
+  try {
+    return await run();
+  } catch (err) {
+    // A cancelled job is not retried, whatever the handler threw on its way out.
+    if (signal?.aborted && signal.reason === CANCELLED) throw new UnrecoverableError(CANCELLED);
+    if (signal && isShuttingDown(signal)) {
+      await job.moveToWait(token);
+      log.info('job handed back: the worker is shutting down');
+      throw new WaitingError();
+    }
+    throw err;
+  }
+}
+
+/** Runs each job of one queue: admitted, not cancelled while it waited, its handler's result checked. */
+function processorOf(opts: WorkerHostOptions, r: Refusals, queue: QueueName, client: () => Promise<RedisClient>): Processor {
+  return async (job, token, signal) => {
+    const { name, def, payload } = await admit(r, queue, job);
+    const log = opts.logger.child({ queue, job_id: job.id, job_name: name });
+    // Cancelled while it waited (or between attempts): it ends here, before any work.
+    if (await isCancelRequested(await client(), opts.prefix, { queue, id: job.id! })) throw new UnrecoverableError(CANCELLED);
+    const handler = opts.handlers[name] as JobHandler<typeof name>;
+    log.info({ attempt: job.attemptsMade + 1 }, 'job started');
+    const result = await runHandler(() => handler(payload as never, jobContext(job, token, signal, log)), job, token, signal, log);
+    const checked = def.result.safeParse(result);
+    if (!checked.success) throw new UnrecoverableError(`handler of ${name} returned a bad result: ${checked.error.message}`);
+    log.info('job completed');
+    return checked.data;
+  };
+}
+
+function startWorker(opts: WorkerHostOptions, r: Refusals, queue: QueueName, concurrency: number | undefined): Worker {
+  const worker: Worker = new Worker(
+    queue,
+    observe(
+      opts.observer,
+      queue,
+      processorOf(opts, r, queue, () => worker.client),
+    ),
+    {
+      connection: workerRedisOptions(opts.redisUrl),
+      prefix: opts.prefix,
+      concurrency,
+      // BullMQ's own per-minute outcome counts: /api/metrics reads the totals from them.
+      metrics: { maxDataPoints: MetricsTime.ONE_WEEK * 2 },
+    },
+  );
+  worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
+  worker.on('failed', (job, err) => {
+    opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed');
+    if (job?.id && r.toRemove.delete(job.id)) {
+      job.remove().catch((e: Error) => opts.logger.error({ queue, job_id: job.id, err: e.message }, 'could not remove a refused job'));
+    }
+  });
+  return worker;
+}
+
+/**
+ * The reader of a queue's failures for its failure hooks; null where its jobs have none. From the
+ * queue's event stream rather than the Worker's own 'failed' event: that one is only emitted by the
+ * worker that ran the handler, and not at all for a job BullMQ fails for stalling too often, whose
+ * worker is dead. Every process with a hook hears every failure. The stream is read from a minute
+ * back: the stalled check a worker runs as it starts may fail a job before this reader is listening
+ * (and the clocks of two boxes may differ).
+ */
+function failureReader(opts: WorkerHostOptions, worker: Worker): QueueEvents | null {
+  const queue = worker.name as QueueName;
+  const hooked = jobsOfQueue(queue).some((n) => opts.onFailed?.[n]);
+  if (!hooked) return null;
+  const events = new QueueEvents(queue, {
+    connection: workerRedisOptions(opts.redisUrl),
+    prefix: opts.prefix,
+    lastEventId: `${Date.now() - FAILURE_REPLAY_MS}-0`,
+  });
+  events.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'queue events error'));
+  events.on('failed', ({ jobId, failedReason }) => {
+    void (async () => {
+      const job = await Job.fromId(worker, jobId);
+      const hook = job && opts.onFailed?.[job.name as JobName];
+      // A failure that will be retried is not the end of the job.
+      if (!job || !hook || (await job.getState()) !== 'failed') return;
+      await (hook as (p: unknown, id: string, r: string) => Promise<void>)(job.data, jobId, failedReason);
+    })().catch((e: Error) => opts.logger.error({ queue, job_id: jobId, err: e.message }, 'failure hook failed'));
+  });
+  return events;
+}
+
+/** What one of the worker's queues says of each job: null for a job it no longer has. */
+async function jobOutcomes(worker: Worker, ids: readonly string[]): Promise<Map<string, JobOutcome | null>> {
+  const out = new Map<string, JobOutcome | null>();
+  // Tens of thousands of ids after a run-all: asked in batches, which the connection pipelines,
+  // instead of two round trips each in turn.
+  for (let at = 0; at < ids.length; at += OUTCOME_BATCH) {
+    const batch = ids.slice(at, at + OUTCOME_BATCH);
+    const found = await Promise.all(
+      batch.map(async (id) => {
+        const job = await Job.fromId(worker, id);
+        return job ? { state: await job.getState(), reason: job.failedReason || null } : null;
+      }),
+    );
+    batch.forEach((id, i) => out.set(id, found[i]!));
+  }
+  return out;
+}
+
+/**
+ * Schedules the worker did not make (added with repeat options through some other door) go at
+ * start, before their next job is due.
+ */
+function removeForeignSchedulesAtStart(admin: ReadonlyMap<QueueName, Queue>, logger: Logger): void {
+  for (const [queue, q] of admin) {
+    void removeForeignSchedulers(q).then(
+      (removed) => removed.length > 0 && logger.warn({ queue, removed }, 'removed job schedules this service did not make'),
+      (err: Error) => logger.warn({ queue, err: err.message }, 'could not check the job schedules'),
+    );
+  }
+}
+
+export function createWorkerHost(opts: WorkerHostOptions): WorkerHost {
   checkHandlers(opts.queues, opts.handlers);
   const concurrency = Object.fromEntries(opts.queues.map((q) => [q, opts.concurrency?.[q] ?? 1])) as Partial<Record<QueueName, number>>;
-  const byQueue = new Map<QueueName, Worker>();
-  // For removing what a refused job leaves behind: its schedule and the job itself.
   const admin = new Map(opts.queues.map((q) => [q, new Queue(q, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix })]));
   for (const q of admin.values()) q.on('error', (err) => opts.logger.error({ err: err.message, queue: q.name }, 'queue error'));
-  /** Jobs refused for options nobody here gave them: removed once failed, whatever they asked BullMQ to keep. */
-  const toRemove = new Set<string>();
-
-  async function refuse(queue: QueueName, job: Job, why: string): Promise<never> {
-    toRemove.add(job.id!);
-    if (job.repeatJobKey && job.repeatJobKey !== SCAN_SCHEDULER_ID) {
-      // Failing to remove it must not turn the refusal into a retry; the next start removes it.
-      await admin
-        .get(queue)!
-        .removeJobScheduler(job.repeatJobKey)
-        .catch((e: Error) => opts.logger.error({ queue, err: e.message }, 'could not remove a job schedule'));
-    }
-    opts.logger.warn({ queue, job_id: job.id, job_name: job.name, reason: why }, 'job refused and removed');
-    throw new UnrecoverableError(jobFailureReason(new AppError('forbidden', `job ${queue}/${job.id} refused, nothing was done: ${why}`)));
-  }
-
+  const refusals: Refusals = { admin, toRemove: new Set(), logger: opts.logger };
+  const byQueue = new Map<QueueName, Worker>();
   const workers = opts.queues.map((queue) => {
-    const worker = new Worker(
-      queue,
-      observe(opts.observer, queue, async (job: Job, token?: string, signal?: AbortSignal) => {
-        const name = job.name as JobName;
-        const def = Object.hasOwn(JOBS, name) ? JOBS[name] : undefined;
-        if (!def || def.queue !== queue) return refuse(queue, job, `no job named ${JSON.stringify(job.name)} runs on the ${queue} queue`);
-        const problem = jobOptionsProblem(name, { name, opts: job.opts, repeatJobKey: job.repeatJobKey });
-        if (problem) return refuse(queue, job, problem);
-        const payload = def.payload.safeParse(job.data);
-        if (!payload.success) {
-          const first = keyIssues(payload.error)[0]!;
-          throw new UnrecoverableError(
-            jobFailureReason(new AppError('bad_request', `bad payload for ${name}: ${first.path}: ${first.message}; nothing was done`)),
-          );
-        }
-        const log = opts.logger.child({ queue, job_id: job.id, job_name: name });
-        // Cancelled while it waited (or between attempts): it ends here, before any work.
-        if (await isCancelRequested(await worker.client, opts.prefix, { queue, id: job.id! })) throw new UnrecoverableError(CANCELLED);
-        const handler = opts.handlers[name] as JobHandler<typeof name>;
-        log.info({ attempt: job.attemptsMade + 1 }, 'job started');
-        let result: unknown;
-        try {
-          result = await handler(payload.data as never, {
-            jobId: job.id!,
-            attempt: job.attemptsMade + 1,
-            signal: signal ?? new AbortController().signal,
-            progress: (v) => job.updateProgress(v),
-            progressSoFar: job.progress,
-            defer: async (ms) => {
-              await job.moveToDelayed(Date.now() + ms, token);
-              throw new DelayedError();
-            },
-            log,
-          });
-        } catch (err) {
-          // A cancelled job is not retried, whatever the handler threw on its way out.
-          if (signal?.aborted && signal.reason === CANCELLED) throw new UnrecoverableError(CANCELLED);
-          if (signal && isShuttingDown(signal)) {
-            await job.moveToWait(token);
-            log.info('job handed back: the worker is shutting down');
-            throw new WaitingError();
-          }
-          throw err;
-        }
-        const checked = def.result.safeParse(result);
-        if (!checked.success) throw new UnrecoverableError(`handler of ${name} returned a bad result: ${checked.error.message}`);
-        log.info('job completed');
-        return checked.data;
-      }),
-      {
-        connection: workerRedisOptions(opts.redisUrl),
-        prefix: opts.prefix,
-        concurrency: concurrency[queue],
-        // BullMQ's own per-minute outcome counts: /api/metrics reads the totals from them.
-        metrics: { maxDataPoints: MetricsTime.ONE_WEEK * 2 },
-      },
-    );
-    worker.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'worker error'));
-    worker.on('failed', (job, err) => {
-      opts.logger.warn({ queue, job_id: job?.id, err: err.message, attempts: job?.attemptsMade }, 'job failed');
-      if (job?.id && toRemove.delete(job.id)) {
-        job.remove().catch((e: Error) => opts.logger.error({ queue, job_id: job.id, err: e.message }, 'could not remove a refused job'));
-      }
-    });
+    const worker = startWorker(opts, refusals, queue, concurrency[queue]);
     byQueue.set(queue, worker);
     return worker;
   });
-  // From the queue's event stream rather than the Worker's own 'failed' event: that one is only
-  // emitted by the worker that ran the handler, and not at all for a job BullMQ fails for
-  // stalling too often, whose worker is dead. Every process with a hook hears every failure. The
-  // stream is read from a minute back: the stalled check a worker runs as it starts may fail a
-  // job before this reader is listening (and the clocks of two boxes may differ).
-  const failureEvents = workers.flatMap((worker) => {
-    const queue = worker.name as QueueName;
-    const hooked = jobsOfQueue(queue).some((n) => opts.onFailed?.[n]);
-    if (!hooked) return [];
-    const events = new QueueEvents(queue, {
-      connection: workerRedisOptions(opts.redisUrl),
-      prefix: opts.prefix,
-      lastEventId: `${Date.now() - FAILURE_REPLAY_MS}-0`,
-    });
-    events.on('error', (err) => opts.logger.error({ err: err.message, queue }, 'queue events error'));
-    events.on('failed', ({ jobId, failedReason }) => {
-      void (async () => {
-        const job = await Job.fromId(worker, jobId);
-        const hook = job && opts.onFailed?.[job.name as JobName];
-        // A failure that will be retried is not the end of the job.
-        if (!job || !hook || (await job.getState()) !== 'failed') return;
-        await (hook as (p: unknown, id: string, r: string) => Promise<void>)(job.data, jobId, failedReason);
-      })().catch((e: Error) => opts.logger.error({ queue, job_id: jobId, err: e.message }, 'failure hook failed'));
-    });
-    return [events];
-  });
+  const failureEvents = workers.flatMap((worker) => failureReader(opts, worker) ?? []);
   // Whichever process runs the job hears this; the others find no such job and ignore it.
   const cancels = listenForCancels({
     redisUrl: opts.redisUrl,
@@ -239,34 +309,14 @@ export function createWorkerHost(opts: {
       if (byQueue.get(queue)?.cancelJob(id, CANCELLED)) opts.logger.info({ queue, job_id: id }, 'job cancelled');
     },
   });
-  // Schedules the worker did not make (added with repeat options through some other door) go at
-  // start, before their next job is due.
-  for (const [queue, q] of admin) {
-    void removeForeignSchedulers(q).then(
-      (removed) => removed.length > 0 && opts.logger.warn({ queue, removed }, 'removed job schedules this service did not make'),
-      (err: Error) => opts.logger.warn({ queue, err: err.message }, 'could not check the job schedules'),
-    );
-  }
+  removeForeignSchedulesAtStart(admin, opts.logger);
   return {
     queues: opts.queues,
     concurrency,
     async jobOutcomes(queue, ids) {
       const worker = byQueue.get(queue);
       if (!worker) throw new Error(`this worker does not consume the ${queue} queue`);
-      const out = new Map<string, JobOutcome | null>();
-      // Tens of thousands of ids after a run-all: asked in batches, which the connection pipelines,
-      // instead of two round trips each in turn.
-      for (let at = 0; at < ids.length; at += OUTCOME_BATCH) {
-        const batch = ids.slice(at, at + OUTCOME_BATCH);
-        const found = await Promise.all(
-          batch.map(async (id) => {
-            const job = await Job.fromId(worker, id);
-            return job ? { state: await job.getState(), reason: job.failedReason || null } : null;
-          }),
-        );
-        batch.forEach((id, i) => out.set(id, found[i]!));
-      }
-      return out;
+      return jobOutcomes(worker, ids);
     },
     setPaused(queue, paused) {
       const worker = byQueue.get(queue);

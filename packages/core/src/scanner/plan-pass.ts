@@ -1,21 +1,15 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { candidateSchema, planSchema, skippedSchema } from '@mo/shared';
-import { chooseDrive, type DriveSpace, type ExistingFolder, type Section } from './choose-drive.ts';
-import { extensionOf, fileType, isInExtrasFolder, isPartial, isSampleByName, isSampleSize, isSettled } from './download-rules.ts';
+import type { DriveSpace, ExistingFolder } from './choose-drive.ts';
+import { extensionOf, fileType, type FileTypeOptions, isInExtrasFolder, isPartial, isSampleByName, isSampleSize, isSettled } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
-import { seasonOfFolder } from '../parse/season-folder.ts';
-import { titleYearOfFolder } from '../library/classify.ts';
-import { folderTitleKey } from '../library/title-match.ts';
-import { titleKey } from '../parse/title-key.ts';
-import { episodeOfFile } from '../library/episode-file.ts';
-import { isExtraFile } from '../library/extras.ts';
-import { identify, type Identified, type ProviderAnswers, type Reading } from './identify.ts';
-import { toTemplateMedia } from './recognise.ts';
+import { identify, type IdentifyContext, type Identified, type ProviderAnswers } from './identify.ts';
 import type { AliasTable } from './aliases.ts';
-import { attachSidecars } from './sidecars.ts';
+import { attachSidecars, type Attached } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
-import { checkTemplate, renderTemplate, type TemplateMedia } from './template.ts';
+import { checkTemplate, type TemplateMedia } from './template.ts';
+import { candidatesOf, folderPathOf, heldVideo, placement, type Placement } from './plan-placement.ts';
 
 export type Plan = z.infer<typeof planSchema>;
 /** `detail` says why where the reason alone does not: the parser's refusal, the folders that fit. */
@@ -75,17 +69,6 @@ export interface PlanWorld {
   forced?(video: DownloadFile): TemplateMedia | null;
 }
 
-/**
- * The season folder the series already has for the season `rendered` names, under its own spelling
- * (`Season 1`, as Sonarr makes it by default, `S01`, `Specials`), so that an episode joins its
- * season rather than a `Season 01` beside it; `rendered` itself where none fits or it is there.
- */
-function existingSeasonFolder(rendered: string, existing: readonly string[]): string {
-  const season = seasonOfFolder(rendered);
-  if (season === null || existing.includes(rendered)) return rendered;
-  return existing.find((name) => seasonOfFolder(name) === season) ?? rendered;
-}
-
 export interface PlannedMove {
   plan: Plan;
   video: DownloadFile;
@@ -106,44 +89,197 @@ function nameOf(rel: string): string {
   return rel.slice(rel.lastIndexOf('/') + 1);
 }
 
-/**
- * The video of an existing movie or season folder that holds this download's movie or episode
- * already under another name, or null: the same name in another container (`Movie (2010).mp4`, as
- * the transcoder leaves it, for a new `.mkv`), or for an episode any name that says the same
- * episode (an earlier download spelled the series otherwise, `Law and Order` for `Law & Order`, or
- * an older template named it; only names that carry their season or air date are read). The
- * destination's own name is left to `world.destination`, which knows a move cut short.
- */
-function heldVideo(media: TemplateMedia, name: string, stem: string, files: readonly string[], videoExtensions: ReadonlySet<string>): string | null {
-  for (const other of files) {
-    const ext = extensionOf(other);
-    if (other === name || !videoExtensions.has(ext)) continue;
-    const otherStem = other.slice(0, -ext.length);
-    if (otherStem.toLowerCase() === stem.toLowerCase()) return other;
-    // A sample or featurette named for the episode (`Show - S01E05 - sample.mkv`) does not hold it.
-    if (media.kind !== 'episode' || isExtraFile(otherStem, media.title)) continue;
-    const held = episodeOfFile(otherStem, null);
-    if (!held) continue;
-    const same =
-      media.episodes.length > 0
-        ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
-        : held.air_date !== null && held.air_date === media.air_date;
-    if (same) return other;
+function skipEntry(f: DownloadFile, reason: SkipReason, detail?: string): Skipped {
+  return detail === undefined ? { source: f.path, reason } : { source: f.path, reason, detail };
+}
+
+/** The names in each folder below the downloads folder: a partial download is told by its siblings too. */
+function namesByFolder(files: readonly DownloadFile[]): Map<string, Set<string>> {
+  const siblings = new Map<string, Set<string>>();
+  for (const f of files) {
+    const dir = dirOf(f.rel);
+    let set = siblings.get(dir);
+    if (!set) siblings.set(dir, (set = new Set()));
+    set.add(nameOf(f.rel));
   }
-  return null;
+  return siblings;
+}
+
+/** A pass's downloads as videos with the sidecars that travel with each, and the skips of every other file. */
+function groupDownloads(
+  files: readonly DownloadFile[],
+  types: FileTypeOptions,
+): { videos: DownloadFile[]; attached: Map<DownloadFile, Attached<DownloadFile>[]>; skipped: Skipped[] } {
+  const siblings = namesByFolder(files);
+  const skipped: Skipped[] = [];
+  const videos: DownloadFile[] = [];
+  const sidecarFiles: DownloadFile[] = [];
+  for (const f of files) {
+    if (isPartial(f.rel.split('/'), siblings.get(dirOf(f.rel))!)) {
+      skipped.push(skipEntry(f, 'partial'));
+      continue;
+    }
+    const type = fileType(nameOf(f.rel), types);
+    if (type === 'video') videos.push(f);
+    else if (type === 'subtitle' || type === 'nfo') sidecarFiles.push(f);
+    else skipped.push(skipEntry(f, 'unrecognized', 'not a video, subtitle or .nfo file'));
+  }
+  const { attached, orphans } = attachSidecars(videos, sidecarFiles);
+  for (const o of orphans) skipped.push(skipEntry(o, 'unrecognized', 'no video it belongs to'));
+  return { videos, attached, skipped };
 }
 
 /**
- * As Sonarr and Radarr name a file for the series or movie it joins, not for the download: one
- * spelling per folder (`Law & Order - S01E01.mkv`, not `Law and Order - …`; no year the folder
- * lacks; a country code the folder carries beside its year, `The Office (2005) (US)`, once).
+ * The skips of a video and its sidecars (`members`, the video first) decided before its name is
+ * read: imported already, undone, a sample, still settling; null when it goes on to be identified.
  */
-function namedForFolder(media: TemplateMedia, folder: string): TemplateMedia {
-  const named = titleYearOfFolder(folder);
-  const year = named.year ?? (media.kind === 'movie' ? media.year : null);
-  const code = media.kind === 'episode' ? folderTitleKey(folder).country : null;
-  const country = code !== null && titleKey(named.title).country === null ? code : null;
-  return { ...media, title: named.title, year, country };
+export function refusedUnread(
+  video: DownloadFile,
+  members: readonly DownloadFile[],
+  opts: Pick<PlanOptions, 'nowMs' | 'settleSeconds' | 'sampleMaxBytes'>,
+  world: Pick<PlanWorld, 'imported' | 'undone'>,
+): Skipped[] | null {
+  // Before any other rule: a seeding download already in the library is no news each pass.
+  if (world.imported?.(video)) return members.map((m) => skipEntry(m, 'imported', world.imported?.(m) ? undefined : 'its video was imported already'));
+  const all = (reason: SkipReason, detail?: string) => members.map((m) => skipEntry(m, reason, detail));
+  if (world.undone?.(video)) return all('undone', 'its import was undone; rename or change it to import it again');
+  if (isSampleByName(video.rel.split('/'))) return all('sample');
+  if (!members.every((m) => isSettled(m.mtimeMs, opts.nowMs, opts.settleSeconds))) return all('settling');
+  if (isSampleSize(video.size, opts.sampleMaxBytes)) return all('sample');
+  return null;
+}
+
+/** One pass's planning: what it was given, and what it has handed out so far. */
+interface Planner {
+  opts: PlanOptions;
+  world: PlanWorld;
+  videoExtensions: ReadonlySet<string>;
+  identifyContext: IdentifyContext;
+  skipped: Skipped[];
+  /** Destinations (videos' and sidecars') given out in this pass, lower-cased. */
+  claimed: Set<string>;
+  /** Bytes promised on each drive by the moves planned so far that cross devices. */
+  reserved: Map<string, number>;
+}
+
+const claim = (p: Planner, path: string) => p.claimed.add(path.toLowerCase());
+const isClaimed = (p: Planner, path: string) => p.claimed.has(path.toLowerCase());
+
+/** The owner's word (a manual import): the library folder of that title, if the library has one. */
+function forcedAs(world: PlanWorld, media: TemplateMedia): Identified {
+  const fit = world.folders.find(media.kind === 'movie' ? 'movies' : 'tv', media);
+  if (fit.kind === 'ambiguous') {
+    const paths = fit.folders.map((f) => folderPathOf(world, f));
+    return { ok: false, reason: 'ambiguous', detail: `library folders that fit: ${paths.join(', ')}`, readings: [] };
+  }
+  return { ok: true, media, folders: fit.folders, readings: [] };
+}
+
+/** What the video is: nothing in an extras folder, else the owner's word for it, else what its name reads as. */
+function identifyVideo(p: Planner, video: DownloadFile): Identified {
+  const forced = p.world.forced?.(video) ?? null;
+  if (isInExtrasFolder(video.rel.split('/'))) return { ok: false, reason: 'unrecognized', detail: 'in an extras folder', readings: [] };
+  return forced !== null ? forcedAs(p.world, forced) : identify(video.rel, p.identifyContext);
+}
+
+/**
+ * Why the video may not go to its placement, as the detail of an `exists` skip (none where absent),
+ * or null when it may: the library holds it already, the destination is taken, or on the way to it.
+ */
+function destinationBlocked(p: Planner, media: TemplateMedia, place: Placement, video: DownloadFile): { detail?: string } | null {
+  const { choice, dir, rendered, destination } = place;
+  const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, p.world.files?.(dir) ?? [], p.videoExtensions) : null;
+  if (held !== null) return { detail: `the library holds this ${media.kind} already: ${join(dir, held)}` };
+  const state = isClaimed(p, destination) ? 'taken' : p.world.destination(destination, video, choice.drive.path);
+  // `exists`, as for a file where a folder should be: something the scanner never writes through
+  // stands on the way, and the owner settles it (a real folder there, or `Import as…` elsewhere).
+  if (typeof state === 'object') return { detail: `${state.link} is a symbolic link: files are placed only through real folders` };
+  return state === 'taken' ? {} : null;
+}
+
+/** The sidecars' destinations beside their video, named for its stem; one that finds its name taken is skipped. */
+function placeSidecars(p: Planner, sidecars: readonly Attached<DownloadFile>[], place: Placement): PlannedMove['sidecars'] {
+  const { dir, rendered, choice } = place;
+  const moves: PlannedMove['sidecars'] = [];
+  for (const s of sidecars) {
+    const suffix = (s.tags ? tagSuffix(s.tags) : '') + extensionOf(s.file.rel);
+    let target = join(dir, rendered.stem + suffix);
+    // Two subtitles of one language in one release (`Subs/2_English.srt`, `3_English.srt`): the
+    // second is numbered, as Radarr names it, rather than left behind. Only this plan can have
+    // claimed a name that starts with its video's.
+    for (let n = 1; s.tags !== null && n < 10 && isClaimed(p, target); n++) {
+      target = join(dir, `${rendered.stem}.${n}${suffix}`);
+    }
+    // Its video's folder, checked for links above.
+    if (isClaimed(p, target) || p.world.destination(target, s.file, choice.drive.path) === 'taken') {
+      p.skipped.push(skipEntry(s.file, 'exists'));
+      continue;
+    }
+    claim(p, target);
+    moves.push({ file: s.file, destination: target });
+  }
+  return moves;
+}
+
+/** Holds what a planned move takes for the rest of the pass: room on another device's drive, a new library folder. */
+function holdPlacement(p: Planner, video: DownloadFile, place: Placement, moves: PlannedMove['sidecars']): void {
+  const { choice, folders, section } = place;
+  if (choice.drive.dev !== video.dev) {
+    const used = video.size + moves.reduce((n, m) => n + m.file.size, 0);
+    p.reserved.set(choice.drive.name, (p.reserved.get(choice.drive.name) ?? 0) + used);
+  }
+  if (choice.folder === null && folders.length > 0) {
+    p.world.folders.add({ drive: choice.drive.name, section, root: choice.root, name: folders[0]! });
+  }
+}
+
+function planOf(video: DownloadFile, media: TemplateMedia, place: Placement, moves: PlannedMove['sidecars'], candidates: Candidate[] | null): Plan {
+  const numbered = media.kind === 'episode' && media.episodes.length > 0;
+  return {
+    source: video.path,
+    destination: place.destination,
+    kind: media.kind,
+    title: media.title,
+    year: media.year,
+    season: numbered ? media.season : null,
+    episodes: numbered ? [...media.episodes] : null,
+    air_date: numbered ? null : media.air_date,
+    drive: place.choice.drive.name,
+    sidecars: moves.map((m) => ({ source: m.file.path, destination: m.destination })),
+    ...(candidates !== null ? { candidates } : {}),
+  };
+}
+
+/** The move of one video and its sidecars; null when it is skipped, its skips (and theirs) noted. */
+function planVideo(p: Planner, video: DownloadFile, sidecars: readonly Attached<DownloadFile>[]): PlannedMove | null {
+  const members = [video, ...sidecars.map((s) => s.file)];
+  const refused = refusedUnread(video, members, p.opts, p.world);
+  if (refused) {
+    p.skipped.push(...refused);
+    return null;
+  }
+  const reject = (reason: SkipReason, detail?: string) => {
+    for (const m of members) p.skipped.push(skipEntry(m, reason, detail));
+    return null;
+  };
+  const found = identifyVideo(p, video);
+  const bytes = members.reduce((n, m) => n + m.size, 0);
+  if (!found.ok) {
+    // The readings go with the video alone: sidecars follow it, in a pass and in `Import as…`.
+    const candidates = candidatesOf(found.readings, video, bytes, p.opts, p.world);
+    p.skipped.push({ source: video.path, reason: found.reason, detail: found.detail, candidates });
+    for (const s of sidecars) p.skipped.push(skipEntry(s.file, found.reason, found.detail));
+    return null;
+  }
+  const place = placement(found.media, found.folders, video, bytes, p.reserved, p.opts, p.world);
+  if (!place) return reject('no_drive');
+  const blocked = destinationBlocked(p, found.media, place, video);
+  if (blocked) return reject('exists', blocked.detail);
+  claim(p, place.destination);
+  const moves = placeSidecars(p, sidecars, place);
+  holdPlacement(p, video, place, moves);
+  const candidates = found.readings.length > 1 ? candidatesOf(found.readings, video, bytes, p.opts, p.world) : null;
+  return { video, sidecars: moves, plan: planOf(video, found.media, place, moves, candidates) };
 }
 
 /**
@@ -154,208 +290,25 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   checkTemplate(opts.movieTemplate, 'movie', 'library.movie_template');
   checkTemplate(opts.episodeTemplate, 'episode', 'library.episode_template');
   const types = { videoExtensions: new Set(opts.videoExtensions), subtitleExtensions: new Set(opts.subtitleExtensions) };
-  const skipped: Skipped[] = [];
-  const skip = (f: DownloadFile, reason: SkipReason, detail?: string) =>
-    skipped.push(detail === undefined ? { source: f.path, reason } : { source: f.path, reason, detail });
-
-  const siblings = new Map<string, Set<string>>();
-  for (const f of files) {
-    const dir = dirOf(f.rel);
-    let set = siblings.get(dir);
-    if (!set) siblings.set(dir, (set = new Set()));
-    set.add(nameOf(f.rel));
-  }
-
-  const videos: DownloadFile[] = [];
-  const sidecarFiles: DownloadFile[] = [];
-  for (const f of files) {
-    if (isPartial(f.rel.split('/'), siblings.get(dirOf(f.rel))!)) {
-      skip(f, 'partial');
-      continue;
-    }
-    const type = fileType(nameOf(f.rel), types);
-    if (type === 'video') videos.push(f);
-    else if (type === 'subtitle' || type === 'nfo') sidecarFiles.push(f);
-    else skip(f, 'unrecognized', 'not a video, subtitle or .nfo file');
-  }
-  const { attached, orphans } = attachSidecars(videos, sidecarFiles);
-  for (const o of orphans) skip(o, 'unrecognized', 'no video it belongs to');
+  const { videos, attached, skipped } = groupDownloads(files, types);
   // A manual import plans its own videos and their sidecars, and says nothing of the other files.
   const chosen = world.only ? videos.filter((v) => world.only!(v)) : videos;
   const kept = world.only ? new Set(chosen.flatMap((v) => [v.path, ...(attached.get(v) ?? []).map((s) => s.file.path)])) : null;
 
+  const identifyContext = {
+    folders: world.folders,
+    aliases: world.aliases ?? (() => null),
+    provider: world.provider,
+    folderName: (f: ExistingFolder) => folderPathOf(world, f),
+  };
+  const p: Planner = { opts, world, videoExtensions: types.videoExtensions, identifyContext, skipped, claimed: new Set(), reserved: new Map() };
   // Largest first: when two downloads want one destination the bigger (better) copy wins, and the
   // big files get the pick of the drives.
   const order = [...chosen].sort((a, b) => b.size - a.size || (a.rel < b.rel ? -1 : 1));
-  const reserved = new Map<string, number>();
-  const claimed = new Set<string>();
-  const claim = (p: string) => claimed.add(p.toLowerCase());
-  const isClaimed = (p: string) => claimed.has(p.toLowerCase());
   const plans: PlannedMove[] = [];
-  const folderPath = (f: ExistingFolder) => join(world.drives.find((d) => d.name === f.drive)?.path ?? f.drive, f.root, f.name);
-  const identifyContext = { folders: world.folders, aliases: world.aliases ?? (() => null), provider: world.provider, folderName: folderPath };
-
-  /** The drive, folder and file name a movie or episode gets; null when no drive has room. */
-  const placement = (
-    media: TemplateMedia,
-    existing: readonly ExistingFolder[],
-    video: DownloadFile,
-    bytes: number,
-    reservedBytes: ReadonlyMap<string, number>,
-  ) => {
-    const section: Section = media.kind === 'movie' ? 'movies' : 'tv';
-    const choice = chooseDrive({ section, bytes, sourceDev: video.dev, existing }, world.drives, reservedBytes);
-    if (!choice) return null;
-    const template = media.kind === 'movie' ? opts.movieTemplate : opts.episodeTemplate;
-    const rendered = renderTemplate(template, choice.folder === null ? media : namedForFolder(media, choice.folder), extensionOf(video.rel));
-    const folders = [...rendered.folders];
-    if (choice.folder !== null && folders.length > 0) {
-      folders[0] = choice.folder;
-      if (section === 'tv' && folders.length > 1) {
-        folders[1] = existingSeasonFolder(folders[1]!, world.subfolders?.(join(choice.drive.path, choice.root, choice.folder)) ?? []);
-      }
-    }
-    const dir = join(choice.drive.path, choice.root, ...folders);
-    return { section, choice, dir, rendered, folders, destination: join(dir, rendered.name) };
-  };
-
-  /** The readings as `Import as…` offers them, each with where it would go (nothing reserved for it). */
-  const candidatesOf = (readings: readonly Reading[], video: DownloadFile, bytes: number): Candidate[] =>
-    readings.map(({ media: m, folder }) => {
-      const template = toTemplateMedia(m);
-      const place = template.ok ? placement(template.media, folder ? [folder] : [], video, bytes, new Map()) : null;
-      // The folder's spelling and year, as a manual import of this reading would name it.
-      const named = folder ? titleYearOfFolder(folder.name) : m;
-      return {
-        kind: m.kind,
-        title: named.title,
-        year: folder ? named.year : m.year,
-        season: m.season,
-        episodes: [...m.episodes],
-        absolute_episodes: [...m.absolute_episodes],
-        air_date: m.air_date,
-        folder: folder ? folderPath(folder) : null,
-        destination: place ? place.destination : null,
-      };
-    });
-
-  /** The owner's word (a manual import): the library folder of that title, if the library has one. */
-  const forcedAs = (media: TemplateMedia): Identified => {
-    const fit = world.folders.find(media.kind === 'movie' ? 'movies' : 'tv', media);
-    if (fit.kind === 'ambiguous')
-      return { ok: false, reason: 'ambiguous', detail: `library folders that fit: ${fit.folders.map(folderPath).join(', ')}`, readings: [] };
-    return { ok: true, media, folders: fit.folders, readings: [] };
-  };
-
   for (const video of order) {
-    const sidecars = attached.get(video) ?? [];
-    const members = [video, ...sidecars.map((s) => s.file)];
-    const reject = (reason: SkipReason, detail?: string) => members.forEach((m) => skip(m, reason, detail));
-    // The readings go with the video alone: sidecars follow it, in a pass and in `Import as…`.
-    const rejectWith = (reason: SkipReason, detail: string, candidates: Candidate[]) => {
-      skipped.push({ source: video.path, reason, detail, candidates });
-      sidecars.forEach((s) => skip(s.file, reason, detail));
-    };
-    // Before any other rule: a seeding download already in the library is no news each pass.
-    if (world.imported?.(video)) {
-      for (const m of members) skip(m, 'imported', world.imported(m) ? undefined : 'its video was imported already');
-      continue;
-    }
-    if (world.undone?.(video)) {
-      reject('undone', 'its import was undone; rename or change it to import it again');
-      continue;
-    }
-    const parts = video.rel.split('/');
-    if (isSampleByName(parts)) {
-      reject('sample');
-      continue;
-    }
-    if (!members.every((m) => isSettled(m.mtimeMs, opts.nowMs, opts.settleSeconds))) {
-      reject('settling');
-      continue;
-    }
-    if (isSampleSize(video.size, opts.sampleMaxBytes)) {
-      reject('sample');
-      continue;
-    }
-    const forced = world.forced?.(video) ?? null;
-    const found: Identified = isInExtrasFolder(parts)
-      ? { ok: false, reason: 'unrecognized', detail: 'in an extras folder', readings: [] }
-      : forced !== null
-        ? forcedAs(forced)
-        : identify(video.rel, identifyContext);
-    const bytes = members.reduce((n, m) => n + m.size, 0);
-    if (!found.ok) {
-      rejectWith(found.reason, found.detail, candidatesOf(found.readings, video, bytes));
-      continue;
-    }
-    const media = found.media;
-    const place = placement(media, found.folders, video, bytes, reserved);
-    if (!place) {
-      reject('no_drive');
-      continue;
-    }
-    const { choice, dir, destination, rendered, section, folders } = place;
-    const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, world.files?.(dir) ?? [], types.videoExtensions) : null;
-    if (held !== null) {
-      reject('exists', `the library holds this ${media.kind} already: ${join(dir, held)}`);
-      continue;
-    }
-    const state = isClaimed(destination) ? 'taken' : world.destination(destination, video, choice.drive.path);
-    // `exists`, as for a file where a folder should be: something the scanner never writes through
-    // stands on the way, and the owner settles it (a real folder there, or `Import as…` elsewhere).
-    if (typeof state === 'object') {
-      reject('exists', `${state.link} is a symbolic link: files are placed only through real folders`);
-      continue;
-    }
-    if (state === 'taken') {
-      reject('exists');
-      continue;
-    }
-    claim(destination);
-    const moves: PlannedMove['sidecars'] = [];
-    for (const s of sidecars) {
-      const suffix = (s.tags ? tagSuffix(s.tags) : '') + extensionOf(s.file.rel);
-      let target = join(dir, rendered.stem + suffix);
-      // Two subtitles of one language in one release (`Subs/2_English.srt`, `3_English.srt`): the
-      // second is numbered, as Radarr names it, rather than left behind. Only this plan can have
-      // claimed a name that starts with its video's.
-      for (let n = 1; s.tags !== null && n < 10 && isClaimed(target); n++) {
-        target = join(dir, `${rendered.stem}.${n}${suffix}`);
-      }
-      // Its video's folder, checked for links above.
-      if (isClaimed(target) || world.destination(target, s.file, choice.drive.path) === 'taken') {
-        skip(s.file, 'exists');
-        continue;
-      }
-      claim(target);
-      moves.push({ file: s.file, destination: target });
-    }
-    if (choice.drive.dev !== video.dev) {
-      const used = video.size + moves.reduce((n, m) => n + m.file.size, 0);
-      reserved.set(choice.drive.name, (reserved.get(choice.drive.name) ?? 0) + used);
-    }
-    if (choice.folder === null && folders.length > 0) {
-      world.folders.add({ drive: choice.drive.name, section, root: choice.root, name: folders[0]! });
-    }
-    const numbered = media.kind === 'episode' && media.episodes.length > 0;
-    plans.push({
-      video,
-      sidecars: moves,
-      plan: {
-        source: video.path,
-        destination,
-        kind: media.kind,
-        title: media.title,
-        year: media.year,
-        season: numbered ? media.season : null,
-        episodes: numbered ? [...media.episodes] : null,
-        air_date: numbered ? null : media.air_date,
-        drive: choice.drive.name,
-        sidecars: moves.map((m) => ({ source: m.file.path, destination: m.destination })),
-        ...(found.readings.length > 1 ? { candidates: candidatesOf(found.readings, video, bytes) } : {}),
-      },
-    });
+    const planned = planVideo(p, video, attached.get(video) ?? []);
+    if (planned) plans.push(planned);
   }
 
   plans.sort((a, b) => (a.video.rel < b.video.rel ? -1 : 1));

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { changed, covers, decide, enqueued, IDLE, isFreshChange, RETRY_MS, SETTLE_MARGIN_MS, type QueuedPass, type WatchState } from './watch-settle.ts';
+import {
+  changed,
+  covers,
+  decide,
+  enqueued,
+  IDLE,
+  isFreshChange,
+  RETRY_MS,
+  SETTLE_MARGIN_MS,
+  watchSettingsChange,
+  type QueuedPass,
+  type WatchSettings,
+  type WatchState,
+} from './watch-settle.ts';
 
 const SETTLE = 5;
 const WAIT = SETTLE * 1000 + SETTLE_MARGIN_MS;
@@ -164,5 +177,21 @@ describe('over time', () => {
       const requests = simulate([0, gap], { until: 4 * WAIT });
       expect(requests, `gap ${gap}`).toEqual(gap <= WAIT ? [gap + WAIT] : [WAIT, gap + WAIT]);
     }
+  });
+});
+
+describe('watchSettingsChange', () => {
+  const settings = (downloads: string, watch: boolean, settle: number): WatchSettings => ({ paths: { downloads }, app: { watch, settle_seconds: settle } });
+  const before = settings('/downloads', true, 5);
+
+  it.each([
+    ['another downloads folder', '/downloads', settings('/other', true, 5), 'rearm'],
+    ['app.watch turned off', '/downloads', settings('/downloads', false, 5), 'rearm'],
+    ['a folder the watch does not follow yet, though the setting did not change', '/old', before, 'rearm'],
+    ['another folder and another settle time: watching again plans anew', '/downloads', settings('/other', true, 9), 'rearm'],
+    ['a new settle_seconds', '/downloads', settings('/downloads', true, 9), 'replan'],
+    ['anything else', '/downloads', settings('/downloads', true, 5), null],
+  ] as const)('%s: %s', (_what, folder, next, want) => {
+    expect(watchSettingsChange(folder, next, before)).toBe(want);
   });
 });

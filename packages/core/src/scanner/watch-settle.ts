@@ -62,3 +62,19 @@ export function enqueued(s: WatchState, asOfMs: number, pass: QueuedPass | null,
   if (s.lastChangeMs !== null && s.lastChangeMs > asOfMs) return { lastChangeMs: s.lastChangeMs, retryAtMs: null };
   return IDLE;
 }
+
+/** The settings a watch of the downloads folder follows. */
+export interface WatchSettings {
+  paths: { downloads: string };
+  app: { watch: boolean; settle_seconds: number };
+}
+
+/**
+ * What a settings change asks of a watch on `folder`: `rearm` for another folder or app.watch
+ * turned on or off, `replan` for a new settle_seconds (the wait under way is measured again), null
+ * for nothing.
+ */
+export function watchSettingsChange(folder: string, next: WatchSettings, prev: WatchSettings): 'rearm' | 'replan' | null {
+  if (next.paths.downloads !== folder || next.app.watch !== prev.app.watch) return 'rearm';
+  return next.app.settle_seconds !== prev.app.settle_seconds ? 'replan' : null;
+}
