@@ -5683,7 +5683,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A form that posts to /api/auth/setup; no data. */
+            /** @description The web UI, which shows its set-up form until the owner exists and the app after; no data. */
             200: {
                 headers: {
                     [name: string]: unknown;
