@@ -11,6 +11,10 @@ beforeAll(async () => {
   await setUpOwner(stack());
 });
 
+const SCAN = 'Scan interval (seconds, 0 = off)';
+const SETTLE = 'Settle time (seconds)';
+const DOWNLOADS = 'Downloads folder';
+
 const JARGON = /Too small|Too big|Invalid input|expected|received|>=|\((bad_request|unauthorized|forbidden)\)/;
 
 async function openSettings(page: Page, size: { width: number; height: number }) {
@@ -18,21 +22,21 @@ async function openSettings(page: Page, size: { width: number; height: number })
   await logIn(page, 'Activity');
   await page.goto('/settings');
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-  await page.getByLabel('Scan interval').waitFor();
+  await page.getByLabel(SCAN, { exact: true }).waitFor();
 }
 
 /** The sentence shown beside a field, read through the field's own aria-describedby, as a screen reader does. */
 async function fieldError(page: Page, label: string): Promise<string | null> {
-  const input = page.getByLabel(label, { exact: false }).first();
+  const input = page.getByLabel(label, { exact: true });
   if ((await input.getAttribute('aria-invalid')) !== 'true') return null;
   const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(' ').filter((id) => id.endsWith('-error'));
   return ids.length === 1 ? page.locator(`[id="${ids[0]}"]`).textContent() : null;
 }
 
 async function refuseThree(page: Page) {
-  await page.getByLabel('Scan interval').fill('-1');
-  await page.getByLabel('Settle time').fill('soon');
-  await page.getByLabel('Downloads folder').fill('downloads');
+  await page.getByLabel(SCAN, { exact: true }).fill('-1');
+  await page.getByLabel(SETTLE, { exact: true }).fill('soon');
+  await page.getByLabel(DOWNLOADS, { exact: true }).fill('downloads');
   await page.getByRole('button', { name: 'Save settings' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'Not saved' });
   await alert.waitFor();
@@ -42,9 +46,9 @@ async function refuseThree(page: Page) {
     'Downloads folder must be an absolute path.',
   ]);
   expect(await alert.textContent()).not.toMatch(JARGON);
-  expect(await fieldError(page, 'Scan interval')).toBe('Scan interval must be a whole number of seconds, 0 or more.');
-  expect(await fieldError(page, 'Settle time')).toBe('Settle time must be a whole number of seconds, from 0 to 31,536,000.');
-  expect(await fieldError(page, 'Downloads folder')).toBe('Downloads folder must be an absolute path.');
+  expect(await fieldError(page, SCAN)).toBe('Scan interval must be a whole number of seconds, 0 or more.');
+  expect(await fieldError(page, SETTLE)).toBe('Settle time must be a whole number of seconds, from 0 to 31,536,000.');
+  expect(await fieldError(page, DOWNLOADS)).toBe('Downloads folder must be an absolute path.');
   expect(await page.locator('main').textContent()).not.toMatch(JARGON);
   await checkA11y(page);
 }
@@ -59,12 +63,12 @@ describe('Settings errors, in a browser', () => {
   it('at desktop width: every refused field in a sentence; putting the values back and saving clears them', async () => {
     const page = await stack().newPage();
     await openSettings(page, { width: 1280, height: 800 });
-    const downloads = await page.getByLabel('Downloads folder').inputValue();
+    const downloads = await page.getByLabel(DOWNLOADS, { exact: true }).inputValue();
     await refuseThree(page);
     // Nothing left to send: saved as it stands, and the refusal no longer shows.
-    await page.getByLabel('Scan interval').fill('0');
-    await page.getByLabel('Settle time').fill('120');
-    await page.getByLabel('Downloads folder').fill(downloads);
+    await page.getByLabel(SCAN, { exact: true }).fill('0');
+    await page.getByLabel(SETTLE, { exact: true }).fill('120');
+    await page.getByLabel(DOWNLOADS, { exact: true }).fill(downloads);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expectNoError(page);
     await checkA11y(page);
@@ -73,11 +77,11 @@ describe('Settings errors, in a browser', () => {
   it('at phone width: the same sentences, and a save that changes a setting clears them', async () => {
     const page = await stack().newPage();
     await openSettings(page, { width: 390, height: 844 });
-    const downloads = await page.getByLabel('Downloads folder').inputValue();
+    const downloads = await page.getByLabel(DOWNLOADS, { exact: true }).inputValue();
     await refuseThree(page);
-    await page.getByLabel('Scan interval').fill('600');
-    await page.getByLabel('Settle time').fill('30');
-    await page.getByLabel('Downloads folder').fill(downloads);
+    await page.getByLabel(SCAN, { exact: true }).fill('600');
+    await page.getByLabel(SETTLE, { exact: true }).fill('30');
+    await page.getByLabel(DOWNLOADS, { exact: true }).fill(downloads);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expectNoError(page);
     expect(await page.evaluate(() => fetch('api/config').then((r) => r.json()))).toMatchObject({ app: { scan_interval_seconds: 600, settle_seconds: 30 } });
