@@ -60,6 +60,13 @@ ensure_tools() {
   fi
 }
 
+# The web UI's address on this machine, as scripts/start prints it: under URL_BASE (a reverse proxy's
+# prefix, which the API answers directly too), ending in one slash.
+ui_address() { # port
+  local base="${URL_BASE:-}"
+  printf 'http://localhost:%s%s/\n' "$1" "${base%/}"
+}
+
 free_port() {
   node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }

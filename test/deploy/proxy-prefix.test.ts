@@ -131,7 +131,8 @@ describe.skipIf(!NGINX)('deploy/nginx-prefix.conf in a real nginx, in front of a
     expect(link.pathname).toBe(`${PREFIX}/setup`);
     const direct = await fetch(link, { headers: html });
     expect(direct.status).toBe(200);
-    expect(await direct.text()).toContain('Set up the owner account');
+    // The web UI itself, its links under the prefix: it shows the set-up form while no owner exists.
+    expect(await direct.text()).toContain(`<base href="${PREFIX}/" />`);
 
     // A person opens the link's path on the proxy's address, and goes on to the app.
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -148,10 +149,12 @@ describe.skipIf(!NGINX)('deploy/nginx-prefix.conf in a real nginx, in front of a
         if (res.status() >= 400) errors.push(`${res.status()} ${res.url()}`);
       });
       await page.goto(`http://127.0.0.1:${nginx.port}${link.pathname}${link.search}`);
-      await page.getByLabel('User name').fill('owner');
+      await page.getByLabel('Username').fill('owner');
       await page.getByLabel('Password').fill('a good passphrase');
-      await page.getByRole('button', { name: 'Create the account' }).click();
-      await page.getByText('Done: you are logged in as the owner.').waitFor();
+      await page.getByRole('button', { name: 'Create owner' }).click();
+      // Into the app, under the prefix.
+      await page.getByRole('heading', { level: 1, name: 'Activity', exact: true }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`${PREFIX}/activity`);
       const session = (await context.cookies()).find((c) => c.name === 'mo_session');
       expect(session?.path).toBe(`${PREFIX}/`);
 

@@ -1,6 +1,6 @@
 // scripts/rotate-log.mjs, which keeps scripts/start's var/*.log: the files stay under their cap
 // whatever passes through, hold whole lines, keep the newest, and the terminal still sees it all.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -117,5 +117,17 @@ describe('scripts/start', () => {
     for (const l of launches) expect(l, l).toMatch(/>\s*>\(log_to /);
     expect(start).toContain('scripts/rotate-log.mjs');
     expect(start).not.toMatch(/\btee\b|>>|--logfile "\$VAR/);
+  });
+
+  it('says where the web UI is once it is up (under URL_BASE when set), not where the health check is', () => {
+    const start = readFileSync(join(REPO_ROOT, 'scripts/start'), 'utf8');
+    const up = start.split('\n').filter((l) => l.includes('is up'));
+    expect(up).toEqual([expect.stringContaining('$(ui_address "$PORT")')]);
+    expect(up[0]).not.toContain('/api/health');
+    const address = (env: Record<string, string>) =>
+      execFileSync('bash', ['-c', `source "${join(REPO_ROOT, 'scripts/lib.sh')}" && ui_address 8123`], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' });
+    expect(address({})).toBe('http://localhost:8123/\n');
+    expect(address({ URL_BASE: '/media-organizer' })).toBe('http://localhost:8123/media-organizer/\n');
+    expect(address({ URL_BASE: '/media-organizer/' })).toBe('http://localhost:8123/media-organizer/\n');
   });
 });

@@ -30,7 +30,7 @@ import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { limitBody } from './http/body-limit.ts';
 import { frameAncestors } from './http/frame-ancestors.ts';
-import { webUi } from './routes/web.ts';
+import { webIndex, webUi } from './routes/web.ts';
 import { router } from './openapi/route.ts';
 import { openApiDocument } from './openapi/document.ts';
 
@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps) {
       openApiRoutes(() => openApiDocument(app, deps.urlBase)),
     );
   app.route('/api', api);
-  app.route('/', setupPage());
+  app.route('/', setupPage(webIndex(deps.webRoot ?? null, deps.urlBase)));
   app.mount(QUEUE_DASHBOARD_PATH, queueDashboard(deps), { replaceRequest: false });
   app.openAPIRegistry.registerPath(queueDashboardRoute);
   app.use('*', webUi({ root: deps.webRoot ?? null, urlBase: deps.urlBase }));

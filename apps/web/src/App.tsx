@@ -80,6 +80,10 @@ function Shell({ username, localOpen }: { username: string | null; localOpen: bo
         <Route path="/">
           <Redirect to="/activity" replace />
         </Route>
+        {/* The set-up link, once the owner exists (just made here, or opened again): the app. */}
+        <Route path="/setup">
+          <Redirect to="/activity" replace />
+        </Route>
         <Route path="/library/file" component={FilePage} />
         {PAGES.map((p) => (
           <Route key={p.path} path={p.path} component={p.component} />

@@ -2717,7 +2717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description an unknown key, a wrong type or a refused value (a path outside app.allowed_roots included); details.key names it; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description an unknown key, a wrong type or a refused value (a path outside app.allowed_roots included); details.key names the first, details.issues lists each with its sentence; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5683,7 +5683,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A form that posts to /api/auth/setup; no data. */
+            /** @description The web UI, which shows its set-up form until the owner exists and the app after; no data. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -20,31 +20,37 @@ export function issuePath(path: readonly PropertyKey[], prefix: readonly Propert
 export interface KeyIssue {
   path: string;
   message: string;
+  /** The issue in words a person reads, naming the field by its label (settings refusals: settingsSentence). */
+  sentence?: string;
 }
+
+/** Words for one issue at its key path; the zod issue itself, which says what kind of refusal it is. */
+export type IssueWords = (path: string, issue: z.core.$ZodIssue) => string;
 
 /**
  * zod reports an unknown key at its parent's path; a user needs the key itself named. A value that
  * fits no branch of a union is reported at the union's own path ("(root): Invalid input" for a whole
  * body); the branch it came closest to (fewest issues, the first on a tie) names the field instead.
  */
-export function keyIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): KeyIssue[] {
-  return issuesAt(error.issues, prefix);
+export function keyIssues(error: z.ZodError, prefix: readonly PropertyKey[] = [], words?: IssueWords): KeyIssue[] {
+  return issuesAt(error.issues, prefix, words);
 }
 
-function issuesAt(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): KeyIssue[] {
+function issuesAt(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[], words: IssueWords | undefined): KeyIssue[] {
+  const keyIssue = (path: string, message: string, i: z.core.$ZodIssue): KeyIssue => (words ? { path, message, sentence: words(path, i) } : { path, message });
   return issues.flatMap((i) => {
-    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: issuePath([...i.path, k], prefix), message: 'unknown key' }));
+    if (i.code === 'unrecognized_keys') return i.keys.map((k) => keyIssue(issuePath([...i.path, k], prefix), 'unknown key', i));
     if (i.code === 'invalid_union' && i.errors.length > 0) {
-      const branches = i.errors.map((branch) => issuesAt(branch, [...prefix, ...i.path]));
+      const branches = i.errors.map((branch) => issuesAt(branch, [...prefix, ...i.path], words));
       return branches.reduce((closest, b) => (b.length < closest.length ? b : closest));
     }
-    return [{ path: issuePath(i.path, prefix), message: i.message }];
+    return [keyIssue(issuePath(i.path, prefix), i.message, i)];
   });
 }
 
 /** A 400 whose message leads with the first offending key path, with every issue in details. */
-export function validationError(error: z.ZodError, prefix: readonly PropertyKey[] = []): AppError {
-  const issues = keyIssues(error, prefix);
+export function validationError(error: z.ZodError, prefix: readonly PropertyKey[] = [], words?: IssueWords): AppError {
+  const issues = keyIssues(error, prefix, words);
   const first = issues[0];
   return new AppError('bad_request', first ? `${first.path}: ${first.message}` : 'invalid input', { ...(first ? { key: first.path } : {}), issues });
 }

@@ -12,3 +12,4 @@ export * from './api/responses.ts';
 export * from './jobs/job-options.ts';
 export * from './events/schema.ts';
 export * from './workers/schema.ts';
+export * from './config/settings-sentences.ts';

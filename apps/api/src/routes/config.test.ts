@@ -161,6 +161,34 @@ describe('POST /api/settings refuses what reaches outside the library', () => {
   });
 });
 
+describe('POST /api/settings says every refusal in a sentence a person reads', () => {
+  const sentences = async (body: unknown) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    const { error } = errorBodySchema.parse(await res.json());
+    expect(error.code).toBe('bad_request');
+    expect(await readFile(stateFile, 'utf8')).toBe(before);
+    return (error.details as { key: string; issues: { path: string; message: string; sentence: string }[] }).issues.map((i) => [i.path, i.sentence]);
+  };
+
+  it('lists each field the schema refuses, nested or flat, with its label and no validator text', async () => {
+    expect(await sentences({ app: { scan_interval_seconds: -1, dry_run: 'yes' }, settle_seconds: 'soon', library: { transfer: 'teleport' } })).toEqual([
+      ['app.dry_run', 'Dry run must be true or false.'],
+      ['app.scan_interval_seconds', 'Scan interval must be a whole number of seconds, 0 or more.'],
+      ['library.transfer', 'Import by must be one of "move", "hardlink" or "copy".'],
+      ['app.settle_seconds', 'Settle time must be a whole number of seconds, from 0 to 31,536,000.'],
+    ]);
+  });
+
+  it('says the rules checked after the schema, and a key only the config file sets, after the field’s label', async () => {
+    expect(await sentences({ paths: { downloads: '/etc' }, theme: { css_file: 'theme.txt' } })).toEqual([
+      ['paths.downloads', expect.stringMatching(/^Downloads folder.* \/etc, a system folder.*\.$/)],
+      ['theme.css_file', 'Stylesheet file must name a .css file.'],
+    ]);
+    expect(await sentences({ app: { api_key: 'mine-now' } })).toEqual([['app.api_key', 'API key can only be set in the config file.']]);
+  });
+});
+
 describe('POST /api/settings: metadata.identify', () => {
   it('turns TVmaze look-ups on and off at run time, saved like any setting', async () => {
     expect((await post({ metadata: { identify: ['tvmaze'] } })).status).toBe(200);

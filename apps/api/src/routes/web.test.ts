@@ -74,6 +74,23 @@ describe('the web UI', () => {
     expect(res.status).toBe(404);
   });
 
+  it('answers the set-up link with the web UI itself, kept out of caches and Referer headers', async () => {
+    t = await testApp({ webRoot: dist, urlBase: '/media-organizer' });
+    const res = await t.anonymous('/setup?token=abc', { headers: html });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<base href="/media-organizer/" />');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'self'; .*; frame-ancestors 'none'$/);
+  });
+
+  it('says at the set-up link that the UI is not built, when it is not', async () => {
+    t = await testApp();
+    const res = await t.anonymous('/setup?token=abc', { headers: html });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('The web UI is not built');
+  });
+
   it('is absent when the UI is not built', async () => {
     t = await testApp();
     expect((await t.anonymous('/', { headers: html })).status).toBe(404);

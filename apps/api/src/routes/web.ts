@@ -31,7 +31,7 @@ const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json']);
 /** Vite names every asset by its content hash: only these names are served, and nothing else under dist. */
 const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|svg|png|woff2|json)$/;
 
-interface Asset {
+export interface Asset {
   type: string;
   body: Buffer;
   gzip: Buffer | null;
@@ -42,10 +42,10 @@ function acceptsGzip(c: Context): boolean {
 }
 
 /** The page runs only its own scripts and talks only to this origin (frameAncestors adds who may frame it). */
-const PAGE_POLICY =
+export const PAGE_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
 
-function send(c: Context, asset: Asset, cacheControl: string, extra: Record<string, string> = {}): Response {
+export function send(c: Context, asset: Asset, cacheControl: string, extra: Record<string, string> = {}): Response {
   const gz = asset.gzip !== null && acceptsGzip(c);
   const headers: Record<string, string> = {
     'content-type': asset.type,
@@ -65,22 +65,27 @@ function wantsHtml(c: Context): boolean {
   return accept === '' || accept.includes('text/html') || accept.includes('*/*');
 }
 
+/** index.html with its <base> set to URL_BASE (so one build works behind any prefix), read once; null when the UI is not built. */
+export function webIndex(root: string | null, urlBase = ''): (() => Promise<Asset>) | null {
+  if (root === null) return null;
+  const base = `${urlBase}/`;
+  let index: Promise<Asset> | null = null;
+  return () =>
+    (index ??= readFile(join(root, 'index.html'), 'utf8').then((html) => {
+      const body = Buffer.from(html.replace('<base href="/" />', `<base href="${base.replace(/["<>&]/g, '')}" />`));
+      return { type: 'text/html; charset=utf-8', body, gzip: gzipSync(body) };
+    }));
+}
+
 /**
  * The web UI: hashed assets cached for good, and index.html (with its <base> set to URL_BASE, so
  * one build works behind any prefix) for every other page a browser asks for. /api stays the API's.
  */
 export function webUi(opts: { root: string | null; urlBase?: string }): MiddlewareHandler<AppEnv> {
   const { root } = opts;
-  if (root === null) return (_c, next) => next();
-  const base = `${opts.urlBase ?? ''}/`;
-  let index: Promise<Asset> | null = null;
+  const loadIndex = webIndex(root, opts.urlBase);
+  if (root === null || loadIndex === null) return (_c, next) => next();
   const assets = new Map<string, Promise<Asset | null>>();
-
-  const loadIndex = () =>
-    (index ??= readFile(join(root, 'index.html'), 'utf8').then((html) => {
-      const body = Buffer.from(html.replace('<base href="/" />', `<base href="${base.replace(/["<>&]/g, '')}" />`));
-      return { type: 'text/html; charset=utf-8', body, gzip: gzipSync(body) };
-    }));
 
   const loadAsset = (name: string) => {
     let found = assets.get(name);

@@ -9,9 +9,9 @@ import { ApiError, type FieldIssue } from '../api/client.ts';
 export function issueFor(error: unknown, path: string): FieldIssue | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const own = error.issues.find((i) => i.path === path);
-  if (own) return own;
+  if (own) return own.sentence ? { path, message: own.sentence } : own;
   const entry = error.issues.find((i) => i.path.startsWith(`${path}.`) && /^\d+$/.test(i.path.slice(path.length + 1)));
-  if (entry) return { path, message: `entry ${Number(entry.path.slice(path.length + 1)) + 1}: ${entry.message}` };
+  if (entry) return { path, message: entry.sentence ?? `entry ${Number(entry.path.slice(path.length + 1)) + 1}: ${entry.message}` };
   return error.issues.length === 0 && error.message.startsWith(`${path}:`) ? { path, message: error.message.slice(path.length + 1).trim() } : undefined;
 }
 

@@ -19,9 +19,25 @@ export function Page({ id, title, actions, children }: { id: string; title: stri
   );
 }
 
+/**
+ * What went wrong, in the API's words: each refused field's sentence where the answer has them (a
+ * settings refusal), else its message. The error code is for scripts, not shown.
+ */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiError ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
+  const sentences = error instanceof ApiError ? error.issues.flatMap((i) => (i.sentence ? [i.sentence] : [])) : [];
+  if (sentences.length > 0)
+    return (
+      <div className="error" role="alert">
+        <p>{sentences.length === 1 ? 'Not saved: one field needs a change.' : `Not saved: ${sentences.length} fields need a change.`}</p>
+        <ul>
+          {sentences.map((s) => (
+            <li key={s}>{s}</li>
+          ))}
+        </ul>
+      </div>
+    );
+  const text = error instanceof Error ? error.message : String(error);
   return (
     <p className="error" role="alert">
       {text}

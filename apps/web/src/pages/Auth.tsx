@@ -13,10 +13,15 @@ function AuthFrame({ id, title, children }: { id: string; title: string; childre
   );
 }
 
-/** First run: the owner account, made with the one-time token the service printed at start. */
+/**
+ * First run: the owner account, made with the one-time token the service printed at start (the set-up
+ * link carries it). Once the account exists the session it made is the app's: App shows the Shell,
+ * which leaves /setup for the first page.
+ */
 export function SetupPage() {
   const queries = useQueryClient();
-  const [token, setToken] = useState(() => new URLSearchParams(location.search).get('token') ?? '');
+  const [fromLink] = useState(() => new URLSearchParams(location.search).get('token') ?? '');
+  const [token, setToken] = useState(fromLink);
   const [username, setUsername] = useState('admin');
   const [password, setPassword] = useState('');
   const setup = useMutation({
@@ -32,7 +37,10 @@ export function SetupPage() {
   };
   return (
     <AuthFrame id="setup" title="Set up media-organizer">
-      <p>Create the owner account. The set-up token is in the link the service printed when it started.</p>
+      <p>
+        Create the owner account: it manages media-organizer from the browser.{' '}
+        {fromLink ? 'The link you opened works once.' : 'The set-up token is in the link the service printed when it started.'}
+      </p>
       <form onSubmit={submit}>
         <Field label="Set-up token" path="token" error={setup.error} value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" required />
         <Field
@@ -47,12 +55,14 @@ export function SetupPage() {
         <Field
           label="Password"
           path="password"
+          hint="At least 10 characters"
           error={setup.error}
           type="password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           autoComplete="new-password"
           minLength={10}
+          maxLength={1024}
           required
         />
         <ErrorNote error={setup.error} />
@@ -78,6 +88,8 @@ export function LoginPage() {
   };
   return (
     <AuthFrame id="login" title="Log in">
+      {/* The set-up link opened again, once the owner exists: it made its account already. */}
+      {/\/setup$/.test(location.pathname) ? <p role="note">The owner account exists already: log in with it.</p> : null}
       <form onSubmit={submit}>
         <Field
           label="Username"

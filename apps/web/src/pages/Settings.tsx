@@ -205,6 +205,8 @@ function SettingsForm({ config }: { config: Config }) {
       targets,
     );
     if (Object.keys(patch).length === 0) {
+      // Nothing to send is saved as it stands: the last refusal no longer applies.
+      save.reset();
       setSaved(true);
       return;
     }

@@ -1,4 +1,4 @@
-import { FLAT_APP_KEYS, RUNTIME_SECTIONS, settingsPatchSchema, type Config, type SettingsPatch } from '@mo/shared';
+import { FLAT_APP_KEYS, RUNTIME_SECTIONS, settingsPatchSchema, settingsSentence, type Config, type SettingsPatch } from '@mo/shared';
 import { z } from 'zod';
 import { AppError, validationError } from '../errors.ts';
 import { deepMerge } from './merge.ts';
@@ -71,7 +71,7 @@ export function settingsPatchFromBody(body: unknown): SettingsPatch {
   }
   refuseFileOnlyKeys(nested);
   const parsed = settingsPatchSchema.safeParse(nested);
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw validationError(parsed.error, [], settingsSentence);
   return parsed.data;
 }
 
