@@ -1,6 +1,6 @@
 import type { JobHandler, JobOutcome } from '@mo/core';
 import { workJournal } from '@mo/core/media';
-import { transcodeRunService, transcodeStore, type TranscodeRunService } from '@mo/core/tools';
+import { runtimeTranscodeRecords, transcodeRunService, transcodeStore, type TranscodeRunService } from '@mo/core/tools';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
 import { sweepAtStart } from './media-tracks.ts';
@@ -12,7 +12,7 @@ export function transcodeRun(
 ): TranscodeRunService {
   return transcodeRunService({
     config: () => config.current(),
-    records: { read: () => config.state.read(), current: () => config.currentState() },
+    records: runtimeTranscodeRecords(config),
     store: transcodeStore(config.transcodes),
     journal: () => workJournal(config.current().paths.data),
     locate: libraryMediaFile,
