@@ -1,6 +1,6 @@
 import type { JobHandler, JobOutcome } from '@mo/core';
 import { workJournal } from '@mo/core/media';
-import { runtimeTranscodeRecords, transcodeRunService, transcodeStore, type TranscodeRunService } from '@mo/core/tools';
+import { runtimeTranscodeRecords, transcodeRunService, transcodeStore, type TranscodeRunDeps, type TranscodeRunService } from '@mo/core/tools';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
 import { sweepAtStart } from './media-tracks.ts';
@@ -8,7 +8,7 @@ import { sweepAtStart } from './media-tracks.ts';
 /** The transcode service over this worker's config, state.json and BullMQ's idea of a final error. */
 export function transcodeRun(
   { config, logger }: WorkerDeps,
-  opts: { pausedRetryMs?: number; jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome | null>> } = {},
+  opts: Pick<TranscodeRunDeps, 'pausedRetryMs' | 'jobOutcomes' | 'queuePause'> = {},
 ): TranscodeRunService {
   return transcodeRunService({
     config: () => config.current(),
