@@ -138,6 +138,8 @@ describe('transcodeRunService: settling', () => {
     const stop = svc.keepSettled(20);
     await new Promise((r) => setTimeout(r, 90));
     stop();
+    // A settle a tick began before the stop may still ask the queue; none begins after it.
+    await new Promise((r) => setTimeout(r, 60));
     const after = asked;
     expect(after).toBeGreaterThanOrEqual(2);
     await new Promise((r) => setTimeout(r, 60));

@@ -54,6 +54,42 @@ export interface TranscodeRunDeps {
 type Item = JobPayload<'transcode-run'>['item'];
 
 /**
+ * The queue's own pause brought in line with the records: a resumed queue whose records are paused
+ * has every worker take jobs only to put them back; a paused one whose records run holds every job.
+ */
+function queuePauseSync({ records, queuePause, logger }: TranscodeRunDeps) {
+  async function sync(): Promise<boolean | null> {
+    if (!queuePause) throw new Error("syncing the queue's pause needs the queue: no queuePause given");
+    const change = queuePauseChange((await records.read()).transcoder_paused, await queuePause.isPaused());
+    if (change !== null) {
+      await queuePause.setPaused(change);
+      logger.info({ paused: change }, change ? 'paused the transcode queue as its records say' : 'resumed the transcode queue as its records say');
+    }
+    return change;
+  }
+
+  // One sync at a time: two interleaved could each read before the other writes, and the later
+  // write would undo a change of the records that came in between.
+  let syncing: Promise<unknown> = Promise.resolve();
+  function quietly(): Promise<boolean | null> {
+    const next = syncing.then(sync).catch((err: Error) => {
+      logger.warn({ err: err.message }, "could not bring the transcode queue's pause in line with its records");
+      return null;
+    });
+    syncing = next;
+    return next;
+  }
+
+  function keep(everyMs: number): () => void {
+    const timer = setInterval(() => void quietly(), everyMs);
+    void quietly();
+    return () => clearInterval(timer);
+  }
+
+  return { sync, quietly, keep };
+}
+
+/**
  * What a worker does with the transcode queue: runs a job from its entry's record (start, finish,
  * remove the original, or fail), and settles the entries whose jobs nothing will finish.
  */
@@ -172,33 +208,7 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
   const settleQuietly = (only?: readonly string[]) =>
     settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
 
-  /**
-   * Pauses or resumes the queue itself as the records say: at a worker's start, and after a Redis
-   * that lost its keys, it may say otherwise (a resumed queue whose records are paused has every
-   * worker take jobs only to put them back; a paused one whose records run holds every job).
-   * Returns the change made, or null.
-   */
-  async function syncQueuePause(): Promise<boolean | null> {
-    if (!deps.queuePause) throw new Error("syncing the queue's pause needs the queue: no queuePause given");
-    const change = queuePauseChange((await records.read()).transcoder_paused, await deps.queuePause.isPaused());
-    if (change !== null) {
-      await deps.queuePause.setPaused(change);
-      logger.info({ paused: change }, change ? 'paused the transcode queue as its records say' : 'resumed the transcode queue as its records say');
-    }
-    return change;
-  }
-
-  // One sync at a time: two interleaved could each read before the other writes, and the later
-  // write would undo a change of the records that came in between.
-  let syncing: Promise<unknown> = Promise.resolve();
-  const syncQueuePauseQuietly = () => {
-    const next = syncing.then(syncQueuePause).catch((err: Error) => {
-      logger.warn({ err: err.message }, "could not bring the transcode queue's pause in line with its records");
-      return null;
-    });
-    syncing = next;
-    return next;
-  };
+  const pause = queuePauseSync(deps);
 
   return {
     /** One delivery of a transcode job: what its entry's record says decides what it does. */
@@ -228,10 +238,14 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
 
     settle,
 
-    syncQueuePause,
+    /**
+     * Pauses or resumes the queue itself as the records say: at a worker's start, and after a Redis
+     * that lost its keys, it may say otherwise. Returns the change made, or null.
+     */
+    syncQueuePause: pause.sync,
 
     /** syncQueuePause one at a time, never throwing: what it cannot do now a later call does. */
-    syncQueuePauseQuietly,
+    syncQueuePauseQuietly: pause.quietly,
 
     /** Settles when a transcode job fails for good: the worker that saw it fail may be the only one told. */
     onFailed: (jobId: string) => settleQuietly([jobId]),
@@ -247,11 +261,7 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
     },
 
     /** Syncs the queue's pause now and every `everyMs` (a Redis flushed or restarted empty meanwhile). Returns the stop. */
-    keepQueuePauseSynced(everyMs: number): () => void {
-      const timer = setInterval(() => void syncQueuePauseQuietly(), everyMs);
-      void syncQueuePauseQuietly();
-      return () => clearInterval(timer);
-    },
+    keepQueuePauseSynced: pause.keep,
   };
 }
 
