@@ -229,6 +229,15 @@ describe('the transcode queue under SIGKILL and restarts', () => {
     await startApi();
     const worker = await transcodeWorker();
     await sleep(4000);
+    const seen = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const seenQueue = new Queue('transcode', { connection: seen, prefix });
+    try {
+      // The restarted worker brought BullMQ's own pause back in line with the records.
+      expect(await seenQueue.isPaused()).toBe(true);
+    } finally {
+      await seenQueue.close();
+      seen.disconnect();
+    }
     expect(Object.values(await fileStates(sources))).toEqual(['original', 'original', 'original']);
     const listed = (await entries()).filter((e) => sources.includes(e.path));
     expect(listed.map((e) => [e.status, e.position !== null])).toEqual([

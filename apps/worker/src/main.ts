@@ -16,9 +16,12 @@ import { notifyHandler } from './handlers/notify.ts';
 import { withFreshConfig } from './fresh-config.ts';
 import { warnUnlinkableDrives } from './hardlink-warning.ts';
 import { notifyQueue } from './notify-queue.ts';
+import { keepTranscodePauseInLine, transcodeQueuePause } from './transcode-queue-pause.ts';
 import { createWorkerMetrics, serveMetrics } from './metrics.ts';
 
 const SETTLE_TRANSCODES_EVERY_MS = 5 * 60_000;
+/** One cheap Redis read: a queue whose pause a flushed Redis lost is set right within a minute. */
+const SYNC_TRANSCODE_PAUSE_EVERY_MS = 60_000;
 /**
  * The longest a shutdown waits for its handlers to return once their jobs are aborted (a pass
  * finishing the copy under way): under the 10 s after which `docker stop` kills. A job still running
@@ -50,7 +53,9 @@ async function main() {
   // Before the first job is taken: a port it cannot have stops the start, with nothing begun.
   const metricsServer = metricsEnv && metrics ? await serveMetrics({ ...metricsEnv, metrics, logger }) : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, 'serving the worker metrics (no key asked)');
-  const transcodes = transcodeRun(deps, { jobOutcomes: (ids) => host.jobOutcomes('transcode', ids) });
+  const consumesTranscodes = env.workerQueues.includes('transcode');
+  const queuePause = consumesTranscodes ? transcodeQueuePause({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
+  const transcodes = transcodeRun(deps, { jobOutcomes: (ids) => host.jobOutcomes('transcode', ids), ...(queuePause ? { queuePause } : {}) });
   const host = createWorkerHost({
     redisUrl: env.redisUrl,
     prefix: env.queuePrefix,
@@ -61,11 +66,13 @@ async function main() {
     onFailed: { 'transcode-run': (_payload, jobId) => transcodes.onFailed(jobId) },
     ...(metrics ? { observer: metrics.observer } : {}),
   });
-  // The transcode queue's pause lives in state.json, so that it outlasts restarts (and a Redis
-  // that keeps nothing): this box takes no transcode while it is set.
+  // The transcode queue's pause lives in its records, so that it outlasts restarts (and a Redis
+  // that keeps nothing): this box takes no transcode while it is set, and the queue's own pause
+  // follows it.
   host.setPaused('transcode', config.currentState().transcoder_paused);
   config.onStateChange((next) => host.setPaused('transcode', next.transcoder_paused));
-  const stopSettling = env.workerQueues.includes('transcode') ? transcodes.keepSettled(SETTLE_TRANSCODES_EVERY_MS) : undefined;
+  const stopSettling = consumesTranscodes ? transcodes.keepSettled(SETTLE_TRANSCODES_EVERY_MS) : undefined;
+  const stopSyncingPause = queuePause ? keepTranscodePauseInLine(config, transcodes, SYNC_TRANSCODE_PAUSE_EVERY_MS) : undefined;
   const schedule = env.workerQueues.includes('scan') ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger }) : undefined;
   const report = reportWorker(deps, host);
   const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
@@ -90,6 +97,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
     stopSettling?.();
+    stopSyncingPause?.();
     // Gone from the list first: while its active jobs are handed back, it takes no new ones.
     await report.close();
     await metricsServer?.close();
@@ -98,6 +106,7 @@ async function main() {
     await listing?.close();
     await passQueue?.close();
     await host.close();
+    await queuePause?.close();
     await notices?.close();
     config.close();
     logger.info('stopped');

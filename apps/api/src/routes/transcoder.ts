@@ -1,7 +1,17 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { accumulate } from '@mo/core';
 import { probeFile } from '@mo/core/media';
-import { listing, PAUSED, RUN_ALL_DRY_RUN_LIMIT, transcodeQueueAccumulator, transcoderService, transcodeStore, type TranscoderService } from '@mo/core/tools';
+import {
+  listing,
+  PAUSED,
+  RUN_ALL_DRY_RUN_LIMIT,
+  runtimeTranscodeRecords,
+  transcodeQueueAccumulator,
+  transcoderFiles,
+  transcoderService,
+  transcodeStore,
+  type TranscoderService,
+} from '@mo/core/tools';
 import {
   discardOriginalBody,
   discardOriginalResponse,
@@ -175,7 +185,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       'transcoder.queue',
       accumulate(transcodeQueueAccumulator, (acc) => acc.queue()),
     );
-  const records = { read: () => config.state.read(), current: () => config.currentState() };
+  const records = runtimeTranscodeRecords(config);
   // Made on first use: the OpenAPI document is built from these routes without a config.
   let made: TranscoderService | undefined;
   const service = () =>
@@ -186,6 +196,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       store: transcodeStore(config.transcodes),
       jobs: transcodeJobs(jobs),
       probe: (file) => probeFile(file),
+      files: transcoderFiles(),
       logger,
     }));
 

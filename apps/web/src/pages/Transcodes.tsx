@@ -106,14 +106,9 @@ function RunAllPlan({ plan }: { plan: { items: { item: { path: string }; command
   );
 }
 
-export function TranscodesPage() {
+/** Every action of the page, each refreshing the queue once it has settled. */
+function useTranscoderActions() {
   const queries = useQueryClient();
-  const config = useConfig();
-  const queue = useQuery({ queryKey: queryKeys.transcoder(), queryFn: fetchQueue, refetchInterval: (q) => (moving(q.state.data) ? 2000 : false) });
-  const ordered = useMemo(() => inLineOrder(queue.data?.queue ?? []), [queue.data]);
-  const rows = useRowWindow(ordered, itemText);
-  // The event stream's progress is newer than the last poll's.
-  const live = new Map(useLiveJobs().flatMap((j) => (j.queue === 'transcode' && j.state === 'active' ? [[j.id, j.progress] as const] : [])));
   const refresh = () => queries.invalidateQueries({ queryKey: queryKeys.transcoder() });
   const after = { onSettled: refresh };
   const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), ...after });
@@ -137,75 +132,208 @@ export function TranscodesPage() {
     mutationFn: (path: string) => unwrap(api.POST('/api/tools/transcoder/discard-original', { body: { path } })),
     ...after,
   });
-  const next = runNext.data;
-  const all = runAll.data;
-  const paused = queue.data?.paused ?? false;
-  const dryRun = config.data?.app.dry_run ?? true;
-  const waiting = ordered.filter((e) => e.status === 'queued' && e.job_id !== null).length;
+  return { runNext, runAll, cancelAll, pause, retry, priority, cancel, discard };
+}
+
+type Actions = ReturnType<typeof useTranscoderActions>;
+
+function QueueButtons({ actions, loaded, paused, waiting }: { actions: Actions; loaded: boolean; paused: boolean; waiting: number }) {
+  const { pause, runNext, runAll, cancelAll } = actions;
   const askCancelAll = () => {
     const jobs = waiting === 1 ? '1 transcode that waits' : `${waiting.toLocaleString()} transcodes that wait`;
     if (confirm(`Cancel ${jobs} to start? Running transcodes go on; the files stay in line.`)) cancelAll.mutate();
   };
   return (
-    <Page
-      id="transcodes"
-      title="Transcodes"
-      actions={
-        <>
-          <DryRunBadge />
-          <span role="status">{paused ? <span className="badge badge-paused">Paused</span> : null}</span>
-          {queue.data ? (
-            <button type="button" onClick={() => pause.mutate(!paused)} disabled={pause.isPending}>
-              {paused ? 'Resume queue' : 'Pause queue'}
-            </button>
-          ) : null}
-          <button type="button" onClick={() => runNext.mutate()} disabled={runNext.isPending}>
-            Run next
-          </button>
-          <button type="button" onClick={() => runAll.mutate()} disabled={runAll.isPending}>
-            Run all
-          </button>
-          {queue.data ? (
-            <button type="button" onClick={askCancelAll} disabled={cancelAll.isPending || waiting === 0}>
-              Cancel all
-            </button>
-          ) : null}
-        </>
-      }
-    >
+    <>
+      <DryRunBadge />
+      <span role="status">{paused ? <span className="badge badge-paused">Paused</span> : null}</span>
+      {loaded ? (
+        <button type="button" onClick={() => pause.mutate(!paused)} disabled={pause.isPending}>
+          {paused ? 'Resume queue' : 'Pause queue'}
+        </button>
+      ) : null}
+      <button type="button" onClick={() => runNext.mutate()} disabled={runNext.isPending}>
+        Run next
+      </button>
+      <button type="button" onClick={() => runAll.mutate()} disabled={runAll.isPending}>
+        Run all
+      </button>
+      {loaded ? (
+        <button type="button" onClick={askCancelAll} disabled={cancelAll.isPending || waiting === 0}>
+          Cancel all
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function RunNextAnswer({ next }: { next: Actions['runNext']['data'] }) {
+  if (!next || !('item' in next)) return null;
+  if (next.item === null) return <p role="status">Nothing is queued.</p>;
+  if ('command' in next) {
+    return (
+      <section className="command" aria-labelledby="next-h">
+        <h2 id="next-h">Dry run: the next transcode would run</h2>
+        <p className="path">{next.item.path}</p>
+        <pre>
+          <code>{next.command.join(' ')}</code>
+        </pre>
+      </section>
+    );
+  }
+  if ('job' in next) {
+    return (
+      <p role="status">
+        Started job #{next.job.id} for <span className="path">{next.item.path}</span>.
+      </p>
+    );
+  }
+  return null;
+}
+
+function RunAllAnswer({ all }: { all: Actions['runAll']['data'] }) {
+  if (!all) return null;
+  if ('dry_run' in all) return <RunAllPlan plan={all} />;
+  return (
+    <p role="status">
+      {all.queued === 0
+        ? 'Nothing is queued.'
+        : `Queued ${all.queued.toLocaleString()} transcodes${all.paused ? '; they start when the queue is resumed' : ''}.`}
+    </p>
+  );
+}
+
+function EntryDetails({ entry: i, progress }: { entry: Entry; progress: unknown }) {
+  if (i.status === 'running') return <JobProgress progress={progress ?? i.progress} label={`transcode of ${i.path} progress`} />;
+  if (i.status === 'failed' && i.error) return <span className="error">{i.error}</span>;
+  if (i.result) return <ResultSummary result={i.result} />;
+  if (i.status === 'queued' && i.job_id !== null) return <span className="muted">job #{i.job_id} waiting</span>;
+  return null;
+}
+
+function RowActions({ entry: i, actions, dryRun }: { entry: Entry; actions: Actions; dryRun: boolean }) {
+  const { priority, cancel, retry, discard } = actions;
+  return (
+    <span className="row-actions">
+      {i.status === 'queued' ? (
+        <button type="button" onClick={() => priority.mutate({ path: i.path, top: true })} disabled={priority.isPending || i.position === 1}>
+          Move to top <span className="sr-only">{fileName(i.path)}</span>
+        </button>
+      ) : null}
+      {(i.status === 'running' || i.status === 'queued') && i.job_id !== null ? (
+        <button type="button" onClick={() => cancel.mutate(i.job_id!)} disabled={cancel.isPending}>
+          Cancel <span className="sr-only">transcode of {fileName(i.path)}</span>
+        </button>
+      ) : null}
+      {i.status === 'failed' ? (
+        <button type="button" onClick={() => retry.mutate(i.path)} disabled={retry.isPending}>
+          Retry <span className="sr-only">{fileName(i.path)}</span>
+        </button>
+      ) : null}
+      {i.status === 'done' && i.original === 'kept' ? (
+        <button
+          type="button"
+          className="danger"
+          disabled={discard.isPending}
+          onClick={() => {
+            if (dryRun || confirm(`Remove the original ${i.path}? The MP4 stays.`)) discard.mutate(i.path);
+          }}
+        >
+          Discard original <span className="sr-only">{fileName(i.path)}</span>
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
+function QueueRow({ entry: i, progress, actions, dryRun }: { entry: Entry; progress: unknown; actions: Actions; dryRun: boolean }) {
+  const { priority } = actions;
+  return (
+    <tr data-status={i.status} className={i.status === 'running' ? 'running' : undefined}>
+      <td className="num" data-testid="position">
+        {i.position ?? '–'}
+      </td>
+      <td className="path">{i.path}</td>
+      <td>{i.title ?? '–'}</td>
+      <td className="num">{formatBytes(i.bytes)}</td>
+      <td className="num">
+        {i.status === 'queued' ? (
+          <PriorityField
+            key={`${i.path}\n${i.priority}`}
+            entry={i}
+            disabled={priority.isPending}
+            onSet={(p) => priority.mutate({ path: i.path, priority: p })}
+          />
+        ) : (
+          i.priority
+        )}
+      </td>
+      <td>
+        <Status status={i.status} />
+      </td>
+      <td>
+        <EntryDetails entry={i} progress={progress} />
+      </td>
+      <td>
+        <RowActions entry={i} actions={actions} dryRun={dryRun} />
+      </td>
+    </tr>
+  );
+}
+
+/** The running transcodes' progress by job id, as the event stream reports it: newer than the last poll's. */
+function useLiveProgress(): Map<string, unknown> {
+  return new Map(useLiveJobs().flatMap((j) => (j.queue === 'transcode' && j.state === 'active' ? [[j.id, j.progress] as const] : [])));
+}
+
+function QueueTable({ shown, live, actions, dryRun }: { shown: readonly Entry[]; live: Map<string, unknown>; actions: Actions; dryRun: boolean }) {
+  return (
+    <table className="grid">
+      <thead>
+        <tr>
+          <th scope="col" className="num">
+            Position
+          </th>
+          <th scope="col">File</th>
+          <th scope="col">Title</th>
+          <th scope="col">Size</th>
+          <th scope="col">Priority</th>
+          <th scope="col">Status</th>
+          <th scope="col">Details</th>
+          <th scope="col">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((i) => (
+          <QueueRow key={i.path} entry={i} progress={i.job_id !== null ? live.get(i.job_id) : undefined} actions={actions} dryRun={dryRun} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function TranscodesPage() {
+  const config = useConfig();
+  const queue = useQuery({ queryKey: queryKeys.transcoder(), queryFn: fetchQueue, refetchInterval: (q) => (moving(q.state.data) ? 2000 : false) });
+  const ordered = useMemo(() => inLineOrder(queue.data?.queue ?? []), [queue.data]);
+  const rows = useRowWindow(ordered, itemText);
+  const live = useLiveProgress();
+  const actions = useTranscoderActions();
+  const { pause, runNext, runAll, cancelAll, retry, priority, cancel, discard } = actions;
+  const paused = queue.data?.paused ?? false;
+  const dryRun = config.data?.app.dry_run ?? true;
+  const waiting = ordered.filter((e) => e.status === 'queued' && e.job_id !== null).length;
+  return (
+    <Page id="transcodes" title="Transcodes" actions={<QueueButtons actions={actions} loaded={!!queue.data} paused={paused} waiting={waiting} />}>
       {paused ? <p className="muted">The queue is paused: running transcodes finish, nothing new starts until it is resumed.</p> : null}
       <ErrorNote error={pause.error} />
       <ErrorNote error={runNext.error} />
       <ErrorNote error={runAll.error} />
       <ErrorNote error={cancelAll.error} />
-      {next && 'item' in next ? (
-        next.item === null ? (
-          <p role="status">Nothing is queued.</p>
-        ) : 'command' in next ? (
-          <section className="command" aria-labelledby="next-h">
-            <h2 id="next-h">Dry run: the next transcode would run</h2>
-            <p className="path">{next.item.path}</p>
-            <pre>
-              <code>{next.command.join(' ')}</code>
-            </pre>
-          </section>
-        ) : 'job' in next ? (
-          <p role="status">
-            Started job #{next.job.id} for <span className="path">{next.item.path}</span>.
-          </p>
-        ) : null
-      ) : null}
-      {all ? (
-        'dry_run' in all ? (
-          <RunAllPlan plan={all} />
-        ) : (
-          <p role="status">
-            {all.queued === 0
-              ? 'Nothing is queued.'
-              : `Queued ${all.queued.toLocaleString()} transcodes${all.paused ? '; they start when the queue is resumed' : ''}.`}
-          </p>
-        )
-      ) : null}
+      <RunNextAnswer next={runNext.data} />
+      <RunAllAnswer all={runAll.data} />
       {cancelAll.data ? <p role="status">Cancelled {cancelAll.data.cancelled.toLocaleString()} waiting transcodes.</p> : null}
       {queue.isPending ? <Loading what="the transcode queue" /> : null}
       <ErrorNote error={queue.error} />
@@ -230,100 +358,7 @@ export function TranscodesPage() {
           ) : (
             <>
               {rows.controls}
-              <table className="grid">
-                <thead>
-                  <tr>
-                    <th scope="col" className="num">
-                      Position
-                    </th>
-                    <th scope="col">File</th>
-                    <th scope="col">Title</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Priority</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Details</th>
-                    <th scope="col">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.shown.map((i) => (
-                    <tr key={i.path} data-status={i.status} className={i.status === 'running' ? 'running' : undefined}>
-                      <td className="num" data-testid="position">
-                        {i.position ?? '–'}
-                      </td>
-                      <td className="path">{i.path}</td>
-                      <td>{i.title ?? '–'}</td>
-                      <td className="num">{formatBytes(i.bytes)}</td>
-                      <td className="num">
-                        {i.status === 'queued' ? (
-                          <PriorityField
-                            key={`${i.path}\n${i.priority}`}
-                            entry={i}
-                            disabled={priority.isPending}
-                            onSet={(p) => priority.mutate({ path: i.path, priority: p })}
-                          />
-                        ) : (
-                          i.priority
-                        )}
-                      </td>
-                      <td>
-                        <Status status={i.status} />
-                      </td>
-                      <td>
-                        {i.status === 'running' ? (
-                          <JobProgress
-                            progress={(i.job_id !== null ? live.get(i.job_id) : undefined) ?? i.progress}
-                            label={`transcode of ${i.path} progress`}
-                          />
-                        ) : i.status === 'failed' && i.error ? (
-                          <span className="error">{i.error}</span>
-                        ) : i.result ? (
-                          <ResultSummary result={i.result} />
-                        ) : i.status === 'queued' && i.job_id !== null ? (
-                          <span className="muted">job #{i.job_id} waiting</span>
-                        ) : null}
-                      </td>
-                      <td>
-                        <span className="row-actions">
-                          {i.status === 'queued' ? (
-                            <button
-                              type="button"
-                              onClick={() => priority.mutate({ path: i.path, top: true })}
-                              disabled={priority.isPending || i.position === 1}
-                            >
-                              Move to top <span className="sr-only">{fileName(i.path)}</span>
-                            </button>
-                          ) : null}
-                          {(i.status === 'running' || i.status === 'queued') && i.job_id !== null ? (
-                            <button type="button" onClick={() => cancel.mutate(i.job_id!)} disabled={cancel.isPending}>
-                              Cancel <span className="sr-only">transcode of {fileName(i.path)}</span>
-                            </button>
-                          ) : null}
-                          {i.status === 'failed' ? (
-                            <button type="button" onClick={() => retry.mutate(i.path)} disabled={retry.isPending}>
-                              Retry <span className="sr-only">{fileName(i.path)}</span>
-                            </button>
-                          ) : null}
-                          {i.status === 'done' && i.original === 'kept' ? (
-                            <button
-                              type="button"
-                              className="danger"
-                              disabled={discard.isPending}
-                              onClick={() => {
-                                if (dryRun || confirm(`Remove the original ${i.path}? The MP4 stays.`)) discard.mutate(i.path);
-                              }}
-                            >
-                              Discard original <span className="sr-only">{fileName(i.path)}</span>
-                            </button>
-                          ) : null}
-                        </span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <QueueTable shown={rows.shown} live={live} actions={actions} dryRun={dryRun} />
               {rows.more}
             </>
           )}

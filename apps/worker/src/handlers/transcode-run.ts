@@ -1,17 +1,17 @@
 import type { JobHandler, JobOutcome } from '@mo/core';
-import { transcodeRunService, transcodeStore, type TranscodeRunService } from '@mo/core/tools';
+import { runtimeTranscodeRecords, transcodeRunService, transcodeStore, type TranscodeRunDeps, type TranscodeRunService } from '@mo/core/tools';
 import type { WorkerDeps } from '../deps.ts';
 import { libraryMediaFile, refuseInDryRun, retryable } from './guards.ts';
 import { sweepAtStart } from './media-tracks.ts';
 
-/** The transcode service over this worker's config, state.json and BullMQ's idea of a final error. */
+/** The transcode service over this worker's config, transcode records and BullMQ's idea of a final error. */
 export function transcodeRun(
   { config, logger }: WorkerDeps,
-  opts: { pausedRetryMs?: number; jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome | null>> } = {},
+  opts: Pick<TranscodeRunDeps, 'pausedRetryMs' | 'jobOutcomes' | 'queuePause'> = {},
 ): TranscodeRunService {
   return transcodeRunService({
     config: () => config.current(),
-    records: { read: () => config.state.read(), current: () => config.currentState() },
+    records: runtimeTranscodeRecords(config),
     store: transcodeStore(config.transcodes),
     journal: () => config.data.mediaWork(),
     locate: libraryMediaFile,

@@ -109,222 +109,237 @@ function listItem(queue: QueueName, state: JobState, job: Job): JobListItem {
   };
 }
 
-export function createJobClient(opts: { redisUrl: string; prefix: string; logger: Logger }): JobClient {
-  const client = new Redis(apiRedisOptions(opts.redisUrl));
+/** The API's one Redis connection; ioredis repeats the same error on every reconnect attempt, so one line a minute. */
+function redisClient(url: string, logger: Logger): Redis {
+  const client = new Redis(apiRedisOptions(url));
   let lastErrorLog = 0;
   client.on('error', (err) => {
-    // ioredis repeats the same error on every reconnect attempt; one line a minute is enough.
     if (Date.now() - lastErrorLog > 60_000) {
       lastErrorLog = Date.now();
-      opts.logger.warn({ err: err.message }, 'redis connection error');
+      logger.warn({ err: err.message }, 'redis connection error');
     }
   });
+  return client;
+}
+
+/** The BullMQ queues over that connection, each made on first use. */
+function queueCache(client: Redis, prefix: string) {
   const queues = new Map<QueueName, Queue>();
+  return {
+    get(name: QueueName): Queue {
+      let q = queues.get(name);
+      if (!q) {
+        q = new Queue(name, { connection: client, prefix });
+        q.on('error', () => {});
+        queues.set(name, q);
+      }
+      return q;
+    },
+    close: () => Promise.allSettled([...queues.values()].map((q) => q.close())),
+  };
+}
 
-  function queue(name: QueueName): Queue {
-    let q = queues.get(name);
-    if (!q) {
-      q = new Queue(name, { connection: client, prefix: opts.prefix });
-      q.on('error', () => {});
-      queues.set(name, q);
-    }
-    return q;
+function ready(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  // Just started, or connected and about to be ready (`connect`: the socket is open, the
+  // handshake not done): give it a moment, within the deadline. Reconnecting after a loss: answer now.
+  if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
+    return Promise.reject(unavailable(new Error(`redis is ${client.status}`)));
   }
+  return new Promise((resolve) => client.once('ready', () => resolve()));
+}
 
-  function ready(): Promise<void> {
-    if (client.status === 'ready') return Promise.resolve();
-    // Just started, or connected and about to be ready (`connect`: the socket is open, the
-    // handshake not done): give it a moment, within the deadline. Reconnecting after a loss: answer now.
-    if (client.status !== 'wait' && client.status !== 'connecting' && client.status !== 'connect') {
-      return Promise.reject(unavailable(new Error(`redis is ${client.status}`)));
-    }
-    return new Promise((resolve) => client.once('ready', () => resolve()));
-  }
+type Guarded = <T>(work: () => Promise<T>) => Promise<T>;
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+/** Runs Redis work once the connection is ready, within REDIS_DEADLINE_MS; any failure is `unavailable`. */
+function guardedBy(client: Redis): Guarded {
+  return async (work) => {
     try {
-      return await withDeadline(ready().then(work), REDIS_DEADLINE_MS, () => unavailable());
+      return await withDeadline(ready(client).then(work), REDIS_DEADLINE_MS, () => unavailable());
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw unavailable(err);
     }
-  }
+  };
+}
 
-  /**
-   * Polls until the job finishes or the wait runs out. Polling rather than QueueEvents: a stream
-   * reader that connects after the job has finished misses its event and would hold the request
-   * for the whole wait, and a poll also rides out a Redis restart without any special handling.
-   */
-  async function settle(job: Job, ms: number): Promise<void> {
-    const started = Date.now();
-    const deadline = started + ms;
-    while (Date.now() < deadline) {
-      try {
-        const state = await guarded(() => job.getState());
-        if (state === 'completed' || state === 'failed' || state === 'unknown') return;
-      } catch {
-        // Redis went away mid-wait: keep trying until the deadline, then answer with the job.
-      }
-      const now = Date.now();
-      await new Promise((r) => setTimeout(r, Math.min(settlePollMs(now - started), Math.max(0, deadline - now))));
+/** What the client's operations share: its queues, and the deadline around each call to them. */
+interface ClientContext {
+  queue: (name: QueueName) => Queue;
+  guarded: Guarded;
+}
+
+/**
+ * Polls until the job finishes or the wait runs out. Polling rather than QueueEvents: a stream
+ * reader that connects after the job has finished misses its event and would hold the request
+ * for the whole wait, and a poll also rides out a Redis restart without any special handling.
+ */
+async function settle(guarded: Guarded, job: Job, ms: number): Promise<void> {
+  const started = Date.now();
+  const deadline = started + ms;
+  while (Date.now() < deadline) {
+    try {
+      const state = await guarded(() => job.getState());
+      if (state === 'completed' || state === 'failed' || state === 'unknown') return;
+    } catch {
+      // Redis went away mid-wait: keep trying until the deadline, then answer with the job.
     }
+    const now = Date.now();
+    await new Promise((r) => setTimeout(r, Math.min(settlePollMs(now - started), Math.max(0, deadline - now))));
   }
+}
 
-  async function ref(job: Job, fallback: JobState = 'waiting'): Promise<JobRef> {
-    const state = contractState(await job.getState()) ?? fallback;
-    return { id: job.id!, queue: JOBS[job.name as JobName].queue, state };
-  }
+async function ref(job: Job, fallback: JobState = 'waiting'): Promise<JobRef> {
+  const state = contractState(await job.getState()) ?? fallback;
+  return { id: job.id!, queue: JOBS[job.name as JobName].queue, state };
+}
 
+async function submit<N extends Exclude<JobName, 'transcode-run'>>(
+  { queue, guarded }: ClientContext,
+  name: N,
+  payload: JobPayload<N>,
+  { waitSeconds }: { waitSeconds: number },
+): Promise<SubmitOutcome> {
+  const def = JOBS[name];
+  const data = def.payload.parse(payload);
+  const q = queue(def.queue);
+  const job = await guarded(async () => {
+    const added = await q.add(name, data, apiJobOptions(name));
+    // A deduplicated add hands back the id of the job it joined; load that job's own record.
+    return (await q.getJob(added.id!)) ?? added;
+  });
+  if (waitSeconds > 0) await settle(guarded, job, waitSeconds * 1000);
+  const r = await guarded(() => ref(job));
+  if (r.state !== 'completed' && r.state !== 'failed') return { kind: 'pending', job: r };
+  // The record read at add time predates the finish; read the outcome now.
+  const done = await guarded(async () => (await q.getJob(job.id!)) ?? job);
+  if (r.state === 'completed') return { kind: 'completed', job: r, result: done.returnvalue };
+  const failure = readJobFailure(done.failedReason || 'job failed');
+  return { kind: 'failed', job: r, error: failure.message, code: failure.code };
+}
+
+async function queueTranscodes({ queue, guarded }: ClientContext, items: Parameters<JobClient['queueTranscodes']>[0]): Promise<JobRef[]> {
+  if (items.length === 0) return [];
+  const def = JOBS['transcode-run'];
+  const bulk = items.map((i) => ({ name: 'transcode-run', data: def.payload.parse(i.payload), opts: transcodeJobOptions(i.jobId, i.priority) }));
+  const added = await guarded(() => queue(def.queue).addBulk(bulk));
+  return added.map((job) => ({ id: job.id!, queue: def.queue, state: 'waiting' as const }));
+}
+
+async function reprioritize(q: Queue, id: string, priority: number): Promise<boolean> {
+  const job = await q.getJob(id);
+  const state = job ? await job.getState() : null;
+  // A delayed transcode is one a worker put back while paused: it keeps the priority it has
+  // when it comes back.
+  if (!job || (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed')) return false;
+  await job.changePriority({ priority });
+  return true;
+}
+
+async function removeWaiting(q: Queue, ids: readonly string[]): Promise<string[]> {
+  const removed = await Promise.all(
+    ids.map(async (id) => {
+      const job = await q.getJob(id);
+      const state = job ? await job.getState() : null;
+      if (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed') return null;
+      // BullMQ refuses (0) to remove a job a worker has locked: one that started since stays.
+      return (await q.remove(id)) === 1 ? id : null;
+    }),
+  );
+  return removed.filter((id) => id !== null);
+}
+
+async function progressOf(q: Queue, ids: readonly string[]): Promise<Map<string, unknown>> {
+  const jobs = await Promise.all(ids.map((id) => q.getJob(id)));
+  return new Map(jobs.flatMap((job) => (job ? [[job.id!, job.progress] as const] : [])));
+}
+
+async function jobView(q: Queue, name: QueueName, id: string): Promise<JobView | null> {
+  // State first, then the record: read the other way round, a job finishing in between shows
+  // as finished without its result or error.
+  const state = contractState(await q.getJobState(id));
+  if (!state) return null;
+  const job = await q.getJob(id);
+  if (!job) return null;
+  const failure = job.failedReason ? readJobFailure(job.failedReason) : null;
   return {
-    async submit(name, payload, { waitSeconds }) {
-      const def = JOBS[name];
-      const data = def.payload.parse(payload);
-      const q = queue(def.queue);
-      const job = await guarded(async () => {
-        const added = await q.add(name, data, apiJobOptions(name));
-        // A deduplicated add hands back the id of the job it joined; load that job's own record.
-        return (await q.getJob(added.id!)) ?? added;
-      });
-      if (waitSeconds > 0) await settle(job, waitSeconds * 1000);
-      const r = await guarded(() => ref(job));
-      if (r.state === 'completed' || r.state === 'failed') {
-        // The record read at add time predates the finish; read the outcome now.
-        const done = await guarded(async () => (await q.getJob(job.id!)) ?? job);
-        if (r.state === 'completed') return { kind: 'completed', job: r, result: done.returnvalue };
-        const failure = readJobFailure(done.failedReason || 'job failed');
-        return { kind: 'failed', job: r, error: failure.message, code: failure.code };
-      }
-      return { kind: 'pending', job: r };
-    },
+    id: job.id!,
+    queue: name,
+    name: job.name,
+    state,
+    progress: job.progress,
+    result: state === 'completed' ? (job.returnvalue ?? null) : null,
+    error: failure?.message ?? null,
+    error_code: failure?.code ?? null,
+    created_at: isoOrNull(job.timestamp),
+    finished_at: isoOrNull(job.finishedOn),
+  };
+}
 
-    async queueTranscodes(items) {
-      if (items.length === 0) return [];
-      const def = JOBS['transcode-run'];
-      const bulk = items.map((i) => ({ name: 'transcode-run', data: def.payload.parse(i.payload), opts: transcodeJobOptions(i.jobId, i.priority) }));
-      const added = await guarded(() => queue(def.queue).addBulk(bulk));
-      return added.map((job) => ({ id: job.id!, queue: def.queue, state: 'waiting' as const }));
-    },
+async function listJobs(queue: (name: QueueName) => Queue, { queue: only, state, limit }: Parameters<JobClient['list']>[0]): Promise<JobListItem[]> {
+  const queues = only ? [only] : QUEUE_NAMES;
+  const states = state ? [state] : JOB_STATES;
+  const reads = queues.flatMap((name) =>
+    states.flatMap((s) =>
+      BULL_TYPES_OF_STATE[s].map(async (type) => {
+        const found = await queue(name).getJobs([type as JobType], 0, limit - 1);
+        return found.map((job) => listItem(name, s, job));
+      }),
+    ),
+  );
+  return newestJobs((await Promise.all(reads)).flat(), limit);
+}
 
-    async reprioritize(name, id, priority) {
-      return guarded(async () => {
-        const job = await queue(name).getJob(id);
-        const state = job ? await job.getState() : null;
-        // A delayed transcode is one a worker put back while paused: it keeps the priority it has
-        // when it comes back.
-        if (!job || (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed')) return false;
-        await job.changePriority({ priority });
-        return true;
-      });
+async function queueStats(name: QueueName, q: Queue): Promise<QueueStats> {
+  const [c, completed, failed] = await Promise.all([
+    q.getJobCounts('waiting', 'prioritized', 'waiting-children', 'paused', 'active', 'delayed', 'completed', 'failed'),
+    q.getMetrics('completed', 0, 0),
+    q.getMetrics('failed', 0, 0),
+  ]);
+  return {
+    queue: name,
+    counts: {
+      waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0) + (c.paused ?? 0),
+      active: c.active ?? 0,
+      delayed: c.delayed ?? 0,
+      completed: c.completed ?? 0,
+      failed: c.failed ?? 0,
     },
+    completed_total: completed.meta.count,
+    failed_total: failed.meta.count,
+  };
+}
 
-    async removeWaiting(name, ids) {
-      return guarded(async () => {
-        const q = queue(name);
-        const removed = await Promise.all(
-          ids.map(async (id) => {
-            const job = await q.getJob(id);
-            const state = job ? await job.getState() : null;
-            if (state !== 'waiting' && state !== 'prioritized' && state !== 'delayed') return null;
-            // BullMQ refuses (0) to remove a job a worker has locked: one that started since stays.
-            return (await q.remove(id)) === 1 ? id : null;
-          }),
-        );
-        return removed.filter((id) => id !== null);
-      });
-    },
+async function ping(guarded: Guarded, client: Redis): Promise<boolean> {
+  try {
+    return (await guarded(() => client.ping())) === 'PONG';
+  } catch {
+    return false;
+  }
+}
 
+export function createJobClient(opts: { redisUrl: string; prefix: string; logger: Logger }): JobClient {
+  const client = redisClient(opts.redisUrl, opts.logger);
+  const queues = queueCache(client, opts.prefix);
+  const ctx: ClientContext = { queue: queues.get, guarded: guardedBy(client) };
+  const { queue, guarded } = ctx;
+  return {
+    submit: (name, payload, wait) => submit(ctx, name, payload, wait),
+    queueTranscodes: (items) => queueTranscodes(ctx, items),
+    reprioritize: (name, id, priority) => guarded(() => reprioritize(queue(name), id, priority)),
+    removeWaiting: (name, ids) => guarded(() => removeWaiting(queue(name), ids)),
     async setPaused(name, paused) {
       await guarded(() => (paused ? queue(name).pause() : queue(name).resume()));
     },
-
-    async progressOf(name, ids) {
-      return guarded(async () => {
-        const jobs = await Promise.all(ids.map((id) => queue(name).getJob(id)));
-        return new Map(jobs.flatMap((job) => (job ? [[job.id!, job.progress] as const] : [])));
-      });
-    },
-
-    async get(name, id) {
-      return guarded(async () => {
-        // State first, then the record: read the other way round, a job finishing in between shows
-        // as finished without its result or error.
-        const state = contractState(await queue(name).getJobState(id));
-        if (!state) return null;
-        const job = await queue(name).getJob(id);
-        if (!job) return null;
-        const failure = job.failedReason ? readJobFailure(job.failedReason) : null;
-        return {
-          id: job.id!,
-          queue: name,
-          name: job.name,
-          state,
-          progress: job.progress,
-          result: state === 'completed' ? (job.returnvalue ?? null) : null,
-          error: failure?.message ?? null,
-          error_code: failure?.code ?? null,
-          created_at: isoOrNull(job.timestamp),
-          finished_at: isoOrNull(job.finishedOn),
-        };
-      });
-    },
-
-    async list({ queue: only, state, limit }) {
-      const queues = only ? [only] : QUEUE_NAMES;
-      const states = state ? [state] : JOB_STATES;
-      return guarded(async () => {
-        const reads = queues.flatMap((name) =>
-          states.flatMap((s) =>
-            BULL_TYPES_OF_STATE[s].map(async (type) => {
-              const found = await queue(name).getJobs([type as JobType], 0, limit - 1);
-              return found.map((job) => listItem(name, s, job));
-            }),
-          ),
-        );
-        return newestJobs((await Promise.all(reads)).flat(), limit);
-      });
-    },
-
-    async ping() {
-      try {
-        return (await guarded(() => client.ping())) === 'PONG';
-      } catch {
-        return false;
-      }
-    },
-
-    async stats() {
-      return guarded(() =>
-        Promise.all(
-          QUEUE_NAMES.map(async (name) => {
-            const q = queue(name);
-            const [c, completed, failed] = await Promise.all([
-              q.getJobCounts('waiting', 'prioritized', 'waiting-children', 'paused', 'active', 'delayed', 'completed', 'failed'),
-              q.getMetrics('completed', 0, 0),
-              q.getMetrics('failed', 0, 0),
-            ]);
-            return {
-              queue: name,
-              counts: {
-                waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0) + (c.paused ?? 0),
-                active: c.active ?? 0,
-                delayed: c.delayed ?? 0,
-                completed: c.completed ?? 0,
-                failed: c.failed ?? 0,
-              },
-              completed_total: completed.meta.count,
-              failed_total: failed.meta.count,
-            };
-          }),
-        ),
-      );
-    },
-
+    progressOf: (name, ids) => guarded(() => progressOf(queue(name), ids)),
+    get: (name, id) => guarded(() => jobView(queue(name), name, id)),
+    list: (filter) => guarded(() => listJobs(queue, filter)),
+    ping: () => ping(guarded, client),
+    stats: () => guarded(() => Promise.all(QUEUE_NAMES.map((name) => queueStats(name, queue(name))))),
     workers: () => guarded(async () => workersReport(await readWorkerRecords(client, opts.prefix), Date.now())),
-
     queues: () => QUEUE_NAMES.map(queue),
-
     async close() {
-      await Promise.allSettled([...queues.values()].map((q) => q.close()));
+      await queues.close();
       client.disconnect();
     },
   };

@@ -4,5 +4,6 @@ export * from './subtitles.ts';
 export * from './transcode-entries.ts';
 export * from './transcode-run-service.ts';
 export * from './transcode-store.ts';
+export * from './transcoder-files.ts';
 export * from './transcoder-queue.ts';
 export * from './transcoder-service.ts';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialState, type Config, type State, type TranscodeStatus } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
 import { AppError } from '../errors.ts';
@@ -14,7 +14,7 @@ import { dataDir } from '../data-dir/data-dir.ts';
 import { openStateStores } from '../data-dir/state-stores.ts';
 import type { JobOutcome } from '../queue/job-view.ts';
 import { queuedEntry } from './transcode-entries.ts';
-import { transcodeRunService } from './transcode-run-service.ts';
+import { queuePauseChange, transcodeRunService, type QueuePause } from './transcode-run-service.ts';
 import { transcodeStore } from './transcode-store.ts';
 
 const logger = createLogger({ name: 'transcode-run-service-test', level: 'silent' });
@@ -33,7 +33,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 class Final extends Error {}
 
-function service(jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome | null>>) {
+function service(jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome | null>>, queuePause?: QueuePause) {
   const located: string[] = [];
   const svc = transcodeRunService({
     config: () => cfg,
@@ -51,6 +51,7 @@ function service(jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome
     pausedRetryMs: 1234,
     logger,
     ...(jobOutcomes ? { jobOutcomes } : {}),
+    ...(queuePause ? { queuePause } : {}),
   });
   return { svc, located };
 }
@@ -137,6 +138,8 @@ describe('transcodeRunService: settling', () => {
     const stop = svc.keepSettled(20);
     await new Promise((r) => setTimeout(r, 90));
     stop();
+    // A settle a tick began before the stop may still ask the queue; none begins after it.
+    await new Promise((r) => setTimeout(r, 60));
     const after = asked;
     expect(after).toBeGreaterThanOrEqual(2);
     await new Promise((r) => setTimeout(r, 60));
@@ -147,5 +150,68 @@ describe('transcodeRunService: settling', () => {
     const { svc } = service();
     await put({ '/m/a.avi': rec('running', { job_id: 'tr-1' }) });
     await expect(svc.settle()).rejects.toThrow(/jobOutcomes/);
+  });
+});
+
+describe("transcodeRunService: the queue's own pause follows the records", () => {
+  it('changes it only where the two disagree, always to what the records say', () => {
+    expect(queuePauseChange(true, false)).toBe(true);
+    expect(queuePauseChange(false, true)).toBe(false);
+    expect(queuePauseChange(true, true)).toBeNull();
+    expect(queuePauseChange(false, false)).toBeNull();
+  });
+
+  /** The queue's pause in memory; `down` makes every call fail as if Redis were out of reach. */
+  function memoryPause(paused: boolean) {
+    const calls: boolean[] = [];
+    const pause = { paused, down: false, calls };
+    const port: QueuePause = {
+      async isPaused() {
+        if (pause.down) throw new Error('redis away');
+        return pause.paused;
+      },
+      async setPaused(p) {
+        if (pause.down) throw new Error('redis away');
+        calls.push(p);
+        pause.paused = p;
+      },
+    };
+    return { port, pause };
+  }
+
+  it('pauses a running queue whose records are paused, resumes a paused one whose records run, and leaves one that agrees', async () => {
+    const queue = memoryPause(false);
+    const { svc } = service(undefined, queue.port);
+    await put({}, true);
+    expect(await svc.syncQueuePause()).toBe(true);
+    expect(queue.pause.paused).toBe(true);
+    expect(await svc.syncQueuePause()).toBeNull();
+    await put({}, false);
+    expect(await svc.syncQueuePause()).toBe(false);
+    expect(queue.pause.calls).toEqual([true, false]);
+  });
+
+  it('the quiet sync logs a queue out of reach, and keepQueuePauseSynced syncs at once and on every tick until stopped', async () => {
+    const queue = memoryPause(false);
+    const { svc } = service(undefined, queue.port);
+    await put({}, true);
+    queue.pause.down = true;
+    await expect(svc.syncQueuePauseQuietly()).resolves.toBeNull();
+    queue.pause.down = false;
+    const stop = svc.keepQueuePauseSynced(20);
+    await vi.waitFor(() => expect(queue.pause.paused).toBe(true));
+    // As a Redis flushed meanwhile: the next tick pauses it again.
+    queue.pause.paused = false;
+    await vi.waitFor(() => expect(queue.pause.paused).toBe(true));
+    stop();
+    // A sync already under way at the stop may still end; none begins after it.
+    await new Promise((r) => setTimeout(r, 60));
+    queue.pause.paused = false;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(queue.pause.paused).toBe(false);
+  });
+
+  it('without the queue to ask, syncing is an error, not a silent nothing', async () => {
+    await expect(service().svc.syncQueuePause()).rejects.toThrow(/queuePause/);
   });
 });

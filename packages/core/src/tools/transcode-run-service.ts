@@ -18,6 +18,20 @@ import type { TranscodeRecords } from './transcoder-service.ts';
 /** How long a job waits before it looks again while the transcode queue is paused. */
 export const PAUSED_RETRY_MS = 15_000;
 
+/** BullMQ's own pause of the transcode queue, as a worker reaches it. */
+export interface QueuePause {
+  isPaused(): Promise<boolean>;
+  setPaused(paused: boolean): Promise<void>;
+}
+
+/**
+ * What the queue's own pause must change to so that it says what the records say (they count: they
+ * outlast a Redis that keeps nothing); null when the two agree.
+ */
+export function queuePauseChange(recordsPaused: boolean, queuePaused: boolean): boolean | null {
+  return recordsPaused === queuePaused ? null : recordsPaused;
+}
+
 export interface TranscodeRunDeps {
   config: () => Config;
   records: TranscodeRecords;
@@ -31,11 +45,49 @@ export interface TranscodeRunDeps {
   refuseInDryRun: (cfg: Config, what: string) => void;
   /** What the queue says of each named job; asked only when settling. */
   jobOutcomes?: (ids: string[]) => Promise<Map<string, JobOutcome | null>>;
+  /** The queue's own pause; asked only when bringing it in line with the records. */
+  queuePause?: QueuePause;
   logger: Logger;
   pausedRetryMs?: number;
 }
 
 type Item = JobPayload<'transcode-run'>['item'];
+
+/**
+ * The queue's own pause brought in line with the records: a resumed queue whose records are paused
+ * has every worker take jobs only to put them back; a paused one whose records run holds every job.
+ */
+function queuePauseSync({ records, queuePause, logger }: TranscodeRunDeps) {
+  async function sync(): Promise<boolean | null> {
+    if (!queuePause) throw new Error("syncing the queue's pause needs the queue: no queuePause given");
+    const change = queuePauseChange((await records.read()).transcoder_paused, await queuePause.isPaused());
+    if (change !== null) {
+      await queuePause.setPaused(change);
+      logger.info({ paused: change }, change ? 'paused the transcode queue as its records say' : 'resumed the transcode queue as its records say');
+    }
+    return change;
+  }
+
+  // One sync at a time: two interleaved could each read before the other writes, and the later
+  // write would undo a change of the records that came in between.
+  let syncing: Promise<unknown> = Promise.resolve();
+  function quietly(): Promise<boolean | null> {
+    const next = syncing.then(sync).catch((err: Error) => {
+      logger.warn({ err: err.message }, "could not bring the transcode queue's pause in line with its records");
+      return null;
+    });
+    syncing = next;
+    return next;
+  }
+
+  function keep(everyMs: number): () => void {
+    const timer = setInterval(() => void quietly(), everyMs);
+    void quietly();
+    return () => clearInterval(timer);
+  }
+
+  return { sync, quietly, keep };
+}
 
 /**
  * What a worker does with the transcode queue: runs a job from its entry's record (start, finish,
@@ -156,6 +208,8 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
   const settleQuietly = (only?: readonly string[]) =>
     settle(only).catch((err: Error) => logger.warn({ err: err.message }, 'could not check the running transcodes'));
 
+  const pause = queuePauseSync(deps);
+
   return {
     /** One delivery of a transcode job: what its entry's record says decides what it does. */
     async run(item: Item, ctx: JobContext): Promise<JobResult<'transcode-run'>> {
@@ -184,6 +238,15 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
 
     settle,
 
+    /**
+     * Pauses or resumes the queue itself as the records say: at a worker's start, and after a Redis
+     * that lost its keys, it may say otherwise. Returns the change made, or null.
+     */
+    syncQueuePause: pause.sync,
+
+    /** syncQueuePause one at a time, never throwing: what it cannot do now a later call does. */
+    syncQueuePauseQuietly: pause.quietly,
+
     /** Settles when a transcode job fails for good: the worker that saw it fail may be the only one told. */
     onFailed: (jobId: string) => settleQuietly([jobId]),
 
@@ -196,6 +259,9 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       void settleQuietly();
       return () => clearInterval(timer);
     },
+
+    /** Syncs the queue's pause now and every `everyMs` (a Redis flushed or restarted empty meanwhile). Returns the stop. */
+    keepQueuePauseSynced: pause.keep,
   };
 }
 

@@ -1,6 +1,6 @@
-import { link, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
@@ -11,7 +11,8 @@ import type { MediaProbe } from '../media/probe.ts';
 import { bullPriority, queuedEntry, type TranscodeRecord } from './transcode-entries.ts';
 import { transcodeStore } from './transcode-store.ts';
 import type { TranscodeEntry } from './transcoder-queue.ts';
-import { QUEUE_BATCH, transcoderService, type TranscodeJobs } from './transcoder-service.ts';
+import type { TranscoderFiles } from './transcoder-files.ts';
+import { QUEUE_BATCH, runtimeTranscodeRecords, transcoderService, type TranscodeJobs } from './transcoder-service.ts';
 
 const logger = createLogger({ name: 'transcoder-service-test', level: 'silent' });
 
@@ -23,7 +24,6 @@ let cfg: Config;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mo-transcoder-service-'));
   drive = join(dir, 'drive');
-  await mkdir(join(drive, 'Movies'), { recursive: true });
   await mkdir(join(dir, 'downloads'));
   const configFile = join(dir, 'config.toml');
   await writeFile(configFile, `[paths]\ndownloads = "${join(dir, 'downloads')}"\nconfig = "${dir}"\ndata = "${dir}"\n`);
@@ -85,20 +85,43 @@ function memoryJobs(opts: { downAfter?: number } = {}) {
   return { port, jobs, paused: () => paused, fail: () => (opts.downAfter = calls) };
 }
 
-async function service(
+/** Media files by name, each its identity: what the service may learn of the filesystem, and all it may change. */
+function memoryFiles(names: Record<string, number> = {}) {
+  const files = new Map(Object.entries(names).map(([name, ino]) => [name, { dev: 1, ino }]));
+  const port: TranscoderFiles = {
+    async guard(path, _cfg, extensions) {
+      if (!files.has(path)) throw new AppError('not_found', `path: no such file: ${path}`, { key: 'path' });
+      if (!extensions.includes(extname(path))) throw new AppError('bad_request', 'path: not a media file', { key: 'path' });
+      return { requested: path, real: path };
+    },
+    async identity(real) {
+      return files.get(real)!;
+    },
+    async remove(real, ino) {
+      if (files.get(real)?.ino !== ino) return false;
+      files.delete(real);
+      return true;
+    },
+  };
+  return { port, files };
+}
+
+function service(
   queue: TranscodeEntry[],
   jobs: TranscodeJobs,
   probe: (file: string) => Promise<MediaProbe> = () => Promise.reject(new Error('no probe')),
+  files: TranscoderFiles = memoryFiles().port,
 ) {
   // Wired as the API's route wires it: the records as the runtime config holds them.
   return {
     svc: transcoderService({
       config: () => cfg,
       queue: async () => queue,
-      records: { read: () => rt.state.read(), current: () => rt.currentState() },
+      records: runtimeTranscodeRecords(rt),
       store: transcodeStore(rt.transcodes),
       jobs,
       probe,
+      files,
       logger,
     }),
   };
@@ -111,7 +134,7 @@ const setRecord = (path: string, rec: Partial<TranscodeRecord>) =>
 describe('transcoderService: run-next and run-all', () => {
   it('run-next claims the first entry and queues its job under the id it was claimed with', async () => {
     const jobs = memoryJobs();
-    const { svc } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    const { svc } = service([entry('a.avi'), entry('b.avi')], jobs.port);
     const next = await svc.runNext();
     expect(next).toMatchObject({ kind: 'queued', item: { path: entry('a.avi').path, status: 'queued' } });
     const id = next.kind === 'queued' ? next.job.id : '';
@@ -121,7 +144,7 @@ describe('transcoderService: run-next and run-all', () => {
   });
 
   it('run-next refuses while paused and claims nothing', async () => {
-    const { svc } = await service([entry('a.avi')], memoryJobs().port);
+    const { svc } = service([entry('a.avi')], memoryJobs().port);
     await svc.setPaused(true);
     await expect(svc.runNext()).rejects.toMatchObject({ code: 'conflict' });
     expect(await records()).toEqual({});
@@ -130,7 +153,7 @@ describe('transcoderService: run-next and run-all', () => {
   it('run-all queues every entry a batch at a time; a batch that cannot be queued is given back with every later one', async () => {
     const queue = Array.from({ length: QUEUE_BATCH * 2 + 5 }, (_, i) => entry(`m${String(i).padStart(4, '0')}.avi`));
     const jobs = memoryJobs({ downAfter: 1 });
-    const { svc } = await service(queue, jobs.port);
+    const { svc } = service(queue, jobs.port);
     const all = await svc.runAll();
     expect(all).toMatchObject({ kind: 'queued', paused: false });
     expect(all.kind === 'queued' && all.jobs).toHaveLength(QUEUE_BATCH);
@@ -140,13 +163,13 @@ describe('transcoderService: run-next and run-all', () => {
   });
 
   it('run-all that cannot queue a single job throws and gives every entry back', async () => {
-    const { svc } = await service([entry('a.avi'), entry('b.avi')], memoryJobs({ downAfter: 0 }).port);
+    const { svc } = service([entry('a.avi'), entry('b.avi')], memoryJobs({ downAfter: 0 }).port);
     await expect(svc.runAll()).rejects.toMatchObject({ code: 'unavailable' });
     expect(Object.values(await records()).filter((r) => r.job_id !== null)).toEqual([]);
   });
 
   it('run-all while paused queues the jobs all the same and says so', async () => {
-    const { svc } = await service([entry('a.avi')], memoryJobs().port);
+    const { svc } = service([entry('a.avi')], memoryJobs().port);
     await svc.setPaused(true);
     expect(await svc.runAll()).toMatchObject({ kind: 'queued', paused: true, jobs: [{ path: entry('a.avi').path }] });
   });
@@ -155,7 +178,7 @@ describe('transcoderService: run-next and run-all', () => {
 describe('transcoderService: cancel, pause, priority', () => {
   it('cancel-all removes the waiting jobs and puts their entries back in line without a job', async () => {
     const jobs = memoryJobs();
-    const { svc } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    const { svc } = service([entry('a.avi'), entry('b.avi')], jobs.port);
     await svc.runAll();
     expect(await svc.cancelAll()).toBe(2);
     expect(jobs.jobs.size).toBe(0);
@@ -165,7 +188,7 @@ describe('transcoderService: cancel, pause, priority', () => {
 
   it('cancel answers 404 for an unknown job and 409 for one already finished; a waiting one is recorded cancelled', async () => {
     const jobs = memoryJobs();
-    const { svc } = await service([entry('a.avi')], jobs.port);
+    const { svc } = service([entry('a.avi')], jobs.port);
     await expect(svc.cancel('tr-nope')).rejects.toMatchObject({ code: 'not_found' });
     const next = await svc.runNext();
     const id = next.kind === 'queued' ? next.job.id : '';
@@ -177,7 +200,7 @@ describe('transcoderService: cancel, pause, priority', () => {
 
   it('a resume that cannot reach the queue leaves it paused; a pause that cannot still pauses the records', async () => {
     const jobs = memoryJobs();
-    const { svc } = await service([], jobs.port);
+    const { svc } = service([], jobs.port);
     jobs.fail();
     expect(await svc.setPaused(true)).toEqual({ paused: true });
     expect((await rt.state.read()).transcoder_paused).toBe(true);
@@ -187,7 +210,7 @@ describe('transcoderService: cancel, pause, priority', () => {
 
   it('a priority moves the waiting job first: with the queue out of reach nothing changes', async () => {
     const jobs = memoryJobs();
-    const { svc } = await service([entry('a.avi'), entry('b.avi')], jobs.port);
+    const { svc } = service([entry('a.avi'), entry('b.avi')], jobs.port);
     const next = await svc.runNext();
     const id = next.kind === 'queued' ? next.job.id : '';
     expect(await svc.prioritize({ path: entry('a.avi').path, priority: 5 })).toMatchObject({ path: entry('a.avi').path, priority: 5 });
@@ -214,47 +237,68 @@ describe('transcoderService: discard original', () => {
   };
   const probe = (container: string): MediaProbe => ({ container, duration_seconds: 2, size_bytes: 1, streams: [video], others: [], chapters: 0 });
 
-  async function kept() {
-    const a = entry('a.avi');
-    const mp4 = join(drive, 'Movies', 'a.mp4');
-    await writeFile(a.path, 'original');
-    await writeFile(mp4, 'mp4');
-    await setRecord(a.path, {
+  const a = () => entry('a.avi');
+  const mp4Of = () => join(drive, 'Movies', 'a.mp4');
+  const verifies = async (f: string) => probe(f.endsWith('.mp4') ? 'mov,mp4' : 'avi');
+
+  /** A done entry whose original was kept, its MP4 `ino` 2 beside it. */
+  async function kept(original: number | null = 1) {
+    const mp4 = mp4Of();
+    await setRecord(a().path, {
       status: 'done',
       job_id: 'tr-1',
       output: mp4,
       original: 'kept',
       after: { bytes: 3, streams: [{ index: 0, type: 'video', codec: 'h264', language: null, default: true }] } as TranscodeRecord['after'],
     });
-    return { a, mp4 };
+    return memoryFiles(original === null ? { [mp4]: 2 } : { [a().path]: original, [mp4]: 2 });
   }
 
   it('removes the original only once the MP4 still matches what the transcode verified', async () => {
-    const { a, mp4 } = await kept();
-    const { svc } = await service([a], memoryJobs().port, async (f) => probe(f.endsWith('.mp4') ? 'mov,mp4' : 'avi'));
-    expect(await svc.discardOriginal(a.path)).toMatchObject({ dry_run: false, removed: a.path });
-    await expect(stat(a.path)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect((await stat(mp4)).isFile()).toBe(true);
-    expect((await records())[a.path]).toMatchObject({ original: 'removed' });
+    const files = await kept();
+    const { svc } = service([a()], memoryJobs().port, verifies, files.port);
+    expect(await svc.discardOriginal(a().path)).toMatchObject({ dry_run: false, removed: a().path });
+    expect([...files.files.keys()]).toEqual([mp4Of()]);
+    expect((await records())[a().path]).toMatchObject({ original: 'removed' });
   });
 
   it('keeps the original when the MP4 no longer matches, or when its name leads to the MP4 itself', async () => {
-    const { a, mp4 } = await kept();
-    const { svc } = await service([a], memoryJobs().port, async () => probe('avi'));
-    await expect(svc.discardOriginal(a.path)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('no longer matches') });
-    expect((await stat(a.path)).isFile()).toBe(true);
-    await rm(a.path);
-    await link(mp4, a.path);
-    await expect(svc.discardOriginal(a.path)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('itself') });
-    expect((await stat(mp4)).isFile()).toBe(true);
+    const files = await kept();
+    await expect(service([a()], memoryJobs().port, async () => probe('avi'), files.port).svc.discardOriginal(a().path)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('no longer matches'),
+    });
+    const linked = await kept(2);
+    await expect(service([a()], memoryJobs().port, verifies, linked.port).svc.discardOriginal(a().path)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('itself'),
+    });
+    expect([...files.files.keys()]).toEqual([a().path, mp4Of()]);
+    expect([...linked.files.keys()]).toEqual([a().path, mp4Of()]);
+    expect((await records())[a().path]).toMatchObject({ original: 'kept' });
+  });
+
+  it('refuses when the original is gone already, or was replaced between the check and the removal', async () => {
+    const gone = await kept(null);
+    await expect(service([a()], memoryJobs().port, verifies, gone.port).svc.discardOriginal(a().path)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('gone already'),
+    });
+    const swapped = await kept();
+    const port: TranscoderFiles = { ...swapped.port, remove: async () => false };
+    await expect(service([a()], memoryJobs().port, verifies, port).svc.discardOriginal(a().path)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('changed since it was checked'),
+    });
+    expect((await records())[a().path]).toMatchObject({ original: 'kept' });
   });
 
   it('a dry run says what it would remove and removes nothing', async () => {
-    const { a } = await kept();
+    const files = await kept();
     cfg = { ...cfg, app: { ...cfg.app, dry_run: true } };
-    const { svc } = await service([a], memoryJobs().port, async (f) => probe(f.endsWith('.mp4') ? 'mov,mp4' : 'avi'));
-    expect(await svc.discardOriginal(a.path)).toMatchObject({ dry_run: true, removed: a.path });
-    expect((await stat(a.path)).isFile()).toBe(true);
-    expect((await records())[a.path]).toMatchObject({ original: 'kept' });
+    const { svc } = service([a()], memoryJobs().port, verifies, files.port);
+    expect(await svc.discardOriginal(a().path)).toMatchObject({ dry_run: true, removed: a().path });
+    expect([...files.files.keys()]).toEqual([a().path, mp4Of()]);
+    expect((await records())[a().path]).toMatchObject({ original: 'kept' });
   });
 });
