@@ -209,7 +209,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
     const { transcodes, transcoder_paused: paused } = records.current();
     const version = library.version();
     const progressKey = JSON.stringify([...running]);
-    // state.json is read into a new object whenever it changes: the records' identity says enough.
+    // The records are read into a new object whenever transcodes.jsonl changes: their identity says enough.
     if (!answer || answer.version !== version || answer.transcodes !== transcodes || answer.paused !== paused || answer.progress !== progressKey) {
       const scanned_at = library.header()?.scanned_at ?? null;
       answer = {
