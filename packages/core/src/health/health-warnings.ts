@@ -1,17 +1,9 @@
-import type { QueueName } from '@mo/shared';
+import type { z } from 'zod';
+import type { healthWarning, QueueName } from '@mo/shared';
 import { marginBytes } from '../scanner/choose-drive.ts';
 
-/** What the System page warns of: each one a problem a person can act on. */
-export type HealthWarningCode =
-  'drive-missing' | 'drive-empty' | 'drive-low-space' | 'queue-without-worker' | 'redis-memory' | 'provider-failing' | 'pass-failed';
-
-export interface HealthWarning {
-  code: HealthWarningCode;
-  /** What it is about: a drive's or queue's name, `redis`, `tvmaze`, `scan-pass`. */
-  subject: string;
-  /** What is wrong and what to do, in a sentence or two. */
-  message: string;
-}
+/** What the System page warns of (GET /api/system/health): a problem a person can act on. */
+export type HealthWarning = z.infer<typeof healthWarning>;
 
 export interface DriveHealth {
   name: string;

@@ -1,1 +1,2 @@
 export * from './health-warnings.ts';
+export * from './drive-health.ts';

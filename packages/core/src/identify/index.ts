@@ -1,1 +1,2 @@
 export * from './tvmaze-identify.ts';
+export * from './provider-failure.ts';

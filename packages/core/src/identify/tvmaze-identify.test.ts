@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '@mo/shared';
 import { fakeTvmaze, type FakeShow, type FakeTvmaze } from '../releases/test-fixtures/fake-tvmaze.ts';
 import { renderTemplate } from '../scanner/template.ts';
 import { identifyCachePath } from './identify-cache.ts';
+import { providerFailurePath, readProviderFailure } from './provider-failure.ts';
 import { createIdentifyBudget, seriesIdentifierFor, type IdentifyBudget, type SeriesIdentifier } from './identify.ts';
 import { createTvmazeIdentifier, mapAbsolute, seasonCounts, type TvmazeIdentifier, type TvmazeIdentifyOptions } from './tvmaze-identify.ts';
 
@@ -273,6 +274,39 @@ describe('a provider down, slow or hostile', () => {
     expect(await p.series('Sousou no Frieren', null)).toBe('unknown');
     expect(fake.requests).toEqual([]);
     expect(warnings[0]).toMatch(/^tvmaze \/search\/shows\?q=Sousou%20no%20Frieren: .*public/);
+  });
+});
+
+describe('the record of a failing provider, for the System page', () => {
+  it('dates the first failure, keeps that date through the next ones with the newest reason, and is gone after a look-up succeeds', async () => {
+    fake = await fakeTvmaze([FRIEREN, WHO_2005]);
+    fake.override = (_req, res) => (res.writeHead(503).end('down'), true);
+    let now = Date.parse('2026-11-28T05:00:00.000Z');
+    const id = identifier({ now: () => now });
+    expect(await readProviderFailure(dataDir)).toBeNull();
+    expect(await pass(id).series('Sousou no Frieren', null)).toBe('unknown');
+    expect(await readProviderFailure(dataDir)).toEqual({ since: '2026-11-28T05:00:00.000Z', error: expect.stringContaining('HTTP 503') });
+    now += 3600_000;
+    fake.override = (_req, res) => (res.writeHead(500).end('oops'), true);
+    expect(await pass(id).series('Doctor Who', 2005)).toBe('unknown');
+    expect(await readProviderFailure(dataDir)).toEqual({ since: '2026-11-28T05:00:00.000Z', error: expect.stringContaining('HTTP 500') });
+    fake.override = null;
+    expect(await pass(id).series('Doctor Who', 2005)).toMatchObject({ id: 211 });
+    expect(await readProviderFailure(dataDir)).toBeNull();
+    await expect(readFile(providerFailurePath(dataDir), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('records nothing when the pass ran out of time: that is no failure of the provider', async () => {
+    fake = await fakeTvmaze([FRIEREN]);
+    fake.override = slowBy(300);
+    expect(await pass(identifier(), createIdentifyBudget(100)).series('Sousou no Frieren', null)).toBe('unknown');
+    expect(await readProviderFailure(dataDir)).toBeNull();
+  });
+
+  it('reads a damaged record as none', async () => {
+    await mkdir(path.dirname(providerFailurePath(dataDir)), { recursive: true });
+    await writeFile(providerFailurePath(dataDir), '{"since":');
+    expect(await readProviderFailure(dataDir)).toBeNull();
   });
 });
 

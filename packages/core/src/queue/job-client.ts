@@ -79,6 +79,8 @@ export interface JobClient {
   /** The newest `limit` jobs of one queue or all, in one state or any, without their results. */
   list(filter: { queue?: QueueName; state?: JobState; limit: number }): Promise<JobListItem[]>;
   ping(): Promise<boolean>;
+  /** Redis's INFO memory: what it uses, and its maxmemory (0: no limit). */
+  memory(): Promise<{ used_bytes: number; max_bytes: number }>;
   stats(): Promise<QueueStats[]>;
   /** The workers' heartbeat records, and the live workers of each queue. */
   workers(): Promise<WorkersReport>;
@@ -290,6 +292,12 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
       } catch {
         return false;
       }
+    },
+
+    async memory() {
+      const info = await guarded(() => client.info('memory'));
+      const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+      return { used_bytes: field('used_memory'), max_bytes: field('maxmemory') };
     },
 
     async stats() {
