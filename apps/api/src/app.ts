@@ -23,6 +23,7 @@ import { transcoderRoutes } from './routes/transcoder.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { eventRoutes } from './routes/events.ts';
+import { systemHealthRoutes } from './routes/system-health.ts';
 import { workerRoutes } from './routes/workers.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard, queueDashboardRoute } from './routes/admin.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
     .route('/', transcoderRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', workerRoutes(deps))
+    .route('/', systemHealthRoutes(deps))
     .route('/', notificationRoutes(deps))
     .route('/', metricsRoutes(metrics))
     .route(

@@ -822,6 +822,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What needs attention: each problem as a sentence saying what is wrong and what to do
+         * @description A warning for: a drive whose path is missing (`drive-missing`) or an empty folder, as a mount point is while its disk is not mounted (`drive-empty`); a drive with less free space than the margin kept on it, 2 % of its size and 1 GiB at most (`drive-low-space`); a queue with waiting jobs and no live worker (`queue-without-worker`); Redis at 90 % of its maxmemory or more (`redis-memory`); TVmaze look-ups failing since the last one that succeeded (`provider-failing`); the newest finished scanner pass failed (`pass-failed`). What cannot be read (Redis down) gives no warning of its own here: `GET /api/ready` says so.
+         */
+        get: operations["getSystemHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications/test": {
         parameters: {
             query?: never;
@@ -1107,6 +1127,14 @@ export interface components {
         Health: {
             /** @enum {boolean} */
             ok: true;
+        };
+        HealthWarning: {
+            /** @enum {string} */
+            code: "drive-missing" | "drive-empty" | "drive-low-space" | "queue-without-worker" | "redis-memory" | "provider-failing" | "pass-failed";
+            /** @description What it is about: a drive's or a queue's name, `redis`, `tvmaze`, `scan-pass` */
+            subject: string;
+            /** @description What is wrong and what to do, in a sentence or two */
+            message: string;
         };
         History: {
             items: components["schemas"]["HistoryItem"][];
@@ -1793,6 +1821,10 @@ export interface components {
                 season: number | null;
                 episode: number | null;
             }[];
+        };
+        SystemHealth: {
+            /** @description Each problem a person can act on; empty when there is none */
+            warnings: components["schemas"]["HealthWarning"][];
         };
         TrackAction: {
             path: string;
@@ -5391,6 +5423,62 @@ export interface operations {
             };
             /** @description Redis cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSystemHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemHealth"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -44,6 +44,7 @@ export function stubJobs(ready = true): JobClient {
     get: fail,
     list: fail,
     stats: fail,
+    memory: fail,
     workers: fail,
     ping: async () => ready,
     queues: () => [],

@@ -15,6 +15,7 @@ export const queryKeys = {
   themeCss: () => ['theme-css'] as const,
   dashboard: () => ['dashboard'] as const,
   ready: () => ['ready'] as const,
+  systemHealth: () => ['system-health'] as const,
   workers: () => ['workers'] as const,
   library: {
     /** GET /api/library, and the prefix of every library query. */

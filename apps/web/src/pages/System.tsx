@@ -9,6 +9,7 @@ import { WorkersPart } from './SystemWorkers.tsx';
 export function SystemPage() {
   const dashboard = useQuery({ queryKey: queryKeys.dashboard(), queryFn: () => unwrap(api.GET('/api/dashboard')) });
   const ready = useQuery({ queryKey: queryKeys.ready(), queryFn: () => unwrap(api.GET('/api/ready')), refetchInterval: 15_000, retry: false });
+  const health = useQuery({ queryKey: queryKeys.systemHealth(), queryFn: () => unwrap(api.GET('/api/system/health')), refetchInterval: 15_000 });
   const config = useConfig();
   const live = useConnected();
   const unlinkable = Object.entries(ready.data?.hardlinks ?? {})
@@ -18,6 +19,17 @@ export function SystemPage() {
     <Page id="system" title="System">
       <section aria-labelledby="health-h">
         <h2 id="health-h">Health</h2>
+        <ErrorNote error={health.error} />
+        {health.data?.warnings.length ? (
+          <div className="warning" role="alert" data-testid="health-warnings">
+            {health.data.warnings.map((w) => (
+              <p key={`${w.code}:${w.subject}`} data-warning={w.code} data-subject={w.subject}>
+                {w.message}
+              </p>
+            ))}
+          </div>
+        ) : null}
+        {health.data?.warnings.length === 0 ? <p data-testid="health-ok">Nothing needs attention.</p> : null}
         <dl className="facts">
           <dt>Redis</dt>
           <dd data-testid="redis">{ready.data ? ready.data.redis : ready.isError ? 'down' : '…'}</dd>
@@ -92,7 +104,11 @@ export function SystemPage() {
             <dt>Sign-in</dt>
             <dd>{config.data.app.auth}</dd>
             <dt>Allowed hosts</dt>
-            <dd>{config.data.app.allowed_hosts.join(', ') || 'local names only'}</dd>
+            <dd data-testid="allowed-hosts">
+              {config.data.app.allowed_hosts.length > 0
+                ? `Only ${config.data.app.allowed_hosts.join(', ')} and loopback names (localhost, 127.0.0.1): a request addressed to any other host name gets a 403.`
+                : 'Not set: the service answers whatever host name a request is addressed to. Set it to the names you reach the service by, so that a page on another name (DNS rebinding) is refused.'}
+            </dd>
             <dt>Allowed roots</dt>
             <dd>{config.data.app.allowed_roots.join(', ') || 'none set'}</dd>
             <dt>Trusted proxies</dt>

@@ -17,6 +17,7 @@ describe('openDataDir', () => {
     expect(data.auth().accounts.file).toBe('/data/auth.json');
     expect(data.auth().apiKey.file).toBe('/data/api_key');
     expect(data.identifyCache().file).toBe('/data/metadata/tvmaze-cache.json');
+    expect(data.identifyCache().failures.file).toBe('/data/metadata/tvmaze-failing.json');
     expect(data.downloadsListing().file).toBe('/data/downloads-listing.json');
     expect(data.history().file).toBe('/data/history/imports.jsonl');
     expect(data.passes().dir).toBe('/data/passes');

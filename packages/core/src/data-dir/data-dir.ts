@@ -18,6 +18,7 @@ export const DATA_FILES = {
   passes: { name: 'passes/', what: 'the full result of each recent scanner pass, one file a job' },
   history: { name: 'history/imports.jsonl', what: 'the import history that undo works from' },
   identifyCache: { name: 'metadata/tvmaze-cache.json', what: 'cached TVmaze look-ups' },
+  providerFailure: { name: 'metadata/tvmaze-failing.json', what: 'since when TVmaze look-ups fail, and why; absent while they succeed' },
   scannerLock: { name: 'scanner.lock', what: 'lock held by the one scanner pass, import or undo running' },
   transferJournal: { name: 'scanner/transfers/', what: 'a note per file copy in flight, so a killed pass is cleaned up' },
   importJournal: { name: 'scanner/imports/', what: 'a note per import in flight, so a killed pass is recorded' },

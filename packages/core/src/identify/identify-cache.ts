@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { removeStaleTemps, writeFileAtomic } from '../fs/atomic-write.ts';
 import type { DataDir } from '../data-dir/data-dir.ts';
+import { providerFailureStore, type ProviderFailureStore } from './provider-failure.ts';
 
 /** The most seasons a show's numbering is kept for; a longer list is no anime's. */
 export const MAX_CACHED_SEASONS = 200;
@@ -53,11 +54,13 @@ export interface IdentifyCacheStore {
   readonly file: string;
   /** The cache over that file: it reads the file once, so a process keeps one for as long as it runs. */
   open(opts: IdentifyCacheOptions): IdentifyCache;
+  /** Since when the provider fails (`metadata/tvmaze-failing.json`), for the System page. */
+  readonly failures: ProviderFailureStore;
 }
 
 export function identifyCacheStore(data: DataDir): IdentifyCacheStore {
   const file = data.path('identifyCache');
-  return { file, open: (opts) => createIdentifyCache(file, opts) };
+  return { file, open: (opts) => createIdentifyCache(file, opts), failures: providerFailureStore(data) };
 }
 
 /**

@@ -1,2 +1,3 @@
 export type { IdentifyCacheStore } from './identify-cache.ts';
 export * from './tvmaze-identify.ts';
+export * from './provider-failure.ts';

@@ -281,6 +281,39 @@ describe('a provider down, slow or hostile', () => {
   });
 });
 
+describe('the record of a failing provider, for the System page', () => {
+  it('dates the first failure, keeps that date through the next ones with the newest reason, and is gone after a look-up succeeds', async () => {
+    fake = await fakeTvmaze([FRIEREN, WHO_2005]);
+    fake.override = (_req, res) => (res.writeHead(503).end('down'), true);
+    let now = Date.parse('2026-11-28T05:00:00.000Z');
+    const id = identifier({ now: () => now });
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toBeNull();
+    expect(await pass(id).series('Sousou no Frieren', null)).toBe('unknown');
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toEqual({ since: '2026-11-28T05:00:00.000Z', error: expect.stringContaining('HTTP 503') });
+    now += 3600_000;
+    fake.override = (_req, res) => (res.writeHead(500).end('oops'), true);
+    expect(await pass(id).series('Doctor Who', 2005)).toBe('unknown');
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toEqual({ since: '2026-11-28T05:00:00.000Z', error: expect.stringContaining('HTTP 500') });
+    fake.override = null;
+    expect(await pass(id).series('Doctor Who', 2005)).toMatchObject({ id: 211 });
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toBeNull();
+    await expect(readFile(identifyCacheStore(dataFolder(dataDir)).failures.file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('records nothing when the pass ran out of time: that is no failure of the provider', async () => {
+    fake = await fakeTvmaze([FRIEREN]);
+    fake.override = slowBy(300);
+    expect(await pass(identifier(), createIdentifyBudget(100)).series('Sousou no Frieren', null)).toBe('unknown');
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toBeNull();
+  });
+
+  it('reads a damaged record as none', async () => {
+    await mkdir(path.dirname(identifyCacheStore(dataFolder(dataDir)).failures.file), { recursive: true });
+    await writeFile(identifyCacheStore(dataFolder(dataDir)).failures.file, '{"since":');
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toBeNull();
+  });
+});
+
 describe('the time budget of a pass', () => {
   it('stops waiting when the budget runs out, and then makes no request at all', async () => {
     fake = await fakeTvmaze([FRIEREN, WHO_2005]);

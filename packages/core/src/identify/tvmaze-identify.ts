@@ -175,6 +175,7 @@ export function createTvmazeIdentifier(options: Partial<TvmazeIdentifyOptions> &
     forPass(source, { budget, warn }) {
       const get = tvmazeGet({ baseUrl: source.url, timeoutMs: o.timeoutMs, schedule, allowPrivate: source.allowPrivate });
       let toldSpent = false;
+      const record = o.cache.failures.record(warn, o.now);
 
       /** Runs one look-up inside what is left of the pass's budget; undefined when it failed or ran out. */
       async function budgeted<T>(lookUp: (signal: AbortSignal) => Promise<T>): Promise<{ value: T } | undefined> {
@@ -197,9 +198,14 @@ export function createTvmazeIdentifier(options: Partial<TvmazeIdentifyOptions> &
         });
         const work = lookUp(stop.signal);
         try {
-          return { value: await Promise.race([work, outOfTime]) };
+          const value = await Promise.race([work, outOfTime]);
+          await record.succeeded();
+          return { value };
         } catch (err) {
-          warn((err as Error).message.startsWith('tvmaze ') ? (err as Error).message : `tvmaze: ${(err as Error).message}`);
+          const message = (err as Error).message.startsWith('tvmaze ') ? (err as Error).message : `tvmaze: ${(err as Error).message}`;
+          warn(message);
+          // The pass's budget running out says nothing of the provider.
+          if (!stop.signal.aborted) await record.failed(message);
           return undefined;
         } finally {
           clearTimeout(timer);

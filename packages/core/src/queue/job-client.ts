@@ -79,6 +79,8 @@ export interface JobClient {
   /** The newest `limit` jobs of one queue or all, in one state or any, without their results. */
   list(filter: { queue?: QueueName; state?: JobState; limit: number }): Promise<JobListItem[]>;
   ping(): Promise<boolean>;
+  /** Redis's INFO memory: what it uses, and its maxmemory (0: no limit). */
+  memory(): Promise<{ used_bytes: number; max_bytes: number }>;
   stats(): Promise<QueueStats[]>;
   /** The workers' heartbeat records, and the live workers of each queue. */
   workers(): Promise<WorkersReport>;
@@ -318,6 +320,12 @@ async function ping(guarded: Guarded, client: Redis): Promise<boolean> {
   }
 }
 
+/** Redis's own memory figures from INFO: `maxmemory` 0 is no limit. */
+function redisMemory(info: string): { used_bytes: number; max_bytes: number } {
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return { used_bytes: field('used_memory'), max_bytes: field('maxmemory') };
+}
+
 export function createJobClient(opts: { redisUrl: string; prefix: string; logger: Logger }): JobClient {
   const client = redisClient(opts.redisUrl, opts.logger);
   const queues = queueCache(client, opts.prefix);
@@ -335,6 +343,7 @@ export function createJobClient(opts: { redisUrl: string; prefix: string; logger
     get: (name, id) => guarded(() => jobView(queue(name), name, id)),
     list: (filter) => guarded(() => listJobs(queue, filter)),
     ping: () => ping(guarded, client),
+    memory: () => guarded(() => client.info('memory')).then(redisMemory),
     stats: () => guarded(() => Promise.all(QUEUE_NAMES.map((name) => queueStats(name, queue(name))))),
     workers: () => guarded(async () => workersReport(await readWorkerRecords(client, opts.prefix), Date.now())),
     queues: () => QUEUE_NAMES.map(queue),

@@ -45,6 +45,24 @@ export const readyResponse = z.object({
     .describe('Per drive name: whether a hard link from the downloads folder reaches it (false: another filesystem, or a separate mount of the same one)'),
 });
 
+export const HEALTH_WARNING_CODES = [
+  'drive-missing',
+  'drive-empty',
+  'drive-low-space',
+  'queue-without-worker',
+  'redis-memory',
+  'provider-failing',
+  'pass-failed',
+] as const;
+export const healthWarning = z.object({
+  code: z.enum(HEALTH_WARNING_CODES),
+  subject: z.string().describe("What it is about: a drive's or a queue's name, `redis`, `tvmaze`, `scan-pass`"),
+  message: z.string().describe('What is wrong and what to do, in a sentence or two'),
+});
+export const systemHealthResponse = z.object({
+  warnings: z.array(healthWarning).describe('Each problem a person can act on; empty when there is none'),
+});
+
 const runtimeSettings = {
   app: appSection.omit({ api_key: true }),
   paths: pathsSection,

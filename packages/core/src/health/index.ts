@@ -1,0 +1,2 @@
+export * from './health-warnings.ts';
+export * from './drive-health.ts';
