@@ -10,6 +10,6 @@ export function importJournalDir(dataDir: string): string {
   return dataFolder(dataDir).path('importJournal');
 }
 
-export function sidecarJournalDir(dataDir: string): string {
-  return dataFolder(dataDir).path('sidecarJournal');
+export function legacySidecarJournalDir(dataDir: string): string {
+  return dataFolder(dataDir).path('legacySidecarJournal');
 }

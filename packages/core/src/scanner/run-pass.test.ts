@@ -23,8 +23,7 @@ import { writeLibraryIndex } from '../library/index-store.ts';
 import { PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
 import { createTransferJournal } from '../import-tx/transfer-journal.ts';
-import { createSidecarJournal } from '../import-tx/sidecar-journal.ts';
-import { importJournalDir, sidecarJournalDir, transferJournalDir } from '../import-tx/journal-dirs.ts';
+import { importJournalDir, legacySidecarJournalDir, transferJournalDir } from '../import-tx/journal-dirs.ts';
 import { runScanPass } from './run-pass.ts';
 import { createImportJournal } from '../import-tx/import-journal.ts';
 import { readHistory } from '../history/history-log.ts';
@@ -92,9 +91,16 @@ function snapshot(...roots: string[]): Record<string, string> {
 const pass = (s: Setup, extra: Partial<Parameters<typeof runScanPass>[0]> = {}) =>
   runScanPass({ config: s.cfg, state: s.state, owner: { uid: null, gid: null }, log, ...extra });
 
-/** What a pass killed between a video and its sidecar leaves: the note of the sidecar still to move. */
+/** A sidecar note as versions before the import record wrote them (nothing writes one now): recovery migrates it. */
+function legacySidecarNote(at: Setup, note: { video: { source: string; destination: string }; sidecars: object[] }) {
+  const dir = legacySidecarJournalDir(at.data);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${Date.now()}-${++n}.json`), JSON.stringify(note));
+}
+
+/** What a pass of such a version killed between a video and its sidecar left: the note of the sidecar still to move. */
 const noteSidecar = (at: Setup, video: string, srt: string, dir: string) =>
-  createSidecarJournal(sidecarJournalDir(at.data)).begin({
+  legacySidecarNote(at, {
     video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
     sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
   });
@@ -176,7 +182,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(statSync(`${heat}.mkv`)).toMatchObject({ size: 60 * MB, mtimeMs: OLD.getTime(), mode: statSync(`${heat}.nfo`).mode });
     expect(existsSync(movie)).toBe(false);
     expect(readdirSync(join(s.downloads, 'Heat.1995.1080p'))).toEqual(['Sample']);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(legacySidecarJournalDir(s.data))).toBe(false);
 
     const state = await s.state.read();
     expect(state.last_scan_at).toBe(result.started_at);
@@ -294,7 +300,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(readdirSync(transferJournalDir(s.data))).toEqual([]);
   });
 
-  it('moves the sidecars a pass killed after their video left behind, which nothing else would claim', async () => {
+  it('moves the sidecars an older version’s killed pass left behind after their video (its sidecar note), which nothing else would claim', async () => {
     const folder = 'Heat.1995.1080p';
     const video = join(s.downloads, folder, 'Heat.1995.1080p.mkv');
     const srt = put(s.downloads, `${folder}/Heat.1995.1080p.en.srt`, 100);
@@ -309,23 +315,23 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const withoutNote = await pass(s);
     expect(withoutNote.skipped).toEqual([{ source: srt, reason: 'unrecognized', detail: 'no video it belongs to' }]);
 
-    await createSidecarJournal(sidecarJournalDir(s.data)).begin(note);
+    legacySidecarNote(s, note);
     const result = await pass(s);
     expect(result).toMatchObject({ plans: [], moves: [], skipped: [] });
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
     expect(existsSync(srt)).toBe(false);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(legacySidecarJournalDir(s.data))).toBe(false);
     expect((await s.state.read()).recent).toContainEqual(
       expect.objectContaining({ type: 'move', source: srt, destination: join(dir, 'Heat (1995).en.srt'), status: 'moved' }),
     );
   });
 
-  it('keeps the note of a left-behind sidecar it cannot move yet, and moves it on a later pass', async (ctx) => {
+  it('keeps an older version’s note of a left-behind sidecar it cannot move yet, and moves it on a later pass', async (ctx) => {
     const video = join(s.downloads, 'Heat.1995.1080p', 'Heat.1995.1080p.mkv');
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     put(dir, 'Heat (1995).mkv');
-    await noteSidecar(s, video, srt, dir);
+    noteSidecar(s, video, srt, dir);
     // Even root cannot add a file to an immutable folder: the move fails with EPERM.
     if (!makeImmutable(dir, true)) ctx.skip('chattr +i is not permitted here');
     try {
@@ -334,7 +340,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
       makeImmutable(dir, false);
     }
     expect(existsSync(srt)).toBe(true);
-    expect(readdirSync(sidecarJournalDir(s.data))).toHaveLength(1);
+    expect(readdirSync(legacySidecarJournalDir(s.data))).toHaveLength(1);
     // Rewritten meanwhile (a subtitle tool fixing its timing): it waits settle_seconds, like any download.
     utimesSync(srt, new Date(), new Date());
     await pass(s);
@@ -342,7 +348,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     utimesSync(srt, OLD, OLD);
     await pass(s);
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(legacySidecarJournalDir(s.data))).toBe(false);
   });
 
   it('records with its video a sidecar it moves for a pass killed between the two, though the copy is a new inode', async () => {
@@ -354,7 +360,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
       const st = statSync(p);
       return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
     };
-    // What the killed pass left: its notes, the video's copy in place (noted by its inode), the sidecar not started.
+    // What the killed pass left: the import's record, the video's copy in place (noted by its inode), the sidecar not started.
     const note = await createImportJournal(importJournalDir(s.data)).begin({
       source: video,
       destination: dest,
@@ -364,7 +370,6 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
       pass: 'killed',
       sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), from: id(srt) }],
     });
-    await noteSidecar(s, video, srt, dir);
     mkdirSync(dir, { recursive: true });
     copyFileSync(video, dest);
     utimesSync(dest, OLD, OLD);
@@ -387,11 +392,11 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const video = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
-    await noteSidecar(s, video, srt, dir);
+    noteSidecar(s, video, srt, dir);
     const result = await pass(s);
     expect(result.moves.map((m) => [m.status, m.sidecars.length])).toEqual([['moved', 1]]);
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(legacySidecarJournalDir(s.data))).toBe(false);
   });
 
   it('gives the folders and files it creates to PUID:PGID, keeping each file’s mode', async () => {
@@ -521,12 +526,12 @@ describe('a downloads folder in a library folder (set in the TOML file, which no
     const srt = put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     put(dir, 'Heat (1995).mkv');
-    await noteSidecar(s, video, srt, dir);
+    noteSidecar(s, video, srt, dir);
     const before = snapshot(s.drive);
     s.cfg = { ...s.cfg, paths: { ...s.cfg.paths, downloads: join(s.drive, 'Movies', 'incoming') } };
     await expect(pass(s)).rejects.toThrow(`lies in the library folder ${join(s.drive, 'Movies')}`);
     expect(snapshot(s.drive)).toEqual(before);
-    expect(readdirSync(sidecarJournalDir(s.data))).toHaveLength(1);
+    expect(readdirSync(legacySidecarJournalDir(s.data))).toHaveLength(1);
   });
 });
 
