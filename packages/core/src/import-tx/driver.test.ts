@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TransferMode } from '@mo/shared';
 import { openHistoryLog } from '../history/history-log.ts';
 import { createLogger } from '../logging/logger.ts';
-import { openImportTx, type ImportPlan } from './driver.ts';
+import { openImportTx, openUndoTx, type ImportPlan } from './driver.ts';
 import { createImportJournal } from './import-journal.ts';
 import { importJournalDir, legacySidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
 
@@ -207,5 +207,25 @@ describe('openImportTx', () => {
     await w.tx.recover();
     expect(lstatSync(srtDest).ino).toBe(lstatSync(srt).ino);
     expect(existsSync(legacy)).toBe(false);
+  });
+
+  it('undoes an import through the same loop, completing one a kill cut short after its sidecar went back', async () => {
+    const w = await world();
+    const video = put(join(w.downloads, 'Heat.1995/Heat.1995.mkv'), 'video');
+    const srt = put(join(w.downloads, 'Heat.1995/Heat.1995.en.srt'), 'subs');
+    const dest = join(w.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    const srtDest = `${dest.slice(0, -4)}.en.srt`;
+    await w.tx.importOne({ video: file(video), destination: dest, drive: 'd', sidecars: [{ file: file(srt), destination: srtDest }] }, 'p1');
+    const [record] = w.history.records();
+    // What an undo killed after taking the sidecar back leaves.
+    renameSync(srtDest, srt);
+
+    const undo = openUndoTx({ dataDir: w.data, downloads: w.downloads, history: w.history, now: Date.now });
+    await undo.recover();
+    await undo.undoOne(record!);
+    expect([existsSync(video), existsSync(srt), existsSync(dest)]).toEqual([true, true, false]);
+    expect(existsSync(join(w.drive, 'Movies'))).toBe(false);
+    expect(w.history.records()[0]!.undone_at).not.toBeNull();
+    expect(w.notes()).toEqual([]);
   });
 });

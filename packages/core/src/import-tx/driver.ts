@@ -1,17 +1,21 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config, TransferMode } from '@mo/shared';
+import { AppError } from '../errors.ts';
+import { fsyncPath } from '../fs/fsync.ts';
 import { isInside } from '../fs/real-path.ts';
 import type { Ownership } from '../fs/ownership.ts';
-import { keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
+import { LinkOnTheWayError } from '../fs/real-folder.ts';
+import { keepAndPlace, moveFile, throughFolder, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import type { HistoryLog } from '../history/history-log.ts';
-import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
+import { planUndo, type UndoStep } from '../history/undo-plan.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createImportJournal, type ImportTicket, type PendingImport } from './import-journal.ts';
 import { importJournalDir, legacySidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
 import { legacySidecarNotes } from './legacy-sidecar-notes.ts';
 import { nextStep, type PlannedFile, type SidecarOnDisk } from './next-step.ts';
-import { seenAt } from './seen.ts';
+import { seenAt, seenForUndo } from './seen.ts';
 import { createTransferJournal, type FileTransferJournal } from './transfer-journal.ts';
 
 /**
@@ -20,6 +24,9 @@ import { createTransferJournal, type FileTransferJournal } from './transfer-jour
  *
  *   import: import record ─▶ video placed (a copy's inode noted first) ─▶ sidecars placed ─▶
  *           history ─▶ record dropped
+ *   undo:   copies in flight settled ─▶ planUndo on the disk ─▶ carry out its last step (sidecars
+ *           before their video) ─▶ plan again, until no step is left ─▶ the folders the import made
+ *           removed while empty ─▶ history. A killed undo is completed by the same loop when asked again.
  *   recovery (under the pass lock, before anything else moves): copies in flight settled (the
  *           copy journal) ─▶ legacy sidecar notes migrated ─▶ each import record: look at the disk
  *           ─▶ nextStep ─▶ carry out that one step (place a sidecar left behind, record) ─▶ look
@@ -274,6 +281,91 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
       }
       await importNoted();
       return { video, sidecarErrors };
+    },
+  };
+}
+
+export interface UndoTxOptions {
+  dataDir: string;
+  /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
+  downloads: string;
+  owner?: Ownership;
+  history: HistoryLog;
+  now: () => number;
+}
+
+export interface UndoTx {
+  /** Settles the copies a killed undo or pass left in flight, as a pass's recovery does first; call it under the pass lock. */
+  recover(): Promise<void>;
+  /** Takes `record` back, a step at a time as planUndo says, and records the undo once every file is back. */
+  undoOne(record: ImportRecord): Promise<void>;
+}
+
+export const linkConflict = (source: string, link: string) =>
+  new AppError('conflict', `${link}, on the way to ${source}, is a symbolic link now; nothing is moved through one`, { reason: 'source_taken', path: source });
+
+/** What undo's plan sees of each file of `record`: the video first, then each sidecar in the record's order. */
+export async function undoSeen(record: ImportRecord) {
+  return Promise.all([record, ...record.sidecars].map(async (f) => ({ destination: await seenForUndo(f.destination), source: await seenForUndo(f.source) })));
+}
+
+/** Removes the folders the import made, deepest first, while they are empty. */
+async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of [...dirs].reverse()) {
+    try {
+      await rmdir(dir);
+      await fsyncPath(dirname(dir));
+    } catch {
+      return;
+    }
+  }
+}
+
+export function openUndoTx(o: UndoTxOptions): UndoTx {
+  const transfers = copyJournal(o.dataDir);
+
+  async function carryOut({ action, file }: UndoStep): Promise<void> {
+    if (action === 'remove') {
+      // Through its folder held open, as the very file the plan checked: a library folder swapped for
+      // a link meanwhile would have the unlink remove another file of the same name.
+      await throughFolder(file.destination, file.to, (name) => unlink(name));
+      await fsyncPath(dirname(file.destination));
+      return;
+    }
+    // The download's folder may have gone since: moveFile makes it again, as the import made the library's.
+    const r = await moveFile(file.destination, file.source, {
+      owner: o.owner,
+      expect: { size: file.to.size, mtimeMs: file.to.mtime_ms, dev: file.to.dev, ino: file.to.ino },
+      journal: transfers,
+      within: o.downloads,
+    }).catch((err: unknown) => {
+      // A link put on the way since the caller's check: refused as that check refuses it.
+      if (err instanceof LinkOnTheWayError) throw linkConflict(file.source, err.link);
+      throw err;
+    });
+    if (r.status === 'exists') throw new AppError('conflict', `${file.source} is taken by another file`, { path: file.source });
+  }
+
+  return {
+    async recover() {
+      await transfers.recover();
+    },
+
+    async undoOne(record) {
+      // Each step takes one file back, so the plan runs out within one look per file.
+      for (let looks = 0; looks <= record.sidecars.length + 1; looks++) {
+        const plan = planUndo(record, await undoSeen(record));
+        if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
+        // Sidecars first: a video back in the downloads without them would be planned alone.
+        const step = plan.steps.at(-1);
+        if (!step) {
+          await removeEmptyDirs(record.created_dirs);
+          await o.history.recordUndo(record.id, new Date(o.now()).toISOString());
+          return;
+        }
+        await carryOut(step);
+      }
+      throw new Error(`import ${record.id}: a step of its undo did not take its file back`);
     },
   };
 }
