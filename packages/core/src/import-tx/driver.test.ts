@@ -6,8 +6,8 @@ import type { TransferMode } from '@mo/shared';
 import { openHistoryLog } from '../history/history-log.ts';
 import { createLogger } from '../logging/logger.ts';
 import { openImportTx, openUndoTx, type ImportPlan } from './driver.ts';
-import { createImportJournal } from './import-journal.ts';
-import { importJournalDir, legacySidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { journalsStore } from './journals.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mo-import-tx-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -36,9 +36,10 @@ async function world(mode: TransferMode = 'move', settled: (mtimeMs: number) => 
   const dirs = { downloads: join(at, 'downloads'), drive: join(at, 'drive'), data: join(at, 'data') };
   Object.values(dirs).forEach((d) => mkdirSync(d, { recursive: true }));
   const history = await openHistoryLog(dirs.data);
+  const journals = journalsStore(dataDir(dirs.data));
   const recorded: string[] = [];
   const tx = openImportTx({
-    dataDir: dirs.data,
+    journals,
     mode,
     drives: [{ name: 'd', path: dirs.drive }],
     owner: { uid: null, gid: null },
@@ -49,10 +50,11 @@ async function world(mode: TransferMode = 'move', settled: (mtimeMs: number) => 
     settled,
   });
   const notes = () =>
-    [transferJournalDir, legacySidecarJournalDir, importJournalDir].flatMap((d) =>
-      (existsSync(d(dirs.data)) ? readdirSync(d(dirs.data)) : []).filter((name) => name.endsWith('.json')),
-    );
-  return { ...dirs, history, tx, recorded, notes };
+    (['transferJournal', 'legacySidecarJournal', 'importJournal'] as const).flatMap((f) => {
+      const d = dataDir(dirs.data).path(f);
+      return (existsSync(d) ? readdirSync(d) : []).filter((name) => name.endsWith('.json'));
+    });
+  return { ...dirs, history, tx, recorded, notes, journals };
 }
 
 describe('openImportTx', () => {
@@ -79,7 +81,7 @@ describe('openImportTx', () => {
     const srtDest = `${dest.slice(0, -4)}.en.srt`;
     const ids = { video: from(video), srt: from(srt) };
     // What a kill right after the video's rename leaves: the import's record, the video placed, the sidecar not.
-    await createImportJournal(importJournalDir(w.data)).begin({
+    await w.journals.imports().begin({
       source: video,
       destination: dest,
       from: ids.video,
@@ -103,7 +105,7 @@ describe('openImportTx', () => {
     const w = await world('hardlink');
     const video = put(join(w.downloads, 'Ronin.1998.mkv'), 'video');
     const dest = join(w.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv');
-    await createImportJournal(importJournalDir(w.data)).begin({
+    await w.journals.imports().begin({
       source: video,
       destination: dest,
       from: from(video),
@@ -125,7 +127,7 @@ describe('openImportTx', () => {
     const srt = put(join(w.downloads, 'Heat.1995.en.srt'), 'subs');
     const dest = join(w.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
     const srtDest = `${dest.slice(0, -4)}.en.srt`;
-    await createImportJournal(importJournalDir(w.data)).begin({
+    await w.journals.imports().begin({
       source: video,
       destination: dest,
       from: from(video),
@@ -163,7 +165,7 @@ describe('openImportTx', () => {
       join(legacy, '1700000000000-0123456789ab.json'),
       JSON.stringify({ video: { source: video, destination: dest }, sidecars: [{ source: srt, destination: srtDest, size: 4, mtime_ms: OLD.getTime() }] }),
     );
-    await createImportJournal(importJournalDir(w.data)).begin({
+    await w.journals.imports().begin({
       source: video,
       destination: dest,
       from: ids.video,
@@ -220,7 +222,7 @@ describe('openImportTx', () => {
     // What an undo killed after taking the sidecar back leaves.
     renameSync(srtDest, srt);
 
-    const undo = openUndoTx({ dataDir: w.data, downloads: w.downloads, history: w.history, now: Date.now });
+    const undo = openUndoTx({ journals: w.journals, downloads: w.downloads, history: w.history, now: Date.now });
     await undo.recover();
     await undo.undoOne(record!);
     expect([existsSync(video), existsSync(srt), existsSync(dest)]).toEqual([true, true, false]);

@@ -11,12 +11,10 @@ import type { HistoryLog } from '../history/history-log.ts';
 import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
 import { planUndo, type UndoStep } from '../history/undo-plan.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createImportJournal, type ImportTicket, type PendingImport } from './import-journal.ts';
-import { importJournalDir, legacySidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
-import { legacySidecarNotes } from './legacy-sidecar-notes.ts';
+import type { ImportTicket, PendingImport } from './import-journal.ts';
+import type { JournalsStore } from './journals.ts';
 import { nextStep, type PlannedFile, type SidecarOnDisk } from './next-step.ts';
 import { seenAt, seenForUndo } from './seen.ts';
-import { createTransferJournal, type FileTransferJournal } from './transfer-journal.ts';
 
 /**
  * The one way files get into the library and out of it again: the effects around the decisions of
@@ -62,7 +60,7 @@ export interface Imported {
 }
 
 export interface ImportTxOptions {
-  dataDir: string;
+  journals: JournalsStore;
   mode: TransferMode;
   drives: Config['drives'];
   owner: Ownership;
@@ -87,11 +85,6 @@ const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number 
   size: st.size,
   mtime_ms: st.mtimeMs,
 });
-
-/** The journal of copies in flight, which an undo's copies back share with the imports. */
-export function copyJournal(dataDir: string): FileTransferJournal {
-  return createTransferJournal(transferJournalDir(dataDir));
-}
 
 /** Placed now or by an earlier delivery of this job, with both files' identities; else why not. */
 async function placeOne(file: SourceFile, destination: string, mode: TransferMode, opts: MoveOptions): Promise<Placed> {
@@ -160,9 +153,9 @@ function notingCopies(journal: TransferJournal, noted: ImportTicket): TransferJo
 type Since = Pick<SidecarOnDisk, 'placedSince' | 'tried'>;
 
 export function openImportTx(o: ImportTxOptions): ImportTx {
-  const transfers = copyJournal(o.dataDir);
-  const legacySidecars = legacySidecarNotes(legacySidecarJournalDir(o.dataDir));
-  const importNotes = createImportJournal(importJournalDir(o.dataDir));
+  const transfers = o.journals.copies();
+  const legacySidecars = o.journals.legacySidecars();
+  const importNotes = o.journals.imports();
   const at = () => new Date(o.now()).toISOString();
   const place = (source: string, destination: string, opts: MoveOptions) =>
     o.mode === 'move' ? moveFile(source, destination, opts) : keepAndPlace(source, destination, o.mode, opts);
@@ -286,7 +279,7 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
 }
 
 export interface UndoTxOptions {
-  dataDir: string;
+  journals: JournalsStore;
   /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
   downloads: string;
   owner?: Ownership;
@@ -322,7 +315,7 @@ async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
 }
 
 export function openUndoTx(o: UndoTxOptions): UndoTx {
-  const transfers = copyJournal(o.dataDir);
+  const transfers = o.journals.copies();
 
   async function carryOut({ action, file }: UndoStep): Promise<void> {
     if (action === 'remove') {

@@ -4,12 +4,12 @@ import { AppError } from '../errors.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { linkOnTheWay } from '../fs/real-folder.ts';
 import { linkConflict, openUndoTx, undoSeen } from '../import-tx/driver.ts';
-import { openHistoryLog } from '../history/history-log.ts';
-import { PassBusyError, withPassLock } from '../history/pass-lock.ts';
+import { PassBusyError } from '../history/pass-lock.ts';
 import { planUndo, type UndoStep } from '../history/undo-plan.ts';
+import type { ScanStores } from './scan-stores.ts';
 
 export interface UndoOptions {
-  dataDir: string;
+  data: ScanStores;
   /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
   downloads: string;
   id: number;
@@ -54,34 +54,36 @@ function linkedSource(steps: readonly UndoStep[], downloads: string): { source: 
  */
 export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
   const now = opts.now ?? Date.now;
-  return withPassLock(
-    opts.dataDir,
-    async () => {
-      const history = await openHistoryLog(opts.dataDir);
-      const tx = openUndoTx({ dataDir: opts.dataDir, downloads: opts.downloads, history, now, ...(opts.owner ? { owner: opts.owner } : {}) });
-      // A copy an earlier undo (or pass) was killed in the middle of is settled first, as the next
-      // pass would: its temp goes, and a copy already in place has the library file removed, so
-      // that asking again finds that file taken back rather than its download path taken.
-      if (!opts.dryRun) await tx.recover();
-      const record = history.records().find((r) => r.id === opts.id);
-      if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
-      // Checked whole before anything moves: refused, nothing changes.
-      const plan = planUndo(record, await undoSeen(record));
-      if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
-      const linked = linkedSource(plan.steps, opts.downloads);
-      if (linked !== null) throw linkConflict(linked.source, linked.link);
-      const restored = plan.steps.map((s) => ({
-        from: s.file.destination,
-        to: s.file.source,
-        action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const),
-      }));
-      if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
-      await tx.undoOne(record);
-      return { dry_run: false, id: record.id, restored, pass: record.pass };
-    },
-    { waitMs: opts.lockWaitMs ?? 5000 },
-  ).catch((err: unknown) => {
-    if (err instanceof PassBusyError) throw new AppError('conflict', 'a scanner pass is running; try again once it is done');
-    throw err;
-  });
+  const journals = opts.data.journals();
+  return journals
+    .locked(
+      async () => {
+        const history = await opts.data.history().open();
+        const tx = openUndoTx({ journals, downloads: opts.downloads, history, now, ...(opts.owner ? { owner: opts.owner } : {}) });
+        // A copy an earlier undo (or pass) was killed in the middle of is settled first, as the next
+        // pass would: its temp goes, and a copy already in place has the library file removed, so
+        // that asking again finds that file taken back rather than its download path taken.
+        if (!opts.dryRun) await tx.recover();
+        const record = history.records().find((r) => r.id === opts.id);
+        if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
+        // Checked whole before anything moves: refused, nothing changes.
+        const plan = planUndo(record, await undoSeen(record));
+        if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
+        const linked = linkedSource(plan.steps, opts.downloads);
+        if (linked !== null) throw linkConflict(linked.source, linked.link);
+        const restored = plan.steps.map((s) => ({
+          from: s.file.destination,
+          to: s.file.source,
+          action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const),
+        }));
+        if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
+        await tx.undoOne(record);
+        return { dry_run: false, id: record.id, restored, pass: record.pass };
+      },
+      { waitMs: opts.lockWaitMs ?? 5000 },
+    )
+    .catch((err: unknown) => {
+      if (err instanceof PassBusyError) throw new AppError('conflict', 'a scanner pass is running; try again once it is done');
+      throw err;
+    });
 }
