@@ -182,7 +182,7 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
     }
   }
 
-  /** One import record, step by step (next-step.ts) until it is dropped or kept; true when it recorded the import. */
+  /** One import record, a step at a time (next-step.ts) until it is dropped or kept; whether it recorded the import. */
   async function settle(r: PendingImport, since: Map<string, Since>): Promise<{ keep: boolean; recorded: boolean }> {
     const onDisk = async (f: PlannedFile): Promise<SidecarOnDisk> => ({
       source: await seenAt(f.source),
