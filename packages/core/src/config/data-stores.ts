@@ -7,6 +7,7 @@ import { dataDir, type DataDir } from '../data-dir/data-dir.ts';
 import { openStateStores, type StateStores } from '../data-dir/state-stores.ts';
 import { identifyCacheStore, type IdentifyCacheStore } from '../identify/identify-cache.ts';
 import { workJournal, type WorkJournal } from '../media/work-journal.ts';
+import { journalsStore, type JournalsStore } from '../import-tx/journals.ts';
 
 /**
  * The data folder with its typed stores: a process opens it once (the runtime config does) and
@@ -32,6 +33,8 @@ export interface DataStores extends DataDir {
   downloadsListing(): DownloadsListingStore;
   /** The library index and its per-folder stamps (`library-index.ndjson`, `library-folders.ndjson`). */
   index(): LibraryStore;
+  /** The import records, the copy journal and the pass lock (`scanner/`, `scanner.lock`). */
+  journals(): JournalsStore;
 }
 
 export function openDataDir(root: string): DataStores {
@@ -43,6 +46,7 @@ export function openDataDir(root: string): DataStores {
   const auth = authStore(data);
   const downloadsListing = downloadsListingStore(data);
   const index = libraryStore(data);
+  const journals = journalsStore(data);
   let stateStores: Promise<StateStores> | undefined;
   return {
     ...data,
@@ -54,5 +58,6 @@ export function openDataDir(root: string): DataStores {
     auth: () => auth,
     downloadsListing: () => downloadsListing,
     index: () => index,
+    journals: () => journals,
   };
 }

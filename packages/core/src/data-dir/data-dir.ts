@@ -21,8 +21,8 @@ export const DATA_FILES = {
   providerFailure: { name: 'metadata/tvmaze-failing.json', what: 'since when TVmaze look-ups fail, and why; absent while they succeed' },
   scannerLock: { name: 'scanner.lock', what: 'lock held by the one scanner pass, import or undo running' },
   transferJournal: { name: 'scanner/transfers/', what: 'a note per file copy in flight, so a killed pass is cleaned up' },
-  importJournal: { name: 'scanner/imports/', what: 'a note per import in flight, so a killed pass is recorded' },
-  sidecarJournal: { name: 'scanner/sidecars/', what: 'a note per sidecar move in flight' },
+  importJournal: { name: 'scanner/imports/', what: 'a note per import in flight, so a killed pass is recorded and its sidecars placed' },
+  legacySidecarJournal: { name: 'scanner/sidecars/', what: 'left by older versions: read once by recovery, then removed' },
   mediaWork: { name: 'media-work/', what: 'a note per transcode or track-edit temp in flight' },
 } as const;
 

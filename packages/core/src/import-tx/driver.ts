@@ -1,25 +1,34 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config, TransferMode } from '@mo/shared';
+import { AppError } from '../errors.ts';
+import { fsyncPath } from '../fs/fsync.ts';
 import { isInside } from '../fs/real-path.ts';
 import type { Ownership } from '../fs/ownership.ts';
-import { keepAndPlace, moveFile, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
+import { LinkOnTheWayError } from '../fs/real-folder.ts';
+import { keepAndPlace, moveFile, throughFolder, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import type { HistoryLog } from '../history/history-log.ts';
-import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
+import { planUndo, type UndoStep } from '../history/undo-plan.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createImportJournal, type ImportTicket } from './import-journal.ts';
-import { importJournalDir, sidecarJournalDir, transferJournalDir } from './journal-dirs.ts';
-import { createSidecarJournal } from './sidecar-journal.ts';
-import { createTransferJournal, type FileTransferJournal } from './transfer-journal.ts';
+import type { ImportTicket, PendingImport } from './import-journal.ts';
+import type { JournalsStore } from './journals.ts';
+import { nextStep, type PlannedFile, type SidecarOnDisk } from './next-step.ts';
+import { seenAt, seenForUndo } from './seen.ts';
 
 /**
  * The one way files get into the library and out of it again: the effects around the decisions of
  * next-step.ts. Its order is what keeps a killed process safe, so it is kept here and nowhere else:
  *
- *   import: sidecar note ─▶ import note ─▶ video placed (a copy's inode noted first) ─▶ sidecars
- *           placed ─▶ history ─▶ notes dropped
- *   recovery (under the pass lock, before anything else moves): copies in flight settled ─▶
- *           sidecars left behind placed ─▶ imports carried out but not recorded, recorded
+ *   import: import record ─▶ video placed (a copy's inode noted first) ─▶ sidecars placed ─▶
+ *           history ─▶ record dropped
+ *   undo:   copies in flight settled ─▶ planUndo on the disk ─▶ carry out its last step (sidecars
+ *           before their video) ─▶ plan again, until no step is left ─▶ the folders the import made
+ *           removed while empty ─▶ history. A killed undo is completed by the same loop when asked again.
+ *   recovery (under the pass lock, before anything else moves): copies in flight settled (the
+ *           copy journal) ─▶ legacy sidecar notes migrated ─▶ each import record: look at the disk
+ *           ─▶ nextStep ─▶ carry out that one step (place a sidecar left behind, record) ─▶ look
+ *           again, until it says drop (or keep: a sidecar waits for the next pass)
  */
 
 /** A file in the downloads, as the plan saw it. */
@@ -51,7 +60,7 @@ export interface Imported {
 }
 
 export interface ImportTxOptions {
-  dataDir: string;
+  journals: JournalsStore;
   mode: TransferMode;
   drives: Config['drives'];
   owner: Ownership;
@@ -76,11 +85,6 @@ const identity = (st: { dev: number; ino: number; size: number; mtimeMs: number 
   size: st.size,
   mtime_ms: st.mtimeMs,
 });
-
-/** The journal of copies in flight, which an undo's copies back share with the imports. */
-export function copyJournal(dataDir: string): FileTransferJournal {
-  return createTransferJournal(transferJournalDir(dataDir));
-}
 
 /** Placed now or by an earlier delivery of this job, with both files' identities; else why not. */
 async function placeOne(file: SourceFile, destination: string, mode: TransferMode, opts: MoveOptions): Promise<Placed> {
@@ -145,13 +149,79 @@ function notingCopies(journal: TransferJournal, noted: ImportTicket): TransferJo
   };
 }
 
+/** What this recovery did to a sidecar left behind, by its destination: what the disk alone cannot tell. */
+type Since = Pick<SidecarOnDisk, 'placedSince' | 'tried'>;
+
 export function openImportTx(o: ImportTxOptions): ImportTx {
-  const transfers = copyJournal(o.dataDir);
-  const sidecarNotes = createSidecarJournal(sidecarJournalDir(o.dataDir));
-  const importNotes = createImportJournal(importJournalDir(o.dataDir));
+  const transfers = o.journals.copies();
+  const legacySidecars = o.journals.legacySidecars();
+  const importNotes = o.journals.imports();
   const at = () => new Date(o.now()).toISOString();
   const place = (source: string, destination: string, opts: MoveOptions) =>
     o.mode === 'move' ? moveFile(source, destination, opts) : keepAndPlace(source, destination, o.mode, opts);
+
+  /** Places a sidecar a killed pass left behind beside its video. */
+  async function placeLeftBehind(s: { source: string; destination: string }): Promise<Since> {
+    // Not held to its planned size and mtime: whatever it is now, it belongs beside its video.
+    // But one still being written waits, like any download.
+    const st = await lstat(s.source).catch(() => null);
+    if (st && !o.settled(st.mtimeMs)) return { tried: 'waits' };
+    try {
+      const r = await place(s.source, s.destination, { owner: o.owner, journal: transfers, within: driveHolding(o.drives, s.destination) });
+      const error = r.status === 'exists' ? `${s.destination} already exists` : null;
+      o.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
+      if (r.status !== 'gone') o.record(s.source, s.destination, error);
+      const placed = r.status === 'moved' ? await lstat(s.destination).catch(() => null) : null;
+      return placed ? { placedSince: { dev: placed.dev, ino: placed.ino } } : { tried: 'failed' };
+    } catch (err) {
+      o.log.warn(
+        { source: s.source, destination: s.destination, err: (err as Error).message },
+        'a sidecar an interrupted pass left behind could not be moved; the next pass tries again',
+      );
+      return { tried: 'waits' };
+    }
+  }
+
+  /** One import record, a step at a time (next-step.ts) until it is dropped or kept; whether it recorded the import. */
+  async function settle(r: PendingImport, since: Map<string, Since>): Promise<{ keep: boolean; recorded: boolean }> {
+    const onDisk = async (f: PlannedFile): Promise<SidecarOnDisk> => ({
+      source: await seenAt(f.source),
+      destination: await seenAt(f.destination),
+      ...since.get(f.destination),
+    });
+    let recorded = false;
+    for (;;) {
+      const step = nextStep(r, {
+        recorded: o.history
+          .records()
+          .some((h) => h.source === r.source && h.destination === r.destination && h.from.ino === r.from.ino && h.from.size === r.from.size),
+        video: await onDisk(r),
+        sidecars: await Promise.all(r.sidecars.map(onDisk)),
+      });
+      switch (step.step) {
+        case 'place-sidecar': {
+          const s = r.sidecars[step.index]!;
+          since.set(s.destination, await placeLeftBehind(s));
+          break;
+        }
+        case 'record':
+          await o.history.recordImport({
+            ...step.video,
+            at: at(),
+            mode: r.mode,
+            method: step.method,
+            sidecars: step.sidecars,
+            created_dirs: r.created_dirs,
+            pass: r.pass,
+          });
+          recorded = true;
+          break;
+        case 'keep':
+        case 'drop':
+          return { keep: step.step === 'keep', recorded };
+      }
+    }
+  }
 
   return {
     async recover() {
@@ -159,47 +229,25 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
         o.log.warn({ ...r }, 'settled a copy left by an interrupted pass');
         if (r.outcome === 'completed') o.record(r.source, r.destination, null);
       }
-      // The sidecars placed here: proof for the import journal that the file at each is this import's.
-      const placedSidecars = new Map<string, { dev: number; ino: number }>();
-      await sidecarNotes.recover(async (s) => {
-        // Not held to its planned size and mtime: whatever it is now, it belongs beside its video.
-        // But one still being written waits, like any download.
-        const st = await lstat(s.source).catch(() => null);
-        if (st && !o.settled(st.mtimeMs)) return 'keep';
-        try {
-          const r = await place(s.source, s.destination, { owner: o.owner, journal: transfers, within: driveHolding(o.drives, s.destination) });
-          const error = r.status === 'exists' ? `${s.destination} already exists` : null;
-          o.log.warn({ source: s.source, destination: s.destination, error }, 'moved a sidecar an interrupted pass left behind');
-          if (r.status !== 'gone') o.record(s.source, s.destination, error);
-          if (r.status === 'moved') {
-            const placed = await lstat(s.destination).catch(() => null);
-            if (placed) placedSidecars.set(s.destination, { dev: placed.dev, ino: placed.ino });
-          }
-          return 'done';
-        } catch (err) {
-          o.log.warn(
-            { source: s.source, destination: s.destination, err: (err as Error).message },
-            'a sidecar an interrupted pass left behind could not be moved; the next pass tries again',
-          );
-          return 'keep';
-        }
+      const since = new Map<string, Since>();
+      await legacySidecars.recover(async (s) => {
+        const r = await placeLeftBehind(s);
+        since.set(s.destination, r);
+        return r.tried === 'waits' ? 'keep' : 'done';
       });
-      // After the sidecars a killed pass left behind are in place, so that they are recorded with their video.
-      const recovered = await importNotes.recover(o.history, at(), placedSidecars);
+      let recovered = 0;
+      for (const note of await importNotes.list()) {
+        const settled = note.value && (await settle(note.value, since));
+        if (settled && settled.recorded) recovered++;
+        if (!settled || !settled.keep) await note.drop();
+      }
       if (recovered > 0) o.log.warn({ recovered }, 'recorded imports an interrupted pass carried out');
     },
 
     async importOne(p, pass) {
-      const sidecarsNoted =
-        p.sidecars.length === 0
-          ? null
-          : await sidecarNotes.begin({
-              video: { source: p.video.path, destination: p.destination },
-              ...(o.mode === 'move' ? {} : { keep_source: true as const }),
-              sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, size: s.file.size, mtime_ms: s.file.mtimeMs })),
-            });
       const created_dirs = await missingDirs(dirname(p.destination));
-      // Dropped once the import is in the history: a kill in between leaves it to be recorded by the next pass.
+      // The one record of the import, dropped once it is in the history: a kill in between leaves
+      // it to the next pass's recovery, which also places the sidecars the kill left behind.
       const importNoted = await importNotes.begin({
         source: p.video.path,
         destination: p.destination,
@@ -225,8 +273,92 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
         await o.history.recordImport({ ...video.file, at: at(), mode: o.mode, method: video.method, sidecars, created_dirs, pass });
       }
       await importNoted();
-      await sidecarsNoted?.();
       return { video, sidecarErrors };
+    },
+  };
+}
+
+export interface UndoTxOptions {
+  journals: JournalsStore;
+  /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
+  downloads: string;
+  owner?: Ownership;
+  history: HistoryLog;
+  now: () => number;
+}
+
+export interface UndoTx {
+  /** Settles the copies a killed undo or pass left in flight, as a pass's recovery does first; call it under the pass lock. */
+  recover(): Promise<void>;
+  /** Takes `record` back, a step at a time as planUndo says, and records the undo once every file is back. */
+  undoOne(record: ImportRecord): Promise<void>;
+}
+
+export const linkConflict = (source: string, link: string) =>
+  new AppError('conflict', `${link}, on the way to ${source}, is a symbolic link now; nothing is moved through one`, { reason: 'source_taken', path: source });
+
+/** What undo's plan sees of each file of `record`: the video first, then each sidecar in the record's order. */
+export async function undoSeen(record: ImportRecord) {
+  return Promise.all([record, ...record.sidecars].map(async (f) => ({ destination: await seenForUndo(f.destination), source: await seenForUndo(f.source) })));
+}
+
+/** Removes the folders the import made, deepest first, while they are empty. */
+async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of [...dirs].reverse()) {
+    try {
+      await rmdir(dir);
+      await fsyncPath(dirname(dir));
+    } catch {
+      return;
+    }
+  }
+}
+
+export function openUndoTx(o: UndoTxOptions): UndoTx {
+  const transfers = o.journals.copies();
+
+  async function carryOut({ action, file }: UndoStep): Promise<void> {
+    if (action === 'remove') {
+      // Through its folder held open, as the very file the plan checked: a library folder swapped for
+      // a link meanwhile would have the unlink remove another file of the same name.
+      await throughFolder(file.destination, file.to, (name) => unlink(name));
+      await fsyncPath(dirname(file.destination));
+      return;
+    }
+    // The download's folder may have gone since: moveFile makes it again, as the import made the library's.
+    const r = await moveFile(file.destination, file.source, {
+      owner: o.owner,
+      expect: { size: file.to.size, mtimeMs: file.to.mtime_ms, dev: file.to.dev, ino: file.to.ino },
+      journal: transfers,
+      within: o.downloads,
+    }).catch((err: unknown) => {
+      // A link put on the way since the caller's check: refused as that check refuses it.
+      if (err instanceof LinkOnTheWayError) throw linkConflict(file.source, err.link);
+      throw err;
+    });
+    if (r.status === 'exists') throw new AppError('conflict', `${file.source} is taken by another file`, { path: file.source });
+  }
+
+  return {
+    async recover() {
+      await transfers.recover();
+    },
+
+    async undoOne(record) {
+      // Each step takes one file back, so the plan runs out within one look per file.
+      for (let looks = 0; looks <= record.sidecars.length + 1; looks++) {
+        const plan = planUndo(record, await undoSeen(record));
+        if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
+        // Sidecars first: a video back in the downloads without them would be planned alone.
+        const step = plan.steps.at(-1);
+        if (!step) {
+          await removeEmptyDirs(record.created_dirs);
+          await o.history.recordUndo(record.id, new Date(o.now()).toISOString());
+          return;
+        }
+        await carryOut(step);
+      }
+      throw new Error(`import ${record.id}: a step of its undo did not take its file back`);
     },
   };
 }

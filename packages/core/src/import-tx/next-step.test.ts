@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Transfer } from '../fs/transfer.ts';
-import { filePhase, nextStep, settleCopy, sidecarsToPlace, type FileOnDisk, type ImportTxRecord, type PlannedFile, type Seen } from './next-step.ts';
+import {
+  filePhase,
+  nextStep,
+  settleCopy,
+  sidecarsToPlace,
+  type FileOnDisk,
+  type ImportOnDisk,
+  type ImportStep,
+  type ImportTxRecord,
+  type PlannedFile,
+  type Seen,
+  type SidecarOnDisk,
+} from './next-step.ts';
 
 const from = { dev: 1, ino: 10, size: 100, mtime_ms: 5000 };
 const at = (dev: number, ino: number, over: Partial<Seen> = {}): Seen => ({ dev, ino, size: 100, mtimeMs: 5000, isFile: true, ...over });
@@ -36,7 +48,7 @@ describe('filePhase: how far one file got', () => {
   });
 });
 
-describe('nextStep: one import a killed process left', () => {
+describe('nextStep: one import a killed process left, a step at a time', () => {
   const record = (over: Partial<ImportTxRecord> = {}): ImportTxRecord => ({
     ...planned,
     mode: 'move',
@@ -46,76 +58,130 @@ describe('nextStep: one import a killed process left', () => {
     ...over,
   });
   const srt = at(1, 11);
-  const none: FileOnDisk = { source: null, destination: null };
+  const none: SidecarOnDisk = { source: null, destination: null };
+  const renamed = { source: null, destination: download };
+  const left: SidecarOnDisk = { source: srt, destination: null };
+  type Want = { step: ImportStep['step']; method?: string; sidecars?: number; index?: number };
 
-  const cases: [string, ImportTxRecord, Parameters<typeof nextStep>[1], string, string?, number?][] = [
-    ['the history has it already', record(), { recorded: true, video: { source: null, destination: download }, sidecars: [none] }, 'drop'],
+  const cases: [string, ImportTxRecord, ImportOnDisk, Want][] = [
+    ['the history has it, nothing left behind', record(), { recorded: true, video: renamed, sidecars: [{ source: null, destination: srt }] }, { step: 'drop' }],
+    ['the video never got away', record(), { recorded: false, video: { source: download, destination: null }, sidecars: [left] }, { step: 'drop' }],
     [
-      'the video never got away',
+      'the owner’s own file at the destination',
       record(),
-      { recorded: false, video: { source: download, destination: null }, sidecars: [{ source: srt, destination: null }] },
-      'drop',
+      { recorded: false, video: { source: download, destination: at(2, 99) }, sidecars: [none] },
+      { step: 'drop' },
     ],
     [
       'the video renamed, its sidecar too',
       record(),
-      { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: null, destination: srt }] },
-      'record',
-      'rename',
-      1,
-    ],
-    [
-      'the video renamed, its sidecar left behind',
-      record(),
-      { recorded: false, video: { source: null, destination: download }, sidecars: [{ source: srt, destination: null }] },
-      'record',
-      'rename',
-      0,
+      { recorded: false, video: renamed, sidecars: [{ source: null, destination: srt }] },
+      { step: 'record', method: 'rename', sidecars: 1 },
     ],
     [
       'linked (hardlink mode)',
       record({ mode: 'hardlink' }),
       { recorded: false, video: { source: download, destination: download }, sidecars: [none] },
-      'record',
-      'link',
-      0,
+      { step: 'record', method: 'link', sidecars: 0 },
     ],
     [
       'copied across drives',
       record({ made: { dev: 2, ino: 20 } }),
       { recorded: false, video: { source: null, destination: copy }, sidecars: [none] },
-      'record',
-      'copy',
-      0,
+      { step: 'record', method: 'copy', sidecars: 0 },
     ],
     [
       'a copy for copy mode',
       record({ mode: 'copy', made: { dev: 2, ino: 20 } }),
       { recorded: false, video: { source: download, destination: copy }, sidecars: [none] },
-      'record',
-      'copy',
-      0,
-    ],
-    ['the owner’s own file at the destination', record(), { recorded: false, video: { source: download, destination: at(2, 99) }, sidecars: [none] }, 'drop'],
-    [
-      'a sidecar the recovery placed since',
-      record(),
-      {
-        recorded: false,
-        video: { source: null, destination: download },
-        sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }],
-      },
-      'record',
-      'rename',
-      1,
+      { step: 'record', method: 'copy', sidecars: 0 },
     ],
   ];
-  it.each(cases)('%s', (_, r, disk, step, method, sidecars) => {
+
+  const leftBehind: [string, ImportTxRecord, ImportOnDisk, Want][] = [
+    [
+      'the video renamed, its sidecar left behind: placed first',
+      record(),
+      { recorded: false, video: renamed, sidecars: [left] },
+      { step: 'place-sidecar', index: 0 },
+    ],
+    [
+      'the second of two left behind',
+      record({ sidecars: [record().sidecars[0]!, { source: '/dl/a.nfo', destination: '/lib/a.nfo', from: { dev: 1, ino: 12, size: 100, mtime_ms: 5000 } }] }),
+      {
+        recorded: false,
+        video: renamed,
+        sidecars: [
+          { source: null, destination: srt },
+          { source: at(1, 12), destination: null },
+        ],
+      },
+      { step: 'place-sidecar', index: 1 },
+    ],
+    [
+      'hardlink mode: the video linked, the sidecar not yet',
+      record({ mode: 'hardlink' }),
+      { recorded: false, video: { source: download, destination: download }, sidecars: [left] },
+      { step: 'place-sidecar', index: 0 },
+    ],
+    [
+      'hardlink mode: the sidecar linked too',
+      record({ mode: 'hardlink' }),
+      { recorded: false, video: { source: download, destination: download }, sidecars: [{ source: srt, destination: srt }] },
+      { step: 'record', method: 'link', sidecars: 1 },
+    ],
+    [
+      'a move cut between link and unlink: the video did not get away, the next plan takes the group',
+      record(),
+      { recorded: false, video: { source: download, destination: download }, sidecars: [left] },
+      { step: 'record', method: 'rename', sidecars: 0 },
+    ],
+    [
+      'placed by the recovery since: recorded with its video, though a new inode',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }] },
+      { step: 'record', method: 'rename', sidecars: 1 },
+    ],
+    [
+      'tried and failed (its destination taken): recorded without it',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ ...left, destination: at(2, 99), tried: 'failed' }] },
+      { step: 'record', method: 'rename', sidecars: 0 },
+    ],
+    [
+      'still being written: recorded without it meanwhile',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ ...left, tried: 'waits' }] },
+      { step: 'record', method: 'rename', sidecars: 0 },
+    ],
+    [
+      'recorded, the sidecar still waits: the record stays for the next pass',
+      record(),
+      { recorded: true, video: renamed, sidecars: [{ ...left, tried: 'waits' }] },
+      { step: 'keep' },
+    ],
+    ['recorded, the sidecar failed for good', record(), { recorded: true, video: renamed, sidecars: [{ ...left, tried: 'failed' }] }, { step: 'drop' }],
+    [
+      'recorded on an earlier pass, the sidecar still left behind: placed now',
+      record(),
+      { recorded: true, video: renamed, sidecars: [left] },
+      { step: 'place-sidecar', index: 0 },
+    ],
+    [
+      'recorded, the sidecar placed since',
+      record(),
+      { recorded: true, video: renamed, sidecars: [{ source: null, destination: srt, placedSince: { dev: 1, ino: 11 } }] },
+      { step: 'drop' },
+    ],
+  ];
+
+  it.each([...cases, ...leftBehind])('%s', (_, r, disk, want) => {
     const s = nextStep(r, disk);
-    expect(s.step).toBe(step);
+    expect(s.step).toBe(want.step);
+    if (s.step === 'place-sidecar') expect(s.index).toBe(want.index);
     if (s.step === 'record') {
-      expect(s.method).toBe(method);
-      expect(s.sidecars).toHaveLength(sidecars ?? 0);
+      expect(s.method).toBe(want.method);
+      expect(s.sidecars).toHaveLength(want.sidecars ?? 0);
       expect(s.video.to).toEqual({ dev: disk.video.destination?.dev, ino: disk.video.destination?.ino, size: 100, mtime_ms: 5000 });
     }
   });
@@ -162,7 +228,7 @@ describe('settleCopy: a copy across drives cut short', () => {
   });
 });
 
-describe('sidecarsToPlace: the sidecars a killed pass left behind', () => {
+describe('sidecarsToPlace: the sidecars a legacy note names that a killed pass left behind', () => {
   const note = {
     video: { source: '/dl/a.mkv', destination: '/lib/a.mkv' },
     sidecars: [

@@ -76,28 +76,47 @@ export interface ImportOnDisk {
   recorded: boolean;
   video: FileOnDisk;
   /** In the record's order. */
-  sidecars: FileOnDisk[];
+  sidecars: SidecarOnDisk[];
+}
+
+export interface SidecarOnDisk extends FileOnDisk {
+  /** This recovery tried to place it and could not: `failed` for good (taken, gone), or it `waits` for a later pass. */
+  tried?: 'failed' | 'waits';
 }
 
 export type ImportStep =
-  /** Nothing to record: the next pass plans the download again, or the history has it. */
-  | { step: 'drop' }
-  /** Carried out but not recorded: recorded now, with the sidecars that got into place, and dropped. */
-  | { step: 'record'; video: PlacedFile; method: 'rename' | 'link' | 'copy'; sidecars: PlacedFile[] };
+  /** A sidecar left behind once its video got away: placed beside it now, since nothing else would ever claim it. */
+  | { step: 'place-sidecar'; index: number }
+  /** Carried out but not recorded: recorded now, with the sidecars that got into place. */
+  | { step: 'record'; video: PlacedFile; method: 'rename' | 'link' | 'copy'; sidecars: PlacedFile[] }
+  /** Recorded, but a sidecar left behind waits (a file still being written, a drive refusing): the record stays for the next pass. */
+  | { step: 'keep' }
+  /** Nothing (more) to do: the next pass plans the download again, or the history has it. The record goes. */
+  | { step: 'drop' };
 
-/** What recovery does with an import a killed process left: one step, then the record goes. */
+const NOTHING: SidecarOnDisk = { source: null, destination: null };
+
+/**
+ * What recovery does next with an import a killed process left; the driver carries it out, looks
+ * again, and asks again until the record is dropped or kept. Sidecars left behind are placed
+ * before the import is recorded, so that they are recorded with their video.
+ */
 export function nextStep(record: ImportTxRecord, disk: ImportOnDisk): ImportStep {
-  if (disk.recorded) return { step: 'drop' };
   const move = record.mode === 'move';
   const video = filePhase(record, disk.video, move);
   if (video.phase !== 'placed') return { step: 'drop' };
-  const sidecars: PlacedFile[] = [];
-  record.sidecars.forEach((s, i) => {
-    const p = filePhase(s, disk.sidecars[i] ?? { source: null, destination: null }, move);
-    if (p.phase === 'placed') sidecars.push(p.file);
-  });
-  const method = !same(video.file.to, record.from) ? 'copy' : move ? 'rename' : 'link';
-  return { step: 'record', video: video.file, method, sidecars };
+  const sidecars = record.sidecars.map((s, i) => ({ phase: filePhase(s, disk.sidecars[i] ?? NOTHING, move), disk: disk.sidecars[i] ?? NOTHING }));
+  // Got away: moved (gone from the downloads), or placed where the download stays. A move cut
+  // between link and unlink did not: the next plan takes the whole group again.
+  const gotAway = !move || disk.video.source === null;
+  const left = sidecars.findIndex((s) => s.phase.phase !== 'placed' && s.disk.source !== null && s.disk.tried === undefined);
+  if (gotAway && left !== -1) return { step: 'place-sidecar', index: left };
+  if (!disk.recorded) {
+    const placed = sidecars.flatMap((s) => (s.phase.phase === 'placed' ? [s.phase.file] : []));
+    const method = !same(video.file.to, record.from) ? 'copy' : move ? 'rename' : 'link';
+    return { step: 'record', video: video.file, method, sidecars: placed };
+  }
+  return sidecars.some((s) => s.disk.tried === 'waits') ? { step: 'keep' } : { step: 'drop' };
 }
 
 export interface CopySettled {
@@ -131,9 +150,10 @@ export interface SidecarsLeft<S extends { source: string; destination: string }>
 }
 
 /**
- * The sidecars a killed pass left behind after its video got away (moved, or placed where the
- * source stays), to be placed beside it now: without this, nothing would ever claim them. None
- * where the video did not get away: the next plan takes the whole group again.
+ * The sidecars a legacy sidecar note (see legacy-sidecar-notes.ts) names that its killed pass left
+ * behind after the video got away (moved, or placed where the source stays), to be placed beside
+ * it now: without this, nothing would ever claim them. None where the video did not get away: the
+ * next plan takes the whole group again.
  */
 export function sidecarsToPlace<S extends { source: string; destination: string }>(
   note: SidecarsLeft<S>,

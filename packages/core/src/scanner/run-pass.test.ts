@@ -22,11 +22,9 @@ import { createStateStore } from '../state/state-store.ts';
 import { writeLibraryIndex } from '../library/index-store.ts';
 import { PARTIAL_PREFIX } from '../fs/transfer.ts';
 import { makeImmutable, twoFilesystems } from './test-fixtures/filesystems.ts';
-import { createTransferJournal } from '../import-tx/transfer-journal.ts';
-import { createSidecarJournal } from '../import-tx/sidecar-journal.ts';
-import { importJournalDir, sidecarJournalDir, transferJournalDir } from '../import-tx/journal-dirs.ts';
+import { dataDir } from '../data-dir/data-dir.ts';
+import { openDataDir } from '../config/data-stores.ts';
 import { runScanPass } from './run-pass.ts';
-import { createImportJournal } from '../import-tx/import-journal.ts';
 import { readHistory } from '../history/history-log.ts';
 import { undoImport } from './undo-import.ts';
 
@@ -92,9 +90,16 @@ function snapshot(...roots: string[]): Record<string, string> {
 const pass = (s: Setup, extra: Partial<Parameters<typeof runScanPass>[0]> = {}) =>
   runScanPass({ config: s.cfg, state: s.state, owner: { uid: null, gid: null }, log, ...extra });
 
-/** What a pass killed between a video and its sidecar leaves: the note of the sidecar still to move. */
+/** A sidecar note as versions before the import record wrote them (nothing writes one now): recovery migrates it. */
+function legacySidecarNote(at: Setup, note: { video: { source: string; destination: string }; sidecars: object[] }) {
+  const dir = dataDir(at.data).path('legacySidecarJournal');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${Date.now()}-${++n}.json`), JSON.stringify(note));
+}
+
+/** What a pass of such a version killed between a video and its sidecar left: the note of the sidecar still to move. */
 const noteSidecar = (at: Setup, video: string, srt: string, dir: string) =>
-  createSidecarJournal(sidecarJournalDir(at.data)).begin({
+  legacySidecarNote(at, {
     video: { source: video, destination: join(dir, 'Heat (1995).mkv') },
     sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), size: 100, mtime_ms: OLD.getTime() }],
   });
@@ -141,7 +146,7 @@ describe('a dry-run pass', () => {
   it('leaves a previous pass’s leftovers alone too', async () => {
     const temp = join(s.drive, 'Movies', `${PARTIAL_PREFIX}x`);
     writeFileSync(temp, 'x');
-    await createTransferJournal(transferJournalDir(s.data)).begin({ source: '/x', destination: '/y', temp, size: 1, mtime_ms: 1 });
+    await openDataDir(s.data).journals().copies().begin({ source: '/x', destination: '/y', temp, size: 1, mtime_ms: 1 });
     await pass(s);
     expect(existsSync(temp)).toBe(true);
   });
@@ -176,7 +181,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     expect(statSync(`${heat}.mkv`)).toMatchObject({ size: 60 * MB, mtimeMs: OLD.getTime(), mode: statSync(`${heat}.nfo`).mode });
     expect(existsSync(movie)).toBe(false);
     expect(readdirSync(join(s.downloads, 'Heat.1995.1080p'))).toEqual(['Sample']);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(dataDir(s.data).path('legacySidecarJournal'))).toBe(false);
 
     const state = await s.state.read();
     expect(state.last_scan_at).toBe(result.started_at);
@@ -281,20 +286,23 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     mkdirSync(dir, { recursive: true });
     const temp = join(dir, `${PARTIAL_PREFIX}0123456789abcdef`);
     writeFileSync(temp, Buffer.alloc(MB));
-    await createTransferJournal(transferJournalDir(s.data)).begin({
-      source,
-      destination: join(dir, 'Heat (1995).mkv'),
-      temp,
-      size: 60 * MB,
-      mtime_ms: OLD.getTime(),
-    });
+    await openDataDir(s.data)
+      .journals()
+      .copies()
+      .begin({
+        source,
+        destination: join(dir, 'Heat (1995).mkv'),
+        temp,
+        size: 60 * MB,
+        mtime_ms: OLD.getTime(),
+      });
     const result = await pass(s);
     expect(result.moves.map((m) => m.status)).toEqual(['moved']);
     expect(readdirSync(dir)).toEqual(['Heat (1995).mkv']);
-    expect(readdirSync(transferJournalDir(s.data))).toEqual([]);
+    expect(readdirSync(dataDir(s.data).path('transferJournal'))).toEqual([]);
   });
 
-  it('moves the sidecars a pass killed after their video left behind, which nothing else would claim', async () => {
+  it('moves the sidecars an older version’s killed pass left behind after their video (its sidecar note), which nothing else would claim', async () => {
     const folder = 'Heat.1995.1080p';
     const video = join(s.downloads, folder, 'Heat.1995.1080p.mkv');
     const srt = put(s.downloads, `${folder}/Heat.1995.1080p.en.srt`, 100);
@@ -309,23 +317,23 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const withoutNote = await pass(s);
     expect(withoutNote.skipped).toEqual([{ source: srt, reason: 'unrecognized', detail: 'no video it belongs to' }]);
 
-    await createSidecarJournal(sidecarJournalDir(s.data)).begin(note);
+    legacySidecarNote(s, note);
     const result = await pass(s);
     expect(result).toMatchObject({ plans: [], moves: [], skipped: [] });
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
     expect(existsSync(srt)).toBe(false);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(dataDir(s.data).path('legacySidecarJournal'))).toBe(false);
     expect((await s.state.read()).recent).toContainEqual(
       expect.objectContaining({ type: 'move', source: srt, destination: join(dir, 'Heat (1995).en.srt'), status: 'moved' }),
     );
   });
 
-  it('keeps the note of a left-behind sidecar it cannot move yet, and moves it on a later pass', async (ctx) => {
+  it('keeps an older version’s note of a left-behind sidecar it cannot move yet, and moves it on a later pass', async (ctx) => {
     const video = join(s.downloads, 'Heat.1995.1080p', 'Heat.1995.1080p.mkv');
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     put(dir, 'Heat (1995).mkv');
-    await noteSidecar(s, video, srt, dir);
+    noteSidecar(s, video, srt, dir);
     // Even root cannot add a file to an immutable folder: the move fails with EPERM.
     if (!makeImmutable(dir, true)) ctx.skip('chattr +i is not permitted here');
     try {
@@ -334,7 +342,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
       makeImmutable(dir, false);
     }
     expect(existsSync(srt)).toBe(true);
-    expect(readdirSync(sidecarJournalDir(s.data))).toHaveLength(1);
+    expect(readdirSync(dataDir(s.data).path('legacySidecarJournal'))).toHaveLength(1);
     // Rewritten meanwhile (a subtitle tool fixing its timing): it waits settle_seconds, like any download.
     utimesSync(srt, new Date(), new Date());
     await pass(s);
@@ -342,7 +350,7 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     utimesSync(srt, OLD, OLD);
     await pass(s);
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(dataDir(s.data).path('legacySidecarJournal'))).toBe(false);
   });
 
   it('records with its video a sidecar it moves for a pass killed between the two, though the copy is a new inode', async () => {
@@ -354,17 +362,19 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
       const st = statSync(p);
       return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
     };
-    // What the killed pass left: its notes, the video's copy in place (noted by its inode), the sidecar not started.
-    const note = await createImportJournal(importJournalDir(s.data)).begin({
-      source: video,
-      destination: dest,
-      from: id(video),
-      mode: 'move',
-      created_dirs: [dir],
-      pass: 'killed',
-      sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), from: id(srt) }],
-    });
-    await noteSidecar(s, video, srt, dir);
+    // What the killed pass left: the import's record, the video's copy in place (noted by its inode), the sidecar not started.
+    const note = await openDataDir(s.data)
+      .journals()
+      .imports()
+      .begin({
+        source: video,
+        destination: dest,
+        from: id(video),
+        mode: 'move',
+        created_dirs: [dir],
+        pass: 'killed',
+        sidecars: [{ source: srt, destination: join(dir, 'Heat (1995).en.srt'), from: id(srt) }],
+      });
     mkdirSync(dir, { recursive: true });
     copyFileSync(video, dest);
     utimesSync(dest, OLD, OLD);
@@ -387,11 +397,11 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const video = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.mkv');
     const srt = put(s.downloads, 'Heat.1995.1080p/Heat.1995.1080p.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
-    await noteSidecar(s, video, srt, dir);
+    noteSidecar(s, video, srt, dir);
     const result = await pass(s);
     expect(result.moves.map((m) => [m.status, m.sidecars.length])).toEqual([['moved', 1]]);
     expect(readdirSync(dir).sort()).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
-    expect(readdirSync(sidecarJournalDir(s.data))).toEqual([]);
+    expect(existsSync(dataDir(s.data).path('legacySidecarJournal'))).toBe(false);
   });
 
   it('gives the folders and files it creates to PUID:PGID, keeping each file’s mode', async () => {
@@ -521,12 +531,12 @@ describe('a downloads folder in a library folder (set in the TOML file, which no
     const srt = put(s.drive, 'Movies/incoming/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 100);
     const dir = join(s.drive, 'Movies', 'Heat (1995)');
     put(dir, 'Heat (1995).mkv');
-    await noteSidecar(s, video, srt, dir);
+    noteSidecar(s, video, srt, dir);
     const before = snapshot(s.drive);
     s.cfg = { ...s.cfg, paths: { ...s.cfg.paths, downloads: join(s.drive, 'Movies', 'incoming') } };
     await expect(pass(s)).rejects.toThrow(`lies in the library folder ${join(s.drive, 'Movies')}`);
     expect(snapshot(s.drive)).toEqual(before);
-    expect(readdirSync(sidecarJournalDir(s.data))).toHaveLength(1);
+    expect(readdirSync(dataDir(s.data).path('legacySidecarJournal'))).toHaveLength(1);
   });
 });
 
@@ -607,7 +617,7 @@ describe('transfer modes', () => {
     const result = await pass(s);
     expect(result.moves.map((m) => [m.status, m.mode, m.method])).toEqual([['moved', 'hardlink', 'copy']]);
     expect(readFileSync(`${heat(s)}.mkv`).equals(readFileSync(src))).toBe(true);
-    expect(readdirSync(transferJournalDir(s.data))).toEqual([]);
+    expect(readdirSync(dataDir(s.data).path('transferJournal'))).toEqual([]);
     expect((await readHistory(s.data))[0]).toMatchObject({ mode: 'hardlink', method: 'copy' });
   });
 
@@ -629,14 +639,20 @@ describe('transfer modes', () => {
     };
     const dest = `${heat(s)}.mkv`;
     const killed = { source: src, destination: dest, from: id(src), mode: 'move' as const, created_dirs: [dirname(dest)], pass: 'killed' };
-    await createImportJournal(importJournalDir(s.data)).begin({ ...killed, sidecars: [{ source: srt, destination: `${heat(s)}.en.srt`, from: id(srt) }] });
+    await openDataDir(s.data)
+      .journals()
+      .imports()
+      .begin({ ...killed, sidecars: [{ source: srt, destination: `${heat(s)}.en.srt`, from: id(srt) }] });
     // A second note, of an import killed before it placed anything: only dropped.
-    await createImportJournal(importJournalDir(s.data)).begin({
-      ...killed,
-      source: join(s.downloads, 'Ronin.1998.mkv'),
-      destination: join(s.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv'),
-      sidecars: [],
-    });
+    await openDataDir(s.data)
+      .journals()
+      .imports()
+      .begin({
+        ...killed,
+        source: join(s.downloads, 'Ronin.1998.mkv'),
+        destination: join(s.drive, 'Movies/Ronin (1998)/Ronin (1998).mkv'),
+        sidecars: [],
+      });
     mkdirSync(dirname(dest), { recursive: true });
     renameSync(src, dest);
     renameSync(srt, `${heat(s)}.en.srt`);
@@ -646,7 +662,7 @@ describe('transfer modes', () => {
     expect(await readHistory(s.data)).toMatchObject([
       { id: 1, mode: 'move', method: 'rename', source: src, destination: dest, pass: 'killed', created_dirs: [dirname(dest)], sidecars: [{ source: srt }] },
     ]);
-    expect(readdirSync(importJournalDir(s.data))).toEqual([]);
+    expect(readdirSync(dataDir(s.data).path('importJournal'))).toEqual([]);
     await pass(s);
     expect(await readHistory(s.data)).toHaveLength(1);
   });
@@ -655,7 +671,7 @@ describe('transfer modes', () => {
     s = setup({ downloadsOnDisk: true, transfer: 'copy' });
     put(s.downloads, 'Heat.1995.mkv');
     await pass(s);
-    expect(readdirSync(importJournalDir(s.data))).toEqual([]);
+    expect(readdirSync(dataDir(s.data).path('importJournal'))).toEqual([]);
   });
 });
 
@@ -670,7 +686,7 @@ describe('copy mode and a library file of the same size and mtime as a download'
     utimesSync(own, OLD, OLD);
     const result = await pass(s);
     // Before this was refused, the pass recorded an import and its undo deleted the owner's file.
-    const undo = await undoImport({ dataDir: s.data, downloads: s.downloads, id: 1, dryRun: false }).then(
+    const undo = await undoImport({ data: openDataDir(s.data), downloads: s.downloads, id: 1, dryRun: false }).then(
       () => 'undone',
       (err: Error) => err.message,
     );
@@ -687,7 +703,7 @@ describe('copy mode and a library file of the same size and mtime as a download'
     const dest = join(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
     const st = statSync(src);
     const from = { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
-    const ticket = await createImportJournal(importJournalDir(s.data)).begin({
+    const ticket = await openDataDir(s.data).journals().imports().begin({
       source: src,
       destination: dest,
       from,
@@ -704,7 +720,7 @@ describe('copy mode and a library file of the same size and mtime as a download'
     const result = await pass(s);
     expect(await readHistory(s.data)).toMatchObject([{ id: 1, method: 'copy', destination: dest, to: { ino: copy.ino } }]);
     expect(result.skipped.map((k) => k.reason)).toEqual(['imported']);
-    await undoImport({ dataDir: s.data, downloads: s.downloads, id: 1, dryRun: false });
+    await undoImport({ data: openDataDir(s.data), downloads: s.downloads, id: 1, dryRun: false });
     expect(existsSync(dest)).toBe(false);
     expect(existsSync(src)).toBe(true);
   });
@@ -714,15 +730,18 @@ describe('copy mode and a library file of the same size and mtime as a download'
     const src = put(s.downloads, 'Heat.1995.mkv', 2 * MB);
     const own = join(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
     const st = statSync(src);
-    await createImportJournal(importJournalDir(s.data)).begin({
-      source: src,
-      destination: own,
-      from: { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs },
-      mode: 'copy',
-      sidecars: [],
-      created_dirs: [],
-      pass: 'killed',
-    });
+    await openDataDir(s.data)
+      .journals()
+      .imports()
+      .begin({
+        source: src,
+        destination: own,
+        from: { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs },
+        mode: 'copy',
+        sidecars: [],
+        created_dirs: [],
+        pass: 'killed',
+      });
     mkdirSync(dirname(own), { recursive: true });
     writeFileSync(own, Buffer.alloc(2 * MB, 7));
     utimesSync(own, OLD, OLD);

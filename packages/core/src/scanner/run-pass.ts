@@ -3,7 +3,6 @@ import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import type { Config, moveSchema, RecentEntry, scanResultSchema, State, TransferMode } from '@mo/shared';
 import { alreadyPlaced } from '../fs/transfer.ts';
-import { openHistoryLog } from '../history/history-log.ts';
 import type { ImportRecord } from '../history/history-record.ts';
 import { importedLookup, undoneLookup } from '../history/imported.ts';
 import { openImportTx, type ImportTx, type RecordMove } from '../import-tx/driver.ts';
@@ -16,7 +15,6 @@ import { surveyDrives } from './drive-survey.ts';
 import { downloadsInLibraryError, libraryFolderHolding, libraryFoldersOf } from './downloads-in-library.ts';
 import { isSettled } from './download-rules.ts';
 import { buildFolderLookup, foldersOfIndex } from './folder-lookup.ts';
-import { withPassLock } from '../history/pass-lock.ts';
 import { planPass, type DestinationState, type DownloadFile, type PlannedMove, type Skipped } from './plan-pass.ts';
 import { aliasTable } from './aliases.ts';
 import { createIdentifyBudget, seriesIdentifierFor } from '../identify/identify.ts';
@@ -26,6 +24,7 @@ import { manualChoice, type ManualImport } from './manual-import.ts';
 import { mergeRecent } from './recent.ts';
 import { saveDownloadsListing } from './downloads-cache.ts';
 import { walkDownloads } from './walk-downloads.ts';
+import { scanStores, type ScanStores } from './scan-stores.ts';
 
 export type ScanResult = z.infer<typeof scanResultSchema>;
 export type Move = z.infer<typeof moveSchema>;
@@ -44,6 +43,8 @@ export interface ScanPassOptions {
   tvmaze?: TvmazeIdentifier;
   /** What the history names this pass's imports by; absent: the time it started. */
   pass?: string;
+  /** The data folder's stores (the runtime config's DataStores); absent: those of `config.paths.data`. */
+  data?: ScanStores;
 }
 
 /** Rounds of asking the provider: the series first, then its episode list for absolute numbers. */
@@ -207,12 +208,14 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
   const started_at = iso();
   const dry_run = cfg.app.dry_run;
 
-  return withPassLock(cfg.paths.data, async (held) => {
+  const data = opts.data ?? scanStores(cfg.paths.data);
+
+  return data.journals().locked(async (held) => {
     // Before anything moves, the settling of an interrupted pass's files included.
     const holder = await libraryFolderHolding(cfg.paths.downloads, libraryFoldersOf(cfg.drives, [...cfg.library.movie_folders, ...cfg.library.tv_folders]));
     if (holder !== null) throw downloadsInLibraryError(cfg.paths.downloads, holder);
     const mode = cfg.library.transfer;
-    const history = await openHistoryLog(cfg.paths.data);
+    const history = await data.history().open();
     /** Oldest first; saved newest first. */
     const pending: RecentEntry[] = [];
     const record: RecordMove = (source, destination, error) =>
@@ -224,7 +227,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
     };
 
     const tx = openImportTx({
-      dataDir: cfg.paths.data,
+      journals: data.journals(),
       mode,
       drives: cfg.drives,
       owner: opts.owner,

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.ts';
 import { readHistory } from '../history/history-log.ts';
 import { historyPage, type HistoryQuery } from '../history/history-page.ts';
 import { undoImport } from './undo-import.ts';
+import { scanStores } from './scan-stores.ts';
 
 export interface UndoServiceDeps {
   config: () => Config;
@@ -23,7 +24,7 @@ export function undoService(deps: UndoServiceDeps) {
     async undo(id: number, log: Logger) {
       const cfg = deps.config();
       const { pass, ...result } = await undoImport({
-        dataDir: cfg.paths.data,
+        data: scanStores(cfg.paths.data),
         downloads: cfg.paths.downloads,
         id,
         dryRun: cfg.app.dry_run,

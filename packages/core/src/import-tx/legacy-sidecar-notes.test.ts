@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSidecarJournal, type PendingSidecar, type SidecarNote } from './sidecar-journal.ts';
+import { legacySidecarNotes, type LegacySidecar, type LegacySidecarNote } from './legacy-sidecar-notes.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mo-sidecar-journal-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -16,7 +16,7 @@ function put(p: string) {
 
 function fixture(state: { videoAt: 'source' | 'destination' | 'both' | 'nowhere'; sidecarsLeft: number }) {
   const base = join(root, `c${++n}`);
-  const note: SidecarNote = {
+  const note: LegacySidecarNote = {
     video: { source: join(base, 'dl/Heat.1995.mkv'), destination: join(base, 'lib/Heat (1995).mkv') },
     sidecars: ['en.srt', 'nfo'].map((ext) => ({
       source: join(base, `dl/Heat.1995.${ext}`),
@@ -28,11 +28,17 @@ function fixture(state: { videoAt: 'source' | 'destination' | 'both' | 'nowhere'
   if (state.videoAt === 'source' || state.videoAt === 'both') put(note.video.source);
   if (state.videoAt === 'destination' || state.videoAt === 'both') put(note.video.destination);
   note.sidecars.slice(note.sidecars.length - state.sidecarsLeft).forEach((s) => put(s.source));
-  return { journal: createSidecarJournal(join(base, 'notes')), note, notes: join(base, 'notes') };
+  return { journal: legacySidecarNotes(join(base, 'notes')), note, notes: join(base, 'notes') };
 }
 
-async function recovered(f: ReturnType<typeof fixture>): Promise<PendingSidecar[]> {
-  const moved: PendingSidecar[] = [];
+/** A note as the versions before the import record wrote it: nothing writes one any more. */
+function plant(f: ReturnType<typeof fixture>, note: LegacySidecarNote) {
+  mkdirSync(f.notes, { recursive: true });
+  writeFileSync(join(f.notes, `${Date.now()}-${++n}.json`), JSON.stringify(note));
+}
+
+async function recovered(f: ReturnType<typeof fixture>): Promise<LegacySidecar[]> {
+  const moved: LegacySidecar[] = [];
   await f.journal.recover(async (s) => {
     moved.push(s);
     return 'done';
@@ -40,26 +46,26 @@ async function recovered(f: ReturnType<typeof fixture>): Promise<PendingSidecar[
   return moved;
 }
 
-describe('sidecar journal', () => {
+describe('legacy sidecar notes', () => {
   it('hands over the sidecars still in the downloads once their video is in the library', async () => {
     const f = fixture({ videoAt: 'destination', sidecarsLeft: 1 });
-    await f.journal.begin(f.note);
+    plant(f, f.note);
     expect(await recovered(f)).toEqual([f.note.sidecars[1]]);
-    expect(readdirSync(f.notes)).toEqual([]);
+    expect(existsSync(f.notes)).toBe(false);
   });
 
   it('in hardlink and copy mode (the video kept in the downloads) hands over the sidecars once the video is placed', async () => {
     const f = fixture({ videoAt: 'both', sidecarsLeft: 2 });
-    await f.journal.begin({ ...f.note, keep_source: true });
+    plant(f, { ...f.note, keep_source: true });
     expect(await recovered(f)).toEqual(f.note.sidecars);
-    expect(readdirSync(f.notes)).toEqual([]);
+    expect(existsSync(f.notes)).toBe(false);
   });
 
   it('in hardlink and copy mode hands over nothing while the video is not placed', async () => {
     const f = fixture({ videoAt: 'source', sidecarsLeft: 2 });
-    await f.journal.begin({ ...f.note, keep_source: true });
+    plant(f, { ...f.note, keep_source: true });
     expect(await recovered(f)).toEqual([]);
-    expect(readdirSync(f.notes)).toEqual([]);
+    expect(existsSync(f.notes)).toBe(false);
   });
 
   it.each([
@@ -68,14 +74,14 @@ describe('sidecar journal', () => {
     ['the video is gone from both places', 'nowhere'],
   ] as const)('hands over nothing and drops the note when %s', async (_, videoAt) => {
     const f = fixture({ videoAt, sidecarsLeft: 2 });
-    await f.journal.begin(f.note);
+    plant(f, f.note);
     expect(await recovered(f)).toEqual([]);
-    expect(readdirSync(f.notes)).toEqual([]);
+    expect(existsSync(f.notes)).toBe(false);
   });
 
   it('keeps the note when a move asks to be tried again, and the next recovery hands over what is still there', async () => {
     const f = fixture({ videoAt: 'destination', sidecarsLeft: 2 });
-    await f.journal.begin(f.note);
+    plant(f, f.note);
     const asked: string[] = [];
     await f.journal.recover(async (s) => {
       asked.push(s.source);
@@ -88,14 +94,14 @@ describe('sidecar journal', () => {
     expect(asked).toEqual(f.note.sidecars.map((s) => s.source));
     expect(readdirSync(f.notes)).toHaveLength(1);
     expect(await recovered(f)).toEqual([f.note.sidecars[1]]);
-    expect(readdirSync(f.notes)).toEqual([]);
+    expect(existsSync(f.notes)).toBe(false);
   });
 
-  it('drops a torn note', async () => {
+  it('drops a torn note, and the folder with it', async () => {
     const f = fixture({ videoAt: 'destination', sidecarsLeft: 2 });
     mkdirSync(f.notes, { recursive: true });
     writeFileSync(join(f.notes, '0-torn.json'), '{"video":');
     expect(await recovered(f)).toEqual([]);
-    expect(readdirSync(f.notes)).toEqual([]);
+    expect(existsSync(f.notes)).toBe(false);
   });
 });
