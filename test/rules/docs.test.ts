@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../apps/api/src/app.ts';
-import { standaloneDocument } from '../../apps/api/src/openapi/document.ts';
+import { createApp } from '@mo/api/app';
+import { standaloneDocument } from '@mo/api/openapi';
 import { loadFileConfig } from '@mo/core';
 import { DEFAULT_CONFIG, driveSchema } from '@mo/shared';
 

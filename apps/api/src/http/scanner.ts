@@ -5,8 +5,8 @@ import type { AppDeps } from './env.ts';
 export function apiScanner({ config, jobs, library }: AppDeps): ScannerService {
   return scannerService({
     config: () => config.current(),
-    passes: config.data.passes(),
-    history: config.data.history(),
+    passes: () => config.data.passes(),
+    history: () => config.data.history(),
     jobs,
     refreshLibrary: () => library.refresh(),
     updateSettings: (patch) => config.updateSettings(patch),

@@ -18,8 +18,8 @@ export function downloadsRoutes({ config }: AppDeps) {
   const downloads = downloadsView(
     {
       config: () => config.current(),
-      listing: config.data.downloadsListing(),
-      history: config.data.history(),
+      listing: () => config.data.downloadsListing(),
+      history: () => config.data.history(),
       recent: () => config.currentState().recent,
       refresh: () => config.refresh(),
     },

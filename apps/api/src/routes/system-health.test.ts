@@ -103,11 +103,17 @@ describe('GET /api/system/health', () => {
 
   it('warns while TVmaze look-ups fail, only with tvmaze in [metadata] identify', async () => {
     t = await start();
-    await openDataDir(t.install.paths.data).identifyCache().failures.record(() => {}).failed('tvmaze /search/shows?q=x: HTTP 503');
+    await openDataDir(t.install.paths.data)
+      .identifyCache()
+      .failures.record(() => {})
+      .failed('tvmaze /search/shows?q=x: HTTP 503');
     expect(await health(t)).toEqual([]);
     await t.close();
     t = await testApp({ jobs, toml: '[metadata]\nidentify = ["tvmaze"]\n' });
-    await openDataDir(t.install.paths.data).identifyCache().failures.record(() => {}).failed('tvmaze /search/shows?q=x: HTTP 503');
+    await openDataDir(t.install.paths.data)
+      .identifyCache()
+      .failures.record(() => {})
+      .failed('tvmaze /search/shows?q=x: HTTP 503');
     expect(await health(t)).toEqual([
       { code: 'provider-failing', subject: 'tvmaze', message: expect.stringContaining('(tvmaze /search/shows?q=x: HTTP 503)') },
     ]);

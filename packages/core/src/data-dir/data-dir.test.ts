@@ -61,9 +61,11 @@ describe('dataDir', () => {
     const notYetHandedTheirStore = [
       'packages/core/src/history/history-log.ts',
       'packages/core/src/history/pass-lock.ts',
-      'packages/core/src/import-tx/journal-dirs.ts',
-      'packages/core/src/library/folder-state.ts',
       'packages/core/src/library/index-store.ts',
+      // scanLibraryToIndex(root) and readLibraryIndex(root), for the scan-run service and the pass.
+      'packages/core/src/library/index-scan.ts',
+      // The history and journals of `paths.data` for a pass, manual import or undo not handed DataStores.
+      'packages/core/src/scanner/scan-stores.ts',
       'packages/core/src/scanner/pass-file.ts',
       'packages/core/src/scanner/pass-list.ts',
       // saveDownloadsListing, for the pass, which is given its config rather than the stores.

@@ -289,11 +289,17 @@ describe('the record of a failing provider, for the System page', () => {
     const id = identifier({ now: () => now });
     expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toBeNull();
     expect(await pass(id).series('Sousou no Frieren', null)).toBe('unknown');
-    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toEqual({ since: '2026-11-28T05:00:00.000Z', error: expect.stringContaining('HTTP 503') });
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toEqual({
+      since: '2026-11-28T05:00:00.000Z',
+      error: expect.stringContaining('HTTP 503'),
+    });
     now += 3600_000;
     fake.override = (_req, res) => (res.writeHead(500).end('oops'), true);
     expect(await pass(id).series('Doctor Who', 2005)).toBe('unknown');
-    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toEqual({ since: '2026-11-28T05:00:00.000Z', error: expect.stringContaining('HTTP 500') });
+    expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toEqual({
+      since: '2026-11-28T05:00:00.000Z',
+      error: expect.stringContaining('HTTP 500'),
+    });
     fake.override = null;
     expect(await pass(id).series('Doctor Who', 2005)).toMatchObject({ id: 211 });
     expect(await identifyCacheStore(dataFolder(dataDir)).failures.read()).toBeNull();

@@ -30,7 +30,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 const view = () => {
   const data = openDataDir(cfg.paths.data);
   return downloadsView(
-    { config: () => cfg, listing: data.downloadsListing(), history: data.history(), recent: () => recent, refresh: async () => {} },
+    { config: () => cfg, listing: () => data.downloadsListing(), history: () => data.history(), recent: () => recent, refresh: async () => {} },
     (answer) => {
       encoded.push(answer);
       return { answer };

@@ -34,10 +34,10 @@ export type DownloadsAnswer = ReturnType<typeof downloadsAnswer>;
 
 export interface DownloadsViewDeps {
   config: () => Config;
-  /** `DataStores.downloadsListing()`. */
-  listing: DownloadsListingStore;
-  /** `DataStores.history()`. */
-  history: HistoryStore;
+  /** `DataStores.downloadsListing()`, asked for when used: declaring the route (the OpenAPI document) touches no store. */
+  listing: () => DownloadsListingStore;
+  /** `DataStores.history()`, likewise. */
+  history: () => HistoryStore;
   /** The recent plans and moves as this process last read them from the state. */
   recent: () => readonly RecentEntry[];
   /** Re-reads the state, so that a pass that just finished in the worker shows at once. */
@@ -54,12 +54,12 @@ export function downloadsView<T>(deps: DownloadsViewDeps, encode: (answer: Downl
     await deps.refresh();
     const cfg = deps.config();
     const recent = deps.recent();
-    const key = `${cfg.paths.downloads}|${await deps.listing.stamp()}|${await deps.history.stamp()}`;
+    const key = `${cfg.paths.downloads}|${await deps.listing().stamp()}|${await deps.history().stamp()}`;
     if (memo?.key === key && memo.recent === recent) return memo.encoded;
     let listing: SavedListing | null;
     let history: ImportRecord[];
     try {
-      [listing, history] = await Promise.all([deps.listing.read(), deps.history.read()]);
+      [listing, history] = await Promise.all([deps.listing().read(), deps.history().read()]);
     } catch (err) {
       // Unknown rather than wrong: no files, scanned_at null; the next request reads it again.
       log.error({ err: (err as Error).message }, 'the downloads listing or the import history could not be read; answering without them');

@@ -45,8 +45,8 @@ function service(aliases: Alias[] = []) {
   const data = openDataDir(cfg.paths.data);
   return scannerService({
     config: () => cfg,
-    passes: data.passes(),
-    history: data.history(),
+    passes: () => data.passes(),
+    history: () => data.history(),
     jobs,
     refreshLibrary: async () => void refreshed++,
     async updateSettings(patch) {

@@ -25,10 +25,13 @@ export interface ScanJobs {
 
 export interface ScannerServiceDeps {
   config: () => Config;
-  /** `DataStores.passes()`: each pass's full result. */
-  passes: PassesStore;
+  /**
+   * `DataStores.passes()`: each pass's full result. Asked for when used, so that declaring the routes
+   * (the OpenAPI document, built without a data folder) touches no store.
+   */
+  passes: () => PassesStore;
   /** `DataStores.history()`: what was imported, so that it is not imported again. */
-  history: HistoryStore;
+  history: () => HistoryStore;
   jobs: ScanJobs;
   /** Re-reads the cached library index, so that a client that waited for a library scan sees it in its next request. */
   refreshLibrary: () => Promise<void>;
@@ -48,12 +51,12 @@ export function scannerService(deps: ScannerServiceDeps) {
     async pass(wait: number): Promise<ScanJobOutcome> {
       const outcome = await deps.jobs.submit('scan-pass', { trigger: 'api' }, { waitSeconds: wait });
       if (outcome.kind !== 'completed') return outcome;
-      return { ...outcome, result: await deps.passes.full(outcome.job.id, outcome.result) };
+      return { ...outcome, result: await deps.passes().full(outcome.job.id, outcome.result) };
     },
 
     /** From the pass files alone: it answers while Redis is down, and for passes Redis no longer keeps. */
     recentPasses(limit: number) {
-      return deps.passes.recent(limit);
+      return deps.passes().recent(limit);
     },
 
     async libraryScan(wait: number): Promise<ScanJobOutcome> {
@@ -83,7 +86,7 @@ export function scannerService(deps: ScannerServiceDeps) {
       const planned = await planDownloads(cfg, {
         log: opts.log,
         nowMs: Date.now(),
-        records: await deps.history.read(),
+        records: await deps.history().read(),
         manual: { target, as: req.as },
       });
       const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);
