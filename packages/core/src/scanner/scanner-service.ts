@@ -66,7 +66,7 @@ export function scannerService(deps: ScannerServiceDeps) {
     },
 
     pendingImports() {
-      return readPendingImports(deps.config(), deps);
+      return readPendingImports(deps.config(), { passes: deps.passes(), history: deps.history() });
     },
 
     /**

@@ -71,6 +71,15 @@ function issuesOf(body: unknown): { path: string; issue: z.core.$ZodIssue }[] {
 describe('settingsSentence', () => {
   const all = patterns(settingsPatchSchema);
 
+  it("names a key called after one of Object's own properties as the key itself, never throws over it", () => {
+    for (const key of ['toString', 'valueOf', '__proto__', 'hasOwnProperty', 'constructor', '__defineGetter__']) {
+      for (const { path, issue } of issuesOf({ [key]: 1, app: { [key]: [] } })) {
+        expect(settingsSentence(path, issue)).toMatch(new RegExp(`^"(app\\.)?${key}"`));
+      }
+      expect(settingSchema(key)).toBeUndefined();
+    }
+  });
+
   it('has a label for every key of the settings patch', () => {
     expect(all.length).toBeGreaterThan(40);
     expect(all.filter((p) => !SETTING_LABELS[p])).toEqual([]);

@@ -79,7 +79,7 @@ export function settingSchema(pattern: string): z.ZodType | undefined {
     schema = schema && unwrap(schema);
     if (!schema) return undefined;
     const def: Def = schema._zod.def;
-    schema = key === '#' ? def.element : def.shape?.[key];
+    schema = key === '#' ? def.element : def.shape && Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
   }
   return schema && (unwrap(schema) as unknown as z.ZodType);
 }
@@ -92,11 +92,14 @@ function unwrap(schema: { _zod: { def: Def } }): { _zod: { def: Def } } {
 
 const count = (n: number | bigint) => Number(n).toLocaleString('en-US');
 
+/** A key's label; a key is anyone's text, so `toString` or `__proto__` finds none rather than Object's own. */
+const labelOf = (pattern: string) => (Object.hasOwn(SETTING_LABELS, pattern) ? SETTING_LABELS[pattern] : undefined);
+
 function subject(path: string): { label: string; unit?: string; pattern: string } {
   const segments = path.split('.');
   const numbers = segments.filter((s) => /^\d+$/.test(s)).map((s) => String(Number(s) + 1));
   const pattern = segments.map((s) => (/^\d+$/.test(s) ? '#' : s)).join('.');
-  const known = SETTING_LABELS[pattern];
+  const known = labelOf(pattern);
   if (known) {
     let i = 0;
     return { ...known, label: known.label.replace(/#/g, () => numbers[i++] ?? '#'), pattern };
@@ -106,7 +109,7 @@ function subject(path: string): { label: string; unit?: string; pattern: string 
   const last = segments.at(-1)!;
   if (/^\d+$/.test(last) && parent !== '') {
     const list = subject(parent);
-    if (SETTING_LABELS[list.pattern]) return { label: `${list.label}, entry ${Number(last) + 1},`, pattern };
+    if (labelOf(list.pattern)) return { label: `${list.label}, entry ${Number(last) + 1},`, pattern };
   }
   return { label: `"${path}"`, pattern };
 }
