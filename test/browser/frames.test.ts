@@ -53,7 +53,7 @@ describe('embedding the page in a dashboard, in a browser', () => {
     const field = owner.getByLabel('Sites that may show these pages in a frame');
     await owner.locator('[data-path="app.frame_ancestors"] [aria-invalid="true"]').waitFor();
     const message = await owner.locator(`[id="${(await field.getAttribute('aria-describedby'))!.split(' ')[0]}"]`).textContent();
-    expect(message).toMatch(/^entry 1: must be an origin/);
+    expect(message).toMatch(/^Sites that may show these pages in a frame, entry 1, must be an origin/);
 
     await saveEmbedding(owner, dashboardOrigin);
     await owner.getByRole('status').getByText('Saved.').waitFor();

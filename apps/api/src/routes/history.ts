@@ -85,7 +85,12 @@ async function queueNotice(jobs: JobClient, log: Logger, payload: JobPayload<'no
 }
 
 export function historyRoutes({ config, jobs, owner }: AppDeps) {
-  const history = undoService({ config: () => config.current(), ...(owner ? { owner } : {}), notify: (payload, log) => queueNotice(jobs, log, payload) });
+  const history = undoService({
+    config: () => config.current(),
+    data: () => config.data,
+    ...(owner ? { owner } : {}),
+    notify: (payload, log) => queueNotice(jobs, log, payload),
+  });
   return router()
     .openapi(listHistory, async (c) => c.json(await history.list(c.req.valid('query')), 200))
     .openapi(undo, async (c) => {

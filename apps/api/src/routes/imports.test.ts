@@ -39,6 +39,7 @@ async function install(opts: { dryRun?: boolean; transfer?: 'move' | 'copy'; wor
       config: () => config.current(),
       state: config.state,
       owner: NO_OWNERSHIP,
+      data: config.data,
       passes: config.data.passes(),
       identifyCache: config.data.identifyCache(),
       updateSettings: (patch) => config.updateSettings(patch),

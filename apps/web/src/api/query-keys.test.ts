@@ -40,6 +40,7 @@ describe('queryKeys', () => {
       themeCss: ['theme-css'],
       dashboard: ['dashboard'],
       ready: ['ready'],
+      systemHealth: ['system-health'],
       workers: ['workers'],
       'library.all': ['library'],
       'library.files': ['library', 'files', 'x'],

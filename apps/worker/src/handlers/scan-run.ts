@@ -12,6 +12,7 @@ export function scanRun({ config, notify }: WorkerDeps, env: NodeJS.ProcessEnv =
     config: () => config.current(),
     state: config.state,
     owner,
+    data: config.data,
     passes: config.data.passes(),
     identifyCache: config.data.identifyCache(),
     updateSettings: (patch) => config.updateSettings(patch),

@@ -64,7 +64,7 @@ describe('dataDir', () => {
       'packages/core/src/library/index-store.ts',
       // scanLibraryToIndex(root) and readLibraryIndex(root), for the scan-run service and the pass.
       'packages/core/src/library/index-scan.ts',
-      // The history and journals of `paths.data` for a pass, manual import or undo not handed DataStores.
+      // The stores of `paths.data` for a pass or manual import run without DataStores (tests): the services are handed them.
       'packages/core/src/scanner/scan-stores.ts',
       'packages/core/src/scanner/pass-file.ts',
       'packages/core/src/scanner/pass-list.ts',

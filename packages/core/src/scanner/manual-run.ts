@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import { aliasSchema, type Alias, type Config, type JobResult, type ManualImportPayload } from '@mo/shared';
 import { AppError } from '../errors.ts';
-import { readHistory } from '../history/history-log.ts';
 import { checkManualRequest, downloadSeriesName, nothingImported, resolveManualTarget, seriesFolderOf, withAliases } from './manual-import.ts';
 import { runScanPass, type ScanPassOptions } from './run-pass.ts';
+import { scanStores, type ScanStores } from './scan-stores.ts';
 import { libraryFoldersOf } from './downloads-in-library.ts';
 
 export type ManualImportResult = JobResult<'manual-import'>;
@@ -50,7 +50,11 @@ export async function runManualImport(opts: ManualRunOptions): Promise<ManualImp
   } catch (err) {
     // A job delivered again after it imported (move mode): the history holds it, and that is its result.
     // An import by anything else (a pass, another job) is not this job's: the owner's word was not done.
-    if (err instanceof AppError && err.code === 'not_found' && (await importedFrom(cfg, opts.payload.path, manualPass(opts.jobId)))) {
+    if (
+      err instanceof AppError &&
+      err.code === 'not_found' &&
+      (await importedFrom(opts.data ?? scanStores(cfg.paths.data), opts.payload.path, manualPass(opts.jobId)))
+    ) {
       const at = new Date().toISOString();
       return { dry_run: false, started_at: at, finished_at: at, plans: [], moves: [], skipped: [], remembered: [] };
     }
@@ -77,7 +81,7 @@ export async function runManualImport(opts: ManualRunOptions): Promise<ManualImp
 /** The history's name for a manual import's imports: the job that made them. */
 export const manualPass = (jobId: string) => `manual-import:${jobId}`;
 
-async function importedFrom(cfg: Config, path: string, pass: string): Promise<boolean> {
-  const records = await readHistory(cfg.paths.data);
+async function importedFrom(data: ScanStores, path: string, pass: string): Promise<boolean> {
+  const records = await data.history().read();
   return records.some((r) => r.pass === pass && r.undone_at === null && (r.source === path || r.source.startsWith(`${path.replace(/\/+$/, '')}/`)));
 }

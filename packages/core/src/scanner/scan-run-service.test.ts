@@ -30,6 +30,7 @@ async function service() {
     config: () => config.current(),
     state: config.state,
     owner: { uid: process.getuid!(), gid: process.getgid!() },
+    data: config.data,
     passes: config.data.passes(),
     identifyCache: config.data.identifyCache(),
     updateSettings: (patch) => config.updateSettings(patch),

@@ -2,7 +2,7 @@ import type { Config, JobPayload, ManualImportPayload, State } from '@mo/shared'
 import type { Ownership } from '../fs/ownership.ts';
 import type { IdentifyCacheStore } from '../identify/identify-cache.ts';
 import { createTvmazeIdentifier, type TvmazeIdentifier } from '../identify/tvmaze-identify.ts';
-import { scanLibraryToIndex } from '../library/index-scan.ts';
+import { scanIntoIndex } from '../library/index-scan.ts';
 import { libraryScanOptions } from '../library/scan-library.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
@@ -10,6 +10,7 @@ import { runManualImport, type ManualImportResult, type ManualRunOptions } from 
 import { passFileName } from './pass-file.ts';
 import type { PassesStore } from './pass-list.ts';
 import { runScanPass } from './run-pass.ts';
+import type { ScanStores } from './scan-stores.ts';
 import { TemplateError } from './template.ts';
 
 /** What a scan job's run needs of its job: no queue library's types cross this line. */
@@ -25,6 +26,8 @@ export interface ScanRunServiceDeps {
   state: StateStore<State>;
   /** PUID/PGID, read once at start: who gets the folders an import makes. */
   owner: Ownership;
+  /** The history, the import journals and the library index (`DataStores` is one). */
+  data: ScanStores;
   /** Each pass's full result (`DataStores.passes()`). */
   passes: PassesStore;
   /** The provider look-ups kept between passes (`DataStores.identifyCache()`). */
@@ -78,6 +81,7 @@ export function scanRunService(deps: ScanRunServiceDeps) {
           signal: ctx.signal,
           progress: (value) => void ctx.progress(value).catch(() => {}),
           tvmaze: identifier(),
+          data: deps.data,
         });
       } catch (err) {
         throw failure(err);
@@ -101,6 +105,7 @@ export function scanRunService(deps: ScanRunServiceDeps) {
           payload,
           jobId: ctx.jobId,
           updateSettings: deps.updateSettings,
+          data: deps.data,
         });
       } catch (err) {
         throw failure(err);
@@ -112,7 +117,7 @@ export function scanRunService(deps: ScanRunServiceDeps) {
     /** Walks the library folders into the cached index the API reads, and records when. */
     async libraryScan(ctx: ScanJobContext) {
       const cfg = deps.config();
-      const { header, summary, folders } = await scanLibraryToIndex(cfg.paths.data, {
+      const { header, summary, folders } = await scanIntoIndex(deps.data.index(), {
         ...libraryScanOptions(cfg),
         signal: ctx.signal,
         onProgress: (files) => void ctx.progress({ files }).catch(() => {}),

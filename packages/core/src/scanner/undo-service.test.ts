@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config, JobPayload } from '@mo/shared';
 import { validateFileConfig } from '../config/load.ts';
+import { openDataDir } from '../config/data-stores.ts';
 import { createLogger } from '../logging/logger.ts';
 import { openHistoryLog } from '../history/history-log.ts';
 import { undoService } from './undo-service.ts';
@@ -27,7 +28,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const service = () => undoService({ config: () => cfg, notify: async (payload) => void told.push(payload) });
+const service = () => undoService({ config: () => cfg, data: () => openDataDir(cfg.paths.data), notify: async (payload) => void told.push(payload) });
 
 /** One moved import, as a pass records it: the library file is the download's inode. */
 async function movedImport() {

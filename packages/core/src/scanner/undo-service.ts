@@ -1,13 +1,14 @@
 import type { Config, JobPayload } from '@mo/shared';
 import type { Ownership } from '../fs/ownership.ts';
 import type { Logger } from '../logging/logger.ts';
-import { readHistory } from '../history/history-log.ts';
 import { historyPage, type HistoryQuery } from '../history/history-page.ts';
 import { undoImport } from './undo-import.ts';
-import { scanStores } from './scan-stores.ts';
+import type { ScanStores } from './scan-stores.ts';
 
 export interface UndoServiceDeps {
   config: () => Config;
+  /** The data folder's stores, asked for when used: declaring the routes (the OpenAPI document) touches none. */
+  data: () => ScanStores;
   owner?: Ownership;
   /** Queues the notice to the media servers; never throws: the files are back whatever happens there. */
   notify: (payload: JobPayload<'notify'>, log: Logger) => Promise<void>;
@@ -17,14 +18,14 @@ export interface UndoServiceDeps {
 export function undoService(deps: UndoServiceDeps) {
   return {
     async list(query: HistoryQuery) {
-      return historyPage(await readHistory(deps.config().paths.data), query);
+      return historyPage(await deps.data().history().read(), query);
     },
 
     /** Takes import `id` back (see undoImport); once files are back, the enabled media servers are told. */
     async undo(id: number, log: Logger) {
       const cfg = deps.config();
       const { pass, ...result } = await undoImport({
-        data: scanStores(cfg.paths.data),
+        data: deps.data(),
         downloads: cfg.paths.downloads,
         id,
         dryRun: cfg.app.dry_run,
