@@ -83,20 +83,27 @@ function isFlag(word: string): boolean {
  * is nothing but tags (`2_English`) belongs to them, and the name before them is then ''.
  */
 export function readSubtitleTags(stem: string): { base: string; tags: SubtitleTags } {
-  const parts = stem.split('.');
   let reading: Reading = { language: null, forced: false, sdh: false, hindiAlone: false };
-  let kept = parts.length;
-  while (kept > 0) {
-    let words = wordsOf(parts[kept - 1]!);
-    if (kept === 1 && words.length > 1 && TRACK_NUMBER.test(words[0]!)) words = words.slice(1);
+  // Read from the end, a dot-separated part at a time, stopping at the first that is no tag: a long
+  // name is never split whole (a name of thousands of dots made an array as long, and the collector's
+  // work grew faster than the name).
+  let end = stem.length;
+  for (;;) {
+    const dot = end === 0 ? -1 : stem.lastIndexOf('.', end - 1);
+    let words = wordsOf(stem.slice(dot + 1, end));
+    if (dot < 0 && words.length > 1 && TRACK_NUMBER.test(words[0]!)) words = words.slice(1);
     let next: Reading | null = words.length > 0 ? reading : null;
     for (let i = words.length - 1; i >= 0 && next; i--) next = withTag(next, words[i]!);
     if (!next) break;
     reading = next;
-    kept--;
+    if (dot < 0) {
+      end = 0;
+      break;
+    }
+    end = dot;
   }
   const { language, forced, sdh } = reading;
-  return { base: parts.slice(0, kept).join('.'), tags: { language, forced, sdh } };
+  return { base: stem.slice(0, end), tags: { language, forced, sdh } };
 }
 
 /** `.en.forced.sdh`, or '' when there is nothing to keep: the order media servers read them in. */
