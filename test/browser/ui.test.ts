@@ -245,7 +245,7 @@ describe('the track editor in the browser', () => {
       }),
     );
     await page.getByRole('button', { name: 'Remove stream 1' }).click();
-    expect(await asked).toBe('Remove audio stream 1 (eng) from Zulu (1964).mkv? The file is rewritten without it; this cannot be undone.');
+    expect(await asked).toBe('Remove audio stream 1 (English) from Zulu (1964).mkv? The file is rewritten without it; this cannot be undone.');
     await page.waitForFunction(() => document.querySelectorAll('tr[data-stream]').length === 2, undefined, { timeout: 20_000 });
   }, 60_000);
 });

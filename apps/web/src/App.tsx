@@ -9,6 +9,7 @@ import { ActivityPage } from './pages/Activity.tsx';
 import { DownloadsPage } from './pages/Downloads.tsx';
 import { LibraryPage } from './pages/Library.tsx';
 import { FilePage } from './pages/File.tsx';
+import { FolderPage } from './pages/Folder.tsx';
 import { WantedPage } from './pages/Wanted.tsx';
 import { SubtitlesPage } from './pages/Subtitles.tsx';
 import { TranscodesPage } from './pages/Transcodes.tsx';
@@ -85,6 +86,7 @@ function Shell({ username, localOpen }: { username: string | null; localOpen: bo
           <Redirect to="/activity" replace />
         </Route>
         <Route path="/library/file" component={FilePage} />
+        <Route path="/library/folder" component={FolderPage} />
         {PAGES.map((p) => (
           <Route key={p.path} path={p.path} component={p.component} />
         ))}

@@ -1227,6 +1227,25 @@ export interface components {
                     skipped: number;
                 };
             } | null;
+            about: {
+                path: string | null;
+                /** @enum {string|null} */
+                kind: "movie" | "episode" | null;
+                title: string | null;
+                year: number | null;
+                season: number | null;
+                episodes: number[];
+                air_date: string | null;
+                trigger: string | null;
+                track: {
+                    action: string;
+                    index: number;
+                    type: string | null;
+                    language: string | null;
+                } | null;
+                imports: number | null;
+                undone: boolean;
+            };
         };
         JobRef: {
             id: string;

@@ -10,6 +10,7 @@ export * from './queue/redis-options.ts';
 export * from './queue/deadline.ts';
 export * from './queue/job-view.ts';
 export * from './queue/job-list.ts';
+export * from './queue/job-about.ts';
 export * from './queue/job-client.ts';
 export * from './queue/job-events.ts';
 export * from './queue/worker-host.ts';

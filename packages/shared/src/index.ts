@@ -3,6 +3,7 @@ export * from './state/schema.ts';
 export * from './jobs/queues.ts';
 export * from './jobs/catalogue.ts';
 export * from './jobs/manual-import.ts';
+export * from './jobs/job-about.ts';
 export * from './api/imports.ts';
 export * from './api/notifications.ts';
 export * from './api/errors.ts';

@@ -27,6 +27,7 @@ type Listed = {
   progress: unknown;
   error: string | null;
   summary: unknown;
+  about: Record<string, unknown>;
   started_at: string | null;
   finished_at: string | null;
 };
@@ -106,6 +107,11 @@ describe('GET /api/jobs', () => {
     expect(remux).toMatchObject({ started_at: null, finished_at: null, summary: null, error: null });
     expect(transcode).toMatchObject({ progress: { percent: 40, speed: 2, out_time_seconds: 48 }, started_at: expect.any(String), finished_at: null });
     expect(library).toMatchObject({ error: 'the drive went away', error_code: 'conflict', finished_at: expect.any(String) });
+    // Each job says what it works on, so a page can name it by its file or what started it.
+    expect(remux!.about).toMatchObject({ path: '/m/a.mkv', track: { action: 'remove', index: 1, type: null, language: null } });
+    expect(transcode!.about).toMatchObject({ path: item.path, kind: 'movie', title: 'Big' });
+    expect(library!.about).toMatchObject({ trigger: 'api', path: null });
+    expect(scan!.about).toMatchObject({ trigger: 'api' });
     expect(scan!.summary).toEqual({
       dry_run: true,
       started_at: '2026-01-01T00:00:00.000Z',

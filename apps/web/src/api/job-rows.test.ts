@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { mergeJobs, runSeconds, type ListedJob } from './job-rows.ts';
+import { JOB_NAMES } from '@mo/shared';
+import { jobTitle, mergeJobs, runSeconds, type JobAbout, type ListedJob } from './job-rows.ts';
 import type { LiveJob } from './live.ts';
 
+const NOTHING: JobAbout = {
+  path: null,
+  kind: null,
+  title: null,
+  year: null,
+  season: null,
+  episodes: [],
+  air_date: null,
+  trigger: null,
+  track: null,
+  imports: null,
+  undone: false,
+};
 const T = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const ms = (s: number) => Date.parse(T(s));
 
@@ -18,6 +32,7 @@ function listed(id: string, state: ListedJob['state'], extra: Partial<ListedJob>
     started_at: state === 'waiting' ? null : T(2),
     finished_at: state === 'completed' || state === 'failed' ? T(3) : null,
     summary: null,
+    about: NOTHING,
     ...extra,
   };
 }
@@ -48,7 +63,7 @@ describe('mergeJobs', () => {
       live('0', 'completed', ms(9)),
     ]);
     expect(rows.map((r) => `${r.queue}:${r.id}`)).toEqual(['scan:4', 'transcode:3', 'transcode:1']);
-    expect(rows[0]).toMatchObject({ state: 'active', started_at: null, finished_at: null, summary: null, error: null });
+    expect(rows[0]).toMatchObject({ state: 'active', started_at: null, finished_at: null, summary: null, error: null, about: null });
   });
 
   it('tells jobs of two queues with the same id apart', () => {
@@ -70,5 +85,87 @@ describe('runSeconds', () => {
     expect(runSeconds({ state: 'waiting', started_at: null, finished_at: null }, ms(12))).toBeNull();
     expect(runSeconds({ state: 'delayed', started_at: T(2), finished_at: null }, ms(12))).toBeNull();
     expect(runSeconds({ state: 'active', started_at: T(20), finished_at: null }, ms(12))).toBe(0);
+  });
+});
+
+const about = (a: Partial<JobAbout>): JobAbout => ({ ...NOTHING, ...a });
+const title = (name: string, a: Partial<JobAbout> | null, id = 'tr-0ff6a1b2', queue = 'scan') =>
+  jobTitle({ queue, id, name, about: a === null ? null : about(a) });
+
+describe('jobTitle', () => {
+  it('names scanner passes by what started them; the periodic one also by its id before its payload is known', () => {
+    expect(title('scan-pass', { trigger: 'api' }, '12')).toBe('Downloads scan');
+    expect(title('scan-pass', { trigger: 'watch' }, '13')).toBe('Downloads scan (new files)');
+    expect(title('scan-pass', { trigger: 'schedule' }, 'repeat:periodic-scan-pass:1764320000000')).toBe('Scheduled downloads scan');
+    expect(title('scan-pass', null, 'repeat:periodic-scan-pass:1764320000000')).toBe('Scheduled downloads scan');
+    expect(title('scan-pass', null, '14')).toBe('Downloads scan');
+  });
+
+  it('names library scans', () => {
+    expect(title('library-scan', { trigger: 'api' }, '3', 'library')).toBe('Library scan');
+    expect(title('library-scan', { trigger: 'schedule' }, '3', 'library')).toBe('Scheduled library scan');
+    expect(title('library-scan', null, '3', 'library')).toBe('Library scan');
+  });
+
+  it('names a transcode by its file, else its title', () => {
+    expect(title('transcode-run', { path: '/m/Movies/Heat (1995)/Heat (1995).avi', kind: 'movie', title: 'Heat' })).toBe('Transcode Heat (1995).avi to MP4');
+    expect(title('transcode-run', { kind: 'episode', title: 'Lost' })).toBe('Transcode of Lost to MP4');
+    expect(title('transcode-run', null)).toBe('Transcode to MP4');
+  });
+
+  it('names a track edit by what it does to which stream of which file, the language in words', () => {
+    const path = '/m/Movies/Akira (1988)/Akira (1988).mkv';
+    expect(title('media-tracks', { path, track: { action: 'remove', index: 2, type: 'audio', language: 'jpn' } })).toBe(
+      'Remove audio stream 2 (Japanese) from Akira (1988).mkv',
+    );
+    expect(title('media-tracks', { path, track: { action: 'set_default', index: 3, type: 'subtitle', language: null } })).toBe(
+      'Make subtitle stream 3 the default of Akira (1988).mkv',
+    );
+    expect(title('media-tracks', { path, track: { action: 'set_default', index: 9, type: null, language: 'eng' } })).toBe(
+      'Make stream 9 (English) the default of Akira (1988).mkv',
+    );
+    expect(title('media-tracks', { path, track: { action: 'rename', index: 1, type: 'audio', language: null } })).toBe('Track edit of Akira (1988).mkv');
+    expect(title('media-tracks', { path })).toBe('Track edit of Akira (1988).mkv');
+    expect(title('media-tracks', null)).toBe('Track edit');
+  });
+
+  it('names a manual import by its download and what it was said to be', () => {
+    const path = '/dl/heat.1995.mkv';
+    expect(title('manual-import', { path, kind: 'movie', title: 'Heat', year: 1995 })).toBe('Import heat.1995.mkv as Heat (1995)');
+    expect(title('manual-import', { path, kind: 'episode', title: 'The Office', season: 1, episodes: [2, 3] })).toBe(
+      'Import heat.1995.mkv as The Office S01E02E03',
+    );
+    expect(title('manual-import', { path, kind: 'episode', title: 'The Office', season: 2 })).toBe('Import heat.1995.mkv as The Office S02');
+    expect(title('manual-import', { path, kind: 'episode', title: 'The Daily Show', air_date: '2024-01-02' })).toBe(
+      'Import heat.1995.mkv as The Daily Show 2024-01-02',
+    );
+    expect(title('manual-import', null)).toBe('Import a download');
+  });
+
+  it('names a notice to the media servers by the first file it tells of and how many more', () => {
+    const path = '/m/Movies/Heat (1995)/Heat (1995).mkv';
+    expect(title('notify', { path, imports: 1 }, '5', 'notify')).toBe('Tell media servers of Heat (1995).mkv');
+    expect(title('notify', { path, imports: 1201 }, '5', 'notify')).toBe('Tell media servers of Heat (1995).mkv and 1,200 more');
+    expect(title('notify', { path, imports: 1, undone: true }, '5', 'notify')).toBe('Tell media servers of the undone import of Heat (1995).mkv');
+    expect(title('notify', { imports: 3 }, '5', 'notify')).toBe('Tell media servers of 3 imports');
+    expect(title('notify', { undone: true }, '5', 'notify')).toBe('Tell media servers of an undone import');
+    expect(title('notify', null, '5', 'notify')).toBe('Tell media servers of new imports');
+  });
+
+  it('gives every job the catalogue defines a name of its own, with or without its payload, and never its id', () => {
+    const id = 'tr-0ff6a1b2c3d4';
+    for (const name of JOB_NAMES) {
+      for (const a of [null, {}]) {
+        const t = title(name, a, id);
+        expect(t).not.toContain(id);
+        expect(t).not.toBe(name);
+        expect(t).toMatch(/^[A-Z]/);
+      }
+    }
+  });
+
+  it("names a job it does not know by its own name, or its queue's, not by its id", () => {
+    expect(title('reindex', null, '42', 'library')).toBe('reindex');
+    expect(title('', null, '42', 'library')).toBe('A job of the library queue');
   });
 });

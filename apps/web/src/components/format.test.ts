@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { episodeCode, formatBytes, formatDuration, progressNote, readProgress } from './format.ts';
+import { codecName, containerName, episodeCode, fileName, formatBytes, formatDuration, languageName, progressNote, readProgress } from './format.ts';
 
 describe('readProgress', () => {
   it("reads ffmpeg's progress as percent, speed and the time left at that speed", () => {
@@ -41,5 +41,69 @@ describe('progressNote', () => {
     expect(progressNote({ moved: 3 })).toBeNull();
     expect(progressNote(40)).toBeNull();
     expect(progressNote(null)).toBeNull();
+  });
+});
+
+describe('languageName', () => {
+  it('names ISO 639-2 codes, bibliographic and terminologic alike, in words', () => {
+    expect(languageName('eng')).toBe('English');
+    expect(languageName('jpn')).toBe('Japanese');
+    expect(languageName('ger')).toBe('German');
+    expect(languageName('deu')).toBe('German');
+    expect(languageName('fre')).toBe('French');
+    expect(languageName('fra')).toBe('French');
+    expect(languageName('chi')).toBe('Chinese');
+    expect(languageName('zho')).toBe('Chinese');
+    expect(languageName('dut')).toBe('Dutch');
+    expect(languageName('ENG')).toBe('English');
+  });
+  it('names two-letter codes and three-letter ones Intl knows without the table', () => {
+    expect(languageName('en')).toBe('English');
+    expect(languageName('pt-BR')).toBe('Brazilian Portuguese');
+    expect(languageName('haw')).toBe('Hawaiian');
+  });
+  it('says Unknown for und and names the other codes that are no language', () => {
+    expect(languageName('und')).toBe('Unknown');
+    expect(languageName('zxx')).toBe('No language');
+    expect(languageName('mul')).toBe('Several languages');
+  });
+  it('is null for no tag, and shows a tag Intl cannot read as it is', () => {
+    expect(languageName(null)).toBeNull();
+    expect(languageName('')).toBeNull();
+    expect(languageName('not a tag')).toBe('not a tag');
+    expect(languageName('qaa')).toBe('qaa');
+  });
+});
+
+describe('containerName', () => {
+  it("names ffprobe's format names as a person knows the container", () => {
+    expect(containerName('matroska,webm')).toBe('Matroska');
+    expect(containerName('mov,mp4,m4a,3gp,3g2,mj2')).toBe('MP4');
+    expect(containerName('avi')).toBe('AVI');
+    expect(containerName('mpegts')).toBe('MPEG-TS');
+    expect(containerName('mpeg')).toBe('MPEG-PS');
+    expect(containerName('asf')).toBe('Windows Media (ASF)');
+  });
+  it('shows a format it does not know as ffprobe gave it, and is null for none', () => {
+    expect(containerName('nut')).toBe('nut');
+    expect(containerName(null)).toBeNull();
+  });
+});
+
+describe('codecName', () => {
+  it('names common codecs, and shows others as ffprobe gave them', () => {
+    expect(codecName('h264')).toBe('H.264');
+    expect(codecName('hevc')).toBe('H.265 (HEVC)');
+    expect(codecName('aac')).toBe('AAC');
+    expect(codecName('subrip')).toBe('SubRip (SRT)');
+    expect(codecName('prores')).toBe('prores');
+    expect(codecName(null)).toBeNull();
+  });
+});
+
+describe('fileName', () => {
+  it('is the last part of a path', () => {
+    expect(fileName('/m/Movies/Heat (1995)/Heat (1995).mkv')).toBe('Heat (1995).mkv');
+    expect(fileName('Heat.mkv')).toBe('Heat.mkv');
   });
 });

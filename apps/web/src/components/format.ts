@@ -62,3 +62,184 @@ export function progressNote(p: unknown): string | null {
   if (typeof o.files === 'number') return `${o.files.toLocaleString('en')} files`;
   return null;
 }
+
+/** The last part of a path: how a person names a file. */
+export function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+// ffprobe tags streams with ISO 639-2 codes, bibliographic (ger) or terminologic (deu); Intl names
+// languages by their two-letter ISO 639-1 code where one exists.
+const ISO_639_2_TO_1: Record<string, string> = {
+  eng: 'en',
+  jpn: 'ja',
+  ger: 'de',
+  deu: 'de',
+  fre: 'fr',
+  fra: 'fr',
+  spa: 'es',
+  ita: 'it',
+  por: 'pt',
+  rus: 'ru',
+  chi: 'zh',
+  zho: 'zh',
+  kor: 'ko',
+  dut: 'nl',
+  nld: 'nl',
+  swe: 'sv',
+  nor: 'no',
+  nob: 'nb',
+  nno: 'nn',
+  dan: 'da',
+  fin: 'fi',
+  pol: 'pl',
+  cze: 'cs',
+  ces: 'cs',
+  slo: 'sk',
+  slk: 'sk',
+  hun: 'hu',
+  rum: 'ro',
+  ron: 'ro',
+  gre: 'el',
+  ell: 'el',
+  tur: 'tr',
+  ara: 'ar',
+  heb: 'he',
+  hin: 'hi',
+  tha: 'th',
+  vie: 'vi',
+  ind: 'id',
+  may: 'ms',
+  msa: 'ms',
+  ukr: 'uk',
+  bul: 'bg',
+  hrv: 'hr',
+  srp: 'sr',
+  slv: 'sl',
+  est: 'et',
+  lav: 'lv',
+  lit: 'lt',
+  ice: 'is',
+  isl: 'is',
+  per: 'fa',
+  fas: 'fa',
+  cat: 'ca',
+  baq: 'eu',
+  eus: 'eu',
+  glg: 'gl',
+  wel: 'cy',
+  cym: 'cy',
+  gle: 'ga',
+  tam: 'ta',
+  tel: 'te',
+  ben: 'bn',
+  urd: 'ur',
+  fil: 'fil',
+  tgl: 'tl',
+  mac: 'mk',
+  mkd: 'mk',
+  alb: 'sq',
+  sqi: 'sq',
+  arm: 'hy',
+  hye: 'hy',
+  geo: 'ka',
+  kat: 'ka',
+  bos: 'bs',
+  lat: 'la',
+};
+
+// Codes that name no language: ISO 639-2's "undetermined", "no linguistic content", "multiple".
+const NOT_A_LANGUAGE: Record<string, string> = { und: 'Unknown', zxx: 'No language', mul: 'Several languages', mis: 'Unknown' };
+
+let languageNames: Intl.DisplayNames | null | undefined;
+
+/**
+ * A stream's language tag as a person names it, in English ("English" for eng or en, "German" for
+ * ger or deu); null for no tag. A tag Intl does not know is shown as it is.
+ */
+export function languageName(code: string | null | undefined): string | null {
+  if (!code) return null;
+  const c = code.trim().toLowerCase();
+  if (NOT_A_LANGUAGE[c]) return NOT_A_LANGUAGE[c];
+  const tag = ISO_639_2_TO_1[c] ?? c;
+  if (languageNames === undefined) {
+    try {
+      languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+    } catch {
+      languageNames = null;
+    }
+  }
+  try {
+    return languageNames?.of(tag) ?? code;
+  } catch {
+    // Not a well-formed language tag (Intl throws): the tag itself is all there is to say.
+    return code;
+  }
+}
+
+// ffprobe's format_name lists every name of the demuxer that read the file ("mov,mp4,m4a,3gp,3g2,mj2").
+const CONTAINERS: Record<string, string> = {
+  matroska: 'Matroska',
+  webm: 'WebM',
+  mov: 'MP4',
+  mp4: 'MP4',
+  avi: 'AVI',
+  mpegts: 'MPEG-TS',
+  mpeg: 'MPEG-PS',
+  asf: 'Windows Media (ASF)',
+  flv: 'Flash Video',
+  ogg: 'Ogg',
+  m4v: 'MP4',
+};
+
+/**
+ * A container as a person names it: "Matroska" for ffprobe's "matroska,webm" (the demuxer reads
+ * both), "MP4" for "mov,mp4,m4a,…"; a name it does not know is shown as ffprobe gave it.
+ */
+export function containerName(format: string | null | undefined): string | null {
+  if (!format) return null;
+  const first = format.split(',')[0]!.trim().toLowerCase();
+  return CONTAINERS[first] ?? format;
+}
+
+const CODECS: Record<string, string> = {
+  h264: 'H.264',
+  hevc: 'H.265 (HEVC)',
+  h265: 'H.265 (HEVC)',
+  av1: 'AV1',
+  vp9: 'VP9',
+  vp8: 'VP8',
+  mpeg4: 'MPEG-4 Part 2',
+  mpeg2video: 'MPEG-2',
+  mpeg1video: 'MPEG-1',
+  msmpeg4v3: 'MPEG-4 (DivX 3)',
+  vc1: 'VC-1',
+  wmv3: 'WMV 9',
+  aac: 'AAC',
+  ac3: 'Dolby Digital (AC-3)',
+  eac3: 'Dolby Digital Plus (E-AC-3)',
+  truehd: 'Dolby TrueHD',
+  dts: 'DTS',
+  mp3: 'MP3',
+  mp2: 'MP2',
+  flac: 'FLAC',
+  opus: 'Opus',
+  vorbis: 'Vorbis',
+  alac: 'ALAC',
+  pcm_s16le: 'PCM',
+  pcm_s24le: 'PCM',
+  subrip: 'SubRip (SRT)',
+  ass: 'ASS',
+  ssa: 'SSA',
+  webvtt: 'WebVTT',
+  mov_text: 'MP4 text',
+  hdmv_pgs_subtitle: 'PGS (image)',
+  dvd_subtitle: 'VobSub (image)',
+  dvb_subtitle: 'DVB (image)',
+};
+
+/** A codec as a person names it ("H.264" for h264); one it does not know is shown as ffprobe gave it. */
+export function codecName(codec: string | null | undefined): string | null {
+  if (!codec) return null;
+  return CODECS[codec.toLowerCase()] ?? codec;
+}

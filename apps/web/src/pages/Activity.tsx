@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
-import { mergeJobs, runSeconds, type JobRow } from '../api/job-rows.ts';
+import { jobTitle, mergeJobs, runSeconds, type JobRow } from '../api/job-rows.ts';
 import { useLiveJobs } from '../api/live.ts';
 import { queryKeys, type Queue } from '../api/query-keys.ts';
 import { formatDuration } from '../components/format.ts';
@@ -13,14 +13,14 @@ import { Imports } from './ActivityImports.tsx';
 const QUEUES = ['scan', 'library', 'media', 'transcode', 'notify'] as const satisfies readonly Queue[];
 type ScanPass = Schemas['ScanPass'];
 
-function CancelButton({ id }: { id: string }) {
+function CancelButton({ id, title }: { id: string; title: string }) {
   const cancel = useMutation({
     mutationFn: () => unwrap(api.POST('/api/jobs/transcode/{id}/cancel', { params: { path: { id } } })),
   });
   return (
     <>
       <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending || cancel.isSuccess}>
-        Cancel
+        Cancel <span className="sr-only">{title}</span>
       </button>
       <ErrorNote error={cancel.error} />
     </>
@@ -33,7 +33,7 @@ function passCounts(c: ScanPass['counts']): string {
 
 /** What a row shows while it runs (progress), or once a scanner pass is done (its counts). */
 function Outcome({ row }: { row: JobRow }) {
-  if (row.state === 'active') return <JobProgress progress={row.progress} label={`${row.name} ${row.id} progress`} />;
+  if (row.state === 'active') return <JobProgress progress={row.progress} label={`${jobTitle(row)}: progress`} />;
   if (row.summary) return <span className="muted">{passCounts(row.summary.counts)}</span>;
   return null;
 }
@@ -62,7 +62,12 @@ function JobsTable({ rows }: { rows: JobRow[] }) {
           <tr key={`${j.queue}:${j.id}`} data-queue={j.queue} data-job={j.id} data-state={j.state}>
             <td>{j.queue}</td>
             <td>
-              {j.name} <span className="muted">#{j.id}</span>
+              <span className="job-title">{jobTitle(j)}</span>
+              {j.about?.path ? <div className="path muted">{j.about.path}</div> : null}
+              <div className="job-id muted">
+                <span className="sr-only">Job id </span>
+                {j.id}
+              </div>
               {j.error ? <div className="error">{j.error}</div> : null}
             </td>
             <td>
@@ -74,7 +79,7 @@ function JobsTable({ rows }: { rows: JobRow[] }) {
             <td>
               <Outcome row={j} />
             </td>
-            <td>{j.queue === 'transcode' && j.state === 'active' ? <CancelButton id={j.id} /> : null}</td>
+            <td>{j.queue === 'transcode' && j.state === 'active' ? <CancelButton id={j.id} title={jobTitle(j)} /> : null}</td>
           </tr>
         ))}
       </tbody>

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
-import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
+import { NotScanned, notScanned, ScannedAt } from '../components/not-scanned.tsx';
+import { Empty, ErrorNote, Loading, Page } from '../components/ui.tsx';
 
 export function DuplicatesPage() {
   const dups = useQuery({ queryKey: queryKeys.duplicates(), queryFn: () => unwrap(api.GET('/api/tools/duplicates')) });
@@ -11,10 +12,11 @@ export function DuplicatesPage() {
     <Page id="duplicates" title="Duplicates">
       {dups.isPending ? <Loading what="duplicates" /> : null}
       <ErrorNote error={dups.error} />
-      {d ? (
+      {notScanned(d) ? <NotScanned what="Duplicate movies and series are found once a library scan has read the drives." /> : null}
+      {d?.scanned_at ? (
         <>
           <p className="muted">
-            Index of <When at={d.scanned_at} />.
+            <ScannedAt at={d.scanned_at} />
           </p>
           {d.movies.length + d.series.length === 0 ? <Empty>No duplicates.</Empty> : null}
           {d.movies.length > 0 ? (

@@ -1,11 +1,37 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearch } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
-import { formatBytes, formatDuration } from '../components/format.ts';
+import { codecName, containerName, fileName, formatBytes, formatDuration, languageName } from '../components/format.ts';
 import { DryRunBadge, ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
+import { folderHref, libraryFolderOf } from './library-folder.ts';
 
 type Action = 'set_default' | 'remove';
+
+/** A stream's language in words, its tag beside it: "English (eng)". */
+function Language({ code }: { code: string | null }) {
+  const name = languageName(code);
+  if (!name) return <span className="muted">–</span>;
+  return (
+    <>
+      {name}
+      {name !== code ? <span className="muted"> ({code})</span> : null}
+    </>
+  );
+}
+
+/** The movie or series the file belongs to, as the library index lists it, linked to its folder. */
+function PartOf({ path }: { path: string }) {
+  const library = useQuery({ queryKey: queryKeys.library.all(), queryFn: () => unwrap(api.GET('/api/library')) });
+  const folder = library.data ? libraryFolderOf(path, library.data) : null;
+  if (!folder) return null;
+  return (
+    <p className="part-of">
+      {folder.kind === 'movie' ? 'Movie: ' : 'Series: '}
+      <Link href={folderHref(folder.folder)}>{folder.title}</Link>
+    </p>
+  );
+}
 
 function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
@@ -28,17 +54,19 @@ export function FilePage() {
   });
   // A remove rewrites the file without the stream, for good: asked first unless dry run is known to be on.
   const dryRun = useConfig().data?.app.dry_run === true;
-  const name = path.slice(path.lastIndexOf('/') + 1);
+  const name = fileName(path);
   const result = edit.data;
   return (
     <Page id="file" title={name || 'File'} actions={<DryRunBadge />}>
+      {path ? <PartOf path={path} /> : null}
       <p className="path">{path}</p>
       {probe.isPending && path ? <Loading what="streams" /> : null}
       <ErrorNote error={probe.error} />
       {probe.data ? (
         <>
           <p className="muted">
-            {probe.data.container ?? 'unknown container'} · {formatDuration(probe.data.duration_seconds)} · {formatBytes(probe.data.size_bytes)}
+            <span data-testid="container">{containerName(probe.data.container) ?? 'unknown container'}</span> · {formatDuration(probe.data.duration_seconds)} ·{' '}
+            {formatBytes(probe.data.size_bytes)}
           </p>
           <table className="grid streams">
             <caption>Streams</caption>
@@ -59,11 +87,13 @@ export function FilePage() {
                   <td>{s.index}</td>
                   <td>{s.type}</td>
                   <td>
-                    {s.codec ?? '–'}
+                    {codecName(s.codec) ?? '–'}
                     {s.width ? ` ${s.width}×${s.height}` : ''}
                     {s.channels ? ` ${s.channels} ch` : ''}
                   </td>
-                  <td>{s.language ?? '–'}</td>
+                  <td>
+                    <Language code={s.language} />
+                  </td>
                   <td>{s.title ?? ''}</td>
                   <td>{[s.default ? 'default' : '', s.forced ? 'forced' : ''].filter(Boolean).join(', ')}</td>
                   <td>
@@ -77,7 +107,7 @@ export function FilePage() {
                           className="danger"
                           disabled={edit.isPending}
                           onClick={() => {
-                            const what = `${s.type} stream ${s.index}${s.language ? ` (${s.language})` : ''}`;
+                            const what = `${s.type} stream ${s.index}${s.language ? ` (${languageName(s.language)})` : ''}`;
                             if (dryRun || confirm(`Remove ${what} from ${name}? The file is rewritten without it; this cannot be undone.`)) {
                               edit.mutate({ action: 'remove', stream: s.index });
                             }
@@ -104,7 +134,7 @@ export function FilePage() {
           </pre>
         </section>
       ) : result && 'job' in result ? (
-        <p role="status">The remux is queued as job {result.job.id}; see Activity.</p>
+        <p role="status">The remux of {name} is queued; Activity shows it.</p>
       ) : null}
     </Page>
   );

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
+import { NotScanned } from '../components/not-scanned.tsx';
 import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
 import { toldApart } from './library-rows.ts';
 
@@ -19,7 +20,7 @@ interface Row {
   search: string;
 }
 
-function FolderFiles({ folder }: { folder: string }) {
+export function FolderFiles({ folder }: { folder: string }) {
   const files = useQuery({
     queryKey: queryKeys.library.files(folder),
     queryFn: () => unwrap(api.GET('/api/library/files', { params: { query: { folder } } })),
@@ -142,7 +143,10 @@ export function LibraryPage() {
       {scan.isPending ? <p role="status">Scanning the library…</p> : null}
       {library.isPending ? <Loading what="the library" /> : null}
       <ErrorNote error={library.error} />
-      {library.data ? (
+      {library.data?.summary.scanned_at === null ? (
+        <NotScanned what="Its movies and series show here once Scan library has read the drives." offerScan={false} />
+      ) : null}
+      {library.data?.summary.scanned_at ? (
         <>
           <p className="summary" data-testid="library-summary">
             {library.data.summary.files.toLocaleString()} files, {formatBytes(library.data.summary.bytes)}: {library.data.summary.movies.toLocaleString()}{' '}

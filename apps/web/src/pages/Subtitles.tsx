@@ -3,7 +3,8 @@ import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode } from '../components/format.ts';
-import { Empty, ErrorNote, Loading, Page, useRowWindow, When } from '../components/ui.tsx';
+import { NotScanned, notScanned, ScannedAt } from '../components/not-scanned.tsx';
+import { Empty, ErrorNote, Loading, Page, useRowWindow } from '../components/ui.tsx';
 
 const pathOf = (m: { path: string; title: string | null }) => `${m.title ?? ''} ${m.path}`;
 
@@ -14,11 +15,12 @@ export function SubtitlesPage() {
     <Page id="subtitles" title="Subtitles">
       {subs.isPending ? <Loading what="the subtitle audit" /> : null}
       <ErrorNote error={subs.error} />
-      {subs.data ? (
+      {notScanned(subs.data) ? <NotScanned what="Which videos have no subtitles is known once a library scan has read the drives." /> : null}
+      {subs.data?.scanned_at ? (
         <>
           <p className="muted">
-            {subs.data.missing.length.toLocaleString()} of {subs.data.total.toLocaleString()} videos have no subtitle file beside them. Index of{' '}
-            <When at={subs.data.scanned_at} />.
+            {subs.data.missing.length.toLocaleString()} of {subs.data.total.toLocaleString()} videos have no subtitle file beside them.{' '}
+            <ScannedAt at={subs.data.scanned_at} />
           </p>
           {subs.data.missing.length === 0 ? (
             <Empty>Every video has subtitles.</Empty>

@@ -5,7 +5,8 @@ import { useLiveJobs } from '../api/live.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
-import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, useRowWindow, When } from '../components/ui.tsx';
+import { NotScanned, ScannedAt } from '../components/not-scanned.tsx';
+import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, useRowWindow } from '../components/ui.tsx';
 
 type Answer = Awaited<ReturnType<typeof fetchQueue>>;
 type Entry = Answer['queue'][number];
@@ -350,10 +351,14 @@ export function TranscodesPage() {
       {queue.data ? (
         <section aria-labelledby="queue-h">
           <h2 id="queue-h">Queue</h2>
-          <p className="muted">
-            Index of <When at={queue.data.scanned_at} />.
-          </p>
-          {queue.data.queue.length === 0 ? (
+          {queue.data.scanned_at ? (
+            <p className="muted">
+              <ScannedAt at={queue.data.scanned_at} />
+            </p>
+          ) : null}
+          {queue.data.scanned_at === null ? (
+            <NotScanned what="The videos to convert to MP4 are known once a library scan has read the drives." />
+          ) : queue.data.queue.length === 0 ? (
             <Empty>Every video is already MP4.</Empty>
           ) : (
             <>

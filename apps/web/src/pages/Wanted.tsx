@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode } from '../components/format.ts';
+import { NotScanned, notScanned } from '../components/not-scanned.tsx';
 import { Empty, ErrorNote, Loading, Page, Status } from '../components/ui.tsx';
 
 type Release = Awaited<ReturnType<typeof load>>['releases'][number];
@@ -26,7 +27,8 @@ export function WantedPage() {
     <Page id="wanted" title="Wanted">
       {releases.isPending ? <Loading what="missing and upcoming episodes" /> : null}
       <ErrorNote error={releases.error} />
-      {releases.data && groups.length === 0 ? <Empty>No missing or upcoming episodes.</Empty> : null}
+      {notScanned(releases.data) ? <NotScanned what="Missing episodes are found once a library scan has read the drives." /> : null}
+      {releases.data?.scanned_at && groups.length === 0 ? <Empty>No missing or upcoming episodes.</Empty> : null}
       {groups.map(([series, seasons]) => (
         <section key={series} className="group" aria-labelledby={`w-${series}`}>
           <h2 id={`w-${series}`}>{series}</h2>

@@ -16,6 +16,7 @@ import {
 import { AppError, readJobFailure } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { withDeadline } from './deadline.ts';
+import { jobAbout } from './job-about.ts';
 import { BULL_TYPES_OF_STATE, newestJobs, type JobListItem } from './job-list.ts';
 import { contractState, isoOrNull, type JobView } from './job-view.ts';
 import { passOutline } from '../scanner/pass-file.ts';
@@ -108,6 +109,7 @@ function listItem(queue: QueueName, state: JobState, job: Job): JobListItem {
     started_at: isoOrNull(job.processedOn),
     finished_at: isoOrNull(job.finishedOn),
     summary: job.name === 'scan-pass' && state === 'completed' ? passOutline(job.returnvalue) : null,
+    about: jobAbout(job.name, job.data),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JOB_STATES } from '@mo/shared';
 import { BULL_TYPES_OF_STATE, lastChangeMs, newestJobs, type JobListItem } from './job-list.ts';
 import { contractState } from './job-view.ts';
+import { jobAbout } from './job-about.ts';
 
 function job(id: string, times: { created?: string; started?: string; finished?: string }, queue: JobListItem['queue'] = 'scan'): JobListItem {
   return {
@@ -16,6 +17,7 @@ function job(id: string, times: { created?: string; started?: string; finished?:
     started_at: times.started ?? null,
     finished_at: times.finished ?? null,
     summary: null,
+    about: jobAbout('scan-pass', { trigger: 'api' }),
   };
 }
 const T = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jobAboutSchema } from '../jobs/job-about.ts';
 import {
   appSection,
   drivesSection,
@@ -105,6 +106,8 @@ export const jobListItemSchema = jobViewResponse.omit({ result: true }).extend({
   started_at: nullableIso,
   /** A finished scanner pass: dry run and counts; null for every other job. */
   summary: passSummarySchema.omit({ pass_file: true }).nullable(),
+  /** What the job works on, from its payload, so that a page names it by its file, movie or series. */
+  about: jobAboutSchema,
 });
 export const jobListResponse = z.object({ jobs: z.array(jobListItemSchema) });
 

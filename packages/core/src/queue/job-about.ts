@@ -1,0 +1,69 @@
+import type { JobAbout } from '@mo/shared';
+
+type Data = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+const ints = (v: unknown): number[] => (Array.isArray(v) ? v.filter((n): n is number => int(n) !== null) : []);
+const obj = (v: unknown): Data | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Data) : null);
+const kindOf = (v: unknown): JobAbout['kind'] => (v === 'movie' || v === 'episode' ? v : null);
+
+const NOTHING: JobAbout = {
+  path: null,
+  kind: null,
+  title: null,
+  year: null,
+  season: null,
+  episodes: [],
+  air_date: null,
+  trigger: null,
+  track: null,
+  imports: null,
+  undone: false,
+};
+
+function track(d: Data): JobAbout['track'] {
+  const index = int(d.stream);
+  const action = str(d.action);
+  if (index === null || action === null) return null;
+  const before = Array.isArray(d.before) ? d.before.map(obj).find((s) => s !== null && s.index === index) : undefined;
+  return { action, index, type: str(before?.type), language: str(before?.language) };
+}
+
+/**
+ * What a job is about, from its payload as Redis holds it: read field by field, so that a payload of
+ * an older or unknown shape gives the fields it has and nulls for the rest, never an error.
+ */
+export function jobAbout(name: string, data: unknown): JobAbout {
+  const d = obj(data) ?? {};
+  switch (name) {
+    case 'scan-pass':
+    case 'library-scan':
+      return { ...NOTHING, trigger: str(d.trigger) };
+    case 'transcode-run': {
+      const item = obj(d.item) ?? {};
+      return { ...NOTHING, path: str(item.path), kind: kindOf(item.kind), title: str(item.title) };
+    }
+    case 'media-tracks':
+      return { ...NOTHING, path: str(d.path), track: track(d) };
+    case 'manual-import': {
+      const as = obj(d.as) ?? {};
+      return {
+        ...NOTHING,
+        path: str(d.path),
+        kind: kindOf(as.kind),
+        title: str(as.title),
+        year: int(as.year),
+        season: int(as.season),
+        episodes: ints(as.episodes),
+        air_date: str(as.air_date),
+      };
+    }
+    case 'notify': {
+      const imports = Array.isArray(d.imports) ? d.imports : [];
+      return { ...NOTHING, path: str(obj(imports[0])?.destination), imports: imports.length, undone: d.undone !== undefined };
+    }
+    default:
+      return NOTHING;
+  }
+}
