@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
+import { PathText } from '../components/path-text.tsx';
 import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
 
 export function DuplicatesPage() {
@@ -29,7 +30,7 @@ export function DuplicatesPage() {
                   <ul>
                     {m.copies.map((c) => (
                       <li key={c.folder}>
-                        <span className="path">{c.folder}</span>{' '}
+                        <PathText path={c.folder} />{' '}
                         <span className="muted">
                           on {c.drive}, {c.files} files, {formatBytes(c.bytes)}
                         </span>
@@ -49,7 +50,7 @@ export function DuplicatesPage() {
                   <ul>
                     {s.copies.map((c) => (
                       <li key={c.folder}>
-                        <span className="path">{c.folder}</span>{' '}
+                        <PathText path={c.folder} />{' '}
                         <span className="muted">
                           on {c.drive}, {c.episode_count} episodes
                         </span>

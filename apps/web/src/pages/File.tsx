@@ -3,6 +3,7 @@ import { useSearch } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
+import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 
 type Action = 'set_default' | 'remove';
@@ -32,7 +33,9 @@ export function FilePage() {
   const result = edit.data;
   return (
     <Page id="file" title={name || 'File'} actions={<DryRunBadge />}>
-      <p className="path">{path}</p>
+      <p>
+        <PathText path={path} />
+      </p>
       {probe.isPending && path ? <Loading what="streams" /> : null}
       <ErrorNote error={probe.error} />
       {probe.data ? (
