@@ -176,7 +176,7 @@ describe('a phone is a first-class screen', () => {
 
     // The path: the part below the downloads folder shows, the folders above it wait behind a button.
     const path = cells.nth(0).locator('.path-text');
-    const whole = (await path.getAttribute('data-path'))!;
+    const whole = (await path.getAttribute('data-full-path'))!;
     expect(whole.startsWith(paths.downloads + '/')).toBe(true);
     const shown = () => path.locator('.path').evaluate((e) => (e as HTMLElement).innerText);
     expect(await shown()).toBe(whole.slice(paths.downloads.length + 1));

@@ -16,7 +16,7 @@ function useRoots(): string[] {
  * and nothing else as text (the button's mark is drawn by CSS), so the path reads and copies as
  * stored.
  */
-export function PathText({ path, href, className }: { path: string; href?: string; className?: string }) {
+export function PathText({ path, href }: { path: string; href?: string }) {
   const { head, tail } = splitPath(path, useRoots());
   const [open, setOpen] = useState(false);
   const text = (
@@ -26,7 +26,7 @@ export function PathText({ path, href, className }: { path: string; href?: strin
     </>
   );
   return (
-    <span className={`path-text${className ? ` ${className}` : ''}`} data-open={open} data-path={path}>
+    <span className="path-text" data-open={open} data-full-path={path}>
       {head ? <button type="button" className="path-toggle" aria-expanded={open} aria-label="Whole path" onClick={() => setOpen(!open)} /> : null}
       {href ? (
         <Link href={href} className="path">
