@@ -105,6 +105,10 @@ describe('a phone is a first-class screen', () => {
     await page.keyboard.press('Escape');
     expect([await menu.getAttribute('aria-expanded'), await links.first().isVisible()]).toEqual(['false', false]);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+    // A tap outside the open menu closes it, as with any drop-down.
+    await menu.click();
+    await page.mouse.click(200, 700);
+    expect([await menu.getAttribute('aria-expanded'), await links.first().isVisible()]).toEqual(['false', false]);
   });
 
   it('keeps the navigation as a row of links at 1280 px, with no Menu button', async () => {

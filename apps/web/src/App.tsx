@@ -43,15 +43,25 @@ function NavLink({ path, title, onChoose }: { path: string; title: string; onCho
  * The page links; below 720 px they fold behind a Menu button (the stylesheet hides the button and
  * shows the links at wider screens, whatever the state). Escape closes the menu and returns focus to
  * the button; choosing a page closes it and puts focus on that page's content, so the next Tab goes on
- * from there rather than from a link that is no longer shown.
+ * from there rather than from a link that is no longer shown. A tap outside closes it too.
  */
 function PagesNav() {
   const [open, setOpen] = useState(false);
   const [location] = useLocation();
   const button = useRef<HTMLButtonElement>(null);
   const chosen = useRef(false);
+  const nav = useRef<HTMLElement>(null);
   // Back and forward close it too.
   useEffect(() => setOpen(false), [location]);
+  // So does a tap anywhere outside it, as with any drop-down.
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (!nav.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
   useEffect(() => {
     if (open || !chosen.current) return;
     chosen.current = false;
@@ -69,6 +79,7 @@ function PagesNav() {
   };
   return (
     <nav
+      ref={nav}
       aria-label="Pages"
       className={open ? 'pages open' : 'pages'}
       onKeyDown={(e) => {
