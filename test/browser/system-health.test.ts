@@ -16,6 +16,9 @@ const stack = useStack({
 
 async function openSystem(page: Page) {
   await logIn(page, 'Activity');
+  // At phone width the page links fold behind Menu.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'System', exact: true }).click();
   await page.getByRole('heading', { level: 2, name: 'Health' }).waitFor();
 }
@@ -44,6 +47,8 @@ describe('the System page as a health page, in a browser', () => {
       `${disks} is an empty folder. If its disk should be mounted there, mount it`,
     );
     expect(await page.getByTestId('allowed-hosts').textContent()).toMatch(/^Not set: the service answers whatever host name a request is addressed to\./);
+    // The sentences name long paths: they wrap, and the page never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await checkA11y(page);
   });
 

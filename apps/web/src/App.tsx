@@ -1,8 +1,10 @@
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient, useMutation } from '@tanstack/react-query';
-import { Link, Redirect, Route, Switch, useRoute } from 'wouter';
+import { Link, Redirect, Route, Switch, useLocation, useRoute } from 'wouter';
 import { api, unwrap } from './api/client.ts';
 import { useConnected, useEventStream } from './api/live.ts';
 import { queryKeys } from './api/query-keys.ts';
+import { useCellLabels } from './components/cell-labels.ts';
 import { ErrorNote, Loading } from './components/ui.tsx';
 import { LoginPage, SetupPage } from './pages/Auth.tsx';
 import { ActivityPage } from './pages/Activity.tsx';
@@ -29,18 +31,81 @@ export const PAGES = [
   { path: '/system', title: 'System', component: SystemPage },
 ] as const;
 
-function NavLink({ path, title }: { path: string; title: string }) {
+function NavLink({ path, title, onChoose }: { path: string; title: string; onChoose: () => void }) {
   const [here] = useRoute(`${path}/*?`);
   return (
-    <Link href={path} aria-current={here ? 'page' : undefined} className={here ? 'active' : undefined}>
+    <Link href={path} aria-current={here ? 'page' : undefined} className={here ? 'active' : undefined} onClick={onChoose}>
       {title}
     </Link>
+  );
+}
+
+/**
+ * The page links; below 720 px they fold behind a Menu button (the stylesheet hides the button and
+ * shows the links at wider screens, whatever the state). Escape closes the menu and returns focus to
+ * the button; choosing a page closes it and puts focus on that page's content, so the next Tab goes on
+ * from there rather than from a link that is no longer shown. A tap outside closes it too.
+ */
+function PagesNav() {
+  const [open, setOpen] = useState(false);
+  const [location] = useLocation();
+  const button = useRef<HTMLButtonElement>(null);
+  const chosen = useRef(false);
+  const nav = useRef<HTMLElement>(null);
+  // Back and forward close it too.
+  useEffect(() => setOpen(false), [location]);
+  // So does a tap anywhere outside it, as with any drop-down.
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (!nav.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
+  useEffect(() => {
+    if (open || !chosen.current) return;
+    chosen.current = false;
+    const main = document.getElementById('main');
+    if (main) {
+      main.tabIndex = -1;
+      main.focus();
+    }
+  }, [open, location]);
+  // Only while folded: at desktop width a link moves focus no more than any link does.
+  const choose = () => {
+    if (!open) return;
+    chosen.current = true;
+    setOpen(false);
+  };
+  return (
+    <nav
+      ref={nav}
+      aria-label="Pages"
+      className={open ? 'pages open' : 'pages'}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button ref={button} type="button" className="menu-button" aria-expanded={open} aria-controls="page-links" onClick={() => setOpen(!open)}>
+        Menu
+      </button>
+      <div id="page-links" className="page-links">
+        {PAGES.map((p) => (
+          <NavLink key={p.path} path={p.path} title={p.title} onChoose={choose} />
+        ))}
+      </div>
+    </nav>
   );
 }
 
 function Shell({ username, localOpen }: { username: string | null; localOpen: boolean }) {
   const queries = useQueryClient();
   useEventStream(queries, true);
+  useCellLabels();
   const connected = useConnected();
   const logout = useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/logout')),
@@ -53,11 +118,7 @@ function Shell({ username, localOpen }: { username: string | null; localOpen: bo
       </a>
       <header className="top">
         <span className="brand">media-organizer</span>
-        <nav aria-label="Pages">
-          {PAGES.map((p) => (
-            <NavLink key={p.path} path={p.path} title={p.title} />
-          ))}
-        </nav>
+        <PagesNav />
         <span className="who">
           <span
             className={`live-dot ${connected ? 'on' : 'off'}`}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codecName, containerName, episodeCode, fileName, formatBytes, formatDuration, languageName, progressNote, readProgress } from './format.ts';
+import { codecName, containerName, episodeCode, fileName, formatBytes, formatDuration, languageName, progressNote, readProgress, splitPath } from './format.ts';
 
 describe('readProgress', () => {
   it("reads ffmpeg's progress as percent, speed and the time left at that speed", () => {
@@ -105,5 +105,30 @@ describe('fileName', () => {
   it('is the last part of a path', () => {
     expect(fileName('/m/Movies/Heat (1995)/Heat (1995).mkv')).toBe('Heat (1995).mkv');
     expect(fileName('Heat.mkv')).toBe('Heat.mkv');
+  });
+});
+
+describe('splitPath', () => {
+  const roots = ['/srv/media', '/srv/media/series-drive/', '/downloads'];
+  it('keeps the part below the deepest root a path lies in', () => {
+    expect(splitPath('/srv/media/Movies/Heat (1995)/Heat (1995).mkv', roots)).toEqual({ head: '/srv/media/', tail: 'Movies/Heat (1995)/Heat (1995).mkv' });
+    expect(splitPath('/srv/media/series-drive/TV/Show/S01E01.mkv', roots)).toEqual({ head: '/srv/media/series-drive/', tail: 'TV/Show/S01E01.mkv' });
+    expect(splitPath('/downloads/Heat.1995.1080p/Heat.mkv', roots).tail).toBe('Heat.1995.1080p/Heat.mkv');
+  });
+  it('keeps the file name of a path outside every root, and a root needs a whole folder name to match', () => {
+    expect(splitPath('/srv/media-other/a/b.mkv', roots)).toEqual({ head: '/srv/media-other/a/', tail: 'b.mkv' });
+    expect(splitPath('/elsewhere/deep/folder/', [])).toEqual({ head: '/elsewhere/deep/', tail: 'folder/' });
+    expect(splitPath('/srv/media', roots)).toEqual({ head: '/srv/', tail: 'media' });
+    expect(splitPath('name.mkv', roots)).toEqual({ head: '', tail: 'name.mkv' });
+    expect(splitPath('/top.mkv', ['/'])).toEqual({ head: '', tail: '/top.mkv' });
+  });
+  it('splits a Windows path at its backslashes', () => {
+    expect(splitPath('D:\\Media\\Movies\\Heat.mkv', ['D:\\Media'])).toEqual({ head: 'D:\\Media\\', tail: 'Movies\\Heat.mkv' });
+  });
+  it('always gives back the whole path when the parts are joined', () => {
+    for (const p of ['/a', '/srv/media/x', 'C:\\x\\y', '/downloads/', '/srv/media/series-drive/a/b/c']) {
+      const { head, tail } = splitPath(p, roots);
+      expect(head + tail).toBe(p);
+    }
   });
 });

@@ -243,3 +243,27 @@ export function codecName(codec: string | null | undefined): string | null {
   if (!codec) return null;
   return CODECS[codec.toLowerCase()] ?? codec;
 }
+
+/** A path cut where it stops mattering: `head` is what a phone leaves out, `tail` what it shows. */
+export interface PathParts {
+  head: string;
+  tail: string;
+}
+
+/**
+ * The part of `path` worth reading on a narrow screen: below the deepest root it lies in (a drive,
+ * the downloads folder), the rest from there; elsewhere, the file name. head + tail is always the
+ * whole path, so revealing the head shows it exactly as stored.
+ */
+export function splitPath(path: string, roots: readonly string[]): PathParts {
+  const sep = path.includes('/') ? '/' : '\\';
+  let best = '';
+  for (const raw of roots) {
+    const root = raw.endsWith(sep) ? raw.slice(0, -1) : raw;
+    // A root of "/" (or "") would keep the whole path: only a folder below it shortens anything.
+    if (root.length > best.length && path.startsWith(root + sep) && path.length > root.length + 1) best = root;
+  }
+  if (best) return { head: path.slice(0, best.length + 1), tail: path.slice(best.length + 1) };
+  const cut = path.lastIndexOf(sep, path.length - 2);
+  return cut <= 0 ? { head: '', tail: path } : { head: path.slice(0, cut + 1), tail: path.slice(cut + 1) };
+}

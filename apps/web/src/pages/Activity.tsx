@@ -7,6 +7,7 @@ import { useLiveJobs } from '../api/live.ts';
 import { queryKeys, type Queue } from '../api/query-keys.ts';
 import { formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
+import { PathText } from '../components/path-text.tsx';
 import { Empty, ErrorNote, Loading, Page, Status, When } from '../components/ui.tsx';
 import { Imports } from './ActivityImports.tsx';
 
@@ -136,8 +137,12 @@ function PassDetails({ pass }: { pass: ScanPass }) {
           <tbody>
             {pass.plans.map((p) => (
               <tr key={p.source}>
-                <td className="path">{p.source}</td>
-                <td className="path">{p.destination}</td>
+                <td className="path">
+                  <PathText path={p.source} />
+                </td>
+                <td className="path">
+                  <PathText path={p.destination} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -157,8 +162,12 @@ function PassDetails({ pass }: { pass: ScanPass }) {
           <tbody>
             {pass.moves.map((m) => (
               <tr key={m.source}>
-                <td className="path">{m.source}</td>
-                <td className="path">{m.destination}</td>
+                <td className="path">
+                  <PathText path={m.source} />
+                </td>
+                <td className="path">
+                  <PathText path={m.destination} />
+                </td>
                 <td>
                   <Status status={m.status} />
                   {m.error ? <div className="error">{m.error}</div> : null}
@@ -181,7 +190,9 @@ function PassDetails({ pass }: { pass: ScanPass }) {
           <tbody>
             {pass.skipped.map((s) => (
               <tr key={s.source} data-reason={s.reason}>
-                <td className="path">{s.source}</td>
+                <td className="path">
+                  <PathText path={s.source} />
+                </td>
                 <td>
                   <Status status={s.reason} />
                   {s.detail ? <span className="muted"> {s.detail}</span> : null}

@@ -3,6 +3,7 @@ import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
+import { PathText } from '../components/path-text.tsx';
 import { Empty, ErrorNote, Loading, Status, useConfig, When } from '../components/ui.tsx';
 
 type Import = Schemas['HistoryItem'];
@@ -13,7 +14,7 @@ const PAGE = 50;
 function UndoOutcome({ result }: { result: Undone }) {
   const moves = result.restored.map((r) => (
     <li key={r.from}>
-      {r.action === 'moved_back' ? 'back to' : 'removed'} <span className="path">{r.action === 'moved_back' ? r.to : r.from}</span>
+      {r.action === 'moved_back' ? 'back to' : 'removed'} <PathText path={r.action === 'moved_back' ? r.to : r.from} />
     </li>
   ));
   return (
@@ -31,9 +32,11 @@ function ImportRow({ item, dryRun, onUndo, busy }: { item: Import; dryRun: boole
         <When at={item.at} />
       </td>
       <td>{item.mode}</td>
-      <td className="path">{item.source}</td>
       <td className="path">
-        {item.destination}
+        <PathText path={item.source} />
+      </td>
+      <td className="path">
+        <PathText path={item.destination} />
         {item.sidecars.length > 0 ? <div className="muted">and {item.sidecars.length === 1 ? '1 sidecar' : `${item.sidecars.length} sidecars`}</div> : null}
       </td>
       <td className="num">{formatBytes(item.bytes)}</td>

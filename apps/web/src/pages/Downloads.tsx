@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
+import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
 import { ImportAsButton, ImportAsHost, SETTLEABLE } from './ImportAs.tsx';
 
@@ -57,8 +58,12 @@ function PassResult({ result }: { result: ScanResult }) {
             {(result.dry_run ? result.plans.map((p) => ({ ...p, status: 'planned' as string, error: undefined as string | undefined })) : result.moves).map(
               (p) => (
                 <tr key={p.source}>
-                  <td className="path">{p.source}</td>
-                  <td className="path">{p.destination}</td>
+                  <td className="path">
+                    <PathText path={p.source} />
+                  </td>
+                  <td className="path">
+                    <PathText path={p.destination} />
+                  </td>
                   <td>
                     <Status status={p.status} />
                     {p.error ? <span className="error"> {p.error}</span> : null}
@@ -75,7 +80,7 @@ function PassResult({ result }: { result: ScanResult }) {
           <ul className="skipped">
             {result.skipped.map((s) => (
               <li key={s.source}>
-                <span className="path">{s.source}</span>: <Status status={s.reason} />
+                <PathText path={s.source} />: <Status status={s.reason} />
                 {s.detail ? <span className="muted"> {s.detail}</span> : null}
                 {SETTLEABLE.has(s.reason) && isVideo(s.source) ? (
                   <>
@@ -114,7 +119,9 @@ function Pending() {
         <tbody>
           {pending.data.items.map((i) => (
             <tr key={i.path} data-pending={i.path}>
-              <td className="path">{i.path}</td>
+              <td className="path">
+                <PathText path={i.path} />
+              </td>
               <td>
                 <Status status={i.reason} />
                 {i.detail ? <span className="muted"> {i.detail}</span> : null}
@@ -188,7 +195,9 @@ export function DownloadsPage() {
                 <tbody>
                   {list.data.files.map((f) => (
                     <tr key={f.path}>
-                      <td className="path">{f.path}</td>
+                      <td className="path">
+                        <PathText path={f.path} />
+                      </td>
                       <td>{whatItIs(f.media)}</td>
                       <td className="num">{formatBytes(f.bytes)}</td>
                       <td>{f.settled ? 'yes' : <Status status="settling" />}</td>

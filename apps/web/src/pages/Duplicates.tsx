@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes } from '../components/format.ts';
 import { NotScanned, notScanned, ScannedAt } from '../components/not-scanned.tsx';
+import { PathText } from '../components/path-text.tsx';
 import { Empty, ErrorNote, Loading, Page } from '../components/ui.tsx';
 
 export function DuplicatesPage() {
@@ -31,7 +32,7 @@ export function DuplicatesPage() {
                   <ul>
                     {m.copies.map((c) => (
                       <li key={c.folder}>
-                        <span className="path">{c.folder}</span>{' '}
+                        <PathText path={c.folder} />{' '}
                         <span className="muted">
                           on {c.drive}, {c.files} files, {formatBytes(c.bytes)}
                         </span>
@@ -51,7 +52,7 @@ export function DuplicatesPage() {
                   <ul>
                     {s.copies.map((c) => (
                       <li key={c.folder}>
-                        <span className="path">{c.folder}</span>{' '}
+                        <PathText path={c.folder} />{' '}
                         <span className="muted">
                           on {c.drive}, {c.episode_count} episodes
                         </span>

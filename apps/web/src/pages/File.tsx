@@ -3,6 +3,7 @@ import { Link, useSearch } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { codecName, containerName, fileName, formatBytes, formatDuration, languageName } from '../components/format.ts';
+import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, ErrorNote, Loading, Page, useConfig } from '../components/ui.tsx';
 import { folderHref, libraryFolderOf } from './library-folder.ts';
 
@@ -59,7 +60,9 @@ export function FilePage() {
   return (
     <Page id="file" title={name || 'File'} actions={<DryRunBadge />}>
       {path ? <PartOf path={path} /> : null}
-      <p className="path">{path}</p>
+      <p>
+        <PathText path={path} />
+      </p>
       {probe.isPending && path ? <Loading what="streams" /> : null}
       <ErrorNote error={probe.error} />
       {probe.data ? (

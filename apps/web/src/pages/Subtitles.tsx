@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode } from '../components/format.ts';
 import { NotScanned, notScanned, ScannedAt } from '../components/not-scanned.tsx';
+import { PathText } from '../components/path-text.tsx';
 import { Empty, ErrorNote, Loading, Page, useRowWindow } from '../components/ui.tsx';
 
 const pathOf = (m: { path: string; title: string | null }) => `${m.title ?? ''} ${m.path}`;
@@ -41,7 +41,7 @@ export function SubtitlesPage() {
                       <td>{m.title ?? '–'}</td>
                       <td>{m.kind === 'episode' ? episodeCode(m.season, m.episode) : ''}</td>
                       <td className="path">
-                        <Link href={`/library/file?path=${encodeURIComponent(m.path)}`}>{m.path}</Link>
+                        <PathText path={m.path} href={`/library/file?path=${encodeURIComponent(m.path)}`} />
                       </td>
                     </tr>
                   ))}

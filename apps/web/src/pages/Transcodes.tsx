@@ -6,6 +6,7 @@ import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { NotScanned, ScannedAt } from '../components/not-scanned.tsx';
+import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, useRowWindow } from '../components/ui.tsx';
 
 type Answer = Awaited<ReturnType<typeof fetchQueue>>;
@@ -92,7 +93,9 @@ function RunAllPlan({ plan }: { plan: { items: { item: { path: string }; command
       <ol className="plan">
         {plan.items.map((p) => (
           <li key={p.item.path}>
-            <p className="path">{p.item.path}</p>
+            <p>
+              <PathText path={p.item.path} />
+            </p>
             {p.command ? (
               <pre>
                 <code>{p.command.join(' ')}</code>
@@ -175,7 +178,9 @@ function RunNextAnswer({ next }: { next: Actions['runNext']['data'] }) {
     return (
       <section className="command" aria-labelledby="next-h">
         <h2 id="next-h">Dry run: the next transcode would run</h2>
-        <p className="path">{next.item.path}</p>
+        <p>
+          <PathText path={next.item.path} />
+        </p>
         <pre>
           <code>{next.command.join(' ')}</code>
         </pre>
@@ -185,7 +190,7 @@ function RunNextAnswer({ next }: { next: Actions['runNext']['data'] }) {
   if ('job' in next) {
     return (
       <p role="status">
-        Started job #{next.job.id} for <span className="path">{next.item.path}</span>.
+        Started job #{next.job.id} for <PathText path={next.item.path} />.
       </p>
     );
   }
@@ -254,7 +259,9 @@ function QueueRow({ entry: i, progress, actions, dryRun }: { entry: Entry; progr
       <td className="num" data-testid="position">
         {i.position ?? '–'}
       </td>
-      <td className="path">{i.path}</td>
+      <td className="path">
+        <PathText path={i.path} />
+      </td>
       <td>{i.title ?? '–'}</td>
       <td className="num">{formatBytes(i.bytes)}</td>
       <td className="num">
