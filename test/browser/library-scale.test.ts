@@ -36,7 +36,18 @@ beforeAll(async () => {
     await put(join(drive, 'Movies', name, `${name}.mkv`), 1000 + i);
   }
   await put(join(drive, 'Movies', 'Zulu (1964)', 'Zulu (1964).mkv'), 500_000);
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=60x90', '-frames:v', '1', '-y', join(drive, 'Movies', 'Zulu (1964)', 'poster.jpg')]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=60x90',
+    '-frames:v',
+    '1',
+    '-y',
+    join(drive, 'Movies', 'Zulu (1964)', 'poster.jpg'),
+  ]);
   await put(join(disk2, 'Movies', 'Brazil (1985)', 'Brazil (1985).mkv'), 200);
   await put(join(drive, 'TV', 'Lost', 'Season 1', 'Lost - S01E01.mkv'), 10);
   await put(join(drive, 'TV', 'Lost', 'Season 1', 'Lost - S01E03.mkv'), 10);
@@ -71,13 +82,17 @@ for (const viewport of [
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
       await page.getByRole('button', { name: 'Next' }).click();
-      await shown(page).filter({ hasText: `101–${MOVIES + 2} of ${MOVIES + 2}` }).waitFor();
+      await shown(page)
+        .filter({ hasText: `101–${MOVIES + 2} of ${MOVIES + 2}` })
+        .waitFor();
       expect((await titles(page)).at(-1)).toBe('Zulu (1964)');
       expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
 
       // Largest first: Zulu leads page one again, with its poster as a lazy thumbnail that loaded.
       await page.getByLabel('Sort').selectOption({ label: 'Largest first' });
-      await shown(page).filter({ hasText: `1–100 of ${MOVIES + 2}` }).waitFor();
+      await shown(page)
+        .filter({ hasText: `1–100 of ${MOVIES + 2}` })
+        .waitFor();
       expect((await titles(page))[0]).toBe('Zulu (1964)');
       const poster = page.getByRole('listitem').filter({ hasText: 'Zulu (1964)' }).locator('img');
       expect(await poster.getAttribute('loading')).toBe('lazy');
@@ -94,7 +109,9 @@ for (const viewport of [
       await page.getByLabel('Drive').selectOption('');
 
       await page.getByLabel('Missing').selectOption({ label: 'No picture' });
-      await shown(page).filter({ hasText: `1–100 of ${MOVIES + 1}` }).waitFor();
+      await shown(page)
+        .filter({ hasText: `1–100 of ${MOVIES + 1}` })
+        .waitFor();
       await page.getByLabel('Search').fill('zulu');
       await page.getByText('Nothing matches.').waitFor();
       await page.getByLabel('Missing').selectOption({ label: 'Anything' });

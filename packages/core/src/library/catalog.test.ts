@@ -104,6 +104,10 @@ describe('catalogPage', () => {
     expect(titles(page.series)).toEqual(['Lost']);
     expect(page.total).toEqual({ movies: 3, series: 2 });
     expect(catalogPage(catalog, query({ offset: 5 })).movies).toEqual([]);
+    const filtered = catalogPage(catalog, query({ q: 'a', offset: 1, limit: 1 }));
+    expect(titles(filtered.movies)).toEqual(['Brazil']);
+    expect(filtered.series).toEqual([]);
+    expect(filtered.total).toEqual({ movies: 3, series: 1 });
   });
 
   it('sorts a list once per sort and order, however many pages are asked for', () => {

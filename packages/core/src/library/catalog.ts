@@ -164,6 +164,11 @@ function pageOf<V extends MovieView | SeriesView>(
 ): { page: CatalogEntry<V>[]; total: number } {
   const q = query.q?.toLowerCase();
   const end = query.limit === undefined ? Infinity : query.offset + query.limit;
+  // Nothing to filter: the page is a slice of the kept order, whatever the library's size.
+  if (!q && query.drive === undefined && query.missing === undefined) {
+    const page = wanted ? Array.from(positions.subarray(query.offset, Math.min(end, positions.length)), (p) => entries[p]!) : [];
+    return { page, total: positions.length };
+  }
   const page: CatalogEntry<V>[] = [];
   let total = 0;
   for (const p of positions) {
