@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexItem } from '@mo/shared';
 import { episode, index, item } from '../releases/test-fixtures/index-items.ts';
-import { catalogAccumulator, catalogPage, pictureRank, type CatalogQuery, type LibraryCatalog } from './catalog.ts';
+import { catalogAccumulator, catalogPage, FILTERS_KEPT, pictureRank, type CatalogQuery, type LibraryCatalog } from './catalog.ts';
 import { libraryView } from './views.ts';
 
 const M1 = '/m/disk1/Movies';
@@ -116,5 +116,17 @@ describe('catalogPage', () => {
     const kept = catalog.orders.get('movies:size:desc');
     catalogPage(catalog, query({ sort: 'size', order: 'desc', offset: 1, limit: 1, q: 'a' }));
     expect(catalog.orders.get('movies:size:desc')).toBe(kept);
+  });
+
+  it('keeps the matches of the last filters, so the next page of one is a slice, and forgets the oldest', () => {
+    const catalog = catalogOf(ITEMS);
+    catalogPage(catalog, query({ q: 'a', limit: 1 }));
+    const kept = [...catalog.filtered.values()];
+    expect(titles(catalogPage(catalog, query({ q: 'A', offset: 1, limit: 1 })).movies)).toEqual(['Brazil']);
+    expect([...catalog.filtered.values()]).toEqual(kept);
+    expect([...catalog.filtered.values()][0]).toBe(kept[0]);
+    for (let i = 0; i < FILTERS_KEPT; i++) catalogPage(catalog, query({ q: `x${i}` }));
+    expect(catalog.filtered.size).toBe(FILTERS_KEPT);
+    expect([...catalog.filtered.values()]).not.toContain(kept[0]);
   });
 });

@@ -51,6 +51,8 @@ export interface LibraryCatalog {
   byFolder: Map<string, CatalogEntry<MovieView | SeriesView>>;
   /** Positions into `movies`/`series` in a sort's ascending order; built once per sort the first time it is asked for. */
   orders: Map<string, Uint32Array>;
+  /** Positions matching the last filters asked for (at most `FILTERS_KEPT`), least recently used first. */
+  filtered: Map<string, Uint32Array>;
 }
 
 interface UnitFacts {
@@ -112,7 +114,7 @@ export function catalogAccumulator(): { add(item: IndexItem): void; catalog(head
       const byFolder = new Map<string, CatalogEntry<MovieView | SeriesView>>();
       for (const e of [...movies, ...series]) if (e.picture && !byFolder.has(e.view.folder)) byFolder.set(e.view.folder, e);
       const drives = [...new Set([...movies, ...series].map((e) => e.view.drive))].sort();
-      return { summary: view.summary, movies, series, drives, byFolder, orders: new Map() };
+      return { summary: view.summary, movies, series, drives, byFolder, orders: new Map(), filtered: new Map() };
     },
   };
 }
@@ -156,38 +158,58 @@ function positionsOf(catalog: LibraryCatalog, list: 'movies' | 'series', query: 
   return positions;
 }
 
+/** The positions, in `positions`' order, of the entries that pass the query's filters. */
+function matching(entries: readonly CatalogEntry<MovieView | SeriesView>[], positions: Uint32Array, query: CatalogQuery): Uint32Array {
+  const q = query.q?.toLowerCase();
+  const out = new Uint32Array(positions.length);
+  let n = 0;
+  for (const p of positions) {
+    const e = entries[p]!;
+    if (query.drive !== undefined && e.view.drive !== query.drive) continue;
+    if (query.missing !== undefined && !e.missing.includes(query.missing)) continue;
+    if (q && !e.search.includes(q)) continue;
+    out[n++] = p;
+  }
+  return out.slice(0, n);
+}
+
+/**
+ * Filtered orders kept for this many filters: turning the pages of one search costs a slice, not a
+ * walk over every title; each kept is at most 4 bytes a title.
+ */
+export const FILTERS_KEPT = 16;
+
+function filteredOf(catalog: LibraryCatalog, list: 'movies' | 'series', query: CatalogQuery): Uint32Array {
+  const positions = positionsOf(catalog, list, query);
+  if (!query.q && query.drive === undefined && query.missing === undefined) return positions;
+  const key = [list, query.sort, query.order, query.q?.toLowerCase() ?? '', query.drive ?? '', query.missing ?? ''].join('\0');
+  let kept = catalog.filtered.get(key);
+  if (kept) catalog.filtered.delete(key);
+  else kept = matching(catalog[list], positions, query);
+  // Most recently used last: the first is the one to drop.
+  catalog.filtered.set(key, kept);
+  if (catalog.filtered.size > FILTERS_KEPT) catalog.filtered.delete(catalog.filtered.keys().next().value!);
+  return kept;
+}
+
 function pageOf<V extends MovieView | SeriesView>(
   entries: readonly CatalogEntry<V>[],
   positions: Uint32Array,
   query: CatalogQuery,
   wanted: boolean,
 ): { page: CatalogEntry<V>[]; total: number } {
-  const q = query.q?.toLowerCase();
-  const end = query.limit === undefined ? Infinity : query.offset + query.limit;
-  // Nothing to filter: the page is a slice of the kept order, whatever the library's size.
-  if (!q && query.drive === undefined && query.missing === undefined) {
-    const page = wanted ? Array.from(positions.subarray(query.offset, Math.min(end, positions.length)), (p) => entries[p]!) : [];
-    return { page, total: positions.length };
-  }
-  const page: CatalogEntry<V>[] = [];
-  let total = 0;
-  for (const p of positions) {
-    const e = entries[p]!;
-    if (query.drive !== undefined && e.view.drive !== query.drive) continue;
-    if (query.missing !== undefined && !e.missing.includes(query.missing)) continue;
-    if (q && !e.search.includes(q)) continue;
-    if (wanted && total >= query.offset && total < end) page.push(e);
-    total++;
-  }
-  return { page, total };
+  const end = query.limit === undefined ? positions.length : Math.min(positions.length, query.offset + query.limit);
+  const page = wanted ? Array.from(positions.subarray(query.offset, end), (p) => entries[p]!) : [];
+  return { page, total: positions.length };
 }
 
 /**
  * One page of the catalog: each list filtered, sorted and cut to `offset`/`limit` on its own. The
- * sort orders are kept in the catalog, so a request costs one walk over the entries, not a sort.
+ * sort orders and the last filters' matches are kept in the catalog, so a request costs at most one
+ * walk over the titles, never a sort after the first, and the next page of a filter only a slice.
  */
 export function catalogPage(catalog: LibraryCatalog, query: CatalogQuery): CatalogPage {
-  const movies = pageOf(catalog.movies, positionsOf(catalog, 'movies', query), query, query.kind !== 'series');
-  const series = pageOf(catalog.series, positionsOf(catalog, 'series', query), query, query.kind !== 'movie');
+  const movies = pageOf(catalog.movies, filteredOf(catalog, 'movies', query), query, query.kind !== 'series');
+  const series = pageOf(catalog.series, filteredOf(catalog, 'series', query), query, query.kind !== 'movie');
   return { movies: movies.page, series: series.page, total: { movies: movies.total, series: series.total } };
 }
