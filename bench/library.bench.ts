@@ -260,6 +260,9 @@ async function runSize(files: number): Promise<SizeResult> {
     '/api/health',
     '/api/dashboard',
     '/api/library',
+    // The Library page's own request: one page, sorted by size (bench/library-page.bench.ts sets it
+    // against the whole answer at a million indexed files without scanning them).
+    '/api/library?limit=100&sort=size',
     ...(folder ? [`/api/library/files?folder=${encodeURIComponent(folder)}`] : []),
     '/api/releases',
     '/api/tools/subtitles',
@@ -331,7 +334,8 @@ async function runSize(files: number): Promise<SizeResult> {
   return result;
 }
 
-const shortPath = (p: string) => (p.startsWith('/api/library/files') ? '/api/library/files' : p).replace('/api/', '');
+const shortPath = (p: string) =>
+  (p.startsWith('/api/library/files') ? '/api/library/files' : p.startsWith('/api/library?') ? '/api/library page' : p).replace('/api/', '');
 
 async function main(): Promise<void> {
   const sizes = parseSizes();

@@ -407,8 +407,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cached library summary, movies and series */
+        /**
+         * Cached library summary, movies and series
+         * @description Without parameters: the whole library as the contract names it. With any of them: a page, each list filtered, sorted and cut on its own, each title with `added`, `picture` and `missing`, and `page` saying how many match.
+         */
         get: operations["getLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/picture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The poster or folder image of a movie or series folder */
+        get: operations["getLibraryPicture"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1263,6 +1283,10 @@ export interface components {
                 drive: string;
                 files: number;
                 bytes: number;
+                /** @description ISO-8601 UTC time */
+                added?: string | null;
+                picture?: boolean;
+                missing?: ("picture" | "subtitles" | "episodes")[];
             }[];
             series: {
                 title: string;
@@ -1276,7 +1300,24 @@ export interface components {
                 episode_count: number;
                 files: number;
                 bytes: number;
+                /** @description ISO-8601 UTC time */
+                added?: string | null;
+                picture?: boolean;
+                missing?: ("picture" | "subtitles" | "episodes")[];
             }[];
+            page?: {
+                offset: number;
+                limit: number | null;
+                /** @enum {string} */
+                sort: "title" | "size" | "added";
+                /** @enum {string} */
+                order: "asc" | "desc";
+                total: {
+                    movies: number;
+                    series: number;
+                };
+                drives: string[];
+            };
         };
         LibraryFiles: {
             folder: string;
@@ -3657,7 +3698,24 @@ export interface operations {
     };
     getLibrary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only titles containing this text (any case; a movie's year counts) */
+                q?: string;
+                /** @description Only this kind: the other list is empty (its total still counted) */
+                kind?: "movie" | "series";
+                /** @description Only titles on the drive of this name */
+                drive?: string;
+                /** @description Only titles lacking this: a poster/folder picture, any subtitle file, or (series) an episode below the highest of a season */
+                missing?: "picture" | "subtitles" | "episodes";
+                /** @description title, size (bytes), or added (newest file time); default title */
+                sort?: "title" | "size" | "added";
+                /** @description Default: title asc, size and added desc */
+                order?: "asc" | "desc";
+                /** @description At most this many movies and this many series; absent: all from offset on */
+                limit?: number;
+                /** @description Skip this many of each list (after filter and sort) */
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3680,6 +3738,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter out of range: limit not 1 to 500, a negative offset, an unknown kind, missing, sort or order */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description no API key or session, a wrong key, or an ended session */
             401: {
                 headers: {
@@ -3691,6 +3758,91 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLibraryPicture: {
+        parameters: {
+            query: {
+                /** @description A folder exactly as GET /api/library lists it, with `picture: true` */
+                folder: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image (JPEG or PNG, by its first bytes), with an ETag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no folder, or not an absolute path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the picture resolves (symlinks followed) outside every drive; the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the index holds no picture for that folder, or the file is gone, too large, or no JPEG or PNG image */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -29,6 +29,7 @@ export * from './library/library-cache.ts';
 export * from './library/classify.ts';
 export * from './library/scan-library.ts';
 export * from './library/views.ts';
+export * from './library/catalog.ts';
 export { folderTitleKey } from './library/title-match.ts';
 export * from './parse/index.ts';
 export * from './auth/index.ts';

@@ -44,6 +44,7 @@ describe('queryKeys', () => {
       workers: ['workers'],
       'library.all': ['library'],
       'library.files': ['library', 'files', 'x'],
+      'library.page': ['library', 'page', 'x'],
       releases: ['releases'],
       subtitles: ['subtitles'],
       duplicates: ['duplicates'],

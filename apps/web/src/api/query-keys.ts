@@ -21,6 +21,8 @@ export const queryKeys = {
     /** GET /api/library, and the prefix of every library query. */
     all: () => ['library'] as const,
     files: (folder: string) => ['library', 'files', folder] as const,
+    /** One page of GET /api/library, by its query (JSON). */
+    page: (query: string) => ['library', 'page', query] as const,
   },
   releases: () => ['releases'] as const,
   subtitles: () => ['subtitles'] as const,

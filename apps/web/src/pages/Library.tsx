@@ -1,13 +1,15 @@
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useDeferredValue, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
+import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
 import { NotScanned } from '../components/not-scanned.tsx';
 import { Empty, ErrorNote, Loading, Page, When } from '../components/ui.tsx';
-import { toldApart } from './library-rows.ts';
+import { MISSING_CHOICES, PAGE_SIZE, pageQuery, shownRange, SORTS, toldApart, type LibraryFilter, type Missing, type SortChoice } from './library-rows.ts';
+
+type Library = Schemas['Library'];
 
 interface Row {
   key: string;
@@ -15,9 +17,44 @@ interface Row {
   folder: string;
   drive: string;
   bytes: number;
-  files: number;
   detail: string;
-  search: string;
+  picture: boolean;
+  added: string | null;
+}
+
+const MISSING_WORDS: Record<Missing, string> = { picture: 'no picture', subtitles: 'no subtitles', episodes: 'episodes missing' };
+
+function lacks(missing: readonly Missing[] | undefined): string {
+  return missing && missing.length > 0 ? ` · ${missing.map((m) => MISSING_WORDS[m]).join(', ')}` : '';
+}
+
+function rowsOf(data: Library, tab: LibraryFilter['tab']): Row[] {
+  if (tab === 'movies') {
+    return toldApart(
+      data.movies.map((m) => ({
+        key: m.folder,
+        title: m.year ? `${m.title} (${m.year})` : m.title,
+        folder: m.folder,
+        drive: m.drive,
+        bytes: m.bytes,
+        detail: `${m.files} file${m.files === 1 ? '' : 's'}${lacks(m.missing)}`,
+        picture: m.picture === true,
+        added: m.added ?? null,
+      })),
+    );
+  }
+  return toldApart(
+    data.series.map((s) => ({
+      key: s.folder,
+      title: s.title,
+      folder: s.folder,
+      drive: s.drive,
+      bytes: s.bytes,
+      detail: `${s.seasons.length} season${s.seasons.length === 1 ? '' : 's'}, ${s.episode_count} episode${s.episode_count === 1 ? '' : 's'}${lacks(s.missing)}`,
+      picture: s.picture === true,
+      added: s.added ?? null,
+    })),
+  );
 }
 
 export function FolderFiles({ folder }: { folder: string }) {
@@ -46,88 +83,53 @@ export function FolderFiles({ folder }: { folder: string }) {
   );
 }
 
-const ROW_HEIGHT = 44;
+/** A relative URL, so it follows the page's <base> behind a proxy prefix like every API call. */
+const pictureUrl = (folder: string) => `api/library/picture?folder=${encodeURIComponent(folder)}`;
 
-/** Only the rows in view are in the page, so a 100,000-file library scrolls like a small one. */
-function VirtualRows({ rows, label }: { rows: Row[]; label: string }) {
-  const parent = useRef<HTMLDivElement>(null);
+function Rows({ rows, label }: { rows: Row[]; label: string }) {
   const [open, setOpen] = useState<string | null>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   if (rows.length === 0) return <Empty>Nothing matches.</Empty>;
   return (
-    <div ref={parent} className="virtual" role="list" aria-label={label} tabIndex={0}>
-      <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-        {virtual.getVirtualItems().map((v) => {
-          const r = rows[v.index]!;
-          return (
-            <div
-              key={r.key}
-              role="listitem"
-              data-index={v.index}
-              ref={virtual.measureElement}
-              className="row"
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}
-            >
-              <button type="button" className="row-head" aria-expanded={open === r.key} onClick={() => setOpen(open === r.key ? null : r.key)}>
-                <span className="title">{r.title}</span>
-                <span className="muted">{r.detail}</span>
-                <span className="muted">{r.drive}</span>
-                <span className="num">{formatBytes(r.bytes)}</span>
-              </button>
-              {open === r.key ? <FolderFiles folder={r.folder} /> : null}
-            </div>
-          );
-        })}
-      </div>
-    </div>
+    <ul className="library-list" aria-label={label}>
+      {rows.map((r) => (
+        <li key={r.key} className="row">
+          <button type="button" className="row-head library-row" aria-expanded={open === r.key} onClick={() => setOpen(open === r.key ? null : r.key)}>
+            {r.picture ? (
+              <img className="library-thumb" src={pictureUrl(r.folder)} alt="" loading="lazy" decoding="async" />
+            ) : (
+              <span className="library-thumb" />
+            )}
+            <span className="title">{r.title}</span>
+            <span className="muted">{r.detail}</span>
+            <span className="muted">{r.drive}</span>
+            <span className="num">{formatBytes(r.bytes)}</span>
+          </button>
+          {open === r.key ? <FolderFiles folder={r.folder} /> : null}
+        </li>
+      ))}
+    </ul>
   );
 }
 
 export function LibraryPage() {
   const queries = useQueryClient();
-  const library = useQuery({ queryKey: queryKeys.library.all(), queryFn: () => unwrap(api.GET('/api/library')) });
   const scan = useMutation({
     mutationFn: () => unwrap(api.POST('/api/library/scan', { params: { query: { wait: 120 } } })),
     onSettled: () => queries.invalidateQueries({ queryKey: queryKeys.library.all() }),
   });
-  const [tab, setTab] = useState<'movies' | 'series'>('movies');
-  const [text, setText] = useState('');
-  const [drive, setDrive] = useState('');
-  const query = useDeferredValue(text.trim().toLowerCase());
-
-  const rows = useMemo(() => {
-    const data = library.data;
-    if (!data) return { movies: [] as Row[], series: [] as Row[] };
-    return {
-      movies: toldApart(
-        data.movies.map((m) => ({
-          key: m.folder,
-          title: m.year ? `${m.title} (${m.year})` : m.title,
-          folder: m.folder,
-          drive: m.drive,
-          bytes: m.bytes,
-          files: m.files,
-          detail: `${m.files} file${m.files === 1 ? '' : 's'}`,
-          search: `${m.title} ${m.year ?? ''}`.toLowerCase(),
-        })),
-      ),
-      series: toldApart(
-        data.series.map((s) => ({
-          key: s.folder,
-          title: s.title,
-          folder: s.folder,
-          drive: s.drive,
-          bytes: s.bytes,
-          files: s.files,
-          detail: `${s.seasons.length} season${s.seasons.length === 1 ? '' : 's'}, ${s.episode_count} episode${s.episode_count === 1 ? '' : 's'}`,
-          search: s.title.toLowerCase(),
-        })),
-      ),
-    };
-  }, [library.data]);
-
-  const shown = useMemo(() => rows[tab].filter((r) => (!drive || r.drive === drive) && (!query || r.search.includes(query))), [rows, tab, drive, query]);
-  const drives = useMemo(() => [...new Set([...rows.movies, ...rows.series].map((r) => r.drive))].sort(), [rows]);
+  const [filter, setFilter] = useState<LibraryFilter>({ tab: 'movies', text: '', drive: '', missing: '', sort: 'title:asc', offset: 0 });
+  // Any change but a page turn starts again at the first page.
+  const change = (to: Partial<Omit<LibraryFilter, 'offset'>>) => setFilter((f) => ({ ...f, ...to, offset: 0 }));
+  const query = pageQuery(useDeferredValue(filter));
+  const library = useQuery({
+    queryKey: queryKeys.library.page(JSON.stringify(query)),
+    queryFn: () => unwrap(api.GET('/api/library', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+  const data = library.data;
+  const total = data?.page?.total ?? { movies: 0, series: 0 };
+  const rows = data ? rowsOf(data, filter.tab) : [];
+  const matching = total[filter.tab];
 
   return (
     <Page
@@ -143,43 +145,70 @@ export function LibraryPage() {
       {scan.isPending ? <p role="status">Scanning the library…</p> : null}
       {library.isPending ? <Loading what="the library" /> : null}
       <ErrorNote error={library.error} />
-      {library.data?.summary.scanned_at === null ? (
+      {data?.summary.scanned_at === null ? (
         <NotScanned what="Its movies and series show here once Scan library has read the drives." offerScan={false} />
       ) : null}
-      {library.data?.summary.scanned_at ? (
+      {data?.summary.scanned_at ? (
         <>
           <p className="summary" data-testid="library-summary">
-            {library.data.summary.files.toLocaleString()} files, {formatBytes(library.data.summary.bytes)}: {library.data.summary.movies.toLocaleString()}{' '}
-            movies, {library.data.summary.series.toLocaleString()} series, {library.data.summary.episodes.toLocaleString()} episodes. Scanned{' '}
-            <When at={library.data.summary.scanned_at} />
-            {library.data.summary.truncated ? ' (stopped at the file limit)' : ''}
-            {library.data.summary.timed_out ? ' (stopped at the time limit)' : ''}.
+            {data.summary.files.toLocaleString()} files, {formatBytes(data.summary.bytes)}: {data.summary.movies.toLocaleString()} movies,{' '}
+            {data.summary.series.toLocaleString()} series, {data.summary.episodes.toLocaleString()} episodes. Scanned <When at={data.summary.scanned_at} />
+            {data.summary.truncated ? ' (stopped at the file limit)' : ''}
+            {data.summary.timed_out ? ' (stopped at the time limit)' : ''}.
           </p>
-          <div className="toolbar" role="group" aria-label="Filter">
+          <div className="toolbar library-toolbar" role="group" aria-label="Filter">
             <div className="tabs" role="tablist" aria-label="Kind">
               {(['movies', 'series'] as const).map((t) => (
-                <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
-                  {t === 'movies' ? `Movies (${rows.movies.length})` : `Series (${rows.series.length})`}
+                <button key={t} type="button" role="tab" aria-selected={filter.tab === t} onClick={() => change({ tab: t })}>
+                  {t === 'movies' ? `Movies (${total.movies.toLocaleString()})` : `Series (${total.series.toLocaleString()})`}
                 </button>
               ))}
             </div>
             <label>
-              Search <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
+              Search <input type="search" value={filter.text} onChange={(e) => change({ text: e.target.value })} />
             </label>
             <label>
               Drive{' '}
-              <select value={drive} onChange={(e) => setDrive(e.target.value)}>
+              <select value={filter.drive} onChange={(e) => change({ drive: e.target.value })}>
                 <option value="">All drives</option>
-                {drives.map((d) => (
+                {(data.page?.drives ?? []).map((d) => (
                   <option key={d}>{d}</option>
                 ))}
               </select>
             </label>
-            <span className="muted" role="status">
-              {shown.length.toLocaleString()} shown
-            </span>
+            <label>
+              Missing{' '}
+              <select value={filter.missing} onChange={(e) => change({ missing: e.target.value as Missing | '' })}>
+                {MISSING_CHOICES.map((m) => (
+                  <option key={m.value} value={m.value}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Sort{' '}
+              <select value={filter.sort} onChange={(e) => change({ sort: e.target.value as SortChoice })}>
+                {SORTS.map((s) => (
+                  <option key={s.value} value={s.value}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </label>
           </div>
-          <VirtualRows rows={shown} label={tab === 'movies' ? 'Movies' : 'Series'} />
+          <Rows rows={rows} label={filter.tab === 'movies' ? 'Movies' : 'Series'} />
+          <nav className="library-pager" aria-label="Pages of the library">
+            <button type="button" disabled={filter.offset === 0} onClick={() => setFilter((f) => ({ ...f, offset: Math.max(0, f.offset - PAGE_SIZE) }))}>
+              Previous
+            </button>
+            <span className="muted" role="status">
+              {shownRange(data.page?.offset ?? 0, rows.length, matching)}
+            </span>
+            <button type="button" disabled={filter.offset + PAGE_SIZE >= matching} onClick={() => setFilter((f) => ({ ...f, offset: f.offset + PAGE_SIZE }))}>
+              Next
+            </button>
+          </nav>
         </>
       ) : null}
     </Page>

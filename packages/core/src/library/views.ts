@@ -63,6 +63,8 @@ export function unitKey(item: IndexItem): string {
 type Seasons = Map<number, Set<number | string>>;
 
 interface SeriesUnit {
+  /** `seriesUnitId` of its items. */
+  id: string;
   view: SeriesView;
   key: TitleKey;
   seasons: Seasons;
@@ -119,6 +121,8 @@ export interface LibraryAccumulator {
   /** The summary alone: no sorted lists are built. */
   summary(header: IndexHeader): LibrarySummary;
   view(header: IndexHeader): LibraryView;
+  /** The unit an entry of the last `view` stands for: `unitKey` of a movie's items, `seriesUnitId` of a series'. */
+  idOf(entry: MovieView | SeriesView): string | undefined;
 }
 
 function librarySummary(
@@ -148,6 +152,8 @@ function librarySummary(
 export function libraryAccumulator(): LibraryAccumulator {
   const movies = new Map<string, MovieView & { hasVideo: boolean }>();
   const series = new Map<string, SeriesUnit>();
+  // Filled by `view` only: a scan that asks for the summary alone pays nothing for it.
+  let ids = new WeakMap<MovieView | SeriesView, string>();
   let bytes = 0;
   let files = 0;
   const summaryOf = (header: IndexHeader, movieCount: number, withEpisodes: readonly SeriesUnit[]): LibrarySummary =>
@@ -172,6 +178,7 @@ export function libraryAccumulator(): LibraryAccumulator {
         let s = series.get(skey);
         if (!s) {
           s = {
+            id: skey,
             view: { title: item.title ?? item.folder, folder: item.folder, drive: item.drive, seasons: [], episode_count: 0, files: 0, bytes: 0 },
             key: seriesUnitKey(item),
             seasons: new Map(),
@@ -189,12 +196,18 @@ export function libraryAccumulator(): LibraryAccumulator {
       return summaryOf(header, movieCount, withEpisodes());
     },
     view(header) {
+      ids = new WeakMap();
       const movieList: MovieView[] = [];
-      for (const { hasVideo, ...m } of movies.values()) if (hasVideo) movieList.push(m);
+      for (const [key, { hasVideo, ...m }] of movies) {
+        if (!hasVideo) continue;
+        movieList.push(m);
+        ids.set(m, key);
+      }
       movieList.sort(byTitle);
       const units = withEpisodes();
       const seriesList: SeriesView[] = [];
-      for (const { view, seasons } of units) {
+      for (const { id, view, seasons } of units) {
+        ids.set(view, id);
         view.seasons = [...seasons.entries()]
           .sort(([a], [b]) => a - b)
           .map(([season, eps]) => {
@@ -210,6 +223,7 @@ export function libraryAccumulator(): LibraryAccumulator {
       seriesList.sort(byTitle);
       return { summary: summaryOf(header, movieList.length, units), movies: movieList, series: seriesList };
     },
+    idOf: (entry) => ids.get(entry),
   };
 }
 

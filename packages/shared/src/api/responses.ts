@@ -134,10 +134,31 @@ export const scanPassSchema = z.object({
 export const scanPassesResponse = z.object({ passes: z.array(scanPassSchema) });
 export const libraryScanResponse = z.object({ summary: librarySummarySchema });
 
+/**
+ * What a paged GET /api/library (any of q, kind, drive, missing, sort, order, limit, offset) adds to
+ * each movie and series; the answer without them has none of it, as it always had.
+ */
+const catalogFields = {
+  /** Newest modification time of its files, as the index holds them. */
+  added: nullableIso.optional(),
+  /** A poster or folder image lies in its folder: GET /api/library/picture?folder= serves it. */
+  picture: z.boolean().optional(),
+  /** What it lacks, as far as the index tells: picture, subtitles, episodes (gaps in a season's numbers). */
+  missing: z.array(z.enum(['picture', 'subtitles', 'episodes'])).optional(),
+};
+
 export const libraryResponse = z.object({
   summary: librarySummarySchema,
   movies: z.array(
-    z.object({ title: z.string(), year: z.number().int().nullable(), folder: z.string(), drive: z.string(), files: z.number().int(), bytes: z.number() }),
+    z.object({
+      title: z.string(),
+      year: z.number().int().nullable(),
+      folder: z.string(),
+      drive: z.string(),
+      files: z.number().int(),
+      bytes: z.number(),
+      ...catalogFields,
+    }),
   ),
   series: z.array(
     z.object({
@@ -155,8 +176,23 @@ export const libraryResponse = z.object({
       episode_count: z.number().int(),
       files: z.number().int(),
       bytes: z.number(),
+      ...catalogFields,
     }),
   ),
+  /** Only in a paged answer: which page this is, and how many of each kind match. */
+  page: z
+    .object({
+      offset: z.number().int(),
+      /** Null: no limit was asked for. */
+      limit: z.number().int().nullable(),
+      sort: z.enum(['title', 'size', 'added']),
+      order: z.enum(['asc', 'desc']),
+      /** Movies and series matching q, drive and missing, whatever kind asks for. */
+      total: z.object({ movies: z.number().int(), series: z.number().int() }),
+      /** The drives that hold a movie or series, for a filter. */
+      drives: z.array(z.string()),
+    })
+    .optional(),
 });
 
 /** GET /api/library/files?folder=: the indexed files of one movie or series folder, for the UI's file pages. */
