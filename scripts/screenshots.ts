@@ -53,6 +53,12 @@ async function seed(stack: BrowserStack): Promise<string> {
     await mkdir(dirname(f), { recursive: true });
     makeMedia(f);
   }
+  for (const [folder, colour] of [
+    [join(paths.drive, 'Movies', 'Heat (1995)', 'poster.jpg'), 'darkred'],
+    [join(paths.drive, 'TV', 'Star Trek - The Next Generation', 'folder.jpg'), 'navy'],
+  ] as const) {
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=${colour}:s=200x300`, '-frames:v', '1', '-y', folder]);
+  }
   await writeFile(join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995) Bluray-2160p.en.srt'), '1\n00:00:00,000 --> 00:00:01,000\nHello\n');
   const downloads = [
     'The.Lord.of.the.Rings.The.Two.Towers.2002.EXTENDED.REMASTERED.1080p.BluRay.x264.DTS-HD.MA.6.1-SWTYBLZ/The.Lord.of.the.Rings.The.Two.Towers.2002.EXTENDED.REMASTERED.1080p.BluRay.x264.DTS-HD.MA.6.1-SWTYBLZ.mkv',

@@ -130,6 +130,8 @@ export function LibraryPage() {
   const total = data?.page?.total ?? { movies: 0, series: 0 };
   const rows = data ? rowsOf(data, filter.tab) : [];
   const matching = total[filter.tab];
+  // One page of answers needs no paging buttons; an offset past the first page always keeps them.
+  const paged = matching > PAGE_SIZE || filter.offset > 0;
 
   return (
     <Page
@@ -199,15 +201,19 @@ export function LibraryPage() {
           </div>
           <Rows rows={rows} label={filter.tab === 'movies' ? 'Movies' : 'Series'} />
           <nav className="library-pager" aria-label="Pages of the library">
-            <button type="button" disabled={filter.offset === 0} onClick={() => setFilter((f) => ({ ...f, offset: Math.max(0, f.offset - PAGE_SIZE) }))}>
-              Previous
-            </button>
+            {paged ? (
+              <button type="button" disabled={filter.offset === 0} onClick={() => setFilter((f) => ({ ...f, offset: Math.max(0, f.offset - PAGE_SIZE) }))}>
+                Previous
+              </button>
+            ) : null}
             <span className="muted" role="status">
               {shownRange(data.page?.offset ?? 0, rows.length, matching)}
             </span>
-            <button type="button" disabled={filter.offset + PAGE_SIZE >= matching} onClick={() => setFilter((f) => ({ ...f, offset: f.offset + PAGE_SIZE }))}>
-              Next
-            </button>
+            {paged ? (
+              <button type="button" disabled={filter.offset + PAGE_SIZE >= matching} onClick={() => setFilter((f) => ({ ...f, offset: f.offset + PAGE_SIZE }))}>
+                Next
+              </button>
+            ) : null}
           </nav>
         </>
       ) : null}
