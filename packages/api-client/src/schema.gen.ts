@@ -283,9 +283,29 @@ export interface paths {
         put?: never;
         /**
          * Run one scanner pass
-         * @description With dry_run on, only records plans. Joins a pass that is already waiting or running.
+         * @description With dry_run on (the config’s, or `?dry_run=true` whatever the config says) only records plans. Joins a pass that is already waiting or running; a `?dry_run=true` preview is a pass of its own, joining none.
          */
         post: operations["postScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scan/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a pass over the downloads a preview planned, and no others
+         * @description A pass of its own (joining none) that plans and carries out only the named downloads: a file that arrived after the preview is left alone, and one that changed is planned anew (or skipped). With dry_run on it only records plans, as any pass.
+         */
+        post: operations["postScanImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1603,6 +1623,10 @@ export interface components {
             item: components["schemas"]["TranscodeItem"];
             job: components["schemas"]["JobRef"];
             status_url: string;
+        };
+        ScanImportRequest: {
+            /** @description Absolute paths inside the downloads folder: the sources of a preview’s plans and their sidecars */
+            sources: string[];
         };
         ScanPass: {
             id: string;
@@ -3015,6 +3039,8 @@ export interface operations {
             query?: {
                 /** @description Seconds to wait for the job (0 = answer 202 at once). */
                 wait?: number;
+                /** @description true: a preview, whatever app.dry_run says; false or absent: app.dry_run decides */
+                dry_run?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3041,6 +3067,123 @@ export interface operations {
                 };
             };
             /** @description wait is not a number from 0 to 300; or the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postScanImport: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for the job (0 = answer 202 at once). */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanImportRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanResult"];
+                };
+            };
+            /** @description Accepted: the job runs on; follow status_url */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            /** @description a bad body: details.key names the source that is not an absolute path inside the downloads folder; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -74,6 +74,22 @@ describe('scanRunService', () => {
     expect(notices).toEqual([]);
   });
 
+  it('a payload naming a download outside the downloads folder fails for good, with nothing moved', async () => {
+    const { run } = await service();
+    const src = put('Heat.1995.1080p.mkv');
+    const payload = { trigger: 'api' as const, sources: [src, join(install.paths.drive, 'Movies/x.mkv')] };
+    await expect(run.pass(ctx('3'), payload)).rejects.toSatisfy((err) => err instanceof Final && err.message.includes('sources.1: must lie inside'));
+    expect(existsSync(src)).toBe(true);
+  });
+
+  it('a preview payload plans only, whatever dry_run says', async () => {
+    const { run, notices } = await service();
+    const src = put('Heat.1995.1080p.mkv');
+    expect(await run.pass(ctx('4'), { trigger: 'api', dry_run: true })).toMatchObject({ dry_run: true, counts: { plans: 1, moved: 0 } });
+    expect(existsSync(src)).toBe(true);
+    expect(notices).toEqual([]);
+  });
+
   it('hands a manual import refused in dry run to the final port, and imports once dry run is off', async () => {
     const { run, notices } = await service();
     const src = put('Heat.1995.1080p.mkv');

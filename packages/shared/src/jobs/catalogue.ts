@@ -241,10 +241,24 @@ export const notifyProgressSchema = z.object({
 /** A manual import's result: a pass's, of the files it chose, and the aliases `remember` saved. */
 export const manualImportResultSchema = scanResultSchema.extend({ remembered: z.array(aliasSchema) });
 
+/** The most downloads one `POST /api/scan/import` names: a request body of about 1 MiB. */
+export const SCAN_SOURCES_MAX = 5000;
+
+/**
+ * A scanner pass. `dry_run`: a preview whatever `app.dry_run` says. `sources`: only these downloads
+ * (a preview's plan, confirmed by the owner); the worker checks again that each lies in the
+ * downloads folder. Either makes a pass of its own that no other request joins.
+ */
+export const scanPassPayloadSchema = z.strictObject({
+  trigger: z.enum(['api', 'schedule', 'watch']),
+  dry_run: z.literal(true).optional(),
+  sources: z.array(z.string().min(1).max(4096)).min(1).max(SCAN_SOURCES_MAX).optional(),
+});
+
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
-    payload: z.strictObject({ trigger: z.enum(['api', 'schedule', 'watch']) }),
+    payload: scanPassPayloadSchema,
     result: passSummarySchema,
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keepPasses },
     joinRunning: true,
