@@ -150,3 +150,35 @@ describe.each([
     await rm(late);
   }, 60_000);
 });
+
+describe('a question that no longer holds', () => {
+  it('Run all queues nothing when the line changed while the question was open, and says so', async () => {
+    const page = await stack().newPage();
+    page.setDefaultTimeout(15_000);
+    await logIn(page, 'Activity');
+    await open(page, 'Transcodes');
+    await page
+      .locator('tbody tr')
+      .nth(TITLES.length - 1)
+      .waitFor();
+    await page.getByRole('button', { name: 'Run all' }).click();
+    const ask = page.getByRole('dialog', { name: 'Transcode 3 files to MP4?' });
+    await ask.waitFor();
+
+    const file = join(stack().install.paths.drive, 'Movies', 'Delta (2004)', 'Delta (2004).mkv');
+    await mkdir(join(file, '..'), { recursive: true });
+    await writeFile(file, Buffer.alloc(4096));
+    expect((await fetch(`${stack().baseUrl}/api/library/scan?wait=60`, withTestKey({ method: 'POST' }))).status).toBe(200);
+
+    // The movies the downloads tests imported are indexed now too.
+    const listed = await api<{ queue: { status: string; job_id: string | null }[] }>('/api/tools/transcoder');
+    const waiting = listed.queue.filter((e) => e.status === 'queued' && e.job_id === null).length;
+    expect(waiting).toBeGreaterThan(3);
+    await ask.getByRole('button', { name: 'Transcode 3 files' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(`The line changed: ${waiting} files wait to be queued now, not the 3 asked about. Nothing was queued; ask again.`)
+      .waitFor();
+    expect(await withJob()).toBe(0);
+  }, 60_000);
+});

@@ -659,7 +659,7 @@ export interface paths {
         put?: never;
         /**
          * Queue every queued transcode at once
-         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (`"paused": true`). Dry run: the first 100 entries with their commands, and `total`.
+         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (`"paused": true`). Dry run: the first 100 entries with their commands, and `total`. `?expect=<n>`: the number of entries the client asked its user about; when another number waits, a 409 and nothing is queued.
          */
         post: operations["postTranscoderRunAll"];
         delete?: never;
@@ -4714,7 +4714,10 @@ export interface operations {
     };
     postTranscoderRunAll: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many entries the user was told would be queued */
+                expect?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4739,7 +4742,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunAllStarted"];
                 };
             };
-            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description expect is not a whole number; the body is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4759,6 +4762,15 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description expect: another number of entries waits to be queued now (details.waiting); nothing was queued */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -114,7 +114,11 @@ function useTranscoderActions() {
   const refresh = () => queries.invalidateQueries({ queryKey: queryKeys.transcoder() });
   const after = { onSettled: refresh };
   const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), ...after });
-  const runAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-all')), ...after });
+  // `expect`: how many entries the question named; the API queues none when another number waits.
+  const runAll = useMutation({
+    mutationFn: (expect?: number) => unwrap(api.POST('/api/tools/transcoder/run-all', { params: { query: { expect } } })),
+    ...after,
+  });
   // What Run all queued last is no longer what waits once the waiting jobs are cancelled.
   const cancelAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/cancel-all')), onSuccess: () => runAll.reset(), ...after });
   const pause = useMutation({
@@ -153,20 +157,20 @@ function useAskRunAll(runAll: Actions['runAll'], ask: (a: Asking) => void) {
   const [reading, setReading] = useState(false);
   const start = async () => {
     if (!config.data) return;
-    if (config.data.app.dry_run) return runAll.mutate();
+    if (config.data.app.dry_run) return runAll.mutate(undefined);
     setReading(true);
     try {
       const now = await queries.fetchQuery({ queryKey: queryKeys.transcoder(), queryFn: fetchQueue, staleTime: 0 });
       const line = now.queue.filter((e) => e.status === 'queued' && e.job_id === null);
       // Nothing to queue: the API's own answer says so, and nothing changes.
-      if (line.length === 0) return runAll.mutate();
+      if (line.length === 0) return runAll.mutate(0);
       ask({
         question: transcodeAllQuestion(
           line.map((e) => e.ext),
           config.data.transcoder.keep_original,
           now.paused,
         ),
-        go: () => runAll.mutate(),
+        go: () => runAll.mutate(line.length),
       });
     } catch {
       // The queue could not be read: nothing is asked, nothing runs; the page's own query shows why.
