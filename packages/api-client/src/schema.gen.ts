@@ -1350,6 +1350,8 @@ export interface components {
             plans: components["schemas"]["Plan"][];
             moves: components["schemas"]["Move"][];
             skipped: components["schemas"]["Skipped"][];
+            /** @enum {boolean} */
+            chosen?: true;
             remembered: {
                 name: string;
                 series: string;
@@ -1660,6 +1662,8 @@ export interface components {
             plans: components["schemas"]["Plan"][];
             moves: components["schemas"]["Move"][];
             skipped: components["schemas"]["Skipped"][];
+            /** @enum {boolean} */
+            chosen?: true;
         };
         SessionEnded: {
             /** @enum {boolean} */

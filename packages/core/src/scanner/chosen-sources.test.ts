@@ -76,6 +76,8 @@ describe('a pass of chosen downloads', () => {
     const later = s.put('Alien.1979.mkv');
     const laterSrt = s.put('Heat.1995/Heat.1995.fr.srt', 100);
     const result = await s.pass({ sources: new Set(sources) });
+    expect(result.chosen).toBe(true);
+    expect(preview.chosen).toBeUndefined();
     expect(result.moves.map((m) => [m.source, m.status])).toEqual([[heat, 'moved']]);
     expect(result.moves[0]!.sidecars.map((x) => x.source)).toEqual([srt]);
     expect(result.skipped).toEqual([]);

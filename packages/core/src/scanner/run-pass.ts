@@ -296,6 +296,6 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       { dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length },
       opts.manual ? 'manual import done' : 'scanner pass done',
     );
-    return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped };
+    return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped, ...(opts.sources ? { chosen: true as const } : {}) };
   });
 }

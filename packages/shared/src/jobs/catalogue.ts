@@ -64,6 +64,11 @@ export const scanResultSchema = z.object({
   plans: z.array(planSchema),
   moves: z.array(moveSchema),
   skipped: z.array(skippedSchema),
+  /**
+   * A pass over chosen downloads alone (`POST /api/scan/import`): its lists say nothing of the
+   * other files, so what waits for the owner is read from the last whole pass. Absent otherwise.
+   */
+  chosen: z.literal(true).optional(),
 });
 
 /** How many files a pass planned, moved, failed to move and skipped. */
