@@ -137,7 +137,7 @@ describe.each([
     await page.getByRole('button', { name: 'Import these (1)' }).click();
     const ask = page.getByRole('dialog', { name: 'Move 1 file into the library?' });
     await ask.waitFor();
-    expect(await ask.textContent()).toContain('They leave the downloads folder for the library.');
+    expect(await ask.textContent()).toContain('It leaves the downloads folder for the library.');
     await expectAccessible(page);
     await expectDialogFits(page);
     await ask.getByRole('button', { name: 'Move 1 file' }).click();

@@ -46,7 +46,10 @@ describe('importQuestion', () => {
     expect(q.consequence).toContain('Only the files of this preview are imported');
   });
 
-  it('leaves out sidecars when there are none', () => {
+  it('leaves out sidecars when there are none, and speaks of one file in the singular', () => {
     expect(importQuestion(1, 0, 'move')).toMatchObject({ title: 'Move 1 file into the library?', confirm: 'Move 1 file' });
+    expect(importQuestion(1, 0, 'move').consequence).toMatch(/^It leaves the downloads folder/);
+    expect(importQuestion(1, 2, 'hardlink').consequence).toMatch(/^The download stays where it is \(for seeding\); the library gets a second name for it/);
+    expect(importQuestion(1, 0, 'copy').consequence).toMatch(/^The download stays where it is; it is copied/);
   });
 });

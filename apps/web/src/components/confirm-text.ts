@@ -57,10 +57,15 @@ const VERB: Record<TransferMode, string> = { move: 'Move', hardlink: 'Hard-link'
 /** Import these: `videos` planned, `sidecars` (subtitles, .nfo) travelling with them; `mode` is `[library] transfer`. */
 export function importQuestion(videos: number, sidecars: number, mode: TransferMode): Question {
   const what = sidecars === 0 ? count(videos, 'file') : `${count(videos, 'file')} and ${count(sidecars, 'subtitle or info file', 'subtitle and info files')}`;
+  const one = videos === 1;
   const fate: Record<TransferMode, string> = {
-    move: 'They leave the downloads folder for the library.',
-    hardlink: 'The downloads stay where they are (for seeding); the library gets a second name for each, taking no more space.',
-    copy: 'The downloads stay where they are; each is copied into the library, taking its space again.',
+    move: `${one ? 'It leaves' : 'They leave'} the downloads folder for the library.`,
+    hardlink: one
+      ? 'The download stays where it is (for seeding); the library gets a second name for it, taking no more space.'
+      : 'The downloads stay where they are (for seeding); the library gets a second name for each, taking no more space.',
+    copy: one
+      ? 'The download stays where it is; it is copied into the library, taking its space again.'
+      : 'The downloads stay where they are; each is copied into the library, taking its space again.',
   };
   return {
     title: `${VERB[mode]} ${what} into the library?`,
