@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelAllQuestion, importQuestion, transcodeAllQuestion } from './confirm-text.ts';
+import { cancelAllQuestion, discardOriginalQuestion, importQuestion, transcodeAllQuestion } from './confirm-text.ts';
 
 describe('transcodeAllQuestion', () => {
   it('names the count, the container and that the originals are deleted when keep_original is off', () => {
@@ -51,5 +51,15 @@ describe('importQuestion', () => {
     expect(importQuestion(1, 0, 'move').consequence).toMatch(/^It leaves the downloads folder/);
     expect(importQuestion(1, 2, 'hardlink').consequence).toMatch(/^The download stays where it is \(for seeding\); the library gets a second name for it/);
     expect(importQuestion(1, 0, 'copy').consequence).toMatch(/^The download stays where it is; it is copied/);
+  });
+});
+
+describe('discardOriginalQuestion', () => {
+  it('names the file and says the MP4 stays', () => {
+    expect(discardOriginalQuestion('/m/Movies/Heat (1995)/Heat (1995).mkv')).toEqual({
+      title: 'Delete the original Heat (1995).mkv?',
+      consequence: '/m/Movies/Heat (1995)/Heat (1995).mkv is deleted for good; the MP4 made from it stays.',
+      confirm: 'Delete the original',
+    });
   });
 });

@@ -50,6 +50,16 @@ export function cancelAllQuestion(waiting: number, running: number): Question {
   };
 }
 
+/** Discard original: one file, but gone for good. */
+export function discardOriginalQuestion(path: string): Question {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return {
+    title: `Delete the original ${name}?`,
+    consequence: `${path} is deleted for good; the MP4 made from it stays.`,
+    confirm: 'Delete the original',
+  };
+}
+
 export type TransferMode = 'move' | 'hardlink' | 'copy';
 
 const VERB: Record<TransferMode, string> = { move: 'Move', hardlink: 'Hard-link', copy: 'Copy' };

@@ -5,7 +5,7 @@ import { useLiveJobs } from '../api/live.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { cancelAllQuestion, transcodeAllQuestion, type Question } from '../components/confirm-text.ts';
+import { cancelAllQuestion, discardOriginalQuestion, transcodeAllQuestion, type Question } from '../components/confirm-text.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, useRowWindow, When } from '../components/ui.tsx';
 
@@ -141,7 +141,8 @@ function useTranscoderActions() {
   return { runNext, runAll, cancelAll, pause, retry, priority, cancel, discard };
 }
 
-type Actions = ReturnType<typeof useTranscoderActions>;
+/** The page's mutations, and how a row asks before one that removes a file. */
+type Actions = ReturnType<typeof useTranscoderActions> & { ask: (a: Asking) => void };
 
 /** What is asked before an action on many files, and what runs once the owner says yes. */
 type Asking = { question: Question; go: () => void };
@@ -292,7 +293,8 @@ function RowActions({ entry: i, actions, dryRun }: { entry: Entry; actions: Acti
           className="danger"
           disabled={discard.isPending}
           onClick={() => {
-            if (dryRun || confirm(`Remove the original ${i.path}? The MP4 stays.`)) discard.mutate(i.path);
+            if (dryRun) discard.mutate(i.path);
+            else actions.ask({ question: discardOriginalQuestion(i.path), go: () => discard.mutate(i.path) });
           }}
         >
           Discard original <span className="sr-only">{fileName(i.path)}</span>
@@ -376,13 +378,13 @@ export function TranscodesPage() {
   const ordered = useMemo(() => inLineOrder(queue.data?.queue ?? []), [queue.data]);
   const rows = useRowWindow(ordered, itemText);
   const live = useLiveProgress();
-  const actions = useTranscoderActions();
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const actions = { ...useTranscoderActions(), ask: setAsking };
   const { pause, runNext, runAll, cancelAll, retry, priority, cancel, discard } = actions;
   const paused = queue.data?.paused ?? false;
   const dryRun = config.data?.app.dry_run ?? true;
   const waiting = ordered.filter((e) => e.status === 'queued' && e.job_id !== null).length;
   const running = ordered.filter((e) => e.status === 'running').length;
-  const [asking, setAsking] = useState<Asking | null>(null);
   return (
     <Page
       id="transcodes"
