@@ -182,22 +182,8 @@ function useAskRunAll(runAll: Actions['runAll'], ask: (a: Asking) => void) {
   return { start, busy: reading || runAll.isPending || !config.data };
 }
 
-function QueueButtons({
-  actions,
-  loaded,
-  paused,
-  waiting,
-  running,
-  ask,
-}: {
-  actions: Actions;
-  loaded: boolean;
-  paused: boolean;
-  waiting: number;
-  running: number;
-  ask: (a: Asking) => void;
-}) {
-  const { pause, runNext, runAll, cancelAll } = actions;
+function QueueButtons({ actions, loaded, paused, waiting, running }: { actions: Actions; loaded: boolean; paused: boolean; waiting: number; running: number }) {
+  const { pause, runNext, runAll, cancelAll, ask } = actions;
   const all = useAskRunAll(runAll, ask);
   const askCancelAll = () => ask({ question: cancelAllQuestion(waiting, running), go: () => cancelAll.mutate() });
   return (
@@ -389,7 +375,7 @@ export function TranscodesPage() {
     <Page
       id="transcodes"
       title="Transcodes"
-      actions={<QueueButtons actions={actions} loaded={!!queue.data} paused={paused} waiting={waiting} running={running} ask={setAsking} />}
+      actions={<QueueButtons actions={actions} loaded={!!queue.data} paused={paused} waiting={waiting} running={running} />}
     >
       {asking ? (
         <ConfirmDialog
