@@ -97,8 +97,10 @@ describe('the Transcodes page steering the queue, in a browser', () => {
     await done.and(page.locator('[data-status="done"]')).waitFor({ timeout: 30_000 });
     expect(await done.getByTestId('position').textContent()).toBe('–');
     expect(await done.getByTestId('result').textContent()).toMatch(/B → .*B.*mpeg4 → h264.*in \d+s/);
-    page.once('dialog', (d) => void d.accept());
     await done.getByRole('button', { name: 'Discard original' }).click();
+    const ask = page.getByRole('dialog', { name: 'Delete the original Bravo (2002).mkv?' });
+    expect(await ask.textContent()).toContain('the MP4 made from it stays');
+    await ask.getByRole('button', { name: 'Delete the original' }).click();
     await page
       .getByRole('status')
       .getByText(/^Removed /)

@@ -95,7 +95,12 @@ describe('the web UI, in a browser', () => {
 
     await open(page, 'Downloads');
     await page.getByText('Live: changes files').waitFor();
+    // Dry run off: a preview first, then the owner's word, naming the transfer mode.
     await page.getByRole('button', { name: 'Scan downloads' }).click();
+    await page.getByRole('heading', { name: 'Preview: nothing moved yet' }).waitFor();
+    await page.getByRole('button', { name: 'Import these (1)' }).click();
+    const ask = page.getByRole('dialog', { name: 'Hard-link 1 file into the library?' });
+    await ask.getByRole('button', { name: 'Hard-link 1 file' }).click();
     await page.getByRole('heading', { name: 'Pass result' }).waitFor();
     await page.locator('.pass-result [data-status="moved"]').waitFor();
     // Linked, not moved: the download stays for seeding.

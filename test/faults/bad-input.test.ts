@@ -769,6 +769,8 @@ describe('every endpoint over HTTP, against a real API process', () => {
   ];
   const POSTS = [
     '/api/scan?wait=0',
+    '/api/scan?dry_run=true&wait=0',
+    '/api/scan/import?wait=0',
     '/api/library/scan?wait=0',
     '/api/media/tracks?wait=0',
     '/api/settings',

@@ -283,9 +283,29 @@ export interface paths {
         put?: never;
         /**
          * Run one scanner pass
-         * @description With dry_run on, only records plans. Joins a pass that is already waiting or running.
+         * @description With dry_run on (the config’s, or `?dry_run=true` whatever the config says) only records plans. Joins a pass that is already waiting or running; a `?dry_run=true` preview is a pass of its own, joining none.
          */
         post: operations["postScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scan/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a pass over the downloads a preview planned, and no others
+         * @description A pass of its own (joining none) that plans and carries out only the named downloads: a file that arrived after the preview is left alone, and one that changed is planned anew (or skipped). With dry_run on it only records plans, as any pass.
+         */
+        post: operations["postScanImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -659,7 +679,7 @@ export interface paths {
         put?: never;
         /**
          * Queue every queued transcode at once
-         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (`"paused": true`). Dry run: the first 100 entries with their commands, and `total`.
+         * @description One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (`"paused": true`). Dry run: the first 100 entries with their commands, and `total`. `?expect=<n>`: the number of entries the client asked its user about; when another number waits, a 409 and nothing is queued.
          */
         post: operations["postTranscoderRunAll"];
         delete?: never;
@@ -1390,6 +1410,8 @@ export interface components {
             plans: components["schemas"]["Plan"][];
             moves: components["schemas"]["Move"][];
             skipped: components["schemas"]["Skipped"][];
+            /** @enum {boolean} */
+            chosen?: true;
             remembered: {
                 name: string;
                 series: string;
@@ -1664,6 +1686,10 @@ export interface components {
             job: components["schemas"]["JobRef"];
             status_url: string;
         };
+        ScanImportRequest: {
+            /** @description Absolute paths inside the downloads folder: the sources of a preview’s plans and their sidecars */
+            sources: string[];
+        };
         ScanPass: {
             id: string;
             dry_run: boolean;
@@ -1696,6 +1722,8 @@ export interface components {
             plans: components["schemas"]["Plan"][];
             moves: components["schemas"]["Move"][];
             skipped: components["schemas"]["Skipped"][];
+            /** @enum {boolean} */
+            chosen?: true;
         };
         SessionEnded: {
             /** @enum {boolean} */
@@ -3075,6 +3103,8 @@ export interface operations {
             query?: {
                 /** @description Seconds to wait for the job (0 = answer 202 at once). */
                 wait?: number;
+                /** @description true: a preview, whatever app.dry_run says; false or absent: app.dry_run decides */
+                dry_run?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3101,6 +3131,123 @@ export interface operations {
                 };
             };
             /** @description wait is not a number from 0 to 300; or the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the body is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postScanImport: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for the job (0 = answer 202 at once). */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanImportRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanResult"];
+                };
+            };
+            /** @description Accepted: the job runs on; follow status_url */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            /** @description a bad body: details.key names the source that is not an absolute path inside the downloads folder; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4742,7 +4889,10 @@ export interface operations {
     };
     postTranscoderRunAll: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many entries the user was told would be queued */
+                expect?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4767,7 +4917,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunAllStarted"];
                 };
             };
-            /** @description the body is not sent as Content-Type: application/json, or is not valid JSON */
+            /** @description expect is not a whole number; the body is not sent as Content-Type: application/json, or is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4787,6 +4937,15 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description expect: another number of entries waits to be queued now (details.waiting); nothing was queued */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

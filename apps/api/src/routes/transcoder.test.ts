@@ -318,6 +318,25 @@ describe('POST /api/tools/transcoder/run-all', () => {
     expect(await post('/api/tools/transcoder/run-all')).toEqual({ status: 200, body: { queued: 0, jobs: [], paused: false } });
   });
 
+  it('?expect= queues only when that many entries wait, the number the user was asked about; otherwise 409 and nothing changes', async () => {
+    const calls: any[] = [];
+    await library({ jobs: recordingJobs(calls) });
+    await t.config.updateSettings({ app: { dry_run: false } });
+    const before = t.config.currentState().transcodes;
+    const changed = await post('/api/tools/transcoder/run-all?expect=2');
+    expect(changed).toMatchObject({ status: 409, body: { error: { code: 'conflict', details: { reason: 'changed', key: 'expect', waiting: 3 } } } });
+    expect(changed.body.error.message).toBe('The line changed: 3 files wait to be queued now, not the 2 asked about. Nothing was queued; ask again.');
+    expect(calls).toEqual([]);
+    expect(t.config.currentState().transcodes).toEqual(before);
+    for (const bad of ['-1', '1e2', 'x', '2.5']) {
+      expect(await post(`/api/tools/transcoder/run-all?expect=${bad}`)).toMatchObject({ status: 400, body: { error: { details: { key: 'expect' } } } });
+    }
+    expect(calls).toEqual([]);
+    const res = await post('/api/tools/transcoder/run-all?expect=3');
+    expect(res).toMatchObject({ status: 202, body: { queued: 3 } });
+    expect(calls).toHaveLength(3);
+  });
+
   it('queues a long line in batches; a batch Redis refuses, and every one after it, goes back in line', async () => {
     let calls = 0;
     const sizes: number[] = [];

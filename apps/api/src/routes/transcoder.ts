@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { accumulate } from '@mo/core';
+import { accumulate, AppError } from '@mo/core';
 import { probeFile } from '@mo/core/media';
 import {
   listing,
@@ -30,7 +30,7 @@ import type { AppDeps } from '../http/env.ts';
 import { statusUrl } from '../http/jobs.ts';
 import { transcodeJobs } from '../http/transcode-jobs.ts';
 import { cacheStreamedJson, sendJson, type CachedJson } from '../http/cached-json.ts';
-import { body, errors, json, router, segment, NOT_MODIFIED } from '../openapi/route.ts';
+import { body, errors, json, queryValue, router, segment, NOT_MODIFIED } from '../openapi/route.ts';
 import { runAllAnswer, runNextAnswer } from '../openapi/schemas.ts';
 
 const getTranscoder = createRoute({
@@ -69,13 +69,27 @@ const runAll = createRoute({
   operationId: 'postTranscoderRunAll',
   summary: 'Queue every queued transcode at once',
   tags: ['tools'],
-  description: `One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (\`"paused": true\`). Dry run: the first ${RUN_ALL_DRY_RUN_LIMIT} entries with their commands, and \`total\`.`,
+  description: `One job per queued entry, in run order; the workers run as many at a time as their WORKER_CONCURRENCY allows. While the queue is paused the jobs are queued all the same and wait for resume (\`"paused": true\`). Dry run: the first ${RUN_ALL_DRY_RUN_LIMIT} entries with their commands, and \`total\`. \`?expect=<n>\`: the number of entries the client asked its user about; when another number waits, a 409 and nothing is queued.`,
+  request: {
+    query: z.object({ expect: queryValue(expectParam, { type: 'integer', minimum: 0, description: 'How many entries the user was told would be queued' }) }),
+  },
   responses: {
     200: json(runAllAnswer, 'Dry run, or nothing was queued'),
     202: json(runAllStartedResponse, 'Accepted: the jobs run on, or wait for resume while paused'),
-    ...errors({ 503: 'Redis or the queue cannot be reached; nothing was queued' }),
+    ...errors({
+      400: 'expect is not a whole number',
+      409: 'expect: another number of entries waits to be queued now (details.waiting); nothing was queued',
+      503: 'Redis or the queue cannot be reached; nothing was queued',
+    }),
   },
 });
+
+/** `?expect=`: plain digits (Number() would also take "1e2" and " 5"); absent or empty, none. */
+function expectParam(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,7}$/.test(raw)) throw new AppError('bad_request', 'expect: must be a whole number', { key: 'expect' });
+  return Number(raw);
+}
 
 const cancelAll = createRoute({
   method: 'post',
@@ -232,7 +246,7 @@ export function transcoderRoutes({ config, jobs, library, logger }: AppDeps) {
       return c.json({ item: next.item, job: next.job, status_url: statusUrl('transcode', next.job.id) }, 202);
     })
     .openapi(runAll, async (c) => {
-      const all = await service().runAll();
+      const all = await service().runAll({ expect: c.req.valid('query').expect });
       if (all.kind === 'dry_run') return c.json({ dry_run: true as const, items: all.items, total: all.total }, 200);
       const list = all.jobs.map(({ path, job }) => ({ path, job, status_url: statusUrl('transcode', job.id) }));
       return c.json({ queued: list.length, jobs: list, paused: all.paused }, list.length === 0 ? 200 : 202);

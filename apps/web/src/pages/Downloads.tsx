@@ -1,6 +1,9 @@
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { count, importQuestion } from '../components/confirm-text.ts';
 import { episodeCode, formatBytes } from '../components/format.ts';
 import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
@@ -11,6 +14,21 @@ type ScanResult = Awaited<ReturnType<typeof runScan>>;
 function runScan() {
   return unwrap(api.POST('/api/scan', { params: { query: { wait: 120 } } }));
 }
+
+/** A dry-run pass whatever the config says: what `Scan downloads` would do, with nothing moved. */
+function runPreview() {
+  return unwrap(api.POST('/api/scan', { params: { query: { wait: 120, dry_run: 'true' } } }));
+}
+
+/** A pass over the previewed downloads alone: a file that arrived since is left for the next pass. */
+function runImport(sources: string[]) {
+  return unwrap(api.POST('/api/scan/import', { params: { query: { wait: 120 } }, body: { sources } }));
+}
+
+type Planned = Extract<ScanResult, { plans: unknown }>['plans'][number];
+
+/** Every file a preview would carry: each plan's video and its sidecars. */
+const sourcesOf = (plans: readonly Planned[]) => plans.flatMap((p) => [p.source, ...p.sidecars.map((x) => x.source)]);
 
 function whatItIs(
   m: {
@@ -36,14 +54,15 @@ function useIsVideo() {
   return (path: string) => extensions.some((ext) => path.toLowerCase().endsWith(ext));
 }
 
-function PassResult({ result }: { result: ScanResult }) {
+function PassResult({ result, heading, children }: { result: ScanResult; heading?: string; children?: ReactNode }) {
   const isVideo = useIsVideo();
   if (!('plans' in result)) {
     return <p role="status">The pass was queued; its result will appear under Activity.</p>;
   }
   return (
     <section aria-labelledby="pass-h" className="pass-result">
-      <h2 id="pass-h">{result.dry_run ? 'Plan (dry run: nothing moved)' : 'Pass result'}</h2>
+      <h2 id="pass-h">{heading ?? (result.dry_run ? 'Plan (dry run: nothing moved)' : 'Pass result')}</h2>
+      {children}
       {result.plans.length + result.moves.length + result.skipped.length === 0 ? <Empty>Nothing to do.</Empty> : null}
       {(result.dry_run ? result.plans : result.moves).length > 0 ? (
         <table className="grid">
@@ -60,6 +79,15 @@ function PassResult({ result }: { result: ScanResult }) {
                 <tr key={p.source}>
                   <td className="path">
                     <PathText path={p.source} />
+                    {p.sidecars.length > 0 ? (
+                      <ul className="sidecars" aria-label={`Files that go with ${p.source}`}>
+                        {p.sidecars.map((x) => (
+                          <li key={x.source}>
+                            <PathText path={x.source} />
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </td>
                   <td className="path">
                     <PathText path={p.destination} />
@@ -138,19 +166,78 @@ function Pending() {
   );
 }
 
-export function DownloadsPage() {
+/**
+ * `Scan downloads`: with dry run on, a pass (which only plans) as before. With it off, a preview
+ * first, whose plan the owner confirms with `Import these`; that imports the previewed files alone.
+ */
+function useScanDownloads() {
   const queries = useQueryClient();
+  const config = useConfig();
+  const onSettled = () => {
+    void queries.invalidateQueries({ queryKey: queryKeys.downloads() });
+    void queries.invalidateQueries({ queryKey: queryKeys.importsPending() });
+    void queries.invalidateQueries({ queryKey: queryKeys.dashboard() });
+  };
+  const scan = useMutation({ mutationFn: runScan, onSettled });
+  const preview = useMutation({ mutationFn: runPreview, onSettled });
+  const imported = useMutation({ mutationFn: runImport, onSettled, onSuccess: () => preview.reset() });
+  const start = () => {
+    for (const m of [scan, preview, imported]) m.reset();
+    if (config.data?.app.dry_run) scan.mutate();
+    else preview.mutate();
+  };
+  const busy = !config.data || scan.isPending || preview.isPending || imported.isPending;
+  return { scan, preview, imported, start, busy, mode: config.data?.library.transfer ?? 'move' };
+}
+
+type ScanDownloads = ReturnType<typeof useScanDownloads>;
+
+/** The preview's plan, with `Import these (N)` (asking first, naming the transfer mode) and `Cancel`. */
+function Preview({ run }: { run: ScanDownloads }) {
+  const [asking, setAsking] = useState(false);
+  const result = run.preview.data;
+  if (!result) return null;
+  if (!('plans' in result)) return <p role="status">The preview is still running; its plan will appear under Activity. Nothing was moved.</p>;
+  const plans = result.plans;
+  const sidecars = plans.reduce((n, p) => n + p.sidecars.length, 0);
+  const question = importQuestion(plans.length, sidecars, run.mode);
+  return (
+    <PassResult result={result} heading="Preview: nothing moved yet">
+      <p className="muted">
+        {plans.length === 0
+          ? 'Nothing would be imported.'
+          : `${count(plans.length, 'file')} would be imported${sidecars > 0 ? `, with ${count(sidecars, 'subtitle or info file', 'subtitle and info files')}` : ''}.`}
+      </p>
+      <div className="preview-actions">
+        {plans.length > 0 ? (
+          <button type="button" onClick={() => setAsking(true)} disabled={run.imported.isPending} aria-haspopup="dialog">
+            Import these ({plans.length.toLocaleString()})
+          </button>
+        ) : null}
+        <button type="button" className="link" onClick={() => run.preview.reset()} disabled={run.imported.isPending}>
+          {plans.length > 0 ? 'Cancel' : 'Close'}
+        </button>
+      </div>
+      {asking ? (
+        <ConfirmDialog
+          question={question}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            run.imported.mutate(sourcesOf(plans));
+          }}
+        />
+      ) : null}
+    </PassResult>
+  );
+}
+
+export function DownloadsPage() {
   // The worker refreshes the listing within seconds of a change, with no job the event stream would
   // tell of; asking again this often costs the API a stat and the bytes it built once.
   const list = useQuery({ queryKey: queryKeys.downloads(), queryFn: () => unwrap(api.GET('/api/downloads')), refetchInterval: 5000 });
-  const scan = useMutation({
-    mutationFn: runScan,
-    onSettled: () => {
-      void queries.invalidateQueries({ queryKey: queryKeys.downloads() });
-      void queries.invalidateQueries({ queryKey: queryKeys.importsPending() });
-      void queries.invalidateQueries({ queryKey: queryKeys.dashboard() });
-    },
-  });
+  const run = useScanDownloads();
+  const { scan, preview, imported } = run;
   return (
     <Page
       id="downloads"
@@ -158,16 +245,19 @@ export function DownloadsPage() {
       actions={
         <>
           <DryRunBadge />
-          <button type="button" onClick={() => scan.mutate()} disabled={scan.isPending}>
+          <button type="button" onClick={run.start} disabled={run.busy}>
             Scan downloads
           </button>
         </>
       }
     >
-      <ErrorNote error={scan.error} />
-      {scan.isPending ? <p role="status">Scanning…</p> : null}
+      <ErrorNote error={scan.error ?? preview.error ?? imported.error} />
+      {scan.isPending || preview.isPending ? <p role="status">Scanning…</p> : null}
+      {imported.isPending ? <p role="status">Importing…</p> : null}
       <ImportAsHost>
         {scan.data ? <PassResult result={scan.data} /> : null}
+        <Preview run={run} />
+        {imported.data ? <PassResult result={imported.data} /> : null}
         <Pending />
       </ImportAsHost>
       <section aria-labelledby="files-h">

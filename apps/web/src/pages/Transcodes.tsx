@@ -4,6 +4,8 @@ import { api, unwrap } from '../api/client.ts';
 import { useLiveJobs } from '../api/live.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { formatBytes, formatDuration } from '../components/format.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { cancelAllQuestion, discardOriginalQuestion, transcodeAllQuestion, type Question } from '../components/confirm-text.ts';
 import { JobProgress } from '../components/progress.tsx';
 import { NotScanned, ScannedAt } from '../components/not-scanned.tsx';
 import { PathText } from '../components/path-text.tsx';
@@ -116,7 +118,11 @@ function useTranscoderActions() {
   const refresh = () => queries.invalidateQueries({ queryKey: queryKeys.transcoder() });
   const after = { onSettled: refresh };
   const runNext = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-next')), ...after });
-  const runAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/run-all')), ...after });
+  // `expect`: how many entries the question named; the API queues none when another number waits.
+  const runAll = useMutation({
+    mutationFn: (expect?: number) => unwrap(api.POST('/api/tools/transcoder/run-all', { params: { query: { expect } } })),
+    ...after,
+  });
   // What Run all queued last is no longer what waits once the waiting jobs are cancelled.
   const cancelAll = useMutation({ mutationFn: () => unwrap(api.POST('/api/tools/transcoder/cancel-all')), onSuccess: () => runAll.reset(), ...after });
   const pause = useMutation({
@@ -139,14 +145,51 @@ function useTranscoderActions() {
   return { runNext, runAll, cancelAll, pause, retry, priority, cancel, discard };
 }
 
-type Actions = ReturnType<typeof useTranscoderActions>;
+/** The page's mutations, and how a row asks before one that removes a file. */
+type Actions = ReturnType<typeof useTranscoderActions> & { ask: (a: Asking) => void };
 
-function QueueButtons({ actions, loaded, paused, waiting }: { actions: Actions; loaded: boolean; paused: boolean; waiting: number }) {
-  const { pause, runNext, runAll, cancelAll } = actions;
-  const askCancelAll = () => {
-    const jobs = waiting === 1 ? '1 transcode that waits' : `${waiting.toLocaleString()} transcodes that wait`;
-    if (confirm(`Cancel ${jobs} to start? Running transcodes go on; the files stay in line.`)) cancelAll.mutate();
+/** What is asked before an action on many files, and what runs once the owner says yes. */
+type Asking = { question: Question; go: () => void };
+
+/**
+ * Run all with dry run off asks first, from the queue as the API has it now (not as the page last
+ * polled it): how many entries it would queue and whether their originals are deleted. In dry run
+ * it only lists the commands, and asks nothing.
+ */
+function useAskRunAll(runAll: Actions['runAll'], ask: (a: Asking) => void) {
+  const queries = useQueryClient();
+  const config = useConfig();
+  const [reading, setReading] = useState(false);
+  const start = async () => {
+    if (!config.data) return;
+    if (config.data.app.dry_run) return runAll.mutate(undefined);
+    setReading(true);
+    try {
+      const now = await queries.fetchQuery({ queryKey: queryKeys.transcoder(), queryFn: fetchQueue, staleTime: 0 });
+      const line = now.queue.filter((e) => e.status === 'queued' && e.job_id === null);
+      // Nothing to queue: the API's own answer says so, and nothing changes.
+      if (line.length === 0) return runAll.mutate(0);
+      ask({
+        question: transcodeAllQuestion(
+          line.map((e) => e.ext),
+          config.data.transcoder.keep_original,
+          now.paused,
+        ),
+        go: () => runAll.mutate(line.length),
+      });
+    } catch {
+      // The queue could not be read: nothing is asked, nothing runs; the page's own query shows why.
+    } finally {
+      setReading(false);
+    }
   };
+  return { start, busy: reading || runAll.isPending || !config.data };
+}
+
+function QueueButtons({ actions, loaded, paused, waiting, running }: { actions: Actions; loaded: boolean; paused: boolean; waiting: number; running: number }) {
+  const { pause, runNext, runAll, cancelAll, ask } = actions;
+  const all = useAskRunAll(runAll, ask);
+  const askCancelAll = () => ask({ question: cancelAllQuestion(waiting, running), go: () => cancelAll.mutate() });
   return (
     <>
       <DryRunBadge />
@@ -159,11 +202,11 @@ function QueueButtons({ actions, loaded, paused, waiting }: { actions: Actions; 
       <button type="button" onClick={() => runNext.mutate()} disabled={runNext.isPending}>
         Run next
       </button>
-      <button type="button" onClick={() => runAll.mutate()} disabled={runAll.isPending}>
+      <button type="button" onClick={() => void all.start()} disabled={all.busy} aria-haspopup="dialog">
         Run all
       </button>
       {loaded ? (
-        <button type="button" onClick={askCancelAll} disabled={cancelAll.isPending || waiting === 0}>
+        <button type="button" onClick={askCancelAll} disabled={cancelAll.isPending || waiting === 0} aria-haspopup="dialog">
           Cancel all
         </button>
       ) : null}
@@ -242,7 +285,8 @@ function RowActions({ entry: i, actions, dryRun }: { entry: Entry; actions: Acti
           className="danger"
           disabled={discard.isPending}
           onClick={() => {
-            if (dryRun || confirm(`Remove the original ${i.path}? The MP4 stays.`)) discard.mutate(i.path);
+            if (dryRun) discard.mutate(i.path);
+            else actions.ask({ question: discardOriginalQuestion(i.path), go: () => discard.mutate(i.path) });
           }}
         >
           Discard original <span className="sr-only">{fileName(i.path)}</span>
@@ -328,13 +372,29 @@ export function TranscodesPage() {
   const ordered = useMemo(() => inLineOrder(queue.data?.queue ?? []), [queue.data]);
   const rows = useRowWindow(ordered, itemText);
   const live = useLiveProgress();
-  const actions = useTranscoderActions();
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const actions = { ...useTranscoderActions(), ask: setAsking };
   const { pause, runNext, runAll, cancelAll, retry, priority, cancel, discard } = actions;
   const paused = queue.data?.paused ?? false;
   const dryRun = config.data?.app.dry_run ?? true;
   const waiting = ordered.filter((e) => e.status === 'queued' && e.job_id !== null).length;
+  const running = ordered.filter((e) => e.status === 'running').length;
   return (
-    <Page id="transcodes" title="Transcodes" actions={<QueueButtons actions={actions} loaded={!!queue.data} paused={paused} waiting={waiting} />}>
+    <Page
+      id="transcodes"
+      title="Transcodes"
+      actions={<QueueButtons actions={actions} loaded={!!queue.data} paused={paused} waiting={waiting} running={running} />}
+    >
+      {asking ? (
+        <ConfirmDialog
+          question={asking.question}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null);
+            asking.go();
+          }}
+        />
+      ) : null}
       {paused ? <p className="muted">The queue is paused: running transcodes finish, nothing new starts until it is resumed.</p> : null}
       <ErrorNote error={pause.error} />
       <ErrorNote error={runNext.error} />

@@ -208,7 +208,7 @@ async function submit<N extends Exclude<JobName, 'transcode-run'>>(
   const data = def.payload.parse(payload);
   const q = queue(def.queue);
   const job = await guarded(async () => {
-    const added = await q.add(name, data, apiJobOptions(name));
+    const added = await q.add(name, data, apiJobOptions(name, data));
     // A deduplicated add hands back the id of the job it joined; load that job's own record.
     return (await q.getJob(added.id!)) ?? added;
   });

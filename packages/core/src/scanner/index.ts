@@ -1,5 +1,6 @@
 export type { DriveSpace } from './choose-drive.ts';
 export { extensionOf } from './download-rules.ts';
+export { checkSources } from './chosen-sources.ts';
 export * from './downloads-answer.ts';
 export * from './downloads-cache.ts';
 export * from './downloads-in-library.ts';

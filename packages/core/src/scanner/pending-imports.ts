@@ -37,11 +37,11 @@ export function pendingOf(
   return out;
 }
 
-/** The newest pass whose file can be read, or null before the first. */
+/** The newest whole pass whose file can be read (a pass of chosen downloads saw only those), or null before the first. */
 async function latestPass(passes: PassesStore): Promise<ScanResult | null> {
   for (const { name } of await listPassFiles(passes.dir)) {
     const result = await passes.read(name.slice(0, -'.json'.length));
-    if (result) return result;
+    if (result && !result.chosen) return result;
   }
   return null;
 }

@@ -45,6 +45,10 @@ export interface ScanPassOptions {
   pass?: string;
   /** The data folder's stores (the runtime config's DataStores); absent: those of `config.paths.data`. */
   data?: ScanStores;
+  /** A preview, whatever `app.dry_run` says. */
+  dryRun?: boolean;
+  /** Only these downloads (checked by checkSources): the files of a preview the owner confirmed. */
+  sources?: ReadonlySet<string>;
 }
 
 /** Rounds of asking the provider: the series first, then its episode list for absolute numbers. */
@@ -130,6 +134,8 @@ export interface PlanDownloadsOptions {
   manual?: ManualImport;
   onWalked?: (files: DownloadFile[]) => Promise<void>;
   tvmaze?: TvmazeIdentifier;
+  /** Only these downloads are planned; the others are neither planned nor reported. */
+  sources?: ReadonlySet<string>;
 }
 
 /**
@@ -150,13 +156,16 @@ export async function planDownloads(cfg: Config, opts: PlanDownloadsOptions): Pr
     ...(manual ? { from: manual.target.folder ? manual.target.rel : dirname(manual.target.rel).replace(/^\.$/, '') } : {}),
   });
   await opts.onWalked?.(files);
+  // After the listing is saved: it is of the whole folder. A file that arrived after the preview
+  // is not among the sources, nor is a sidecar the preview did not carry.
+  const planned = opts.sources ? files.filter((f) => opts.sources!.has(f.path)) : files;
   const index = await readLibraryIndex(cfg.paths.data).catch((err: Error) => {
     opts.log.warn({ err: err.message }, 'library index unreadable; using the drives alone');
     return null;
   });
   const isImported = importedLookup(opts.records);
   const isUndone = undoneLookup(opts.records);
-  const choice = manual ? manualChoice(files, manual, cfg.library.video_extensions) : null;
+  const choice = manual ? manualChoice(planned, manual, cfg.library.video_extensions) : null;
   const identifier =
     opts.tvmaze && !choice
       ? seriesIdentifierFor(cfg, opts.tvmaze, { budget: createIdentifyBudget(), warn: (message) => opts.log.warn({ provider: 'tvmaze' }, message) })
@@ -165,7 +174,7 @@ export async function planDownloads(cfg: Config, opts: PlanDownloadsOptions): Pr
   const aliases = aliasTable(cfg.library.aliases);
   const plan = () =>
     planPass(
-      files,
+      planned,
       {
         nowMs: opts.nowMs,
         settleSeconds: cfg.app.settle_seconds,
@@ -190,10 +199,10 @@ export async function planDownloads(cfg: Config, opts: PlanDownloadsOptions): Pr
         ...(choice ? { only: choice.only, forced: choice.forced } : {}),
       },
     );
-  let planned = plan();
+  let passPlan = plan();
   // The plan asked the provider about names the library does not settle; with the answers, again.
-  for (let round = 0; identifier && answers && round < PROVIDER_ROUNDS && (await answers.fetchAsked(identifier)); round++) planned = plan();
-  const { plans, skipped } = planned;
+  for (let round = 0; identifier && answers && round < PROVIDER_ROUNDS && (await answers.fetchAsked(identifier)); round++) passPlan = plan();
+  const { plans, skipped } = passPlan;
   return { files, plans, skipped: choice ? [...skipped, ...choice.unread].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)) : skipped };
 }
 
@@ -206,7 +215,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
   const iso = () => new Date(now()).toISOString();
   const cfg = opts.config;
   const started_at = iso();
-  const dry_run = cfg.app.dry_run;
+  const dry_run = opts.dryRun === true || cfg.app.dry_run;
 
   const data = opts.data ?? scanStores(cfg.paths.data);
 
@@ -245,6 +254,7 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       records: history.records(),
       manual: opts.manual,
       tvmaze: opts.tvmaze,
+      sources: opts.sources,
       // A manual import walks one folder: the listing stays the last pass's.
       onWalked: opts.manual
         ? undefined
@@ -286,6 +296,6 @@ export async function runScanPass(opts: ScanPassOptions): Promise<ScanResult> {
       { dry_run, files: files.length, plans: plans.length, moved: moves.length - failed, failed, skipped: skipped.length },
       opts.manual ? 'manual import done' : 'scanner pass done',
     );
-    return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped };
+    return { dry_run, started_at, finished_at: iso(), plans: plans.map((p) => p.plan), moves, skipped, ...(opts.sources ? { chosen: true as const } : {}) };
   });
 }

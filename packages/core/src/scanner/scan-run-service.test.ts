@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { createRuntimeConfig, type RuntimeConfig } from '../config/runtime-config.ts';
 import { createLogger } from '../logging/logger.ts';
 import { readPassFile } from './pass-file.ts';
+import { readPendingImports } from './pending-imports.ts';
 import { scanRunService } from './scan-run-service.ts';
 
 let install: TempInstall;
@@ -70,6 +71,35 @@ describe('scanRunService', () => {
     await expect(run.pass(ctx('1'))).rejects.toSatisfy(
       (err) => err instanceof Final && err.message.includes('library.movie_template: unknown token {extension}'),
     );
+    expect(existsSync(src)).toBe(true);
+    expect(notices).toEqual([]);
+  });
+
+  it('a payload naming a download outside the downloads folder fails for good, with nothing moved', async () => {
+    const { run } = await service();
+    const src = put('Heat.1995.1080p.mkv');
+    const payload = { trigger: 'api' as const, sources: [src, join(install.paths.drive, 'Movies/x.mkv')] };
+    await expect(run.pass(ctx('3'), payload)).rejects.toSatisfy((err) => err instanceof Final && err.message.includes('sources.1: must lie inside'));
+    expect(existsSync(src)).toBe(true);
+  });
+
+  it('a pass of chosen downloads leaves what waits for the owner as the last whole pass found it', async () => {
+    const { run } = await service();
+    const heat = put('Heat.1995.1080p.mkv');
+    const odd = put('some.unreadable.name.mkv');
+    await run.pass(ctx('5'), { trigger: 'api', dry_run: true });
+    const stores = { passes: config.data.passes(), history: config.data.history() };
+    const pending = async () => (await readPendingImports(config.current(), stores)).items.map((i) => i.path);
+    expect(await pending()).toEqual([odd]);
+    expect(await run.pass(ctx('6'), { trigger: 'api', sources: [heat] })).toMatchObject({ counts: { moved: 1, skipped: 0 } });
+    expect((await readPassFile(install.paths.data, '6'))?.chosen).toBe(true);
+    expect(await pending()).toEqual([odd]);
+  });
+
+  it('a preview payload plans only, whatever dry_run says', async () => {
+    const { run, notices } = await service();
+    const src = put('Heat.1995.1080p.mkv');
+    expect(await run.pass(ctx('4'), { trigger: 'api', dry_run: true })).toMatchObject({ dry_run: true, counts: { plans: 1, moved: 0 } });
     expect(existsSync(src)).toBe(true);
     expect(notices).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { libraryScanOptions } from '../library/scan-library.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { runManualImport, type ManualImportResult, type ManualRunOptions } from './manual-run.ts';
+import { checkSources } from './chosen-sources.ts';
 import { passFileName } from './pass-file.ts';
 import type { PassesStore } from './pass-list.ts';
 import { runScanPass } from './run-pass.ts';
@@ -62,8 +63,11 @@ export function scanRunService(deps: ScanRunServiceDeps) {
   const failure = (err: unknown) => (err instanceof TemplateError ? deps.unrecoverable(err.message) : deps.final(err));
 
   return {
-    /** One pass; its full result goes to a pass file, and the job keeps only the summary. */
-    async pass(ctx: ScanJobContext) {
+    /**
+     * One pass (a preview with `dry_run`, of the chosen downloads alone with `sources`); its full
+     * result goes to a pass file, and the job keeps only the summary.
+     */
+    async pass(ctx: ScanJobContext, payload: JobPayload<'scan-pass'> = { trigger: 'api' }) {
       try {
         // Before the pass, so that an id that cannot name a file fails with nothing moved.
         passFileName(ctx.jobId);
@@ -73,7 +77,10 @@ export function scanRunService(deps: ScanRunServiceDeps) {
       const cfg = deps.config();
       let result;
       try {
+        const sources = payload.sources ? checkSources(cfg.paths.downloads, payload.sources) : undefined;
         result = await runScanPass({
+          dryRun: payload.dry_run === true,
+          sources,
           config: cfg,
           state: deps.state,
           owner: deps.owner,

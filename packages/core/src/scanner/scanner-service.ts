@@ -3,6 +3,7 @@ import type { Alias, aliasRemoveBody, Config, ErrorCode, JobPayload, JobState, m
 import { AppError } from '../errors.ts';
 import type { HistoryStore } from '../history/history-log.ts';
 import type { Logger } from '../logging/logger.ts';
+import { checkSources } from './chosen-sources.ts';
 import { libraryFoldersOf } from './downloads-in-library.ts';
 import { checkManualRequest, nothingImported, resolveManualTarget } from './manual-import.ts';
 import type { PassesStore } from './pass-list.ts';
@@ -47,9 +48,15 @@ const REPLACE_LATER = 'replace: replacing a library file comes with upgrades, an
  */
 export function scannerService(deps: ScannerServiceDeps) {
   return {
-    /** One pass; a finished one's result read back whole from its pass file (Redis keeps only the summary). */
-    async pass(wait: number): Promise<ScanJobOutcome> {
-      const outcome = await deps.jobs.submit('scan-pass', { trigger: 'api' }, { waitSeconds: wait });
+    /**
+     * One pass; a finished one's result read back whole from its pass file (Redis keeps only the
+     * summary). `dryRun`: a preview whatever the config says; `sources`: those downloads alone,
+     * checked here so that a refusal answers at once (the worker checks again).
+     */
+    async pass(wait: number, opts: { dryRun?: boolean; sources?: string[] } = {}): Promise<ScanJobOutcome> {
+      if (opts.sources) checkSources(deps.config().paths.downloads, opts.sources);
+      const payload = { trigger: 'api' as const, ...(opts.dryRun ? { dry_run: true as const } : {}), ...(opts.sources ? { sources: opts.sources } : {}) };
+      const outcome = await deps.jobs.submit('scan-pass', payload, { waitSeconds: wait });
       if (outcome.kind !== 'completed') return outcome;
       return { ...outcome, result: await deps.passes().full(outcome.job.id, outcome.result) };
     },

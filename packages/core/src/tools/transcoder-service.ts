@@ -174,11 +174,22 @@ async function dryRunAll(deps: TranscoderServiceDeps, cfg: Config) {
  * One job per claimable entry, in run order. While paused the jobs are queued all the same:
  * the workers hold them back until resume. A dry run lists the first entries' commands.
  */
-async function runAll(deps: TranscoderServiceDeps) {
+async function runAll(deps: TranscoderServiceDeps, opts: { expect?: number }) {
   const cfg = deps.config();
   if (cfg.app.dry_run) return dryRunAll(deps, cfg);
-  const paused = (await deps.records.read()).transcoder_paused;
-  const claimed = await deps.store.claim(await deps.queue(), Number.POSITIVE_INFINITY);
+  const { transcoder_paused: paused, transcodes } = await deps.records.read();
+  // The owner was asked about `expect` files: never queue others than that many.
+  if (opts.expect !== undefined) {
+    const waiting = claimable(await deps.queue(), transcodes).length;
+    if (waiting !== opts.expect) {
+      throw new AppError(
+        'conflict',
+        `The line changed: ${waiting.toLocaleString('en')} files wait to be queued now, not the ${opts.expect.toLocaleString('en')} asked about. Nothing was queued; ask again.`,
+        { reason: 'changed', key: 'expect', waiting },
+      );
+    }
+  }
+  const claimed = await deps.store.claim(await deps.queue(), opts.expect ?? Number.POSITIVE_INFINITY);
   if (claimed.length === 0) return { kind: 'queued' as const, jobs: [], paused };
   const queued = await queueClaimed(deps, claimed);
   return { kind: 'queued' as const, jobs: queued.map((job, i) => ({ path: claimed[i]!.entry.path, job })), paused };
@@ -310,7 +321,8 @@ export function transcoderService(deps: TranscoderServiceDeps) {
   return {
     progressOfRunning: progressOfRunning(deps),
     runNext: () => runNext(deps),
-    runAll: () => runAll(deps),
+    /** `expect`: the number of entries the owner was told of; another number is a 409 and nothing is queued. */
+    runAll: (opts: { expect?: number } = {}) => runAll(deps, opts),
     cancelAll: () => cancelAll(deps),
     cancel: (id: string) => cancel(deps, id),
     retry: (path: string) => retry(deps, path),

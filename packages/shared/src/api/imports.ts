@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { candidateSchema, manualImportResultSchema, planSchema, skippedSchema } from '../jobs/catalogue.ts';
+import { candidateSchema, manualImportResultSchema, planSchema, SCAN_SOURCES_MAX, skippedSchema } from '../jobs/catalogue.ts';
 import { manualAsSchema } from '../jobs/manual-import.ts';
 import { aliasSchema } from '../config/schema.ts';
 
@@ -19,6 +19,15 @@ export const pendingImportsResponse = z.object({
   items: z.array(pendingImportSchema),
   /** When the pass these skips come from finished; null before the first pass. */
   scanned_at: z.string().nullable(),
+});
+
+/** `POST /api/scan/import`: the downloads a preview planned, as its plans and sidecars name them. */
+export const scanImportBody = z.strictObject({
+  sources: z
+    .array(z.string().min(1).max(4096))
+    .min(1)
+    .max(SCAN_SOURCES_MAX)
+    .describe('Absolute paths inside the downloads folder: the sources of a preview’s plans and their sidecars'),
 });
 
 export const manualImportBody = z.strictObject({

@@ -64,6 +64,11 @@ export const scanResultSchema = z.object({
   plans: z.array(planSchema),
   moves: z.array(moveSchema),
   skipped: z.array(skippedSchema),
+  /**
+   * A pass over chosen downloads alone (`POST /api/scan/import`): its lists say nothing of the
+   * other files, so what waits for the owner is read from the last whole pass. Absent otherwise.
+   */
+  chosen: z.literal(true).optional(),
 });
 
 /** How many files a pass planned, moved, failed to move and skipped. */
@@ -241,10 +246,24 @@ export const notifyProgressSchema = z.object({
 /** A manual import's result: a pass's, of the files it chose, and the aliases `remember` saved. */
 export const manualImportResultSchema = scanResultSchema.extend({ remembered: z.array(aliasSchema) });
 
+/** The most downloads one `POST /api/scan/import` names: a request body of about 1 MiB. */
+export const SCAN_SOURCES_MAX = 5000;
+
+/**
+ * A scanner pass. `dry_run`: a preview whatever `app.dry_run` says. `sources`: only these downloads
+ * (a preview's plan, confirmed by the owner); the worker checks again that each lies in the
+ * downloads folder. Either makes a pass of its own that no other request joins.
+ */
+export const scanPassPayloadSchema = z.strictObject({
+  trigger: z.enum(['api', 'schedule', 'watch']),
+  dry_run: z.literal(true).optional(),
+  sources: z.array(z.string().min(1).max(4096)).min(1).max(SCAN_SOURCES_MAX).optional(),
+});
+
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
-    payload: z.strictObject({ trigger: z.enum(['api', 'schedule', 'watch']) }),
+    payload: scanPassPayloadSchema,
     result: passSummarySchema,
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keepPasses },
     joinRunning: true,

@@ -95,6 +95,21 @@ describe('jobOptionsProblem', () => {
       expect(apiJobOptions(name).deduplication).toEqual(JOBS[name].joinRunning ? { id: name } : undefined);
     }
   });
+
+  it('gives a preview pass and a pass of chosen downloads none: they join no other pass', () => {
+    expect(apiJobOptions('scan-pass', { trigger: 'api' }).deduplication).toEqual({ id: 'scan-pass' });
+    expect(apiJobOptions('scan-pass', { trigger: 'api', dry_run: true }).deduplication).toBeUndefined();
+    expect(apiJobOptions('scan-pass', { trigger: 'api', sources: ['/d/a.mkv'] }).deduplication).toBeUndefined();
+    expect(jobOptionsProblem('scan-pass', { name: 'scan-pass', opts: apiJobOptions('scan-pass', { trigger: 'api', dry_run: true }) })).toBeNull();
+  });
+
+  it('takes a scan payload with dry_run true or a list of sources, and nothing else', () => {
+    const p = JOBS['scan-pass'].payload;
+    expect(p.safeParse({ trigger: 'api', dry_run: true, sources: ['/d/a.mkv'] }).success).toBe(true);
+    expect(p.safeParse({ trigger: 'api', dry_run: false }).success).toBe(false);
+    expect(p.safeParse({ trigger: 'api', sources: [] }).success).toBe(false);
+    expect(p.safeParse({ trigger: 'api', sources: [''] }).success).toBe(false);
+  });
 });
 
 describe('job payloads', () => {

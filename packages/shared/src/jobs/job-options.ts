@@ -18,10 +18,20 @@ export const TRANSCODE_JOB_ID = /^tr-[0-9a-f]{16}$/;
 /** BullMQ's priorities: 1 runs first; the transcode queue uses 1 to 2,000,001 (see transcode-entries.ts). */
 export const TRANSCODE_PRIORITY_MAX = 2_000_001;
 
-/** The options the API gives a job it adds; the worker runs no job that asks for more. */
-export function apiJobOptions(name: JobName): ApiJobOptions {
+/**
+ * Whether a request joins the job of its name already waiting or running: a preview or a pass of
+ * chosen downloads never does (nor is joined), since the pass it would share does something else.
+ */
+export function joinsRunning(name: JobName, payload?: unknown): boolean {
+  if (!JOBS[name].joinRunning) return false;
+  const p = payload as { dry_run?: unknown; sources?: unknown } | undefined;
+  return name !== 'scan-pass' || (p?.dry_run === undefined && p?.sources === undefined);
+}
+
+/** The options the API gives a job it adds (of this payload); the worker runs no job that asks for more. */
+export function apiJobOptions(name: JobName, payload?: unknown): ApiJobOptions {
   const def = JOBS[name];
-  return { ...def.defaults, ...(def.joinRunning ? { deduplication: { id: name } } : {}) };
+  return { ...def.defaults, ...(joinsRunning(name, payload) ? { deduplication: { id: name } } : {}) };
 }
 
 export function transcodeJobOptions(jobId: string, priority: number): ApiJobOptions & { jobId: string; priority: number } {
