@@ -21,8 +21,13 @@ afterAll(async () => {
   await gotify?.close();
 });
 
-describe('notification targets on the Settings page, in a browser', () => {
+describe.each([
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+])('notification targets on the Settings page, in a browser at $width px', (viewport) => {
   it('tests each saved target and says what it answered', async () => {
+    ntfy.seen.length = 0;
+    gotify.seen.length = 0;
     const targets = [
       { name: 'phone', kind: 'ntfy', url: `${ntfy.base}/films`, enabled: true },
       { name: 'desk', kind: 'gotify', url: gotify.base, token: 'WrongAppToken', enabled: true },
@@ -33,10 +38,13 @@ describe('notification targets on the Settings page, in a browser', () => {
       body: JSON.stringify({ notifications: { targets } }),
     });
     expect(res.status).toBe(200);
-    await setUpOwner(stack());
+    if (viewport.width === 1280) await setUpOwner(stack());
     const page = await stack().newPage();
+    await page.setViewportSize(viewport);
     page.setDefaultTimeout(8000);
     await logIn(page, 'Activity');
+    // The phone's links sit behind the Menu button.
+    if (viewport.width < 720) await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
 
@@ -57,5 +65,6 @@ describe('notification targets on the Settings page, in a browser', () => {
     await page.getByLabel('Target 1 URL').fill(`${ntfy.base}/other`);
     expect(await page.getByRole('button', { name: 'Test phone' }).isDisabled()).toBe(true);
     await checkA11y(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
   });
 });
