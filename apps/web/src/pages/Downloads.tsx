@@ -132,7 +132,7 @@ function Pending() {
   return (
     <section aria-labelledby="pending-h">
       <h2 id="pending-h">Waiting for you</h2>
-      <p className="muted">The last pass could not tell what these are, or where they go. Say it with Import as….</p>
+      <p className="muted">The last pass could not tell what these are, or where they go. Settle each with Import as…</p>
       <table className="grid">
         <thead>
           <tr>
