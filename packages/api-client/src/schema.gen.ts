@@ -3854,6 +3854,8 @@ export interface operations {
                 drive?: string;
                 /** @description Only titles lacking this: a poster/folder picture, any subtitle file, or (series) an episode below the highest of a season */
                 missing?: "picture" | "subtitles" | "episodes";
+                /** @description Only the movie or series whose folder is this absolute path or holds it (a file or folder page asks this); other filters are ignored */
+                holding?: string;
                 /** @description title, size (bytes), or added (newest file time); default title */
                 sort?: "title" | "size" | "added";
                 /** @description Default: title asc, size and added desc */

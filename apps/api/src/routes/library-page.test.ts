@@ -102,6 +102,18 @@ describe('GET /api/library paged', () => {
     expect(gaps.series[0].missing).toEqual(['picture', 'subtitles', 'episodes']);
   });
 
+  it('holding: the one movie or series a file or folder lies in, whatever else is asked', async () => {
+    await smallLibrary();
+    const drive = t.install.paths.drive;
+    const heat = await library(`?holding=${encodeURIComponent(`${drive}/Movies/Heat (1995)/Heat (1995).en.srt`)}&q=zzz`);
+    expect(titles(heat.movies)).toEqual(['Heat']);
+    expect(heat.series).toEqual([]);
+    expect(heat.page.total).toEqual({ movies: 1, series: 0 });
+    const lost = await library(`?holding=${encodeURIComponent(`${drive}/TV/Lost/Season 1/Lost - S01E03.mkv`)}`);
+    expect(titles(lost.series)).toEqual(['Lost']);
+    expect((await library(`?holding=${encodeURIComponent(`${drive}/Movies/Heat (1995) 2`)}`)).page.total).toEqual({ movies: 0, series: 0 });
+  });
+
   it('refuses bad values with a 400 naming the parameter', async () => {
     await smallLibrary();
     for (const [q, key] of [
@@ -115,6 +127,8 @@ describe('GET /api/library paged', () => {
       ['?order=up', 'order'],
       ['?missing=nfo', 'missing'],
       [`?q=${'a'.repeat(201)}`, 'q'],
+      ['?holding=Movies/Heat', 'holding'],
+      [`?holding=/${'a'.repeat(4096)}`, 'holding'],
     ]) {
       const res = await t.app.request(`/api/library${q}`);
       expect(res.status, q).toBe(400);

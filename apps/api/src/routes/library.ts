@@ -60,6 +60,17 @@ const pageQuery = z.object({
     MISSING,
     'Only titles lacking this: a poster/folder picture, any subtitle file, or (series) an episode below the highest of a season',
   ),
+  holding: queryValue(
+    (raw) => {
+      const v = textParam('holding', MAX_FOLDER_CHARS)(raw);
+      if (v !== null && !/^\/[^\0]*$/.test(v)) throw new AppError('bad_request', 'holding: an absolute path', { key: 'holding' });
+      return v;
+    },
+    {
+      type: 'string',
+      description: 'Only the movie or series whose folder is this absolute path or holds it (a file or folder page asks this); other filters are ignored',
+    },
+  ),
   sort: choiceValue('sort', LIBRARY_SORTS, 'title, size (bytes), or added (newest file time); default title'),
   order: choiceValue('order', ['asc', 'desc'] as const, 'Default: title asc, size and added desc'),
   limit: queryValue((raw) => (raw === undefined || raw === '' ? null : limitParam('limit', raw, 0, LIBRARY_PAGE_MAX)), {
@@ -133,6 +144,7 @@ function pagedAnswer(catalog: LibraryCatalog, q: PageQuery) {
     ...(q.kind === null ? {} : { kind: q.kind }),
     ...(q.drive === null ? {} : { drive: q.drive }),
     ...(q.missing === null ? {} : { missing: q.missing }),
+    ...(q.holding === null ? {} : { holding: q.holding }),
     ...(q.limit === null ? {} : { limit: q.limit }),
     sort,
     order,

@@ -45,6 +45,7 @@ describe('queryKeys', () => {
       'library.all': ['library'],
       'library.files': ['library', 'files', 'x'],
       'library.page': ['library', 'page', 'x'],
+      'library.holding': ['library', 'holding', 'x'],
       releases: ['releases'],
       subtitles: ['subtitles'],
       duplicates: ['duplicates'],

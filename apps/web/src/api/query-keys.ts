@@ -23,6 +23,8 @@ export const queryKeys = {
     files: (folder: string) => ['library', 'files', folder] as const,
     /** One page of GET /api/library, by its query (JSON). */
     page: (query: string) => ['library', 'page', query] as const,
+    /** The movie or series holding a path (GET /api/library?holding=). */
+    holding: (path: string) => ['library', 'holding', path] as const,
   },
   releases: () => ['releases'] as const,
   subtitles: () => ['subtitles'] as const,

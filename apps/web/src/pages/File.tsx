@@ -23,7 +23,11 @@ function Language({ code }: { code: string | null }) {
 
 /** The movie or series the file belongs to, as the library index lists it, linked to its folder. */
 function PartOf({ path }: { path: string }) {
-  const library = useQuery({ queryKey: queryKeys.library.all(), queryFn: () => unwrap(api.GET('/api/library')) });
+  const library = useQuery({
+    queryKey: queryKeys.library.holding(path),
+    // The one title holding the file, not the whole library: a large library's answer is megabytes.
+    queryFn: () => unwrap(api.GET('/api/library', { params: { query: { holding: path, limit: 1 } } })),
+  });
   const folder = library.data ? libraryFolderOf(path, library.data) : null;
   if (!folder) return null;
   return (

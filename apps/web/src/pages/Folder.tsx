@@ -10,7 +10,11 @@ import { libraryFolderAt } from './library-folder.ts';
 /** One movie's or series' folder of the library, with its files: where a file's page leads back to. */
 export function FolderPage() {
   const folder = new URLSearchParams(useSearch()).get('path') ?? '';
-  const library = useQuery({ queryKey: queryKeys.library.all(), queryFn: () => unwrap(api.GET('/api/library')) });
+  const library = useQuery({
+    queryKey: queryKeys.library.holding(folder),
+    queryFn: () => unwrap(api.GET('/api/library', { params: { query: { holding: folder, limit: 1 } } })),
+    enabled: folder !== '',
+  });
   const found = library.data ? libraryFolderAt(folder, library.data) : null;
   return (
     <Page id="folder" title={found?.title ?? (fileName(folder) || 'Folder')}>

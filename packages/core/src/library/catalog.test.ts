@@ -47,7 +47,7 @@ describe('catalogAccumulator', () => {
     const picture = Object.fromEntries(catalog.movies.map((e) => [e.view.title, e.picture]));
     expect(picture).toEqual({ Alien: null, Brazil: `${M2}/Brazil (1985)/poster.jpeg`, Heat: `${M1}/Heat (1995)/Poster.JPG` });
     expect(catalog.byFolder.get(`${M1}/Heat (1995)`)?.picture).toBe(`${M1}/Heat (1995)/Poster.JPG`);
-    expect(catalog.byFolder.has(`${M1}/Alien (1979)`)).toBe(false);
+    expect(catalog.byFolder.get(`${M1}/Alien (1979)`)?.picture).toBeNull();
     expect(pictureRank('cover.jpg')).toBe(-1);
   });
 
@@ -72,6 +72,22 @@ describe('catalogAccumulator', () => {
 });
 
 describe('catalogPage', () => {
+  it('holding: the one movie or series whose folder is the path or holds it, never a folder of a similar name', () => {
+    const catalog = catalogOf(ITEMS);
+    const held = (path: string) => {
+      const p = catalogPage(catalog, query({ holding: path, q: 'no such title', kind: 'movie' }));
+      return { movies: titles(p.movies), series: titles(p.series), total: p.total };
+    };
+    expect(held(`${M1}/Heat (1995)/Heat (1995).mkv`)).toEqual({ movies: ['Heat'], series: [], total: { movies: 1, series: 0 } });
+    expect(held(`${M1}/Heat (1995)`)).toEqual({ movies: ['Heat'], series: [], total: { movies: 1, series: 0 } });
+    expect(held(`${M1}/Heat (1995)/`).movies).toEqual(['Heat']);
+    expect(held(`${M1}/Alien (1979)/extras/poster.jpg`).movies).toEqual(['Alien']);
+    expect(held(`${T1}/Lost/Season 01/Lost - S01E03.mkv`)).toEqual({ movies: [], series: ['Lost'], total: { movies: 0, series: 1 } });
+    expect(held(`${M1}/Heat (1995) 2/Heat 2.mkv`)).toEqual({ movies: [], series: [], total: { movies: 0, series: 0 } });
+    expect(held('/elsewhere/file.mkv').total).toEqual({ movies: 0, series: 0 });
+    expect(held('/').total).toEqual({ movies: 0, series: 0 });
+  });
+
   it('sorts by title, size and date either way, ties in title order', () => {
     const catalog = catalogOf(ITEMS);
     expect(titles(catalogPage(catalog, query({ order: 'desc' })).movies)).toEqual(['Heat', 'Brazil', 'Alien']);

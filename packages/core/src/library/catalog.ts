@@ -47,7 +47,7 @@ export interface LibraryCatalog {
   series: CatalogEntry<SeriesView>[];
   /** Drive names that hold a movie or series, sorted. */
   drives: string[];
-  /** A folder's entry, for the picture route: only folders the index lists have one. */
+  /** Each movie's and series' entry by its folder, for the picture route and `holding`: only folders the index lists have one. */
   byFolder: Map<string, CatalogEntry<MovieView | SeriesView>>;
   /** Positions into `movies`/`series` in a sort's ascending order; built once per sort the first time it is asked for. */
   orders: Map<string, Uint32Array>;
@@ -112,7 +112,7 @@ export function catalogAccumulator(): { add(item: IndexItem): void; catalog(head
       const movies = view.movies.map((m) => entry(m, `${m.title} ${m.year ?? ''}`.toLowerCase(), false));
       const series = view.series.map((s) => entry(s, s.title.toLowerCase(), hasGaps(s)));
       const byFolder = new Map<string, CatalogEntry<MovieView | SeriesView>>();
-      for (const e of [...movies, ...series]) if (e.picture && !byFolder.has(e.view.folder)) byFolder.set(e.view.folder, e);
+      for (const e of [...movies, ...series]) if (!byFolder.has(e.view.folder)) byFolder.set(e.view.folder, e);
       const drives = [...new Set([...movies, ...series].map((e) => e.view.drive))].sort();
       return { summary: view.summary, movies, series, drives, byFolder, orders: new Map(), filtered: new Map() };
     },
@@ -124,6 +124,8 @@ export interface CatalogQuery {
   kind?: 'movie' | 'series';
   drive?: string;
   missing?: Missing;
+  /** Only the movie or series whose folder is this path or the deepest folder holding it (a file's page asks this). */
+  holding?: string;
   sort: LibrarySort;
   order: SortOrder;
   offset: number;
@@ -209,7 +211,23 @@ function pageOf<V extends MovieView | SeriesView>(
  * walk over the titles, never a sort after the first, and the next page of a filter only a slice.
  */
 export function catalogPage(catalog: LibraryCatalog, query: CatalogQuery): CatalogPage {
+  if (query.holding !== undefined) return holdingPage(catalog, query.holding);
   const movies = pageOf(catalog.movies, filteredOf(catalog, 'movies', query), query, query.kind !== 'series');
   const series = pageOf(catalog.series, filteredOf(catalog, 'series', query), query, query.kind !== 'movie');
   return { movies: movies.page, series: series.page, total: { movies: movies.total, series: series.total } };
+}
+
+/**
+ * The one movie or series holding `path`: looked up folder by folder from the path upwards, so a
+ * file's page costs as many map lookups as the path has folders, not a walk over every title.
+ */
+function holdingPage(catalog: LibraryCatalog, path: string): CatalogPage {
+  for (let p = path.endsWith('/') ? path.slice(0, -1) : path; p.length > 1; p = p.slice(0, p.lastIndexOf('/'))) {
+    const e = catalog.byFolder.get(p);
+    if (!e) continue;
+    return 'seasons' in e.view
+      ? { movies: [], series: [e as CatalogEntry<SeriesView>], total: { movies: 0, series: 1 } }
+      : { movies: [e as CatalogEntry<MovieView>], series: [], total: { movies: 1, series: 0 } };
+  }
+  return { movies: [], series: [], total: { movies: 0, series: 0 } };
 }
