@@ -90,7 +90,7 @@ describe('the Transcodes page steering the queue, in a browser', () => {
     await page.getByRole('button', { name: 'Run next' }).click();
     await page
       .getByRole('status')
-      .getByText(/Started job #/)
+      .getByText(/^Started the transcode of .*Bravo \(2002\)/)
       .waitFor();
 
     const done = row(page, 'Bravo (2002)');

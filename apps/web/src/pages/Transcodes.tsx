@@ -233,7 +233,7 @@ function RunNextAnswer({ next }: { next: Actions['runNext']['data'] }) {
   if ('job' in next) {
     return (
       <p role="status">
-        Started job #{next.job.id} for <PathText path={next.item.path} />.
+        Started the transcode of <PathText path={next.item.path} />.
       </p>
     );
   }
@@ -256,7 +256,7 @@ function EntryDetails({ entry: i, progress }: { entry: Entry; progress: unknown 
   if (i.status === 'running') return <JobProgress progress={progress ?? i.progress} label={`transcode of ${i.path} progress`} />;
   if (i.status === 'failed' && i.error) return <span className="error">{i.error}</span>;
   if (i.result) return <ResultSummary result={i.result} />;
-  if (i.status === 'queued' && i.job_id !== null) return <span className="muted">job #{i.job_id} waiting</span>;
+  if (i.status === 'queued' && i.job_id !== null) return <span className="muted">waiting for a worker</span>;
   return null;
 }
 
