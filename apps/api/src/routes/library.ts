@@ -27,6 +27,17 @@ import { sendPicture } from './library-picture.ts';
 /** Longer than any real folder path; the key of a derived answer is kept until the next index. */
 const MAX_FOLDER_CHARS = 4096;
 
+/** `?folder=`: one movie's or series' folder, absolute, as GET /api/library lists it. */
+function folderQuery(description: string) {
+  return z.object({
+    folder: z
+      .string()
+      .regex(/^\/[^\0]*$/, 'an absolute folder path as GET /api/library lists it')
+      .max(MAX_FOLDER_CHARS)
+      .meta({ description }),
+  });
+}
+
 /** The most movies (and series) one page holds. */
 export const LIBRARY_PAGE_MAX = 500;
 /** Longer than any title; a longer search is a mistake, not a search. */
@@ -107,13 +118,7 @@ const getLibraryPicture = createRoute({
   summary: 'The poster or folder image of a movie or series folder',
   tags: ['library'],
   request: {
-    query: z.object({
-      folder: z
-        .string()
-        .regex(/^\/[^\0]*$/, 'an absolute folder path as GET /api/library lists it')
-        .max(MAX_FOLDER_CHARS)
-        .meta({ description: 'A folder exactly as GET /api/library lists it, with `picture: true`' }),
-    }),
+    query: folderQuery('A folder exactly as GET /api/library lists it, with `picture: true`'),
   },
   responses: {
     200: {
@@ -165,13 +170,7 @@ const getLibraryFiles = createRoute({
   summary: 'The indexed files of one movie or series folder',
   tags: ['library'],
   request: {
-    query: z.object({
-      folder: z
-        .string()
-        .regex(/^\/[^\0]*$/, 'an absolute folder path as GET /api/library lists it')
-        .max(MAX_FOLDER_CHARS)
-        .meta({ description: 'A folder exactly as GET /api/library lists it' }),
-    }),
+    query: folderQuery('A folder exactly as GET /api/library lists it'),
   },
   responses: {
     ...NOT_MODIFIED,

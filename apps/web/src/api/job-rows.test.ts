@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_NAMES } from '@mo/shared';
+import { JOB_NAMES, nothingAbout } from '@mo/shared';
 import { jobTitle, mergeJobs, runSeconds, type JobAbout, type ListedJob } from './job-rows.ts';
 import type { LiveJob } from './live.ts';
 
-const NOTHING: JobAbout = {
-  path: null,
-  kind: null,
-  title: null,
-  year: null,
-  season: null,
-  episodes: [],
-  air_date: null,
-  trigger: null,
-  track: null,
-  imports: null,
-  undone: false,
-};
 const T = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const ms = (s: number) => Date.parse(T(s));
 
@@ -32,7 +19,7 @@ function listed(id: string, state: ListedJob['state'], extra: Partial<ListedJob>
     started_at: state === 'waiting' ? null : T(2),
     finished_at: state === 'completed' || state === 'failed' ? T(3) : null,
     summary: null,
-    about: NOTHING,
+    about: nothingAbout(),
     ...extra,
   };
 }
@@ -88,7 +75,7 @@ describe('runSeconds', () => {
   });
 });
 
-const about = (a: Partial<JobAbout>): JobAbout => ({ ...NOTHING, ...a });
+const about = (a: Partial<JobAbout>): JobAbout => ({ ...nothingAbout(), ...a });
 const title = (name: string, a: Partial<JobAbout> | null, id = 'tr-0ff6a1b2', queue = 'scan') =>
   jobTitle({ queue, id, name, about: a === null ? null : about(a) });
 

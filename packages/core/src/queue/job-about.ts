@@ -1,4 +1,4 @@
-import type { JobAbout } from '@mo/shared';
+import { nothingAbout, type JobAbout } from '@mo/shared';
 
 type Data = Record<string, unknown>;
 
@@ -7,20 +7,6 @@ const int = (v: unknown): number | null => (typeof v === 'number' && Number.isIn
 const ints = (v: unknown): number[] => (Array.isArray(v) ? v.filter((n): n is number => int(n) !== null) : []);
 const obj = (v: unknown): Data | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Data) : null);
 const kindOf = (v: unknown): JobAbout['kind'] => (v === 'movie' || v === 'episode' ? v : null);
-
-const NOTHING: JobAbout = {
-  path: null,
-  kind: null,
-  title: null,
-  year: null,
-  season: null,
-  episodes: [],
-  air_date: null,
-  trigger: null,
-  track: null,
-  imports: null,
-  undone: false,
-};
 
 function track(d: Data): JobAbout['track'] {
   const index = int(d.stream);
@@ -39,17 +25,17 @@ export function jobAbout(name: string, data: unknown): JobAbout {
   switch (name) {
     case 'scan-pass':
     case 'library-scan':
-      return { ...NOTHING, trigger: str(d.trigger) };
+      return { ...nothingAbout(), trigger: str(d.trigger) };
     case 'transcode-run': {
       const item = obj(d.item) ?? {};
-      return { ...NOTHING, path: str(item.path), kind: kindOf(item.kind), title: str(item.title) };
+      return { ...nothingAbout(), path: str(item.path), kind: kindOf(item.kind), title: str(item.title) };
     }
     case 'media-tracks':
-      return { ...NOTHING, path: str(d.path), track: track(d) };
+      return { ...nothingAbout(), path: str(d.path), track: track(d) };
     case 'manual-import': {
       const as = obj(d.as) ?? {};
       return {
-        ...NOTHING,
+        ...nothingAbout(),
         path: str(d.path),
         kind: kindOf(as.kind),
         title: str(as.title),
@@ -61,9 +47,9 @@ export function jobAbout(name: string, data: unknown): JobAbout {
     }
     case 'notify': {
       const imports = Array.isArray(d.imports) ? d.imports : [];
-      return { ...NOTHING, path: str(obj(imports[0])?.destination), imports: imports.length, undone: d.undone !== undefined };
+      return { ...nothingAbout(), path: str(obj(imports[0])?.destination), imports: imports.length, undone: d.undone !== undefined };
     }
     default:
-      return NOTHING;
+      return nothingAbout();
   }
 }

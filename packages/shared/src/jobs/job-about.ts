@@ -23,3 +23,18 @@ export const jobAboutSchema = z.object({
   undone: z.boolean(),
 });
 export type JobAbout = z.infer<typeof jobAboutSchema>;
+
+/** A job that says nothing of what it is about: the start of every reading, and an unknown job's. */
+export const nothingAbout = (): JobAbout => ({
+  path: null,
+  kind: null,
+  title: null,
+  year: null,
+  season: null,
+  episodes: [],
+  air_date: null,
+  trigger: null,
+  track: null,
+  imports: null,
+  undone: false,
+});
