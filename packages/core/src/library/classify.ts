@@ -5,6 +5,7 @@ import { isExtraFile, isExtrasFolder } from './extras.ts';
 import { moviePart } from './multi-part.ts';
 import { boundedName } from '../parse/name-bound.ts';
 import { withoutNameTags } from './name-tags.ts';
+import { readTaggedFolderName } from './tagged-folder-name.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 
 export type Section = 'movies' | 'tv';
@@ -34,18 +35,20 @@ function baseName(name: string): string {
 
 /**
  * A movie or series as a library names it: `Title`, `Title (Year)`, with provider ids and a Plex
- * edition beside it. Only a name with a release name's marks goes to the release-name parser, as
- * `release` (a loose file passes its whole file name).
+ * edition beside it, and release words, group tags and a season marker after it
+ * (library/tagged-folder-name.ts). A name with a release name's marks and no year in brackets goes
+ * to the release-name parser first, as `release` (a loose file passes its whole file name).
  */
 function libraryTitle(name: string, release: string): FolderInfo {
   const s = withoutNameTags(name);
+  const tagged = readTaggedFolderName(s);
   const m = TITLE_YEAR.exec(s);
-  if (m && m[1]) return { title: m[1], year: Number(m[2]) };
+  if (m && m[1]) return tagged ?? { title: m[1], year: Number(m[2]) };
   if (RELEASE_LIKE.test(s)) {
     const parsed = parseReleaseName(release);
     if (parsed) return { title: parsed.title, year: parsed.year };
   }
-  return { title: s || name.trim(), year: null };
+  return tagged ?? { title: s || name.trim(), year: null };
 }
 
 /**

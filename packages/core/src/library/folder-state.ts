@@ -30,10 +30,12 @@ export interface FolderRecord {
 }
 
 /**
- * 2: records carry `sum`; 3: a `sum` counts the dated episodes of daily shows too. A file of another
- * version is not trusted, so the scan after an upgrade reads everything.
+ * 2: records carry `sum`; 3: a `sum` counts the dated episodes of daily shows too; 4: folder titles
+ * are read without release words (library/tagged-folder-name.ts), so the items of an unchanged
+ * folder are no longer what a scan would write. A file of another version is not trusted, so the
+ * scan after an upgrade reads everything.
  */
-export const FOLDERS_VERSION = 3;
+export const FOLDERS_VERSION = 4;
 
 interface FoldersHeader {
   version: typeof FOLDERS_VERSION;

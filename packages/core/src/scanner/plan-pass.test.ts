@@ -322,6 +322,25 @@ describe('planPass: the library names the series', () => {
     });
   });
 
+  it('joins a folder named as its release was, and names the file for its title (README "Library names the index reads")', () => {
+    const movie = (name: string): LibraryFolder => ({ drive: 'disk1', section: 'movies', root: 'Movies', name });
+    const folders = [
+      movie('Heat.1995.1080p.BluRay.x264-GRP'),
+      movie('[GRP] Crouching Tiger Hidden Dragon (2000) [2160p]'),
+      tvFolder('disk1', 'Severance S01 2160p WEB-DL'),
+    ];
+    const r = run(
+      [file('Heat.1995.720p.WEB.mkv'), file('Crouching.Tiger.Hidden.Dragon.2000.1080p.mkv'), file('Severance.S02E03.1080p.mkv')],
+      world({ folders }),
+    );
+    expect(r.destinations).toEqual({
+      'Heat.1995.720p.WEB.mkv': '/media/disk1/Movies/Heat.1995.1080p.BluRay.x264-GRP/Heat (1995).mkv',
+      'Crouching.Tiger.Hidden.Dragon.2000.1080p.mkv':
+        '/media/disk1/Movies/[GRP] Crouching Tiger Hidden Dragon (2000) [2160p]/Crouching Tiger Hidden Dragon (2000).mkv',
+      'Severance.S02E03.1080p.mkv': '/media/disk1/TV/Severance S01 2160p WEB-DL/Season 02/Severance - S02E03.mkv',
+    });
+  });
+
   it('names a new folder of a remade series with its country, as Sonarr does, and keeps remakes apart', () => {
     const r = run([file('The.Office.US.S01E01.mkv'), file('The.Office.UK.S01E01.mkv', 600 * MB)], world({ folders: [tvFolder('disk1', 'The Office (UK)')] }));
     expect(r.destinations).toEqual({
