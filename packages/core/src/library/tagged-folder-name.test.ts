@@ -138,6 +138,9 @@ describe('tagged folder names: names left as the library names them', () => {
     'Something 63 [560D3414]',
     'The.Animatrix.08.A.Detective.Story.720p.BluRay.DTS.x264-ESiR',
     // what is left is not a title
+    'The 4K Project',
+    'A.1080p.Story.2019',
+    'Les HDR Chroniques',
     '[GM-Team][国漫][西行纪之集结篇][The Westward Ⅱ][2019][17][AVC][GB][1080P]',
   ])('%s', (name) => {
     expect(readTaggedFolderName(name)).toBeNull();

@@ -55,6 +55,8 @@ const AFTER_GROUP_TAG = /^[\s._-]|^[\p{L}\p{Nd}]/u;
 const SITE = /^(?:www[.\s].+|[\w-]+\.(?:com|org|net|to|co|info|tv|ws|cc|io|me|vip|show|party|lat|sbs|art|xyz|club|in))$/i;
 /** What a title cannot hold: brackets left open, or a group's tag before it. */
 const BROKEN = /^[[【]|[\]【】]/;
+/** An article alone is the start of a title a release word cut short (`The 4K Project`), never one. */
+const LONE_ARTICLE = /^(?:the|an?|les?|la|der|die|das|el)$/i;
 
 function isSeparator(code: number): boolean {
   // space, tab, ., _, (, ), [
@@ -281,6 +283,6 @@ export function readTaggedFolderName(name: string): TaggedFolderName | null {
   const numbers = title.split(/[\s.]+/);
   const last = numbers[numbers.length - 1]!;
   if (year === null && (numbers.some((w) => EPISODE_LIKE.test(w)) || ((group || checksum) && /^\d{2,4}$/.test(last)))) return null;
-  if (title === '' || BROKEN.test(title) || (group && NUMBER.test(title))) return null;
+  if (title === '' || BROKEN.test(title) || LONE_ARTICLE.test(title) || (group && NUMBER.test(title))) return null;
   return { title, year };
 }
