@@ -44,6 +44,8 @@ async function seed(stack: BrowserStack): Promise<string> {
     join(paths.drive, 'Movies', FEATURE, `${FEATURE} Extended Edition Bluray-1080p.mkv`),
     join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995) Bluray-2160p.mkv'),
     join(paths.drive, 'Movies', 'Zulu (1964)', 'Zulu (1964).mp4'),
+    // The same film in a folder named as its release was: a duplicate the index reads as Heat (1995).
+    join(paths.drive, 'Movies', 'Heat.1995.1080p.BluRay.x264-GRP', 'Heat.1995.1080p.BluRay.x264-GRP.mkv'),
     ...[1, 2, 4].map((e) =>
       join(paths.drive, 'TV', 'Star Trek - The Next Generation', 'Season 01', `Star Trek - The Next Generation - S01E0${e} - Episode ${e}.mkv`),
     ),
