@@ -273,8 +273,8 @@ function readTokens(s: string, tokens: readonly Token[]): Reading {
   return r;
 }
 
-// Subtitle flags Indian and fansub releases end on (`- ESub`), checksums (`-_E83AD672`) and episode versions (`- 01v2`).
-const NOT_GROUP = /^(?:e?subs?|msubs?|hc|\d+(?:v\d+)?|(?=[0-9a-f]*\d)[0-9a-f]{8})$/;
+// Subtitle flags releases end on (`- ESub`, `-NapisyPL`, `-STFR`), checksums (`-_E83AD672`) and episode versions (`- 01v2`).
+const NOT_GROUP = /^(?:e?subs?|msubs?|napisy(?:pl)?|stfr|hc|\d+(?:v\d+)?|(?=[0-9a-f]*\d)[0-9a-f]{8})$/;
 
 /** A word a group cannot be: a release word (`DL` of `WEB-DL`, `x264`, a language), a number, a letter. */
 function groupWord(lower: string): boolean {
