@@ -84,6 +84,8 @@ describe('the web UI, in a browser', () => {
     await page.getByRole('button', { name: 'Scan downloads' }).click();
     await page.getByRole('heading', { name: 'Plan (dry run: nothing moved)' }).waitFor();
     await page.getByText(join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995).mkv')).waitFor();
+    // The listing shows what the name says of its quality beside what it was recognised as.
+    await page.getByRole('cell', { name: 'Heat (1995) 1080p BluRay x264 · GRP' }).waitFor();
 
     await open(page, 'Settings');
     await page.getByLabel('Dry run: plan only, change no files').uncheck();

@@ -1054,6 +1054,26 @@ export interface components {
             air_date: string | null;
             folder: string | null;
             destination: string | null;
+            /**
+             * @default {
+             *       "resolution": null,
+             *       "source": null,
+             *       "codec": null,
+             *       "proper": false,
+             *       "repack": false,
+             *       "group": null
+             *     }
+             */
+            quality: {
+                resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                /** @enum {string|null} */
+                source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                /** @enum {string|null} */
+                codec: "x265" | "x264" | "av1" | "xvid" | null;
+                proper: boolean;
+                repack: boolean;
+                group: string | null;
+            };
         };
         Dashboard: {
             dry_run: boolean;
@@ -1110,6 +1130,26 @@ export interface components {
                 episodes: number[] | null;
                 air_date: string | null;
                 country?: string | null;
+                /**
+                 * @default {
+                 *       "resolution": null,
+                 *       "source": null,
+                 *       "codec": null,
+                 *       "proper": false,
+                 *       "repack": false,
+                 *       "group": null
+                 *     }
+                 */
+                quality: {
+                    resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                    /** @enum {string|null} */
+                    source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                    /** @enum {string|null} */
+                    codec: "x265" | "x264" | "av1" | "xvid" | null;
+                    proper: boolean;
+                    repack: boolean;
+                    group: string | null;
+                };
             } | null;
             imported: components["schemas"]["ImportedRef"];
         };
@@ -1145,6 +1185,16 @@ export interface components {
                     drive: string;
                     files: number;
                     bytes: number;
+                    quality: {
+                        resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                        /** @enum {string|null} */
+                        source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                        /** @enum {string|null} */
+                        codec: "x265" | "x264" | "av1" | "xvid" | null;
+                        proper: boolean;
+                        repack: boolean;
+                        group: string | null;
+                    } | null;
                 }[];
             }[];
             series: {
@@ -1442,6 +1492,26 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
+            /**
+             * @default {
+             *       "resolution": null,
+             *       "source": null,
+             *       "codec": null,
+             *       "proper": false,
+             *       "repack": false,
+             *       "group": null
+             *     }
+             */
+            quality: {
+                resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                /** @enum {string|null} */
+                source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                /** @enum {string|null} */
+                codec: "x265" | "x264" | "av1" | "xvid" | null;
+                proper: boolean;
+                repack: boolean;
+                group: string | null;
+            };
             candidates?: components["schemas"]["Candidate"][];
             /**
              * @default move
@@ -1527,6 +1597,26 @@ export interface components {
                 source: string;
                 destination: string;
             }[];
+            /**
+             * @default {
+             *       "resolution": null,
+             *       "source": null,
+             *       "codec": null,
+             *       "proper": false,
+             *       "repack": false,
+             *       "group": null
+             *     }
+             */
+            quality: {
+                resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                /** @enum {string|null} */
+                source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                /** @enum {string|null} */
+                codec: "x265" | "x264" | "av1" | "xvid" | null;
+                proper: boolean;
+                repack: boolean;
+                group: string | null;
+            };
             candidates?: components["schemas"]["Candidate"][];
         };
         Probe: {

@@ -9,6 +9,7 @@ export * from './api/notifications.ts';
 export * from './api/errors.ts';
 export * from './library/index-schema.ts';
 export * from './media/extensions.ts';
+export * from './media/quality.ts';
 export * from './api/responses.ts';
 export * from './jobs/job-options.ts';
 export * from './events/schema.ts';

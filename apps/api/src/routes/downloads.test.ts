@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, createStateStore } from '@mo/core';
 import { NO_OWNERSHIP } from '@mo/core/fs';
+import { UNKNOWN_QUALITY } from '@mo/core/parse';
 import { runScanPass } from '@mo/core/scanner';
 import { downloadsResponse, initialState, stateSchema } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
@@ -44,12 +45,12 @@ describe('GET /api/downloads', () => {
   it('lists what the last scanner pass saw, with what the names parse to', async () => {
     t = await testApp({ toml: '[app]\nsettle_seconds = 60\n\n[library]\nsample_max_bytes = 0\n' });
     const old = new Date('2025-06-01T10:00:00.000Z');
-    const movie = put('Heat.1995.1080p/Heat.1995.1080p.mkv', 100, old);
+    const movie = put('Heat.1995.1080p.BluRay.x264-GRP/Heat.1995.1080p.BluRay.x264-GRP.mkv', 100, old);
     const episode = put('Doctor.Who.2005.S01E02E03.mkv', 10, new Date());
     const daily = put('The.Daily.Show.2024.03.14.mkv', 10, old);
     const remake = put('The.Office.US.S02E01.mkv', 10, old);
     const part = put('Alien.1979.mkv.part', 5, old);
-    const sub = put('Heat.1995.1080p/Heat.1995.1080p.en.srt', 1, old);
+    const sub = put('Heat.1995.1080p.BluRay.x264-GRP/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 1, old);
     const passAt = Date.now();
     await pass(passAt);
     const body = await get();
@@ -62,7 +63,7 @@ describe('GET /api/downloads', () => {
         bytes: 10,
         modified_at: expect.any(String),
         settled: false,
-        media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null },
+        media: { kind: 'episode', title: 'Doctor Who', year: 2005, season: 1, episodes: [2, 3], air_date: null, country: null, quality: UNKNOWN_QUALITY },
         imported: null,
       },
       { path: sub, bytes: 1, modified_at: old.toISOString(), settled: true, media: null, imported: null },
@@ -71,7 +72,16 @@ describe('GET /api/downloads', () => {
         bytes: 100,
         modified_at: old.toISOString(),
         settled: true,
-        media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null },
+        media: {
+          kind: 'movie',
+          title: 'Heat',
+          year: 1995,
+          season: null,
+          episodes: null,
+          air_date: null,
+          country: null,
+          quality: { ...UNKNOWN_QUALITY, resolution: 1080, source: 'bluray', codec: 'x264', group: 'GRP' },
+        },
         imported: null,
       },
       {
@@ -79,7 +89,16 @@ describe('GET /api/downloads', () => {
         bytes: 10,
         modified_at: old.toISOString(),
         settled: true,
-        media: { kind: 'episode', title: 'The Daily Show', year: null, season: null, episodes: [], air_date: '2024-03-14', country: null },
+        media: {
+          kind: 'episode',
+          title: 'The Daily Show',
+          year: null,
+          season: null,
+          episodes: [],
+          air_date: '2024-03-14',
+          country: null,
+          quality: UNKNOWN_QUALITY,
+        },
         imported: null,
       },
       {
@@ -87,7 +106,7 @@ describe('GET /api/downloads', () => {
         bytes: 10,
         modified_at: old.toISOString(),
         settled: true,
-        media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US' },
+        media: { kind: 'episode', title: 'The Office', year: null, season: 2, episodes: [1], air_date: null, country: 'US', quality: UNKNOWN_QUALITY },
         imported: null,
       },
     ]);

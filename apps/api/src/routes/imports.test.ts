@@ -103,8 +103,8 @@ describe('GET /api/imports/pending', () => {
   it('lists the videos the last pass could not settle, without their sidecars or orphan subtitles, and drops one gone since', async () => {
     await install({ dryRun: true });
     expect(await pending()).toEqual({ items: [], scanned_at: null });
-    const who = put('Doctor.Who.S01E01.mkv', 300);
-    put('Doctor.Who.S01E01.en.srt', 10);
+    const who = put('Doctor.Who.S01E01.720p.HDTV.x264-ORENJI.mkv', 300);
+    put('Doctor.Who.S01E01.720p.HDTV.x264-ORENJI.en.srt', 10);
     put('lonely.srt', 10);
     put('Heat.1995.mkv');
     const odd = put('Something.Odd.mkv', 200);
@@ -119,6 +119,8 @@ describe('GET /api/imports/pending', () => {
     ]);
     expect(listed.items[0]!.detail).toMatch(/Doctor Who \(1963\)/);
     expect(listed.items[0]!.candidates.length).toBeGreaterThan(0);
+    const hdtv = { resolution: 720, source: 'hdtv', codec: 'x264', proper: false, repack: false, group: 'ORENJI' };
+    expect(listed.items[0]!.candidates.map((c) => c.quality)).toEqual(listed.items[0]!.candidates.map(() => hdtv));
 
     unlinkSync(odd);
     expect((await pending()).items.map((i) => i.path)).toEqual([who]);
@@ -200,7 +202,7 @@ describe('POST /api/imports/manual', () => {
   it('imports a season pack folder, each file by its own episode numbers, leaving behind one whose numbers it cannot read', async () => {
     const { drive } = await install();
     const e1 = put('Who.Pack.S02/Doctor.Who.S02E01.mkv');
-    const e2 = put('Who.Pack.S02/Doctor.Who.S02E02.mkv');
+    const e2 = put('Who.Pack.S02/Doctor.Who.S02E02.REPACK.1080p.WEB-DL.mkv');
     const odd = put('Who.Pack.S02/Behind the Scenes.mkv');
     const res = await importAs(
       { path: join(t.install.paths.downloads, 'Who.Pack.S02'), as: { kind: 'episode', title: 'Doctor Who (2005)', season: 2 } },
@@ -208,9 +210,9 @@ describe('POST /api/imports/manual', () => {
     );
     expect(res.status).toBe(200);
     const body = manualImportPackPreviewResponse.parse(await res.json());
-    expect(body.plans.map((p) => [p.source, p.episodes])).toEqual([
-      [e1, [1]],
-      [e2, [2]],
+    expect(body.plans.map((p) => [p.source, p.episodes, p.quality])).toEqual([
+      [e1, [1], { resolution: null, source: null, codec: null, proper: false, repack: false, group: null }],
+      [e2, [2], { resolution: 1080, source: 'web-dl', codec: null, proper: false, repack: true, group: null }],
     ]);
     expect(body.plans.every((p) => p.destination.startsWith(join(drive, 'TV/Doctor Who (2005)/Season 02/')))).toBe(true);
     expect(body.skipped).toMatchObject([{ source: odd, reason: 'unrecognized' }]);

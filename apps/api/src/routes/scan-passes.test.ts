@@ -2,6 +2,7 @@ import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, createWorkerHost, type JobClient, type WorkerHost } from '@mo/core';
+import { UNKNOWN_QUALITY } from '@mo/core/parse';
 import { type ScanResult, writePassFile } from '@mo/core/scanner';
 import { PASS_ENTRIES_MAX, scanPassesResponse } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
@@ -32,6 +33,7 @@ const plan = (n: number) => ({
   air_date: null,
   drive: 'disk1',
   sidecars: [],
+  quality: UNKNOWN_QUALITY,
 });
 
 function pass(at: string, plans: number, extra: Partial<ScanResult> = {}): ScanResult {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobClient, createLogger, createWorkerHost, type JobClient, type WorkerHost } from '@mo/core';
+import { UNKNOWN_QUALITY } from '@mo/core/parse';
 import { type ScanResult, writePassFile } from '@mo/core/scanner';
 import { scanResultSchema } from '@mo/shared';
 import { testApp, type TestApp } from '../test-support/app.ts';
@@ -33,6 +34,7 @@ const plan = (n: number) => ({
   air_date: null,
   drive: 'disk1',
   sidecars: [],
+  quality: UNKNOWN_QUALITY,
 });
 
 /** An API and a worker whose pass handler writes its result the way the real one does. */

@@ -98,7 +98,7 @@ describe('GET /api/tools/duplicates', () => {
     t = await testApp();
     await indexed([
       item(`${HEAT}/Heat (1995).mkv`, { bytes: 10 }),
-      item('/m/disk2/Movies/Heat (1995)/Heat.mkv', { bytes: 20 }),
+      item('/m/disk2/Movies/Heat (1995)/Heat.1995.2160p.UHD.BluRay.REMUX.HEVC-FGT.mkv', { bytes: 20 }),
       item("/m/disk2/Movies/Heat (1995) {edition-Director's Cut}/Heat.mkv"),
       episode('/m/disk1/TV/Lost', 1, [1]),
       episode('/m/disk2/TV Shows/Lost', 1, [2]),
@@ -115,8 +115,14 @@ describe('GET /api/tools/duplicates', () => {
           year: 1995,
           edition: null,
           copies: [
-            { folder: HEAT, drive: 'disk1', files: 1, bytes: 10 },
-            { folder: '/m/disk2/Movies/Heat (1995)', drive: 'disk2', files: 1, bytes: 20 },
+            { folder: HEAT, drive: 'disk1', files: 1, bytes: 10, quality: null },
+            {
+              folder: '/m/disk2/Movies/Heat (1995)',
+              drive: 'disk2',
+              files: 1,
+              bytes: 20,
+              quality: { resolution: 2160, source: 'remux', codec: 'x265', proper: false, repack: false, group: 'FGT' },
+            },
           ],
         },
       ],

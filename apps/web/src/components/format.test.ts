@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { codecName, containerName, episodeCode, fileName, formatBytes, formatDuration, languageName, progressNote, readProgress, splitPath } from './format.ts';
+import {
+  codecName,
+  containerName,
+  episodeCode,
+  fileName,
+  formatBytes,
+  formatDuration,
+  languageName,
+  progressNote,
+  qualityLabel,
+  readProgress,
+  splitPath,
+} from './format.ts';
 
 describe('readProgress', () => {
   it("reads ffmpeg's progress as percent, speed and the time left at that speed", () => {
@@ -130,5 +142,22 @@ describe('splitPath', () => {
       const { head, tail } = splitPath(p, roots);
       expect(head + tail).toBe(p);
     }
+  });
+});
+
+describe('qualityLabel', () => {
+  const none = { resolution: null, source: null, codec: null, proper: false, repack: false, group: null };
+  it('writes resolution, source and codec as release names do, then the fixes and the group', () => {
+    expect(qualityLabel({ ...none, resolution: 1080, source: 'bluray', codec: 'x264', proper: true, group: 'GRP' })).toBe('1080p BluRay x264 · PROPER · GRP');
+    expect(qualityLabel({ ...none, resolution: 2160, source: 'remux', codec: 'x265' })).toBe('2160p Remux x265');
+    expect(qualityLabel({ ...none, source: 'web-dl', repack: true })).toBe('WEB-DL · REPACK');
+    expect(qualityLabel({ ...none, source: 'webrip', codec: 'av1' })).toBe('WEBRip AV1');
+    expect(qualityLabel({ ...none, source: 'sdtv', codec: 'xvid', group: 'LOL' })).toBe('SDTV XviD · LOL');
+    expect(qualityLabel({ ...none, group: 'NTb' })).toBe('NTb');
+  });
+  it('is null where the name says nothing of its quality', () => {
+    expect(qualityLabel(none)).toBeNull();
+    expect(qualityLabel(null)).toBeNull();
+    expect(qualityLabel(undefined)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { count, importQuestion } from '../components/confirm-text.ts';
-import { episodeCode, formatBytes } from '../components/format.ts';
+import { episodeCode, formatBytes, qualityLabel, type Quality } from '../components/format.ts';
 import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
 import { ImportAsButton, ImportAsHost, SETTLEABLE } from './ImportAs.tsx';
@@ -39,12 +39,20 @@ function whatItIs(
     episodes: number[] | null;
     air_date: string | null;
     country?: string | null;
+    quality?: Quality;
   } | null,
 ) {
   if (!m) return <span className="muted">unrecognized</span>;
   const title = m.country ? `${m.title} (${m.country})` : m.title;
-  if (m.kind === 'movie') return `${title}${m.year ? ` (${m.year})` : ''}`;
-  return `${title} ${m.air_date ?? episodeCode(m.season, m.episodes)}`;
+  const name = m.kind === 'movie' ? `${title}${m.year ? ` (${m.year})` : ''}` : `${title} ${m.air_date ?? episodeCode(m.season, m.episodes)}`;
+  const quality = qualityLabel(m.quality);
+  return quality ? (
+    <>
+      {name} <span className="muted">{quality}</span>
+    </>
+  ) : (
+    name
+  );
 }
 
 /** Only a video can be imported as something; its subtitles and .nfo go with it. */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
-import { formatBytes } from '../components/format.ts';
+import { formatBytes, qualityLabel } from '../components/format.ts';
 import { NotScanned, notScanned, ScannedAt } from '../components/not-scanned.tsx';
 import { PathText } from '../components/path-text.tsx';
 import { Empty, ErrorNote, Loading, Page } from '../components/ui.tsx';
@@ -30,14 +30,18 @@ export function DuplicatesPage() {
                     {m.year ? ` (${m.year})` : ''}
                   </h3>
                   <ul>
-                    {m.copies.map((c) => (
-                      <li key={c.folder}>
-                        <PathText path={c.folder} />{' '}
-                        <span className="muted">
-                          on {c.drive}, {c.files} files, {formatBytes(c.bytes)}
-                        </span>
-                      </li>
-                    ))}
+                    {m.copies.map((c) => {
+                      const quality = qualityLabel(c.quality);
+                      return (
+                        <li key={c.folder}>
+                          <PathText path={c.folder} />{' '}
+                          <span className="muted">
+                            on {c.drive}, {c.files} files, {formatBytes(c.bytes)}
+                            {quality ? `, ${quality}` : ''}
+                          </span>
+                        </li>
+                      );
+                    })}
                   </ul>
                 </div>
               ))}

@@ -10,6 +10,7 @@ import { dataDir } from '../data-dir/data-dir.ts';
 import { downloadsListingStore } from './downloads-cache.ts';
 import { downloadsListing, MAX_LISTED_DEPTH, MAX_LISTED_FILES, recentUnder } from './downloads-listing.ts';
 import type { DownloadFile } from './plan-pass.ts';
+import { UNKNOWN_QUALITY } from '../parse/quality.ts';
 import { runScanPass } from './run-pass.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
@@ -32,7 +33,7 @@ describe('downloadsListing', () => {
     const cfg = cfgFor('/dl');
     const { files, truncated } = downloadsListing(
       cfg,
-      [file('Heat.1995.mkv'), file('Heat.1995.en.srt'), file('new/Alien.1979.mkv', { mtimeMs: NOW - 1000 })],
+      [file('Heat.1995.mkv'), file('Heat.1995.en.srt'), file('new/Alien.1979.1080p.BluRay.x264-GRP.mkv', { mtimeMs: NOW - 1000 })],
       NOW,
     );
     expect(truncated).toBe(false);
@@ -42,15 +43,19 @@ describe('downloadsListing', () => {
         bytes: 10,
         modified_at: '2026-03-01T11:00:00.000Z',
         settled: true,
-        media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null },
+        media: { kind: 'movie', title: 'Heat', year: 1995, season: null, episodes: null, air_date: null, country: null, quality: UNKNOWN_QUALITY },
       },
       { path: '/dl/Heat.1995.en.srt', bytes: 10, modified_at: '2026-03-01T11:00:00.000Z', settled: true, media: null },
       {
-        path: '/dl/new/Alien.1979.mkv',
+        path: '/dl/new/Alien.1979.1080p.BluRay.x264-GRP.mkv',
         bytes: 10,
         modified_at: '2026-03-01T11:59:59.000Z',
         settled: false,
-        media: expect.objectContaining({ title: 'Alien', year: 1979 }),
+        media: expect.objectContaining({
+          title: 'Alien',
+          year: 1979,
+          quality: { resolution: 1080, source: 'bluray', codec: 'x264', proper: false, repack: false, group: 'GRP' },
+        }),
       },
     ]);
   });

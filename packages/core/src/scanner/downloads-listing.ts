@@ -1,4 +1,5 @@
 import type { Config, RecentEntry } from '@mo/shared';
+import { parseQuality, type Quality } from '../parse/quality.ts';
 import { parseReleaseName } from '../parse/release-name.ts';
 import { extensionOf, isSettled } from './download-rules.ts';
 import type { DownloadFile } from './plan-pass.ts';
@@ -11,6 +12,7 @@ export interface DownloadMedia {
   episodes: number[] | null;
   air_date: string | null;
   country: string | null;
+  quality: Quality;
 }
 
 /** The listing's bounds: a downloads folder pointed at a system folder answers in under a megabyte or two (662 KB at /usr). */
@@ -46,6 +48,7 @@ function mediaOfDownload(rel: string, videoExtensions: ReadonlySet<string>): Dow
     episodes: episode ? p.episodes : null,
     air_date: episode ? p.air_date : null,
     country: episode ? p.country : null,
+    quality: parseQuality(rel),
   };
 }
 

@@ -1,9 +1,10 @@
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fullPassResult, passFileName, passFilesBeyond, passOutline, readPassFile, summarisePass, writePassFile } from './pass-file.ts';
 import type { ScanResult } from './run-pass.ts';
+import { UNKNOWN_QUALITY } from '../parse/quality.ts';
 
 const plan = {
   source: '/d/Heat.1995.mkv',
@@ -16,6 +17,7 @@ const plan = {
   air_date: null,
   drive: 'disk1',
   sidecars: [],
+  quality: UNKNOWN_QUALITY,
 };
 const result: ScanResult = {
   dry_run: false,
@@ -83,6 +85,16 @@ describe('pass files', () => {
     });
     expect(await readPassFile(dir, '7')).toEqual(result);
     expect(await fullPassResult(dir, '7', summary)).toEqual(result);
+  });
+
+  it('reads a pass recorded before names were read for quality as one whose names say nothing of it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mo-pass-'));
+    await writePassFile(dir, '8', result);
+    const path = join(dir, 'passes', '8.json');
+    const old = JSON.parse(await readFile(path, 'utf8')) as { plans: Record<string, unknown>[]; moves: Record<string, unknown>[] };
+    for (const p of [...old.plans, ...old.moves]) delete p.quality;
+    await writeFile(path, JSON.stringify(old));
+    expect(await readPassFile(dir, '8')).toEqual(result);
   });
 
   it('keeps only the newest files, and removes temps a killed writer left', async () => {

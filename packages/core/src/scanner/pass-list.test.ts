@@ -6,6 +6,7 @@ import { PASS_ENTRIES_MAX } from '@mo/shared';
 import { writePassFile } from './pass-file.ts';
 import { boundedPass, readRecentPasses } from './pass-list.ts';
 import type { ScanResult } from './run-pass.ts';
+import { UNKNOWN_QUALITY } from '../parse/quality.ts';
 
 const plan = (n: number) => ({
   source: `/d/M.${n}.2001.mkv`,
@@ -18,6 +19,7 @@ const plan = (n: number) => ({
   air_date: null,
   drive: 'disk1',
   sidecars: [],
+  quality: UNKNOWN_QUALITY,
 });
 const skip = (n: number) => ({ source: `/d/notes ${n}.mkv`, reason: 'unrecognized' as const });
 

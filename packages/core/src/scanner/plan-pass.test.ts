@@ -4,6 +4,7 @@ import type { DriveSpace } from './choose-drive.ts';
 import { buildFolderLookup, type LibraryFolder } from './folder-lookup.ts';
 import { planPass, type DownloadFile, type PlanOptions, type PlanWorld } from './plan-pass.ts';
 import { recogniseMedia } from './recognise.ts';
+import { UNKNOWN_QUALITY } from '../parse/quality.ts';
 import { TemplateError } from './template.ts';
 
 const GIB = 1024 ** 3;
@@ -97,6 +98,7 @@ describe('planPass: every file gets a plan or a reason', () => {
       air_date: null,
       drive: 'disk1',
       sidecars: [],
+      quality: UNKNOWN_QUALITY,
     });
     expect(episode).toMatchObject({
       kind: 'episode',
@@ -113,6 +115,7 @@ describe('planPass: every file gets a plan or a reason', () => {
       episodes: null,
       air_date: '2024-03-14',
       destination: '/media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-03-14.mkv',
+      quality: { ...UNKNOWN_QUALITY, resolution: 720, source: 'web-dl', codec: 'x264' },
     });
   });
 
@@ -475,6 +478,8 @@ describe('planPass: the library names the series', () => {
             air_date: null,
             folder: '/media/disk1/TV/Young Sheldon (2017)',
             destination: '/media/disk1/TV/Young Sheldon (2017)/Season 07/Young Sheldon (2017) - S07E14.mkv',
+            // What the download's name says, whichever reading is picked.
+            quality: { resolution: 1080, source: 'web-dl', codec: 'x264', proper: false, repack: false, group: 'ETHEL' },
           },
         ],
       },
@@ -500,7 +505,7 @@ describe('planPass: the library names the series', () => {
     const r = run([file('Doctor.Who.S01E01/Doctor.Who.S01E01.mkv'), file('Doctor.Who.S01E01/Doctor.Who.S01E01.en.srt', 10)], world({ drives, folders }));
     expect(r.plans).toEqual([]);
     const detail = 'library folders that fit: /media/disk1/TV/Doctor Who (1963), /media/disk2/TV Shows/Doctor Who (2005)';
-    const reading = { kind: 'episode', season: 1, episodes: [1], absolute_episodes: [], air_date: null };
+    const reading = { kind: 'episode', season: 1, episodes: [1], absolute_episodes: [], air_date: null, quality: UNKNOWN_QUALITY };
     expect(r.skipped).toEqual([
       { source: `${DL}/Doctor.Who.S01E01/Doctor.Who.S01E01.en.srt`, reason: 'ambiguous', detail },
       {

@@ -8,6 +8,7 @@ import { identify, type IdentifyContext, type Identified, type ProviderAnswers }
 import type { AliasTable } from './aliases.ts';
 import { attachSidecars, type Attached } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
+import { parseQuality } from '../parse/quality.ts';
 import { checkTemplate, type TemplateMedia } from './template.ts';
 import { candidatesOf, folderPathOf, heldVideo, placement, type Placement } from './plan-placement.ts';
 
@@ -246,6 +247,7 @@ function planOf(video: DownloadFile, media: TemplateMedia, place: Placement, mov
     air_date: numbered ? null : media.air_date,
     drive: place.choice.drive.name,
     sidecars: moves.map((m) => ({ source: m.file.path, destination: m.destination })),
+    quality: parseQuality(video.rel),
     ...(candidates !== null ? { candidates } : {}),
   };
 }

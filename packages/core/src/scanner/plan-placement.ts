@@ -5,6 +5,7 @@ import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
 import { folderTitleKey } from '../library/title-match.ts';
 import { titleKey } from '../parse/title-key.ts';
+import { parseQuality } from '../parse/quality.ts';
 import { episodeOfFile } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
 import type { Reading } from './identify.ts';
@@ -118,6 +119,7 @@ export function candidatesOf(
   opts: PlacementOptions,
   world: PlacementWorld,
 ): Candidate[] {
+  const quality = parseQuality(video.rel);
   return readings.map(({ media: m, folder }) => {
     const template = toTemplateMedia(m);
     const place = template.ok ? placement(template.media, folder ? [folder] : [], video, bytes, new Map(), opts, world) : null;
@@ -133,6 +135,7 @@ export function candidatesOf(
       air_date: m.air_date,
       folder: folder ? folderPathOf(world, folder) : null,
       destination: place ? place.destination : null,
+      quality,
     };
   });
 }

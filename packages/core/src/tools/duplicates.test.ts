@@ -19,8 +19,8 @@ describe('duplicateReport: movies', () => {
         year: 1995,
         edition: null,
         copies: [
-          { folder: `${D1}/Movies/Heat (1995)`, drive: 'disk1', files: 2, bytes: 102 },
-          { folder: `${D2}/Movies/Heat (1995)`, drive: 'disk2', files: 1, bytes: 50 },
+          { folder: `${D1}/Movies/Heat (1995)`, drive: 'disk1', files: 2, bytes: 102, quality: null },
+          { folder: `${D2}/Movies/Heat (1995)`, drive: 'disk2', files: 1, bytes: 50, quality: null },
         ],
       },
     ]);
@@ -61,8 +61,8 @@ describe('duplicateReport: movies', () => {
         year: 1982,
         edition: 'Final Cut',
         copies: [
-          { folder: `${D1}/Movies/Blade Runner (1982) {edition-Final Cut}`, drive: 'disk1', files: 1, bytes: 1 },
-          { folder: `${D2}/Movies/Blade Runner (1982) {edition-Final Cut}`, drive: 'disk2', files: 1, bytes: 1 },
+          { folder: `${D1}/Movies/Blade Runner (1982) {edition-Final Cut}`, drive: 'disk1', files: 1, bytes: 1, quality: null },
+          { folder: `${D2}/Movies/Blade Runner (1982) {edition-Final Cut}`, drive: 'disk2', files: 1, bytes: 1, quality: null },
         ],
       },
     ]);
@@ -83,6 +83,23 @@ describe('duplicateReport: movies', () => {
       item(`${D1}/Movies/Heat (1995)/Heat (1995).mkv`),
     ]);
     expect(r.movies[0]!.copies.map((c) => c.folder)).toEqual([`${D1}/Movies/Heat (1995)`, `${D1}/Movies/Heat.1995.1080p.BluRay.x264-GRP.mkv`]);
+  });
+
+  it('gives each copy the quality its main video’s name, or else its folder’s, states', () => {
+    const r = duplicateReport([
+      item(`${D1}/Movies/Heat (1995)/Heat (1995) Bluray-1080p Proper.mkv`, { bytes: 10 }),
+      item(`${D1}/Movies/Heat (1995)/Heat (1995) sample 720p.mkv`, { bytes: 1 }),
+      item(`${D2}/Movies/Heat.1995.2160p.UHD.BluRay.REMUX.HEVC-FGT/heat.mkv`, { title: 'Heat', year: 1995 }),
+      item(`${D2}/Movies/Heat.1995.720p.WEB-DL.x264-NTb.mkv`, { title: 'Heat', year: 1995 }),
+      item(`${D2}/Movies/Heat (1995)/Heat (1995).mkv`),
+    ]);
+    const none = { codec: null, proper: false, repack: false, group: null };
+    expect(r.movies[0]!.copies.map((c) => [c.folder, c.quality])).toEqual([
+      [`${D1}/Movies/Heat (1995)`, { ...none, resolution: 1080, source: 'bluray', proper: true }],
+      [`${D2}/Movies/Heat (1995)`, null],
+      [`${D2}/Movies/Heat.1995.2160p.UHD.BluRay.REMUX.HEVC-FGT`, { ...none, resolution: 2160, source: 'remux', codec: 'x265', group: 'FGT' }],
+      [`${D2}/Movies/Heat.1995.720p.WEB-DL.x264-NTb.mkv`, { ...none, resolution: 720, source: 'web-dl', codec: 'x264', group: 'NTb' }],
+    ]);
   });
 
   it('ignores folders that hold only extras, samples or artwork', () => {

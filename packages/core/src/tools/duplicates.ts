@@ -3,6 +3,7 @@ import { seriesUnitId, seriesUnitKey } from '../library/series-unit.ts';
 import { sameTitleGroups } from '../library/title-match.ts';
 import { identityOf, titleKey, type TitleKey } from '../parse/title-key.ts';
 import { unitKey } from '../library/views.ts';
+import { parseQuality, type Quality } from '../parse/quality.ts';
 import { parseReleaseName } from '../parse/release-name.ts';
 
 export interface MovieCopy {
@@ -10,6 +11,8 @@ export interface MovieCopy {
   drive: string;
   files: number;
   bytes: number;
+  /** What its main video's name (or else its folder's) says of its quality; null where neither says anything. */
+  quality: Quality | null;
 }
 
 export interface DuplicateMovie {
@@ -47,6 +50,12 @@ function editionOf(folderName: string | null, videoName: string | null): string 
   return (folderName && parseReleaseName(folderName)?.edition) || (videoName && parseReleaseName(videoName)?.edition) || null;
 }
 
+/** The quality of a movie copy, as `editionOf` reads its edition: the video's name, else its folder's. */
+function qualityOf(folderName: string | null, videoName: string): Quality | null {
+  const q = parseQuality(folderName === null ? videoName : `${folderName}/${videoName}`);
+  return q.resolution === null && q.source === null && q.codec === null ? null : q;
+}
+
 const byPath = (a: { folder: string }, b: { folder: string }) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
 /** Sorted as a reader looks them up: "The Matrix" under M. */
 const byTitle = (a: { title: string }, b: { title: string }) => {
@@ -55,7 +64,7 @@ const byTitle = (a: { title: string }, b: { title: string }) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
-interface MovieUnit extends MovieCopy {
+interface MovieUnit extends Omit<MovieCopy, 'quality'> {
   title: string;
   year: number | null;
   loose: boolean;
@@ -118,7 +127,8 @@ function reportOf(movies: Map<string, MovieUnit>, series: Map<string, SeriesUnit
     const key = `${identityOf(titleKey(m.title, m.year))}\0${titleKey(edition ?? '').key}`;
     let g = movieGroups.get(key);
     if (!g) movieGroups.set(key, (g = { title: m.title, year: m.year, edition, copies: [] }));
-    g.copies.push({ folder: m.folder, drive: m.drive, files: m.files, bytes: m.bytes });
+    const quality = qualityOf(m.loose ? null : baseName(m.folder), baseName(m.video.path));
+    g.copies.push({ folder: m.folder, drive: m.drive, files: m.files, bytes: m.bytes, quality });
   }
   const movieList: DuplicateMovie[] = [];
   for (const g of movieGroups.values()) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jobAboutSchema } from '../jobs/job-about.ts';
+import { qualitySchema, storedQuality } from '../media/quality.ts';
 import {
   appSection,
   drivesSection,
@@ -243,6 +244,8 @@ const parsedMedia = z.object({
   air_date: z.string().nullable(),
   /** Episodes: the country code of a remade series (`US` for The.Office.US), else null. */
   country: z.string().nullable().optional(),
+  /** What the name says of its quality. */
+  quality: storedQuality,
 });
 
 /** Where a download went, by the import history: the import that is not undone. */
@@ -437,7 +440,16 @@ export const duplicatesResponse = z.object({
     z.object({
       title: z.string(),
       year: z.number().int().nullable(),
-      copies: z.array(z.object({ folder: z.string(), drive: z.string(), files: z.number().int(), bytes: z.number() })),
+      copies: z.array(
+        z.object({
+          folder: z.string(),
+          drive: z.string(),
+          files: z.number().int(),
+          bytes: z.number(),
+          /** What the name of its main video (or else its folder) says of its quality; null where it says nothing. */
+          quality: qualitySchema.nullable(),
+        }),
+      ),
     }),
   ),
   series: z.array(

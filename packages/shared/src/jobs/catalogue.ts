@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { QueueName } from './queues.ts';
 import { aliasSchema, TRANSFER_MODES } from '../config/schema.ts';
 import { manualImportPayloadSchema } from './manual-import.ts';
+import { storedQuality } from '../media/quality.ts';
 
 const nullableString = z.string().nullable();
 
@@ -20,6 +21,8 @@ export const candidateSchema = z.object({
   folder: nullableString,
   /** Where the download would go under this reading, or null where it cannot be named (no season). */
   destination: nullableString,
+  /** What the download's name says of its quality. */
+  quality: storedQuality,
 });
 
 export const planSchema = z.object({
@@ -33,6 +36,8 @@ export const planSchema = z.object({
   air_date: nullableString,
   drive: nullableString,
   sidecars: z.array(sidecarMoveSchema),
+  /** What the download's name says of its quality. */
+  quality: storedQuality,
   /** The readings weighed, where the name read more than one way. */
   candidates: z.array(candidateSchema).optional(),
 });
