@@ -1,0 +1,3 @@
+export * from './bin-layout.ts';
+export * from './recycle-bin.ts';
+export * from './recycle-totals.ts';
