@@ -1,8 +1,9 @@
+import type { Stats } from 'node:fs';
 import { link, lstat, mkdir, readdir, realpath, rename, rmdir, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AppError } from '../errors.ts';
 import { realPathOf } from '../fs/real-path.ts';
-import { RECYCLE_FOLDER, below, binPathFor, dayOfFolder, isDue, isRecyclable, readBinPath } from './bin-layout.ts';
+import { RECYCLE_FOLDER, below, binPathFor, dayFolderName, dayOfFolder, isDue, isRecyclable, readBinPath } from './bin-layout.ts';
 
 export interface Drive {
   name: string;
@@ -139,7 +140,6 @@ export async function recycleFile(opts: { drives: readonly Drive[]; file: string
       await Promise.all(placed.map((p) => unlink(p)));
       continue;
     }
-    const recycledAt = now.toISOString();
     const items: RecycledItem[] = [];
     for (const [i, f] of found.entries()) {
       // Gone after the rename fallback already; after a link the source still stands.
@@ -151,12 +151,21 @@ export async function recycleFile(opts: { drives: readonly Drive[]; file: string
         path: join(drive.drive.path, rel),
         original: join(drive.drive.path, f.rel),
         bytes: f.bytes,
-        recycled_at: recycledAt,
+        recycled_at: recycledAt(await lstat(placed[i]!), dayFolderName(now, copy)),
         drive: drive.drive.name,
       });
     }
     return items;
   }
+}
+
+/**
+ * When a bin file came in: moving it there set its ctime, unless something touched it since (a
+ * ctime on another day than its day folder's); then the start of that day, all the layout says.
+ */
+function recycledAt(st: Stats, day: string): string {
+  const start = dayOfFolder(day)!;
+  return (st.ctime.toISOString().slice(0, 10) === start.toISOString().slice(0, 10) ? st.ctime : start).toISOString();
 }
 
 async function walkFiles(dir: string, out: string[]): Promise<void> {
@@ -182,14 +191,11 @@ export async function listRecycle(drives: readonly Drive[]): Promise<RecycledIte
       if (!entry) continue;
       const st = await lstat(file).catch(() => null);
       if (!st?.isFile()) continue;
-      const day = dayOfFolder(entry.day)!;
-      // A rename sets ctime: it is when the file came into the bin, unless something touched it since.
-      const sameDay = st.ctime.toISOString().slice(0, 10) === day.toISOString().slice(0, 10);
       items.push({
         path: join(b.drive.path, RECYCLE_FOLDER, rel),
         original: join(b.drive.path, entry.original),
         bytes: st.size,
-        recycled_at: (sameDay ? st.ctime : day).toISOString(),
+        recycled_at: recycledAt(st, entry.day),
         drive: b.drive.name,
       });
     }
