@@ -82,7 +82,7 @@ describe('POST /api/recycle/restore', () => {
     expect((await list()).files).toBe(1);
   });
 
-  it('with dry_run on says what it would do and moves nothing', async () => {
+  it('with dry_run on makes the same checks, says what it would do and moves or deletes nothing', async () => {
     await install(true);
     const heat = await put('Movies/Heat (1995)/Heat (1995).mkv');
     const [item] = await recycleFile({ drives: [drive()], file: heat });
@@ -90,6 +90,12 @@ describe('POST /api/recycle/restore', () => {
     expect(await res.json()).toEqual({ dry_run: true, path: item!.path, original: heat });
     expect(await readFile(item!.path, 'utf8')).toBe('video');
     expect((await post('/recycle/restore', { path: heat })).status).toBe(404);
+    await writeFile(heat, 'new one');
+    expect((await post('/recycle/restore', { path: item!.path })).status).toBe(409);
+    expect(await (await post('/recycle/empty', {})).json()).toEqual({ dry_run: true, removed: [item!.path], bytes: 5 });
+    expect((await post('/recycle/empty', { paths: [heat] })).status).toBe(404);
+    expect(await readFile(item!.path, 'utf8')).toBe('video');
+    expect(await readFile(heat, 'utf8')).toBe('new one');
   });
 });
 

@@ -228,7 +228,7 @@ async function binFile(bins: DriveBin[], path: string): Promise<{ bin: DriveBin 
  * symbolic link on the way leads elsewhere) and be free: a taken one is a conflict and nothing
  * moves. A restore killed half-way leaves the file in both places; the next one finishes it.
  */
-export async function restoreRecycled(opts: { drives: readonly Drive[]; path: string }): Promise<{ path: string; original: string }> {
+export async function restoreRecycled(opts: { drives: readonly Drive[]; path: string; dryRun?: boolean }): Promise<{ path: string; original: string }> {
   const bins = await driveBins(opts.drives);
   const { bin, file, original } = await binFile(bins, opts.path);
   const shown = join(bin.drive.path, relative(bin.real, original));
@@ -238,6 +238,7 @@ export async function restoreRecycled(opts: { drives: readonly Drive[]; path: st
   const target = join(realParent, original.slice(original.lastIndexOf(sep) + 1));
   const [src, dst] = await Promise.all([lstat(file), lstat(target).catch(() => null)]);
   if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);
+  if (opts.dryRun) return { path: opts.path, original: shown };
   if (!dst && (await placeWithoutOverwrite(file, target)) === 'taken')
     throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);
   await unlink(file).catch((err: unknown) => {
@@ -247,12 +248,23 @@ export async function restoreRecycled(opts: { drives: readonly Drive[]; path: st
   return { path: opts.path, original: shown };
 }
 
-/** Deletes the named bin files (each checked as a restore checks it), or every one when `paths` is absent. */
-export async function emptyRecycle(opts: { drives: readonly Drive[]; paths?: readonly string[] }): Promise<{ removed: string[]; bytes: number }> {
+/**
+ * Deletes the named bin files (each checked as a restore checks it), or every one when `paths` is
+ * absent; `dryRun`: the same checks, and what it would delete.
+ */
+export async function emptyRecycle(opts: {
+  drives: readonly Drive[];
+  paths?: readonly string[];
+  dryRun?: boolean;
+}): Promise<{ removed: string[]; bytes: number }> {
   const bins = await driveBins(opts.drives);
   const chosen = opts.paths ? [...new Set(opts.paths)] : (await listRecycle(opts.drives)).map((i) => i.path);
   // Every named path is checked before any is deleted: one unknown path leaves the bin as it was.
   const files = await Promise.all(chosen.map(async (p) => ({ shown: p, ...(await binFile(bins, p)) })));
+  if (opts.dryRun) {
+    const sizes = await Promise.all(files.map(async (f) => (await lstat(f.file)).size));
+    return { removed: files.map((f) => f.shown), bytes: sizes.reduce((n, b) => n + b, 0) };
+  }
   return removeAll(files);
 }
 

@@ -28,23 +28,17 @@ export function recycleService(deps: RecycleServiceDeps) {
     },
     async restore(path: string, log: Logger) {
       const dryRun = deps.config().app.dry_run;
-      if (dryRun) {
-        // The same checks as a restore, short of the move: a dry run still says 404 or 409.
-        const item = (await listRecycle(drives())).find((i) => i.path === path);
-        if (item) return { dry_run: true, path, original: item.original };
-      }
-      const done = await restoreRecycled({ drives: drives(), path });
+      // A dry run makes every check of a restore (404, 403, 409), short of the move.
+      const done = await restoreRecycled({ drives: drives(), path, dryRun });
+      if (dryRun) return { dry_run: true, ...done };
       log.info({ path, original: done.original }, 'recycle bin: restored');
       await recount();
       return { dry_run: false, ...done };
     },
     async empty(paths: readonly string[] | undefined, log: Logger) {
-      if (deps.config().app.dry_run) {
-        const items = await listRecycle(drives());
-        const chosen = paths ? items.filter((i) => paths.includes(i.path)) : items;
-        return { dry_run: true, removed: chosen.map((i) => i.path), bytes: totalsOf(chosen).bytes };
-      }
-      const out = await emptyRecycle({ drives: drives(), ...(paths ? { paths } : {}) });
+      const dryRun = deps.config().app.dry_run;
+      const out = await emptyRecycle({ drives: drives(), ...(paths ? { paths } : {}), dryRun });
+      if (dryRun) return { dry_run: true, ...out };
       for (const path of out.removed) log.info({ path }, 'recycle bin: emptied');
       await recount();
       return { dry_run: false, ...out };
