@@ -66,6 +66,21 @@ describe('recycleFile', () => {
   });
 });
 
+describe('recycleFile on a hostile drive', () => {
+  it('refuses a bin that is a symbolic link, and a folder in it that leads off the drive; nothing moves', async () => {
+    const outside = join(root, 'outside');
+    await mkdir(join(outside, 'Movies'), { recursive: true });
+    await symlink(outside, join(drive.path, '.recycle'));
+    expect(await code(recycleFile({ drives: [drive], file: heat(), now }))).toBe('conflict');
+    await rm(join(drive.path, '.recycle'));
+    await mkdir(join(drive.path, '.recycle', '2026-11-28'), { recursive: true });
+    await symlink(join(outside, 'Movies'), join(drive.path, '.recycle', '2026-11-28', 'Movies'));
+    expect(await code(recycleFile({ drives: [drive], file: heat(), now }))).toBe('forbidden');
+    expect(await readFile(heat(), 'utf8')).toBe('video');
+    expect(await readdir(join(outside, 'Movies'))).toEqual([]);
+  });
+});
+
 describe('listRecycle', () => {
   it('lists what is in the bin, and ignores what it did not lay out', async () => {
     expect(await listRecycle([drive])).toEqual([]);

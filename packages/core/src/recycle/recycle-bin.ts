@@ -54,8 +54,15 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  * taken, and the source goes only once the link stands, so a kill between the two leaves the file
  * in both places, never in neither. Across filesystems (EXDEV) nothing moves: the bin never copies.
  */
-async function placeWithoutOverwrite(from: string, to: string): Promise<'placed' | 'taken'> {
+async function placeWithoutOverwrite(from: string, to: string, within: string): Promise<'placed' | 'taken'> {
+  // A folder on the way that is a symbolic link (the drive's content is not ours to trust) could
+  // lead anywhere: checked before any folder is made, and again once they stand.
+  const stays = (real: string) => real === within || below(real, within) !== null;
+  const refuse = () => new AppError('forbidden', `${dirname(to)} leads out of ${within} through a symbolic link; nothing was moved`);
+  const before = await realPathOf(dirname(to)).catch(() => null);
+  if (before === null || !stays(before)) throw refuse();
   await mkdir(dirname(to), { recursive: true });
+  if (!stays(await realpath(dirname(to)))) throw refuse();
   try {
     await link(from, to);
   } catch (err) {
@@ -120,12 +127,16 @@ export async function recycleFile(opts: { drives: readonly Drive[]; file: string
     found.push({ source: real, rel: at.rel, bytes: st.size });
   }
   if (!drive) return [];
+  const bin = join(drive.real, RECYCLE_FOLDER);
+  const st = await lstat(bin).catch(() => null);
+  if (st && !st.isDirectory())
+    throw new AppError('conflict', `${join(drive.drive.path, RECYCLE_FOLDER)} is not a folder (a symbolic link or a file): nothing was moved`);
   for (let copy = 1; ; copy++) {
     const placed: string[] = [];
     let taken = false;
     for (const f of found) {
       const to = binPathFor(drive.real, f.rel, now, copy);
-      const outcome = await placeWithoutOverwrite(f.source, to).catch(async (err: unknown) => {
+      const outcome = await placeWithoutOverwrite(f.source, to, bin).catch(async (err: unknown) => {
         await Promise.all(placed.map((p) => unlink(p)));
         throw err;
       });
@@ -239,7 +250,7 @@ export async function restoreRecycled(opts: { drives: readonly Drive[]; path: st
   const [src, dst] = await Promise.all([lstat(file), lstat(target).catch(() => null)]);
   if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);
   if (opts.dryRun) return { path: opts.path, original: shown };
-  if (!dst && (await placeWithoutOverwrite(file, target)) === 'taken')
+  if (!dst && (await placeWithoutOverwrite(file, target, bin.real)) === 'taken')
     throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);
   await unlink(file).catch((err: unknown) => {
     if (errno(err) !== 'ENOENT') throw err;
