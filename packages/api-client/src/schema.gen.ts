@@ -542,7 +542,7 @@ export interface paths {
         put?: never;
         /**
          * Delete files from the recycle bins for good
-         * @description Beyond CONTRACT.md. `paths`: these items' `path`s; absent: every file in every bin. All named paths are checked before any is deleted. With dry_run on it only says what it would delete.
+         * @description An addition to the original interface (see Beyond the contract). `paths`: these items' `path`s; absent: every file in every bin. All named paths are checked before any is deleted. With dry_run on it only says what it would delete.
          */
         post: operations["postRecycleEmpty"];
         delete?: never;

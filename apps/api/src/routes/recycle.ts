@@ -44,7 +44,7 @@ const empty = createRoute({
   summary: 'Delete files from the recycle bins for good',
   tags: ['library'],
   description:
-    "Beyond CONTRACT.md. `paths`: these items' `path`s; absent: every file in every bin. All named paths are checked before any is deleted. " +
+    "An addition to the original interface (see Beyond the contract). `paths`: these items' `path`s; absent: every file in every bin. All named paths are checked before any is deleted. " +
     'With dry_run on it only says what it would delete.',
   request: { body: body(recycleEmptyBody) },
   responses: {
