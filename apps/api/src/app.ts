@@ -15,6 +15,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
+import { recycleRoutes } from './routes/recycle.ts';
 import { releasesRoutes } from './routes/releases.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
 import { historyRoutes } from './routes/history.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
     .route('/', toolRoutes(deps))
     .route('/', libraryRoutes(deps))
     .route('/', dashboardRoutes(deps))
+    .route('/', recycleRoutes(deps))
     .route('/', releasesRoutes(deps))
     .route('/', downloadsRoutes(deps))
     .route('/', historyRoutes(deps))

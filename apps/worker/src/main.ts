@@ -1,7 +1,7 @@
 import { ConfigError, createLogger, createRuntimeConfig, createWorkerHost, readProcessEnv, readWorkerMetricsEnv, type JobHandlers } from '@mo/core';
 import { applyUmask } from '@mo/core/fs';
 import { useProbeConcurrency } from '@mo/core/media';
-import { keepScanSchedule } from './schedules.ts';
+import { keepRecyclePurgeSchedule, keepScanSchedule } from './schedules.ts';
 import { reportWorker } from './heartbeat.ts';
 import { watchDownloads } from './watch-downloads.ts';
 import { keepDownloadsListing } from './keep-listing.ts';
@@ -13,6 +13,7 @@ import { libraryScanHandler } from './handlers/library-scan.ts';
 import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { transcodeRun, transcodeRunHandler } from './handlers/transcode-run.ts';
 import { notifyHandler } from './handlers/notify.ts';
+import { recyclePurgeHandler } from './handlers/recycle-purge.ts';
 import { withFreshConfig } from './fresh-config.ts';
 import { warnUnlinkableDrives } from './hardlink-warning.ts';
 import { notifyQueue } from './notify-queue.ts';
@@ -45,6 +46,7 @@ async function main() {
     'scan-pass': scanPassHandler(deps),
     'manual-import': manualImportHandler(deps),
     'library-scan': libraryScanHandler(deps),
+    'recycle-purge': recyclePurgeHandler(deps),
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),
     notify: notifyHandler(deps),
@@ -74,6 +76,9 @@ async function main() {
   const stopSettling = consumesTranscodes ? transcodes.keepSettled(SETTLE_TRANSCODES_EVERY_MS) : undefined;
   const stopSyncingPause = queuePause ? keepTranscodePauseInLine(config, transcodes, SYNC_TRANSCODE_PAUSE_EVERY_MS) : undefined;
   const schedule = env.workerQueues.includes('scan') ? keepScanSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, config, logger }) : undefined;
+  const purgeSchedule = env.workerQueues.includes('library')
+    ? await keepRecyclePurgeSchedule({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger })
+    : undefined;
   const report = reportWorker(deps, host);
   const passQueue = env.workerQueues.includes('scan') ? watchPassQueue({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
   // Late-bound both ways: the listing asks the watch whether it sees changes, the watch tells the listing of them.
@@ -102,6 +107,7 @@ async function main() {
     await report.close();
     await metricsServer?.close();
     await schedule?.close();
+    await purgeSchedule?.close();
     await watching?.close();
     await listing?.close();
     await passQueue?.close();

@@ -79,6 +79,8 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
       logger,
       observer: metrics.observer,
       handlers: {
+        // Served by every worker of the library queue; never queued in this test.
+        'recycle-purge': async () => Promise.reject(new Error('no purge in this test')),
         'library-scan': async (_payload, ctx) => {
           if (behaviour === 'fail') throw new UnrecoverableError('disk on fire');
           if (behaviour === 'hold') {
@@ -95,11 +97,13 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
     // Before any job: every series of its queue is there, at 0, so that a rate sees the first job.
     const before = await scrape(server.url);
     expect(before.get('mo_worker_jobs_total')!.samples).toEqual(
-      ['completed', 'failed', 'cancelled', 'deferred', 'handed_back'].map((outcome) => ({
-        name: 'mo_worker_jobs_total',
-        labels: { queue: 'library', job: 'library-scan', outcome },
-        value: 0,
-      })),
+      ['library-scan', 'recycle-purge'].flatMap((job) =>
+        ['completed', 'failed', 'cancelled', 'deferred', 'handed_back'].map((outcome) => ({
+          name: 'mo_worker_jobs_total',
+          labels: { queue: 'library', job, outcome },
+          value: 0,
+        })),
+      ),
     );
     expect(before.get('mo_worker_jobs_active')!.samples).toEqual([{ name: 'mo_worker_jobs_active', labels: { queue: 'library' }, value: 0 }]);
     expect(before.get('mo_worker_concurrency')!.samples).toEqual([{ name: 'mo_worker_concurrency', labels: { queue: 'library' }, value: 1 }]);

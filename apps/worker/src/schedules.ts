@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { JOBS, SCAN_SCHEDULER_ID, type Config } from '@mo/shared';
+import { JOBS, RECYCLE_PURGE_SCHEDULER_ID, SCAN_SCHEDULER_ID, type Config } from '@mo/shared';
 import { workerRedisOptions, type Logger, type RuntimeConfig } from '@mo/core';
 
 /**
@@ -41,6 +41,33 @@ export function keepScanSchedule(opts: { redisUrl: string; prefix: string; confi
     async close() {
       off();
       await chain;
+      await queue.close();
+    },
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The daily recycle bin purge, kept in BullMQ's job scheduler like the scanner pass: every worker
+ * that serves `library` upserts the same scheduler, so that there is one purge a day however many run.
+ */
+export async function keepRecyclePurgeSchedule(opts: { redisUrl: string; prefix: string; logger: Logger }) {
+  const queue = new Queue(JOBS['recycle-purge'].queue, { connection: workerRedisOptions(opts.redisUrl), prefix: opts.prefix });
+  queue.on('error', (err) => opts.logger.warn({ err: err.message }, 'recycle purge schedule queue error'));
+  const { attempts, backoff, removeOnComplete, removeOnFail } = JOBS['recycle-purge'].defaults;
+  const ready = queue
+    .upsertJobScheduler(
+      RECYCLE_PURGE_SCHEDULER_ID,
+      { every: DAY_MS },
+      { name: 'recycle-purge', data: { trigger: 'schedule' }, opts: { attempts, backoff, removeOnComplete, removeOnFail } },
+    )
+    .then(() => opts.logger.info('daily recycle bin purge scheduled'))
+    .catch((err: Error) => opts.logger.error({ err: err.message }, 'could not schedule the recycle bin purge'));
+  return {
+    ready,
+    async close() {
+      await ready;
       await queue.close();
     },
   };

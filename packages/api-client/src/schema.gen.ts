@@ -491,6 +491,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/recycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The files in the drives' recycle bins, newest first
+         * @description A library file the service replaces or removes goes to `<drive>/.recycle/<YYYY-MM-DD>/<path relative to the drive>` (a rename, never a copy), kept `library.recycle_days`; a second copy of one path on one day goes to `<YYYY-MM-DD>.2/`, and so on. Only what lies in that layout is listed.
+         */
+        get: operations["getRecycle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recycle/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a recycled file back where it came from
+         * @description `path` is the item's `path` from GET /api/recycle. The file is renamed back to `original`, making its folders again; never written over an existing file. With dry_run on it only says what it would do.
+         */
+        post: operations["postRecycleRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recycle/empty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete files from the recycle bins for good
+         * @description An addition to the original interface (see Beyond the contract). `paths`: these items' `path`s; absent: every file in every bin. All named paths are checked before any is deleted. With dry_run on it only says what it would delete.
+         */
+        post: operations["postRecycleEmpty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/releases": {
         parameters: {
             query?: never;
@@ -1106,6 +1166,11 @@ export interface components {
                     bytes: number;
                 };
             };
+            recycle: {
+                files: number;
+                bytes: number;
+                counted_at: string;
+            } | null;
         };
         DiscardOriginalRequest: {
             path: string;
@@ -1677,6 +1742,8 @@ export interface components {
                     name: string;
                     series: string;
                 }[];
+                recycle_bin: boolean;
+                recycle_days: number;
             };
             metadata: {
                 read_nfo: boolean;
@@ -1723,6 +1790,34 @@ export interface components {
             hardlinks: {
                 [key: string]: boolean;
             };
+        };
+        Recycle: {
+            items: components["schemas"]["RecycleItem"][];
+            files: number;
+            bytes: number;
+        };
+        RecycleEmptyBody: {
+            paths?: string[];
+        };
+        RecycleEmptyResult: {
+            dry_run: boolean;
+            removed: string[];
+            bytes: number;
+        };
+        RecycleItem: {
+            path: string;
+            original: string;
+            bytes: number;
+            recycled_at: string;
+            drive: string;
+        };
+        RecycleRestoreBody: {
+            path: string;
+        };
+        RecycleRestoreResult: {
+            dry_run: boolean;
+            path: string;
+            original: string;
         };
         Release: {
             series: string;
@@ -1861,6 +1956,8 @@ export interface components {
                         name: string;
                         series: string;
                     }[];
+                    recycle_bin: boolean;
+                    recycle_days: number;
                 };
                 metadata: {
                     read_nfo: boolean;
@@ -1929,6 +2026,8 @@ export interface components {
                     name: string;
                     series: string;
                 }[];
+                recycle_bin?: boolean;
+                recycle_days?: number;
             };
             metadata?: {
                 read_nfo?: boolean;
@@ -4222,6 +4321,245 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRecycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recycle"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postRecycleRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecycleRestoreBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecycleRestoreResult"];
+                };
+            };
+            /** @description a bad body (details.key names the key): path is not an absolute path; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the original path no longer lies on its drive (a symbolic link on the way leads off it); the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such file in a drive's recycle bin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the original path is taken: nothing moved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postRecycleEmpty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecycleEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecycleEmptyResult"];
+                };
+            };
+            /** @description a bad body (details.key names the key); the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a named path is no file in a drive's recycle bin: nothing deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ export * from './jobs/job-about.ts';
 export * from './api/imports.ts';
 export * from './api/notifications.ts';
 export * from './api/errors.ts';
+export * from './api/recycle.ts';
 export * from './library/index-schema.ts';
 export * from './media/extensions.ts';
 export * from './media/quality.ts';

@@ -2,6 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { createRoute, type z } from '@hono/zod-openapi';
 import type { TypedResponse } from 'hono';
 import { accumulate, extensionAccumulator, libraryAccumulator, libraryView } from '@mo/core';
+import { readRecycleTotals } from '@mo/core/recycle';
 import { dashboardResponse, type Drive, type IndexItem } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { json, router } from '../openapi/route.ts';
@@ -81,6 +82,7 @@ export function dashboardRoutes({ config, library }: AppDeps) {
         recent_count: state.recent.length,
       },
       drives: await driveUsage(cfg.drives),
+      recycle: await readRecycleTotals(config.data),
     });
     // Splice the per-index part in as text rather than parse and re-serialise it on every request.
     const answer = c.body(`${head.slice(0, -1)},${cached.slice(1)}`, 200, { 'Content-Type': 'application/json' });

@@ -92,6 +92,7 @@ describe('jobTitle', () => {
     expect(title('library-scan', { trigger: 'api' }, '3', 'library')).toBe('Library scan');
     expect(title('library-scan', { trigger: 'schedule' }, '3', 'library')).toBe('Scheduled library scan');
     expect(title('library-scan', null, '3', 'library')).toBe('Library scan');
+    expect(title('recycle-purge', { trigger: 'schedule' }, 'repeat:daily-recycle-purge:1', 'library')).toBe('Recycle bin purge');
   });
 
   it('names a transcode by its file, else its title', () => {

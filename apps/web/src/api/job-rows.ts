@@ -105,6 +105,8 @@ export function jobTitle(job: Pick<JobRow, 'queue' | 'id' | 'name' | 'about'>): 
       return trigger === 'schedule' ? 'Scheduled downloads scan' : trigger === 'watch' ? 'Downloads scan (new files)' : 'Downloads scan';
     case 'library-scan':
       return trigger === 'schedule' ? 'Scheduled library scan' : 'Library scan';
+    case 'recycle-purge':
+      return 'Recycle bin purge';
     case 'transcode-run':
       return file ? `Transcode ${file} to MP4` : a?.title ? `Transcode of ${a.title} to MP4` : 'Transcode to MP4';
     case 'media-tracks':

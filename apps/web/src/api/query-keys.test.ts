@@ -49,6 +49,7 @@ describe('queryKeys', () => {
       releases: ['releases'],
       subtitles: ['subtitles'],
       duplicates: ['duplicates'],
+      recycle: ['recycle'],
       transcoder: ['transcoder'],
       'probe.all': ['probe'],
       'probe.file': ['probe', 'x'],
@@ -72,9 +73,9 @@ describe('what live events make stale', () => {
       ).toBe(true);
   });
 
-  it('refreshes the pending list, the passes and the history when a scanner job ends; a library job as a library event does', () => {
+  it('refreshes the pending list, the passes and the history when a scanner job ends; a library job as a library event does, and the bin (a purge)', () => {
     expect(staleAfterJob('scan')).toEqual(expect.arrayContaining([queryKeys.importsPending(), queryKeys.scanPasses(), queryKeys.history()]));
-    expect(staleAfterJob('library')).toBe(STALE_BY_EVENT.library);
+    expect(staleAfterJob('library')).toEqual([...STALE_BY_EVENT.library, queryKeys.recycle()]);
     expect(staleAfterJob('media')).toEqual([queryKeys.probe.all()]);
   });
 

@@ -29,6 +29,7 @@ export const queryKeys = {
   releases: () => ['releases'] as const,
   subtitles: () => ['subtitles'] as const,
   duplicates: () => ['duplicates'] as const,
+  recycle: () => ['recycle'] as const,
   transcoder: () => ['transcoder'] as const,
   probe: {
     all: () => ['probe'] as const,
@@ -63,7 +64,8 @@ export const STALE_BY_EVENT: Record<NewsEvent, readonly QueryKey[]> = {
 /** The queries a finished (completed or failed) job of each queue makes stale. */
 export const STALE_BY_QUEUE: Record<Queue, readonly QueryKey[]> = {
   scan: [queryKeys.downloads(), queryKeys.dashboard(), queryKeys.scanPasses(), queryKeys.history(), queryKeys.importsPending()],
-  library: STALE_BY_EVENT.library,
+  // A purge (library queue) changes the bin.
+  library: [...STALE_BY_EVENT.library, queryKeys.recycle()],
   // What the media servers were told shows in each import's history.
   notify: [queryKeys.history()],
   transcode: [queryKeys.transcoder()],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelAllQuestion, discardOriginalQuestion, importQuestion, transcodeAllQuestion } from './confirm-text.ts';
+import { cancelAllQuestion, discardOriginalQuestion, emptyRecycleQuestion, importQuestion, transcodeAllQuestion } from './confirm-text.ts';
 
 describe('transcodeAllQuestion', () => {
   it('names the count, the container and that the originals are deleted when keep_original is off', () => {
@@ -60,6 +60,20 @@ describe('discardOriginalQuestion', () => {
       title: 'Delete the original Heat (1995).mkv?',
       consequence: '/m/Movies/Heat (1995)/Heat (1995).mkv is deleted for good; the MP4 made from it stays.',
       confirm: 'Delete the original',
+    });
+  });
+});
+
+describe('emptyRecycleQuestion', () => {
+  it('says how many files and bytes go for good', () => {
+    expect(emptyRecycleQuestion(3, '1.20 GB')).toEqual({
+      title: 'Delete 3 files from the recycle bin?',
+      consequence: 'All 3 files are deleted for good (1.20 GB), and can no longer be restored.',
+      confirm: 'Delete 3 files',
+    });
+    expect(emptyRecycleQuestion(1, '5 B')).toMatchObject({
+      title: 'Delete 1 file from the recycle bin?',
+      consequence: 'It is deleted for good (5 B), and can no longer be restored.',
     });
   });
 });

@@ -83,3 +83,12 @@ export function importQuestion(videos: number, sidecars: number, mode: TransferM
     confirm: `${VERB[mode]} ${count(videos, 'file')}`,
   };
 }
+
+/** Empty recycle bin: every file in every drive's bin, `bytes` already written for people (`1.20 GB`). */
+export function emptyRecycleQuestion(files: number, bytes: string): Question {
+  return {
+    title: `Delete ${count(files, 'file')} from the recycle bin?`,
+    consequence: `${files === 1 ? 'It is' : `All ${count(files, 'file')} are`} deleted for good (${bytes}), and can no longer be restored.`,
+    confirm: `Delete ${count(files, 'file')}`,
+  };
+}

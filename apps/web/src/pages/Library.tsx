@@ -138,9 +138,12 @@ export function LibraryPage() {
       id="library"
       title="Library"
       actions={
-        <button type="button" onClick={() => scan.mutate()} disabled={scan.isPending}>
-          Scan library
-        </button>
+        <>
+          <Link href="/library/recycle">Recycle bin</Link>
+          <button type="button" onClick={() => scan.mutate()} disabled={scan.isPending}>
+            Scan library
+          </button>
+        </>
       }
     >
       <ErrorNote error={scan.error} />

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { useConnected } from '../api/live.ts';
 import { queryKeys } from '../api/query-keys.ts';
@@ -95,6 +96,15 @@ export function SystemPage() {
               ))}
             </tbody>
           </table>
+        ) : null}
+        {dashboard.data ? (
+          <p data-testid="system-recycle">
+            <Link href="/library/recycle">Recycle bin</Link>:{' '}
+            {dashboard.data.recycle
+              ? `${dashboard.data.recycle.files.toLocaleString('en')} ${dashboard.data.recycle.files === 1 ? 'file' : 'files'}, ${formatBytes(dashboard.data.recycle.bytes)}`
+              : 'not counted yet (the daily purge or a look at the recycle bin counts it)'}
+            .
+          </p>
         ) : null}
       </section>
       {config.data ? (

@@ -119,6 +119,8 @@ movie_template = "{title}{ext}"
 episode_template = "{series}/{series} {season}x{episode}{ext}"
 sample_max_bytes = 0
 transfer = "copy"
+recycle_bin = false
+recycle_days = 0
 
 [metadata]
 read_nfo = false
@@ -183,6 +185,8 @@ const EVERY_KEY_CONFIG: Config = {
     sample_max_bytes: 0,
     transfer: 'copy',
     aliases: [],
+    recycle_bin: false,
+    recycle_days: 0,
   },
   metadata: { read_nfo: false, include_specials: true, identify: ['tvmaze'] },
   theme: { css_file: 'themes/dark.css' },

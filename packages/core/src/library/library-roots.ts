@@ -2,6 +2,7 @@ import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { Drive } from '@mo/shared';
 import type { Section } from './classify.ts';
 import type { FolderStats } from './scan-options.ts';
+import { RECYCLE_FOLDER } from '../recycle/bin-layout.ts';
 
 /** A library folder: a drive's child named in the config as a movie or TV folder. */
 export interface LibraryRoot {
@@ -16,8 +17,12 @@ export interface UnreadableRoot {
   error: unknown;
 }
 
-/** Which section a drive's child holds, by its name; null for a folder the library does not own (Downloads). */
+/**
+ * Which section a drive's child holds, by its name; null for a folder the library does not own
+ * (Downloads), and for the recycle bin even where the config names it: the index never counts it.
+ */
 export function sectionOf(name: string, movieFolders: readonly string[], tvFolders: readonly string[]): Section | null {
+  if (name === RECYCLE_FOLDER) return null;
   return movieFolders.includes(name) ? 'movies' : tvFolders.includes(name) ? 'tv' : null;
 }
 

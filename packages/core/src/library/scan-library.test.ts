@@ -287,6 +287,15 @@ describe('scanLibrary', () => {
     expect(index.items.length).toBe(9);
   });
 
+  it("never counts the drives' recycle bins, even where the config names .recycle a library folder", async () => {
+    await put('d1/.recycle/2026-11-28/Movies/Heat (1995)/Heat (1995).mkv', 500);
+    const index = await scanLibrary(options());
+    expect(index.items.length).toBe(9);
+    expect(index.items.some((i) => i.path.includes('.recycle'))).toBe(false);
+    const named = await scanLibrary(options({ movieFolders: ['Movies', '.recycle'] }));
+    expect(named.items.some((i) => i.path.includes('.recycle'))).toBe(false);
+  });
+
   it('honours configured library folder names', async () => {
     const index = await scanLibrary(options({ movieFolders: ['Downloads'], tvFolders: [] }));
     expect(index.items.map((i) => i.title)).toEqual(['Other Movie']);

@@ -6,6 +6,7 @@ describe('jobAbout', () => {
   it('reads what started a scanner pass or a library scan', () => {
     expect(jobAbout('scan-pass', { trigger: 'schedule' })).toMatchObject({ trigger: 'schedule', path: null });
     expect(jobAbout('library-scan', { trigger: 'api' })).toMatchObject({ trigger: 'api' });
+    expect(jobAbout('recycle-purge', { trigger: 'schedule' })).toMatchObject({ trigger: 'schedule' });
   });
 
   it("reads a transcode's file and title", () => {

@@ -25,6 +25,7 @@ export function jobAbout(name: string, data: unknown): JobAbout {
   switch (name) {
     case 'scan-pass':
     case 'library-scan':
+    case 'recycle-purge':
       return { ...nothingAbout(), trigger: str(d.trigger) };
     case 'transcode-run': {
       const item = obj(d.item) ?? {};

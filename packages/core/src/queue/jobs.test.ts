@@ -123,6 +123,8 @@ describe('job client and worker host', () => {
           runs++;
           return { summary };
         },
+        // Served by every worker of the library queue; never queued here.
+        'recycle-purge': async () => Promise.reject(new Error('no purge in this test')),
       },
       ['library'],
     );

@@ -31,6 +31,7 @@ import {
 } from '../jobs/catalogue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import { ERROR_CODES } from './errors.ts';
+import { recycleTotalsSchema } from './recycle.ts';
 
 // The answers of CONTRACT.md as schemas: the OpenAPI document is generated from them and the tests
 // check real answers against them. Objects are not strict: CONTRACT.md lets fields be added.
@@ -233,6 +234,8 @@ export const dashboardResponse = z.object({
   ),
   library: librarySummarySchema.pick({ files: true, bytes: true, movies: true, series: true, episodes: true, scanned_at: true }),
   extensions: z.record(z.string(), z.object({ count: z.number().int(), bytes: z.number() })),
+  /** Beyond CONTRACT.md: the drives' recycle bins as last counted (listed, recycled into, restored, emptied, purged); null before. */
+  recycle: recycleTotalsSchema,
 });
 
 const parsedMedia = z.object({

@@ -60,6 +60,8 @@ describe('DEFAULT_CONFIG', () => {
         sample_max_bytes: 52428800,
         transfer: 'move',
         aliases: [],
+        recycle_bin: true,
+        recycle_days: 30,
       },
       metadata: { read_nfo: true, include_specials: false, identify: [] },
       theme: { css_file: 'custom-theme.css' },

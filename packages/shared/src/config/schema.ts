@@ -152,6 +152,10 @@ export const librarySection = z.strictObject({
   sample_max_bytes: z.number().int().min(0),
   transfer: z.enum(TRANSFER_MODES),
   aliases: aliasList,
+  /** A library file the service replaces or removes goes to `<drive>/.recycle/<date>/` rather than away. */
+  recycle_bin: z.boolean(),
+  /** Days a recycled file is kept before the daily purge deletes it; 0: deleted by the next purge. */
+  recycle_days: z.number().int().min(0).max(36_500),
 });
 
 /** Metadata providers that may settle what the library and aliases cannot; `release_providers.tvmaze` holds the URL. */
@@ -300,6 +304,8 @@ export const DEFAULT_CONFIG: Config = {
     sample_max_bytes: 52_428_800,
     transfer: 'move',
     aliases: [],
+    recycle_bin: true,
+    recycle_days: 30,
   },
   metadata: { read_nfo: true, include_specials: false, identify: [] },
   theme: { css_file: 'custom-theme.css' },

@@ -40,6 +40,8 @@ export const SETTING_LABELS: Readonly<Record<string, { label: string; unit?: str
   'library.sample_max_bytes': { label: 'Samples: largest size', unit: 'bytes' },
   'library.transfer': { label: 'Import by' },
   'library.aliases': { label: 'Series aliases' },
+  'library.recycle_bin': { label: 'Recycle bin' },
+  'library.recycle_days': { label: 'Recycle bin: days kept', unit: 'days' },
   'library.aliases.#': { label: 'Alias #' },
   'library.aliases.#.name': { label: 'Alias # name' },
   'library.aliases.#.series': { label: 'Alias # series' },

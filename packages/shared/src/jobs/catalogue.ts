@@ -224,6 +224,8 @@ const keepPasses = { removeOnComplete: { age: 7 * DAY, count: 100 }, removeOnFai
 
 /** The job scheduler of the periodic scanner pass: the one job that may carry repeat options. */
 export const SCAN_SCHEDULER_ID = 'periodic-scan-pass';
+/** The job scheduler of the daily recycle bin purge. */
+export const RECYCLE_PURGE_SCHEDULER_ID = 'daily-recycle-purge';
 
 function define<P extends z.ZodType, R extends z.ZodType>(def: JobDefinition<P, R>): JobDefinition<P, R> {
   return def;
@@ -286,6 +288,15 @@ export const JOBS = {
     payload: z.strictObject({ trigger: z.enum(['api', 'schedule']) }),
     result: z.object({ summary: librarySummarySchema }),
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keep },
+    joinRunning: true,
+  }),
+  // On the library queue: it deletes library files' last copies, one purge at a time.
+  'recycle-purge': define({
+    queue: 'library',
+    payload: z.strictObject({ trigger: z.enum(['schedule']) }),
+    /** The bin files deleted, and the bin's size after. */
+    result: z.object({ removed: z.number().int(), bytes: z.number(), left: z.object({ files: z.number().int(), bytes: z.number() }) }),
+    defaults: { attempts: 2, backoff: { type: 'fixed', delay: 60_000 }, ...keep },
     joinRunning: true,
   }),
   'media-tracks': define({

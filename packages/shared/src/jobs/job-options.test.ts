@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_NAMES, JOBS, SCAN_SCHEDULER_ID, transcodeJobItemSchema, trackJobPayloadSchema, type JobName } from './catalogue.ts';
+import { JOB_NAMES, JOBS, RECYCLE_PURGE_SCHEDULER_ID, SCAN_SCHEDULER_ID, transcodeJobItemSchema, trackJobPayloadSchema, type JobName } from './catalogue.ts';
 import { apiJobOptions, jobOptionsProblem, KEEP_CEILING, transcodeJobOptions, TRANSCODE_PRIORITY_MAX } from './job-options.ts';
 
 /** What the API gives a job: a transcode also carries the id and priority its entry was claimed with. */
@@ -32,6 +32,18 @@ describe('jobOptionsProblem', () => {
     expect(jobOptionsProblem('scan-pass', scheduled({ repeat: { every: 60_000, count: 1 }, delay: 0 }))).toBeNull();
     const { timestamp: _, delay: __, ...first } = scheduled().opts;
     expect(jobOptionsProblem('scan-pass', { ...scheduled(), opts: first })).toBeNull();
+  });
+
+  it('accepts the daily recycle bin purge from its own schedule only', () => {
+    const { deduplication: _, ...opts } = apiJobOptions('recycle-purge');
+    const purge = (scheduler: string) => ({
+      name: 'recycle-purge',
+      repeatJobKey: scheduler,
+      opts: { ...opts, repeat: { every: 86_400_000, count: 2 }, jobId: `repeat:${scheduler}:1795533803214`, delay: 5 },
+    });
+    expect(jobOptionsProblem('recycle-purge', purge(RECYCLE_PURGE_SCHEDULER_ID))).toBeNull();
+    expect(jobOptionsProblem('recycle-purge', purge(SCAN_SCHEDULER_ID))).toMatch(/only the periodic/);
+    expect(jobOptionsProblem('scan-pass', { ...purge(RECYCLE_PURGE_SCHEDULER_ID), name: 'scan-pass' })).toMatch(/only the periodic/);
   });
 
   it('accepts a job queued under an older catalogue that kept more, up to the ceiling', () => {

@@ -1,4 +1,4 @@
-import { JOBS, SCAN_SCHEDULER_ID, type JobDefaults, type JobName } from './catalogue.ts';
+import { JOBS, RECYCLE_PURGE_SCHEDULER_ID, SCAN_SCHEDULER_ID, type JobDefaults, type JobName } from './catalogue.ts';
 
 const DAY = 86_400;
 
@@ -66,16 +66,17 @@ function keepProblem(key: string, v: unknown): string | null {
   return null;
 }
 
-const SCHEDULED_JOB_ID = new RegExp(`^repeat:${SCAN_SCHEDULER_ID}:\\d+$`);
+/** The jobs the worker schedules itself, each by its one job scheduler. */
+const SCHEDULERS: Partial<Record<JobName, string>> = { 'scan-pass': SCAN_SCHEDULER_ID, 'recycle-purge': RECYCLE_PURGE_SCHEDULER_ID };
 
 /** The keys BullMQ's job scheduler adds to the jobs it makes, checked only on those. */
-function scheduledProblem(opts: Record<string, unknown>): string | null {
+function scheduledProblem(scheduler: string, opts: Record<string, unknown>): string | null {
   const repeat = opts.repeat;
   if (!isRecord(repeat) || !Object.keys(repeat).every((k) => k === 'every' || k === 'count' || k === 'offset')) {
-    return 'repeat must be the scan schedule’s {every, count}';
+    return 'repeat must be the schedule’s {every, count}';
   }
   if (!Number.isInteger(repeat.every) || (repeat.every as number) <= 0) return 'repeat.every must be a whole number of ms';
-  if (typeof opts.jobId !== 'string' || !SCHEDULED_JOB_ID.test(opts.jobId)) return 'jobId is not one the scan schedule makes';
+  if (typeof opts.jobId !== 'string' || !new RegExp(`^repeat:${scheduler}:\\d+$`).test(opts.jobId)) return 'jobId is not one the schedule makes';
   for (const k of ['timestamp', 'delay'] as const) {
     if (opts[k] !== undefined && !(Number.isFinite(opts[k]) && (opts[k] as number) >= 0)) return `${k} must be a number of ms`;
   }
@@ -84,7 +85,7 @@ function scheduledProblem(opts: Record<string, unknown>): string | null {
 
 /**
  * Why a queued job's options are not ones this service gives (null when they are). Only the API
- * adds jobs, with apiJobOptions, and the worker's scan schedule, with the same plus BullMQ's
+ * adds jobs, with apiJobOptions, and the worker's schedules, with the same plus BullMQ's
  * scheduler keys; anything else (a repeat, a delay, a priority, a custom id, a job kept forever)
  * came from somewhere else and is refused before it runs.
  */
@@ -94,8 +95,9 @@ export function jobOptionsProblem(name: JobName, job: QueuedJob): string | null 
   const expected = apiJobOptions(name);
   const scheduled = job.repeatJobKey != null || opts.repeat !== undefined;
   if (scheduled) {
-    if (name !== 'scan-pass' || job.repeatJobKey !== SCAN_SCHEDULER_ID) return 'repeat: only the periodic scanner pass repeats';
-    const problem = scheduledProblem(opts);
+    const scheduler = SCHEDULERS[name];
+    if (!scheduler || job.repeatJobKey !== scheduler) return 'repeat: only the periodic scanner pass repeats, and the daily recycle bin purge';
+    const problem = scheduledProblem(scheduler, opts);
     if (problem) return problem;
   }
   const allowed = new Set<string>(['attempts', 'backoff', 'removeOnComplete', 'removeOnFail']);

@@ -1,0 +1,306 @@
+import type { Stats } from 'node:fs';
+import { link, lstat, mkdir, readdir, realpath, rename, rmdir, unlink } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { AppError } from '../errors.ts';
+import { realPathOf } from '../fs/real-path.ts';
+import { RECYCLE_FOLDER, below, binPathFor, dayFolderName, dayOfFolder, isDue, isRecyclable, readBinPath } from './bin-layout.ts';
+
+export interface Drive {
+  name: string;
+  path: string;
+}
+
+export interface RecycledItem {
+  /** Where it lies in the bin, under the drive's path as configured. */
+  path: string;
+  /** Where it came from and where a restore puts it. */
+  original: string;
+  bytes: number;
+  recycled_at: string;
+  drive: string;
+}
+
+export interface RecycleTotals {
+  files: number;
+  bytes: number;
+}
+
+/** A drive as found on disk: its real path, and its bin's (null when it has none, or the bin is no plain folder). */
+interface DriveBin {
+  drive: Drive;
+  real: string;
+  bin: string | null;
+}
+
+async function driveBins(drives: readonly Drive[]): Promise<DriveBin[]> {
+  const found: DriveBin[] = [];
+  for (const drive of drives) {
+    const real = await realpath(drive.path).catch(() => null);
+    if (!real) continue;
+    // A bin that is a symbolic link could lead anywhere: it is no bin of this drive.
+    const st = await lstat(join(real, RECYCLE_FOLDER)).catch(() => null);
+    found.push({ drive, real, bin: st?.isDirectory() ? join(real, RECYCLE_FOLDER) : null });
+  }
+  return found;
+}
+
+const errno = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/** Errors of a filesystem that keeps no hard links: there a checked rename stands in for link + unlink. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Puts `from` at `to` without ever writing over `to`: a hard link fails with EEXIST where `to` is
+ * taken, and the source goes only once the link stands, so a kill between the two leaves the file
+ * in both places, never in neither. Across filesystems (EXDEV) nothing moves: the bin never copies.
+ */
+async function placeWithoutOverwrite(from: string, to: string, within: string): Promise<'placed' | 'taken'> {
+  // A folder on the way that is a symbolic link (the drive's content is not ours to trust) could
+  // lead anywhere: checked before any folder is made, and again once they stand.
+  const stays = (real: string) => real === within || below(real, within) !== null;
+  const refuse = () => new AppError('forbidden', `${dirname(to)} leads out of ${within} through a symbolic link; nothing was moved`);
+  const before = await realPathOf(dirname(to)).catch(() => null);
+  if (before === null || !stays(before)) throw refuse();
+  await mkdir(dirname(to), { recursive: true });
+  if (!stays(await realpath(dirname(to)))) throw refuse();
+  try {
+    await link(from, to);
+  } catch (err) {
+    if (errno(err) === 'EEXIST') return 'taken';
+    if (errno(err) === 'EXDEV')
+      throw new AppError('conflict', `${from} and ${to} lie on different filesystems; the recycle bin only renames, so nothing was moved`);
+    if (!NO_LINKS.has(errno(err) ?? '')) throw err;
+    if (
+      await lstat(to).then(
+        () => true,
+        () => false,
+      )
+    )
+      return 'taken';
+    await rename(from, to);
+    return 'placed';
+  }
+  return 'placed';
+}
+
+/** Removes the folders `from` leaves empty, up to (not including) `stop`. */
+async function pruneEmpty(from: string, stop: string): Promise<void> {
+  for (let dir = from; below(dir, stop) !== null; dir = dirname(dir)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return;
+    }
+  }
+}
+
+async function driveOf(bins: DriveBin[], realFile: string): Promise<{ bin: DriveBin; rel: string } | null> {
+  let best: { bin: DriveBin; rel: string } | null = null;
+  for (const b of bins) {
+    const rel = below(realFile, b.real);
+    if (rel !== null && (!best || b.real.length > best.bin.real.length)) best = { bin: b, rel };
+  }
+  return best;
+}
+
+/**
+ * Moves a library file, and the sidecars that go with it, into its drive's bin under today's day
+ * folder, all in the same day folder so that they stay together: the first `<day>`, `<day>.2`, …
+ * where none of their bin paths is taken. Every file must lie on one configured drive, outside its
+ * bin; a file that cannot be linked into the bin leaves every file where it was.
+ */
+export async function recycleFile(opts: { drives: readonly Drive[]; file: string; sidecars?: readonly string[]; now?: Date }): Promise<RecycledItem[]> {
+  const now = opts.now ?? new Date();
+  const bins = await driveBins(opts.drives);
+  const files = [opts.file, ...(opts.sidecars ?? [])];
+  const found: { source: string; rel: string; bytes: number }[] = [];
+  let drive: DriveBin | null = null;
+  for (const file of files) {
+    const st = await lstat(file).catch(() => null);
+    if (!st) throw new AppError('not_found', `${file} does not exist`);
+    if (!st.isFile()) throw new AppError('bad_request', `${file} is not a plain file`);
+    const real = await realPathOf(file);
+    const at = await driveOf(bins, real);
+    if (!at || !isRecyclable(at.rel)) throw new AppError('forbidden', `${file} lies on no drive, or in a recycle bin already`);
+    if (drive && drive !== at.bin) throw new AppError('bad_request', `${file} lies on another drive than ${opts.file}`);
+    drive = at.bin;
+    found.push({ source: real, rel: at.rel, bytes: st.size });
+  }
+  if (!drive) return [];
+  const bin = join(drive.real, RECYCLE_FOLDER);
+  const st = await lstat(bin).catch(() => null);
+  if (st && !st.isDirectory())
+    throw new AppError('conflict', `${join(drive.drive.path, RECYCLE_FOLDER)} is not a folder (a symbolic link or a file): nothing was moved`);
+  for (let copy = 1; ; copy++) {
+    const placed: string[] = [];
+    let taken = false;
+    for (const f of found) {
+      const to = binPathFor(drive.real, f.rel, now, copy);
+      const outcome = await placeWithoutOverwrite(f.source, to, bin).catch(async (err: unknown) => {
+        await Promise.all(placed.map((p) => unlink(p)));
+        throw err;
+      });
+      if (outcome === 'taken') {
+        taken = true;
+        break;
+      }
+      placed.push(to);
+    }
+    if (taken) {
+      // A link already made in this day folder is undone: the set moves to the next one whole.
+      await Promise.all(placed.map((p) => unlink(p)));
+      continue;
+    }
+    const items: RecycledItem[] = [];
+    for (const [i, f] of found.entries()) {
+      // Gone after the rename fallback already; after a link the source still stands.
+      await unlink(f.source).catch((err: unknown) => {
+        if (errno(err) !== 'ENOENT') throw err;
+      });
+      const rel = relative(drive.real, placed[i]!);
+      items.push({
+        path: join(drive.drive.path, rel),
+        original: join(drive.drive.path, f.rel),
+        bytes: f.bytes,
+        recycled_at: recycledAt(await lstat(placed[i]!), dayFolderName(now, copy)),
+        drive: drive.drive.name,
+      });
+    }
+    return items;
+  }
+}
+
+/**
+ * When a bin file came in: moving it there set its ctime, unless something touched it since (a
+ * ctime on another day than its day folder's); then the start of that day, all the layout says.
+ */
+function recycledAt(st: Stats, day: string): string {
+  const start = dayOfFolder(day)!;
+  return (st.ctime.toISOString().slice(0, 10) === start.toISOString().slice(0, 10) ? st.ctime : start).toISOString();
+}
+
+async function walkFiles(dir: string, out: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    // Symbolic links are never followed nor listed: the bin holds only what a rename put there.
+    if (e.isDirectory()) await walkFiles(p, out);
+    else if (e.isFile()) out.push(p);
+  }
+}
+
+/** Every file in every drive's bin laid out as this service lays it out, newest first. */
+export async function listRecycle(drives: readonly Drive[]): Promise<RecycledItem[]> {
+  const items: RecycledItem[] = [];
+  for (const b of await driveBins(drives)) {
+    if (!b.bin) continue;
+    const files: string[] = [];
+    await walkFiles(b.bin, files);
+    for (const file of files) {
+      const rel = relative(b.bin, file);
+      const entry = readBinPath(rel);
+      if (!entry) continue;
+      const st = await lstat(file).catch(() => null);
+      if (!st?.isFile()) continue;
+      items.push({
+        path: join(b.drive.path, RECYCLE_FOLDER, rel),
+        original: join(b.drive.path, entry.original),
+        bytes: st.size,
+        recycled_at: recycledAt(st, entry.day),
+        drive: b.drive.name,
+      });
+    }
+  }
+  return items.sort((a, z) => z.recycled_at.localeCompare(a.recycled_at) || a.path.localeCompare(z.path));
+}
+
+export function totalsOf(items: readonly RecycledItem[]): RecycleTotals {
+  return { files: items.length, bytes: items.reduce((n, i) => n + i.bytes, 0) };
+}
+
+/** A bin file named by the API: real-path inside a drive's bin, a plain file, laid out as this service lays it out. */
+async function binFile(bins: DriveBin[], path: string): Promise<{ bin: DriveBin & { bin: string }; file: string; original: string }> {
+  if (typeof path !== 'string' || !isAbsolute(path)) throw new AppError('bad_request', 'path must be an absolute path');
+  const st = await lstat(path).catch(() => null);
+  if (!st) throw new AppError('not_found', `${path} is not in the recycle bin`);
+  if (!st.isFile()) throw new AppError('not_found', `${path} is not a file in the recycle bin`);
+  const real = await realPathOf(path);
+  for (const b of bins) {
+    if (!b.bin) continue;
+    const rel = below(real, b.bin);
+    const entry = rel === null ? null : readBinPath(rel);
+    if (entry) return { bin: { ...b, bin: b.bin }, file: real, original: join(b.real, entry.original) };
+  }
+  throw new AppError('not_found', `${path} is not in a drive's recycle bin`);
+}
+
+/**
+ * Puts a recycled file back where it came from. The original path must still lie on the drive (no
+ * symbolic link on the way leads elsewhere) and be free: a taken one is a conflict and nothing
+ * moves. A restore killed half-way leaves the file in both places; the next one finishes it.
+ */
+export async function restoreRecycled(opts: { drives: readonly Drive[]; path: string; dryRun?: boolean }): Promise<{ path: string; original: string }> {
+  const bins = await driveBins(opts.drives);
+  const { bin, file, original } = await binFile(bins, opts.path);
+  const shown = join(bin.drive.path, relative(bin.real, original));
+  const realParent = await realPathOf(dirname(original));
+  if (realParent !== bin.real && below(realParent, bin.real) === null) throw new AppError('forbidden', `${shown} no longer lies on drive ${bin.drive.name}`);
+  if (below(realParent, bin.bin) !== null || realParent === bin.bin) throw new AppError('forbidden', `${shown} lies in the recycle bin`);
+  const target = join(realParent, original.slice(original.lastIndexOf(sep) + 1));
+  const [src, dst] = await Promise.all([lstat(file), lstat(target).catch(() => null)]);
+  if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);
+  if (opts.dryRun) return { path: opts.path, original: shown };
+  if (!dst && (await placeWithoutOverwrite(file, target, bin.real)) === 'taken')
+    throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);
+  await unlink(file).catch((err: unknown) => {
+    if (errno(err) !== 'ENOENT') throw err;
+  });
+  await pruneEmpty(dirname(file), bin.bin);
+  return { path: opts.path, original: shown };
+}
+
+/**
+ * Deletes the named bin files (each checked as a restore checks it), or every one when `paths` is
+ * absent; `dryRun`: the same checks, and what it would delete.
+ */
+export async function emptyRecycle(opts: {
+  drives: readonly Drive[];
+  paths?: readonly string[];
+  dryRun?: boolean;
+}): Promise<{ removed: string[]; bytes: number }> {
+  const bins = await driveBins(opts.drives);
+  const chosen = opts.paths ? [...new Set(opts.paths)] : (await listRecycle(opts.drives)).map((i) => i.path);
+  // Every named path is checked before any is deleted: one unknown path leaves the bin as it was.
+  const files = await Promise.all(chosen.map(async (p) => ({ shown: p, ...(await binFile(bins, p)) })));
+  if (opts.dryRun) {
+    const sizes = await Promise.all(files.map(async (f) => (await lstat(f.file)).size));
+    return { removed: files.map((f) => f.shown), bytes: sizes.reduce((n, b) => n + b, 0) };
+  }
+  return removeAll(files);
+}
+
+async function removeAll(files: { shown: string; file: string; bin: { bin: string } }[]): Promise<{ removed: string[]; bytes: number }> {
+  const removed: string[] = [];
+  let bytes = 0;
+  for (const f of files) {
+    const st = await lstat(f.file).catch(() => null);
+    if (!st?.isFile()) continue;
+    await unlink(f.file);
+    await pruneEmpty(dirname(f.file), f.bin.bin);
+    removed.push(f.shown);
+    bytes += st.size;
+  }
+  return { removed, bytes };
+}
+
+/** Deletes every bin file whose day folder is older than `days` days (see isDue), and the folders it empties. */
+export async function purgeRecycle(opts: { drives: readonly Drive[]; days: number; now?: Date }): Promise<{ removed: string[]; bytes: number }> {
+  const now = opts.now ?? new Date();
+  const bins = await driveBins(opts.drives);
+  const due = (await listRecycle(opts.drives)).filter((i) => {
+    const day = relative(join(opts.drives.find((d) => d.name === i.drive)!.path, RECYCLE_FOLDER), i.path).split(sep)[0]!;
+    return isDue(day, opts.days, now);
+  });
+  const files = await Promise.all(due.map(async (i) => ({ shown: i.path, ...(await binFile(bins, i.path)) })));
+  return removeAll(files);
+}
