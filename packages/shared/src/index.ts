@@ -11,6 +11,7 @@ export * from './api/recycle.ts';
 export * from './library/index-schema.ts';
 export * from './media/extensions.ts';
 export * from './media/quality.ts';
+export * from './media/quality-words.ts';
 export * from './api/responses.ts';
 export * from './jobs/job-options.ts';
 export * from './events/schema.ts';

@@ -1,4 +1,5 @@
 import type { Schemas } from '@mo/api-client';
+import { qualityWords } from '@mo/shared/quality-words';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
@@ -271,23 +272,5 @@ export function splitPath(path: string, roots: readonly string[]): PathParts {
 /** What a release name says of its quality (GET /api/downloads `media.quality`, duplicate copies). */
 export type Quality = NonNullable<Schemas['Downloads']['files'][number]['media']>['quality'];
 
-const SOURCE_NAMES: Record<NonNullable<Quality['source']>, string> = {
-  remux: 'Remux',
-  bluray: 'BluRay',
-  'web-dl': 'WEB-DL',
-  webrip: 'WEBRip',
-  hdtv: 'HDTV',
-  dvd: 'DVD',
-  sdtv: 'SDTV',
-};
-const CODEC_NAMES: Record<NonNullable<Quality['codec']>, string> = { x265: 'x265', x264: 'x264', av1: 'AV1', xvid: 'XviD' };
-
 /** "1080p BluRay x264 · PROPER · GRP", as release names write it; null where the name says nothing of its quality. */
-export function qualityLabel(q: Quality | null | undefined): string | null {
-  if (!q) return null;
-  const picture = [q.resolution === null ? null : `${q.resolution}p`, q.source && SOURCE_NAMES[q.source], q.codec && CODEC_NAMES[q.codec]]
-    .filter((p): p is string => !!p)
-    .join(' ');
-  const parts = [picture, q.proper ? 'PROPER' : '', q.repack ? 'REPACK' : '', q.group ?? ''].filter((p) => p !== '');
-  return parts.length === 0 ? null : parts.join(' · ');
-}
+export const qualityLabel = (q: Quality | null | undefined): string | null => (q ? qualityWords(q) : null);

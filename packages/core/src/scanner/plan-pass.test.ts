@@ -414,22 +414,39 @@ describe('planPass: the library names the series', () => {
       {
         source: '/downloads/Friends.S01E02.mkv',
         reason: 'exists',
-        detail: 'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv',
+        detail:
+          'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E01-E02.mkv (quality unknown); this download: quality unknown',
       },
       {
         source: '/downloads/Law.and.Order.S01E01.720p.en.srt',
         reason: 'exists',
-        detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv',
+        detail:
+          'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv (quality unknown); this download: 720p',
       },
       {
         source: '/downloads/Law.and.Order.S01E01.720p.mkv',
         reason: 'exists',
-        detail: 'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv',
+        detail:
+          'the library holds this episode already: /media/disk1/TV/Law & Order/Season 01/Law & Order - S01E01 - Pilot.mkv (quality unknown); this download: 720p',
       },
       {
         source: '/downloads/The.Daily.Show.2024.01.15.Guest.mkv',
         reason: 'exists',
-        detail: 'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv',
+        detail:
+          'the library holds this episode already: /media/disk1/TV/The Daily Show/Season 2024/The Daily Show - 2024-01-15 - Some Guest.mkv (quality unknown); this download: quality unknown',
+      },
+    ]);
+  });
+
+  it('names both qualities in an "exists" detail, as the name of each file states it', () => {
+    const files = { '/media/disk1/TV/Friends/Season 01': ['Friends - S01E05 - Bluray-1080p.mkv'] };
+    const r = run([file('Friends.S01E05.720p.WEB-DL.x264.PROPER-GRP.mkv')], world({ folders: [tvFolder('disk1', 'Friends')], files }));
+    expect(r.skipped).toEqual([
+      {
+        source: '/downloads/Friends.S01E05.720p.WEB-DL.x264.PROPER-GRP.mkv',
+        reason: 'exists',
+        detail:
+          'the library holds this episode already: /media/disk1/TV/Friends/Season 01/Friends - S01E05 - Bluray-1080p.mkv (1080p BluRay); this download: 720p WEB-DL x264 · PROPER · GRP',
       },
     ]);
   });
@@ -442,7 +459,7 @@ describe('planPass: the library names the series', () => {
       {
         source: '/downloads/Heat.1995.2160p.UHD.mkv',
         reason: 'exists',
-        detail: 'the library holds this movie already: /media/disk1/Movies/Heat (1995)/Heat (1995).mp4',
+        detail: 'the library holds this movie already: /media/disk1/Movies/Heat (1995)/Heat (1995).mp4 (quality unknown); this download: 2160p',
       },
     ]);
     expect(Object.keys(r.destinations)).toEqual(['Alien.1979.mkv']);

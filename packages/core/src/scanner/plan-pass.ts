@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { candidateSchema, planSchema, skippedSchema } from '@mo/shared';
+import { qualityWords, type candidateSchema, type planSchema, type skippedSchema } from '@mo/shared';
 import type { DriveSpace, ExistingFolder } from './choose-drive.ts';
 import { extensionOf, fileType, type FileTypeOptions, isInExtrasFolder, isPartial, isSampleByName, isSampleSize, isSettled } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
@@ -183,6 +183,13 @@ function identifyVideo(p: Planner, video: DownloadFile): Identified {
   return forced !== null ? forcedAs(p.world, forced) : identify(video.rel, p.identifyContext);
 }
 
+const inWords = (name: string) => qualityWords(parseQuality(name)) ?? 'quality unknown';
+
+/** An `exists` detail that names the held file and both qualities, so the owner sees why it stays. */
+function heldDetail(kind: TemplateMedia['kind'], path: string, held: string, download: string): string {
+  return `the library holds this ${kind} already: ${path} (${inWords(held)}); this download: ${inWords(download)}`;
+}
+
 /**
  * Why the video may not go to its placement, as the detail of an `exists` skip (none where absent),
  * or null when it may: the library holds it already, the destination is taken, or on the way to it.
@@ -190,7 +197,7 @@ function identifyVideo(p: Planner, video: DownloadFile): Identified {
 function destinationBlocked(p: Planner, media: TemplateMedia, place: Placement, video: DownloadFile): { detail?: string } | null {
   const { choice, dir, rendered, destination } = place;
   const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, p.world.files?.(dir) ?? [], p.videoExtensions) : null;
-  if (held !== null) return { detail: `the library holds this ${media.kind} already: ${join(dir, held)}` };
+  if (held !== null) return { detail: heldDetail(media.kind, join(dir, held), held, video.rel) };
   const state = isClaimed(p, destination) ? 'taken' : p.world.destination(destination, video, choice.drive.path);
   // `exists`, as for a file where a folder should be: something the scanner never writes through
   // stands on the way, and the owner settles it (a real folder there, or `Import as…` elsewhere).

@@ -243,7 +243,11 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     const result = await pass(s);
     expect(result.moves).toEqual([]);
     expect(result.skipped).toEqual([
-      { source: join(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv'), reason: 'exists', detail: `the library holds this episode already: ${older}` },
+      {
+        source: join(s.downloads, 'Doctor.Who.2005.S01E02.720p.mkv'),
+        reason: 'exists',
+        detail: `the library holds this episode already: ${older} (quality unknown); this download: 720p`,
+      },
     ]);
     expect(readdirSync(dirname(older))).toEqual(['Doctor Who - S01E02.mkv']);
   });
