@@ -36,7 +36,7 @@ export function DuplicatesPage() {
                         <li key={c.folder}>
                           <PathText path={c.folder} />{' '}
                           <span className="muted">
-                            on {c.drive}, {c.files} files, {formatBytes(c.bytes)}
+                            on {c.drive}, {c.files} {c.files === 1 ? 'file' : 'files'}, {formatBytes(c.bytes)}
                             {quality ? `, ${quality}` : ''}
                           </span>
                         </li>
