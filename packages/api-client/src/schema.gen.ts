@@ -420,6 +420,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/organize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The renames that would give library files and folders the names the templates give
+         * @description From the cached index: each movie or episode file and each movie or series folder whose name is not what the templates give for what the index read, subtitles and .nfo files following their video. Each rename changes only the last segment of its path; they run in the order listed, a folder's files (under the folder's current name) before the folder. None lands on a path the index holds or on another's target; what the index is unsure of is not listed. Before the first library scan: `scanned_at` null and no renames.
+         */
+        get: operations["getLibraryOrganize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library": {
         parameters: {
             query?: never;
@@ -3886,6 +3906,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Duplicates"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLibraryOrganize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO-8601 UTC time */
+                        scanned_at: string | null;
+                        renames: {
+                            from: string;
+                            to: string;
+                            /** @enum {string} */
+                            kind: "movie" | "episode" | "folder";
+                            reason: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not modified: If-None-Match names the current ETag; no body */

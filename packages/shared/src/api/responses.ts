@@ -213,6 +213,20 @@ export const libraryFilesResponse = z.object({
   ),
 });
 
+/** GET /api/library/organize: the renames that give the library the templates' names, from the cached index. */
+export const libraryOrganizeResponse = z.object({
+  scanned_at: nullableIso,
+  /** In the order they would run: each changes only the last segment of its path, a folder's files before the folder. */
+  renames: z.array(
+    z.object({
+      from: z.string(),
+      to: z.string(),
+      kind: z.enum(['movie', 'episode', 'folder']),
+      reason: z.string(),
+    }),
+  ),
+});
+
 export const dashboardResponse = z.object({
   dry_run: z.boolean(),
   state: z.object({
