@@ -93,6 +93,14 @@ describe('planOrganize', () => {
     expect(plan(`${M}/Heat.1995.720p/Heat (1995).mkv`, `${M}/Heat.1995.1080p/Heat (1995).mkv`)).toEqual([]);
   });
 
+  it("names a file that says no other title for its folder's", () => {
+    expect(plan(`${M}/Heat (1995)/movie.mkv`, `${T}/Law & Order/Season 1/S01E02.mkv`, `${T}/Law & Order/Season 1/law.and.order.s01e03.mkv`)).toEqual([
+      [`${M}/Heat (1995)/movie.mkv`, `${M}/Heat (1995)/Heat (1995).mkv`, 'movie'],
+      [`${T}/Law & Order/Season 1/S01E02.mkv`, `${T}/Law & Order/Season 1/Law & Order - S01E02.mkv`, 'episode'],
+      [`${T}/Law & Order/Season 1/law.and.order.s01e03.mkv`, `${T}/Law & Order/Season 1/Law & Order - S01E03.mkv`, 'episode'],
+    ]);
+  });
+
   it('allows a rename that changes only the case of a name', () => {
     expect(plan(`${T}/Lost/Season 1/lost - s01e01.mkv`)).toEqual([[`${T}/Lost/Season 1/lost - s01e01.mkv`, `${T}/Lost/Season 1/Lost - S01E01.mkv`, 'episode']]);
   });
@@ -130,6 +138,9 @@ describe('planOrganize', () => {
         `${M}/Brazil (1985) [imdbid-tt0088846]/Brazil (1985).mkv`,
         `${T}/The Office (2005) (US)/Season 1/The Office (US) - S01E01.mkv`,
         `${M}/Ran (1985)/ran {edition-Director's Cut}.mkv`,
+        // A file whose own name says it is another movie or series than its folder's.
+        `${M}/Misc (2000)/Heat.1995.1080p.mkv`,
+        `${T}/Lost/Season 1/the.office.s01e03.mkv`,
       ),
     ).toEqual([[`${M}/Alien (1979) {edition-Director's Cut}/alien.mkv`, `${M}/Alien (1979) {edition-Director's Cut}/Alien (1979).mkv`, 'movie']]);
   });

@@ -1,7 +1,10 @@
 import type { IndexItem } from '@mo/shared';
+import { parseReleaseName } from '../parse/release-name.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
+import { titleKey } from '../parse/title-key.ts';
 import { namedForFolder } from './plan-placement.ts';
 import { renderTemplate, type TemplateMedia } from './template.ts';
+import { titleYearOfFolder } from '../library/classify.ts';
 import { moviePart } from '../library/multi-part.ts';
 import { withoutNameTags } from '../library/name-tags.ts';
 import { folderTitleKey } from '../library/title-match.ts';
@@ -66,6 +69,23 @@ function inPlace(item: OrganizeItem): boolean {
   return seasonOfFolder(below[0]!) === season;
 }
 
+/**
+ * Whether a video's own name says it is another movie or series than its folder's (`Heat.1995.mkv`
+ * filed in `Ronin (1998)`): the template would name it for the folder, and a misfiled file under
+ * its folder's name is harder to find. A name that says no title with a year (`movie.mkv`) or no
+ * series (`S01E02.mkv`) is named for its folder, as media servers read it.
+ */
+function namesAnother(item: OrganizeItem): boolean {
+  const folder = folderTitleKey(nameOf(item.folder));
+  const stem = stemOf(nameOf(item.path), item.ext);
+  if (item.section === 'movies') {
+    const own = titleYearOfFolder(stem);
+    return own.year !== null && (own.year !== item.year || titleKey(own.title).key !== folder.key);
+  }
+  const parsed = parseReleaseName(nameOf(item.path));
+  return parsed !== null && parsed.title.trim() !== '' && titleKey(parsed.title).key !== folder.key;
+}
+
 /** The sidecars of each video in one folder: files starting with its stem and a separator, longest stem first. */
 function sidecarsOf(videos: readonly OrganizeItem[], others: readonly OrganizeItem[]): Map<OrganizeItem, { item: OrganizeItem; rest: string }[]> {
   const out = new Map<OrganizeItem, { item: OrganizeItem; rest: string }[]>();
@@ -108,7 +128,7 @@ function fileGroups(items: readonly OrganizeItem[], templates: OrganizeTemplates
   const groups: Group[] = [];
   for (const here of byDir.values()) {
     const videos = here.filter((i) => i.type === 'video');
-    const sure = videos.filter((v) => sureVideo(v) && inPlace(v));
+    const sure = videos.filter((v) => sureVideo(v) && inPlace(v) && !namesAnother(v));
     // Two main videos of one movie (versions, parts) would take one name.
     if (sure.length === 0 || (sure[0]!.section === 'movies' && videos.filter((v) => !v.extra).length > 1)) continue;
     const sidecars = sidecarsOf(
