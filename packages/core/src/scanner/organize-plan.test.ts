@@ -138,11 +138,17 @@ describe('planOrganize', () => {
         `${M}/Brazil (1985) [imdbid-tt0088846]/Brazil (1985).mkv`,
         `${T}/The Office (2005) (US)/Season 1/The Office (US) - S01E01.mkv`,
         `${M}/Ran (1985)/ran {edition-Director's Cut}.mkv`,
+        // The template's name and more: an edition or version the user added.
+        `${M}/Aliens (1986) - Special Edition/aliens.mkv`,
+        `${M}/Ronin (1998)/Ronin (1998) - 1080p.mkv`,
         // A file whose own name says it is another movie or series than its folder's.
         `${M}/Misc (2000)/Heat.1995.1080p.mkv`,
         `${T}/Lost/Season 1/the.office.s01e03.mkv`,
       ),
-    ).toEqual([[`${M}/Alien (1979) {edition-Director's Cut}/alien.mkv`, `${M}/Alien (1979) {edition-Director's Cut}/Alien (1979).mkv`, 'movie']]);
+    ).toEqual([
+      [`${M}/Alien (1979) {edition-Director's Cut}/alien.mkv`, `${M}/Alien (1979) {edition-Director's Cut}/Alien (1979).mkv`, 'movie'],
+      [`${M}/Aliens (1986) - Special Edition/aliens.mkv`, `${M}/Aliens (1986) - Special Edition/Aliens (1986).mkv`, 'movie'],
+    ]);
   });
 
   it('renders names with the templates it is given', () => {

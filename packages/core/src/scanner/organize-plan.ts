@@ -49,6 +49,23 @@ function mediaOf(item: OrganizeItem, folderName: string): TemplateMedia {
   return namedForFolder(media, folderName);
 }
 
+/**
+ * Whether `name` is the template's `rendered` name and more than a year (`Alien (1979) - Director's
+ * Cut`, `Heat (1995) - 1080p`): an edition or version the user added, which the template cannot give
+ * back. A year alone (`Heat (1995)` where the template gives `Heat`) is the template's to drop.
+ */
+function addsTo(name: string, rendered: string): boolean {
+  const lower = name.toLowerCase();
+  const start = rendered.toLowerCase();
+  if (lower.length <= start.length || !lower.startsWith(start) || !/[\s._([{-]/.test(lower.charAt(start.length))) return false;
+  return (
+    lower
+      .slice(start.length)
+      .replace(/[([]\d{4}[)\]]/g, '')
+      .replace(/[\s._-]/g, '') !== ''
+  );
+}
+
 /** Whether the index read this video as one movie or one episode, sure enough to name it. */
 function sureVideo(item: OrganizeItem): boolean {
   if (item.type !== 'video' || item.extra || item.title === null || item.folder === item.root) return false;
@@ -142,7 +159,7 @@ function fileGroups(items: readonly OrganizeItem[], templates: OrganizeTemplates
       const { stem } = renderTemplate(template, media, video.ext);
       const oldStem = stemOf(nameOf(video.path), video.ext);
       // Provider ids and an edition in a file's name are the user's own marks, which no template gives back.
-      if (stem === oldStem || withoutNameTags(oldStem) !== oldStem.trim()) continue;
+      if (stem === oldStem || addsTo(oldStem, stem) || withoutNameTags(oldStem) !== oldStem.trim()) continue;
       const dir = dirOf(video.path);
       const what = describe(video, media);
       const group: Group = [
@@ -173,7 +190,7 @@ function folderGroup(folder: string, items: readonly OrganizeItem[], templates: 
   const media = mediaOf(video, name);
   const template = media.kind === 'movie' ? templates.movieTemplate : templates.episodeTemplate;
   const rendered = renderTemplate(template, media, video.ext).folders[0];
-  if (rendered === undefined || rendered === name) return null;
+  if (rendered === undefined || rendered === name || addsTo(name, rendered)) return null;
   const what = media.kind === 'movie' ? `${media.title} (${media.year})` : media.title;
   return [
     { from: folder, to: `${dirOf(folder)}/${rendered}`, kind: 'folder', reason: `the folder name is not what the ${media.kind} template gives for ${what}` },
