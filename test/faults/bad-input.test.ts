@@ -765,6 +765,7 @@ describe('every endpoint over HTTP, against a real API process', () => {
     '/api/history',
     '/api/auth/sessions',
     '/api/library/files?folder=/nowhere',
+    '/api/library/organize',
     '/api/imports/pending',
   ];
   const POSTS = [
@@ -789,6 +790,7 @@ describe('every endpoint over HTTP, against a real API process', () => {
     '/api/imports/manual?dry_run=true',
     '/api/imports/aliases/remove',
     '/api/notifications/test',
+    '/api/library/organize',
   ];
 
   function junkBodies(): [string, string | Buffer, Record<string, string>][] {

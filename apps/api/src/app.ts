@@ -14,6 +14,7 @@ import { scanRoutes } from './routes/scan.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { libraryRoutes } from './routes/library.ts';
+import { libraryOrganizeRoutes } from './routes/library-organize.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { recycleRoutes } from './routes/recycle.ts';
 import { releasesRoutes } from './routes/releases.ts';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
     .route('/', scanRoutes(deps))
     .route('/', mediaRoutes(deps))
     .route('/', toolRoutes(deps))
+    .route('/', libraryOrganizeRoutes(deps))
     .route('/', libraryRoutes(deps))
     .route('/', dashboardRoutes(deps))
     .route('/', recycleRoutes(deps))

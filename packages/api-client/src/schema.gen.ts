@@ -420,6 +420,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/organize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The renames that would give library files and folders the names the templates give
+         * @description From the cached index: each movie or episode file and each movie or series folder whose name is not what the templates give for what the index read, subtitles and .nfo files following their video. Each rename changes only the last segment of its path; they run in the order listed, a folder's files (under the folder's current name) before the folder. None lands on a path the index holds or on another's target; what the index is unsure of is not listed. Before the first library scan: `scanned_at` null and no renames.
+         */
+        get: operations["getLibraryOrganize"];
+        put?: never;
+        /**
+         * Preview the renames GET /api/library/organize lists, or some of them
+         * @description With dry run on (`app.dry_run`): the renames whose `from` is named in `paths` (absent: all), none carried out. Carrying them out is not built yet: with dry run off the answer is a 409 and nothing is renamed.
+         */
+        post: operations["postLibraryOrganize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library": {
         parameters: {
             query?: never;
@@ -1468,6 +1492,32 @@ export interface components {
                 episodes: number[];
                 extra: boolean;
             }[];
+        };
+        LibraryOrganize: {
+            /** @description ISO-8601 UTC time */
+            scanned_at: string | null;
+            renames: {
+                from: string;
+                to: string;
+                /** @enum {string} */
+                kind: "movie" | "episode" | "folder";
+                reason: string;
+            }[];
+        };
+        LibraryOrganizeDryRun: {
+            /** @enum {boolean} */
+            dry_run: true;
+            renames: {
+                from: string;
+                to: string;
+                /** @enum {string} */
+                kind: "movie" | "episode" | "folder";
+                reason: string;
+            }[];
+        };
+        LibraryOrganizeRequest: {
+            /** @description The `from` of renames GET /api/library/organize lists; absent: all of them */
+            paths?: string[];
         };
         LibraryScanResult: {
             summary: components["schemas"]["LibrarySummary"];
@@ -4005,6 +4055,156 @@ export interface operations {
             };
             /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLibraryOrganize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryOrganize"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many wrong keys from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal error (never with a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postLibraryOrganize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibraryOrganizeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryOrganizeDryRun"];
+                };
+            };
+            /** @description a bad body, or a path that is not absolute, holds "." or "..", lies outside the library folders or is no rename GET /api/library/organize lists; details.key names it; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no API key or session, a wrong key, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description dry run is off: renaming is not built yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than 1 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

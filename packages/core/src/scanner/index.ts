@@ -8,6 +8,7 @@ export * from './downloads-listing.ts';
 export { buildFolderLookup } from './folder-lookup.ts';
 export * from './manual-import.ts';
 export * from './manual-run.ts';
+export * from './organize-plan.ts';
 export * from './pass-file.ts';
 export * from './pass-list.ts';
 export * from './pending-imports.ts';

@@ -72,7 +72,7 @@ export function heldVideo(media: TemplateMedia, name: string, stem: string, file
  * spelling per folder (`Law & Order - S01E01.mkv`, not `Law and Order - …`; no year the folder
  * lacks; a country code the folder carries beside its year, `The Office (2005) (US)`, once).
  */
-function namedForFolder(media: TemplateMedia, folder: string): TemplateMedia {
+export function namedForFolder(media: TemplateMedia, folder: string): TemplateMedia {
   const named = titleYearOfFolder(folder);
   const year = named.year ?? (media.kind === 'movie' ? media.year : null);
   const code = media.kind === 'episode' ? folderTitleKey(folder).country : null;

@@ -52,3 +52,14 @@ export const manualImportAnswer = z.union([manualImportPreviewResponse, manualIm
 /** POST /api/imports/aliases/remove: one alias, as listed in `library.aliases`. */
 export const aliasRemoveBody = z.strictObject({ name: z.string().min(1).max(200), series: z.string().min(1).max(255) });
 export const aliasesResponse = z.object({ aliases: z.array(aliasSchema) });
+
+/** The most paths one POST /api/library/organize may name. */
+export const ORGANIZE_PATHS_MAX = 100_000;
+
+export const libraryOrganizeBody = z.strictObject({
+  paths: z
+    .array(z.string().min(1).max(4096))
+    .max(ORGANIZE_PATHS_MAX)
+    .optional()
+    .describe('The `from` of renames GET /api/library/organize lists; absent: all of them'),
+});

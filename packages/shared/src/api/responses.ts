@@ -214,6 +214,22 @@ export const libraryFilesResponse = z.object({
   ),
 });
 
+/** In the order they would run: each changes only the last segment of its path, a folder's files before the folder. */
+const organizeRenames = z.array(
+  z.object({
+    from: z.string(),
+    to: z.string(),
+    kind: z.enum(['movie', 'episode', 'folder']),
+    reason: z.string(),
+  }),
+);
+
+/** GET /api/library/organize: the renames that give the library the templates' names, from the cached index. */
+export const libraryOrganizeResponse = z.object({ scanned_at: nullableIso, renames: organizeRenames });
+
+/** POST /api/library/organize with dry run on: the renames chosen, none carried out. */
+export const libraryOrganizeDryRunResponse = z.object({ dry_run: z.literal(true), renames: organizeRenames });
+
 export const dashboardResponse = z.object({
   dry_run: z.boolean(),
   state: z.object({
