@@ -61,6 +61,10 @@ async function seed(stack: BrowserStack): Promise<string> {
   ] as const) {
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=${colour}:s=200x300`, '-frames:v', '1', '-y', folder]);
   }
+  // What an upgrade would have put in the bin: the layout GET /api/recycle lists.
+  const binned = join(paths.drive, '.recycle', new Date().toISOString().slice(0, 10), 'Movies', 'Zulu (1964)', 'Zulu (1964) DVD.avi');
+  await mkdir(dirname(binned), { recursive: true });
+  await writeFile(binned, Buffer.alloc(8192));
   await writeFile(join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995) Bluray-2160p.en.srt'), '1\n00:00:00,000 --> 00:00:01,000\nHello\n');
   const downloads = [
     'The.Lord.of.the.Rings.The.Two.Towers.2002.EXTENDED.REMASTERED.1080p.BluRay.x264.DTS-HD.MA.6.1-SWTYBLZ/The.Lord.of.the.Rings.The.Two.Towers.2002.EXTENDED.REMASTERED.1080p.BluRay.x264.DTS-HD.MA.6.1-SWTYBLZ.mkv',
@@ -111,6 +115,12 @@ async function main() {
       await page.goto(`/library/file?path=${encodeURIComponent(file)}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       lines.push(await shoot(page, out, `${w.name}-file`, w.width));
+      await page.goto(`/library/folder?path=${encodeURIComponent(dirname(file))}`);
+      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      lines.push(await shoot(page, out, `${w.name}-folder`, w.width));
+      await page.goto('/library/recycle');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      lines.push(await shoot(page, out, `${w.name}-recycle`, w.width));
       await stack.closePages();
     }
   } finally {

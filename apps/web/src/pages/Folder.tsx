@@ -3,6 +3,7 @@ import { Link, useSearch } from 'wouter';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { fileName } from '../components/format.ts';
+import { PathText } from '../components/path-text.tsx';
 import { ErrorNote, Loading, Page } from '../components/ui.tsx';
 import { FolderFiles } from './Library.tsx';
 import { libraryFolderAt } from './library-folder.ts';
@@ -21,7 +22,9 @@ export function FolderPage() {
       <p>
         <Link href="/library">Back to the library</Link>
       </p>
-      <p className="path">{folder}</p>
+      <p>
+        <PathText path={folder} />
+      </p>
       {library.isPending ? <Loading what="the library" /> : null}
       <ErrorNote error={library.error} />
       {library.data && !found ? <p className="muted">The library index lists no movie or series in this folder.</p> : null}
