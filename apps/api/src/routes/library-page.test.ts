@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,6 +190,18 @@ describe('GET /api/library/picture', () => {
       const large = await t.app.request(`/api/library/picture?folder=${folder('Brazil (1985)')}`);
       expect(large.status).toBe(404);
       expect(((await large.json()) as { error: { message: string } }).error.message).toMatch(/larger than/);
+      // A FIFO outside the drives is refused before anything opens it (an open would wake its writer);
+      // one inside is no file, answered at once rather than waited on.
+      const fifo = join(outside, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      await rm(poster);
+      await symlink(fifo, poster);
+      expect((await t.app.request(`/api/library/picture?folder=${folder('Heat (1995)')}`)).status).toBe(403);
+      await rm(poster);
+      execFileSync('mkfifo', [poster]);
+      const inside = await t.app.request(`/api/library/picture?folder=${folder('Heat (1995)')}`);
+      expect(inside.status).toBe(404);
+      expect(((await inside.json()) as { error: { message: string } }).error.message).toMatch(/not a file/);
     } finally {
       await rm(outside, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import type { Context } from 'hono';
 import { AppError } from '@mo/core';
@@ -24,31 +24,37 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * Opens the picture and proves the file opened lies inside a drive: the real path of the name is
- * checked, and checked to be the very file the handle has open (same device and inode), so a link
- * swapped between the check and the open reads nothing outside.
+ * Opens the picture only once its real path is known to lie inside a drive and to be a plain file
+ * (so no device or FIFO elsewhere is ever opened), then proves the handle has that very file open
+ * (same device and inode): a link swapped between the check and the open reads nothing outside.
  */
 async function openInsideDrives(path: string, drives: readonly string[]): Promise<{ handle: FileHandle; size: number; stamp: string }> {
-  let handle: FileHandle;
+  let real: string;
+  let named: Stats;
   try {
-    // Non-blocking, so that a FIFO named poster.jpg cannot hold the request open.
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    real = await realpath(path);
+    named = await stat(real);
   } catch {
     throw gone(path, 'it cannot be opened');
   }
+  const roots = await Promise.all(drives.map((d) => realpath(d).catch(() => null)));
+  if (!roots.some((r) => r !== null && isInside(real, r))) throw new AppError('forbidden', `the picture of ${path} resolves outside the drives`);
+  if (!named.isFile()) throw gone(path, 'not a file');
+  let handle: FileHandle;
   try {
-    const [opened, real, roots] = await Promise.all([handle.stat(), realpath(path), Promise.all(drives.map((d) => realpath(d).catch(() => null)))]);
-    const named = await stat(real);
-    if (named.dev !== opened.dev || named.ino !== opened.ino || !roots.some((r) => r !== null && isInside(real, r))) {
-      throw new AppError('forbidden', `the picture of ${path} resolves outside the drives`);
-    }
-    if (!opened.isFile()) throw gone(path, 'not a file');
+    // Non-blocking and not through a link: the name was resolved above, and only that file is wanted.
+    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    throw gone(path, 'it changed while it was read');
+  }
+  try {
+    const opened = await handle.stat();
+    if (named.dev !== opened.dev || named.ino !== opened.ino || !opened.isFile()) throw gone(path, 'it changed while it was read');
     if (opened.size > MAX_PICTURE_BYTES) throw gone(path, `larger than ${MAX_PICTURE_BYTES} bytes`);
     return { handle, size: opened.size, stamp: `${opened.dev}:${opened.ino}:${opened.size}:${opened.mtimeMs}` };
   } catch (err) {
     await handle.close();
-    if (err instanceof AppError) throw err;
-    throw gone(path, 'it changed while it was read');
+    throw err;
   }
 }
 

@@ -152,6 +152,23 @@ describe('restoreRecycled', () => {
     expect(await exists(item!.path)).toBe(true);
     expect(await readdir(join(root, 'outside'))).toEqual([]);
   });
+
+  it('409, never a 500, when its folder is now a dangling link, a looping link or a file; dry run says so too', async () => {
+    const folder = join(drive.path, 'Movies', 'Heat (1995)');
+    for (const spoil of [() => symlink(join(root, 'nowhere'), folder), () => symlink(folder, folder), () => writeFile(folder, 'not a folder')]) {
+      await mkdir(folder, { recursive: true });
+      await writeFile(heat(), 'video');
+      const [item] = await recycleFile({ drives: [drive], file: heat(), now });
+      await rm(folder, { recursive: true, force: true });
+      await spoil();
+      for (const dryRun of [true, false]) {
+        expect(await code(restoreRecycled({ drives: [drive], path: item!.path, dryRun }))).toBe('conflict');
+      }
+      expect(await readFile(item!.path, 'utf8')).toBe('video');
+      await rm(item!.path);
+      await rm(folder, { force: true });
+    }
+  });
 });
 
 describe('purgeRecycle and emptyRecycle', () => {

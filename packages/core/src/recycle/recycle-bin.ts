@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
-import { link, lstat, mkdir, readdir, realpath, rename, rmdir, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, realpath, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AppError } from '../errors.ts';
-import { realPathOf } from '../fs/real-path.ts';
+import { realPathOf, UnresolvablePathError } from '../fs/real-path.ts';
 import { RECYCLE_FOLDER, below, binPathFor, dayFolderName, dayOfFolder, isDue, isRecyclable, readBinPath } from './bin-layout.ts';
 
 export interface Drive {
@@ -61,7 +61,12 @@ async function placeWithoutOverwrite(from: string, to: string, within: string): 
   const refuse = () => new AppError('forbidden', `${dirname(to)} leads out of ${within} through a symbolic link; nothing was moved`);
   const before = await realPathOf(dirname(to)).catch(() => null);
   if (before === null || !stays(before)) throw refuse();
-  await mkdir(dirname(to), { recursive: true });
+  await mkdir(dirname(to), { recursive: true }).catch((err: unknown) => {
+    // A file appeared where a folder on the way must be (between the caller's checks and now).
+    if (errno(err) === 'EEXIST' || errno(err) === 'ENOTDIR')
+      throw new AppError('conflict', `a file stands where ${dirname(to)} needs a folder; nothing was moved`);
+    throw err;
+  });
   if (!stays(await realpath(dirname(to)))) throw refuse();
   try {
     await link(from, to);
@@ -234,6 +239,16 @@ async function binFile(bins: DriveBin[], path: string): Promise<{ bin: DriveBin 
   throw new AppError('not_found', `${path} is not in a drive's recycle bin`);
 }
 
+/** The deepest existing part of `folder` (below `root`) if it is no folder, else null; missing parts are made later. */
+async function firstNonFolder(folder: string, root: string): Promise<string | null> {
+  for (let p = folder; p.length >= root.length; p = dirname(p)) {
+    const st = await stat(p).catch(() => null);
+    if (st) return st.isDirectory() ? null : p;
+    if (p === dirname(p)) break;
+  }
+  return null;
+}
+
 /**
  * Puts a recycled file back where it came from. The original path must still lie on the drive (no
  * symbolic link on the way leads elsewhere) and be free: a taken one is a conflict and nothing
@@ -243,9 +258,16 @@ export async function restoreRecycled(opts: { drives: readonly Drive[]; path: st
   const bins = await driveBins(opts.drives);
   const { bin, file, original } = await binFile(bins, opts.path);
   const shown = join(bin.drive.path, relative(bin.real, original));
-  const realParent = await realPathOf(dirname(original));
+  const realParent = await realPathOf(dirname(original)).catch((err: unknown) => {
+    // A dangling or looping link where its folder was: nowhere the file could safely go back to.
+    if (err instanceof UnresolvablePathError) throw new AppError('conflict', `${dirname(shown)} is now a broken or looping link; nothing was moved`);
+    throw err;
+  });
   if (realParent !== bin.real && below(realParent, bin.real) === null) throw new AppError('forbidden', `${shown} no longer lies on drive ${bin.drive.name}`);
   if (below(realParent, bin.bin) !== null || realParent === bin.bin) throw new AppError('forbidden', `${shown} lies in the recycle bin`);
+  // A file now standing where a folder on the way was: the file cannot go back (and dry run must say so too).
+  const onTheWay = await firstNonFolder(realParent, bin.real);
+  if (onTheWay !== null) throw new AppError('conflict', `${onTheWay} is a file where ${dirname(shown)} needs a folder; nothing was moved`);
   const target = join(realParent, original.slice(original.lastIndexOf(sep) + 1));
   const [src, dst] = await Promise.all([lstat(file), lstat(target).catch(() => null)]);
   if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) throw new AppError('conflict', `${shown} is taken: move that file away first, then restore`);

@@ -86,6 +86,16 @@ describe('planOrganize', () => {
     expect(plan(`${M}/Heat.1995.1080p/Heat (1995).mkv`, `${M}/Heat (1995)/Heat (1995).mkv`)).toEqual([]);
   });
 
+  it('lists no group whose sidecar would get a name longer than a filesystem takes', () => {
+    const title = 'L'.repeat(200);
+    const tags = 'x'.repeat(240);
+    expect(plan(`${M}/${title} (1995)/m.mkv`, `${M}/${title} (1995)/m.${tags}.srt`)).toEqual([]);
+    expect(plan(`${M}/${title} (1995)/m.mkv`, `${M}/${title} (1995)/m.en.srt`)).toEqual([
+      [`${M}/${title} (1995)/m.mkv`, `${M}/${title} (1995)/${title} (1995).mkv`, 'movie'],
+      [`${M}/${title} (1995)/m.en.srt`, `${M}/${title} (1995)/${title} (1995).en.srt`, 'movie'],
+    ]);
+  });
+
   it('lists neither of two renames onto one name', () => {
     // Two copies of one episode in one season folder.
     expect(plan(`${T}/Lost/Season 1/lost.s01e01.720p.mkv`, `${T}/Lost/Season 1/lost.s01e01.1080p.mkv`)).toEqual([]);

@@ -3,6 +3,7 @@ import { parseReleaseName } from '../parse/release-name.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleKey } from '../parse/title-key.ts';
 import { namedForFolder } from './plan-placement.ts';
+import { MAX_NAME_BYTES } from './safe-name.ts';
 import { renderTemplate, type TemplateMedia } from './template.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
 import { moviePart } from '../library/multi-part.ts';
@@ -235,7 +236,9 @@ export function planOrganize(items: readonly OrganizeItem[], templates: Organize
   const free = (r: Rename) => {
     const to = r.to.toLowerCase();
     const name = nameOf(r.to);
-    return name !== '.' && name !== '..' && targets.get(to) === 1 && (to === r.from.toLowerCase() || !known.has(to));
+    // A sidecar keeps what followed its video's old name, so its new name can outgrow what a filesystem takes.
+    const fits = Buffer.byteLength(name) <= MAX_NAME_BYTES;
+    return fits && name !== '.' && name !== '..' && targets.get(to) === 1 && (to === r.from.toLowerCase() || !known.has(to));
   };
   return groups.filter((g) => g.every(free)).flat();
 }
