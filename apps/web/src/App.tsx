@@ -12,6 +12,7 @@ import { DownloadsPage } from './pages/Downloads.tsx';
 import { LibraryPage } from './pages/Library.tsx';
 import { FilePage } from './pages/File.tsx';
 import { FolderPage } from './pages/Folder.tsx';
+import { OrganizePage } from './pages/Organize.tsx';
 import { RecyclePage } from './pages/Recycle.tsx';
 import { WantedPage } from './pages/Wanted.tsx';
 import { SubtitlesPage } from './pages/Subtitles.tsx';
@@ -150,6 +151,7 @@ function Shell({ username, localOpen }: { username: string | null; localOpen: bo
         <Route path="/library/file" component={FilePage} />
         <Route path="/library/folder" component={FolderPage} />
         <Route path="/library/recycle" component={RecyclePage} />
+        <Route path="/library/organize" component={OrganizePage} />
         {PAGES.map((p) => (
           <Route key={p.path} path={p.path} component={p.component} />
         ))}

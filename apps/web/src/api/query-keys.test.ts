@@ -46,6 +46,7 @@ describe('queryKeys', () => {
       'library.files': ['library', 'files', 'x'],
       'library.page': ['library', 'page', 'x'],
       'library.holding': ['library', 'holding', 'x'],
+      'library.organize': ['library', 'organize'],
       releases: ['releases'],
       subtitles: ['subtitles'],
       duplicates: ['duplicates'],
@@ -55,6 +56,7 @@ describe('queryKeys', () => {
       'probe.file': ['probe', 'x'],
       'jobs.all': ['jobs'],
       'jobs.list': ['jobs', 'x'],
+      'jobs.one': ['jobs', 'one', 'x'],
       scanPasses: ['scan-passes'],
       history: ['history'],
       downloads: ['downloads'],
@@ -73,9 +75,9 @@ describe('what live events make stale', () => {
       ).toBe(true);
   });
 
-  it('refreshes the pending list, the passes and the history when a scanner job ends; a library job as a library event does, and the bin (a purge)', () => {
+  it('refreshes the pending list, the passes and the history when a scanner job ends; a library job as a library event does, the bin (a purge) and the history (renames)', () => {
     expect(staleAfterJob('scan')).toEqual(expect.arrayContaining([queryKeys.importsPending(), queryKeys.scanPasses(), queryKeys.history()]));
-    expect(staleAfterJob('library')).toEqual([...STALE_BY_EVENT.library, queryKeys.recycle()]);
+    expect(staleAfterJob('library')).toEqual([...STALE_BY_EVENT.library, queryKeys.recycle(), queryKeys.history()]);
     expect(staleAfterJob('media')).toEqual([queryKeys.probe.all()]);
   });
 

@@ -25,6 +25,8 @@ export const queryKeys = {
     page: (query: string) => ['library', 'page', query] as const,
     /** The movie or series holding a path (GET /api/library?holding=). */
     holding: (path: string) => ['library', 'holding', path] as const,
+    /** GET /api/library/organize: read from the index, so stale whenever the library is. */
+    organize: () => ['library', 'organize'] as const,
   },
   releases: () => ['releases'] as const,
   subtitles: () => ['subtitles'] as const,
@@ -39,6 +41,8 @@ export const queryKeys = {
     all: () => ['jobs'] as const,
     /** `''`: every queue. */
     list: (queue: Queue | '') => ['jobs', queue] as const,
+    /** GET /api/jobs/{queue}/{id}, by `queue/id`. */
+    one: (ref: string) => ['jobs', 'one', ref] as const,
   },
   scanPasses: () => ['scan-passes'] as const,
   history: () => ['history'] as const,
@@ -64,8 +68,8 @@ export const STALE_BY_EVENT: Record<NewsEvent, readonly QueryKey[]> = {
 /** The queries a finished (completed or failed) job of each queue makes stale. */
 export const STALE_BY_QUEUE: Record<Queue, readonly QueryKey[]> = {
   scan: [queryKeys.downloads(), queryKeys.dashboard(), queryKeys.scanPasses(), queryKeys.history(), queryKeys.importsPending()],
-  // A purge (library queue) changes the bin.
-  library: [...STALE_BY_EVENT.library, queryKeys.recycle()],
+  // A purge (library queue) changes the bin; organize's renames are history items.
+  library: [...STALE_BY_EVENT.library, queryKeys.recycle(), queryKeys.history()],
   // What the media servers were told shows in each import's history.
   notify: [queryKeys.history()],
   transcode: [queryKeys.transcoder()],

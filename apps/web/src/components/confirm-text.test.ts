@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelAllQuestion, discardOriginalQuestion, emptyRecycleQuestion, importQuestion, transcodeAllQuestion } from './confirm-text.ts';
+import { cancelAllQuestion, discardOriginalQuestion, emptyRecycleQuestion, importQuestion, organizeQuestion, transcodeAllQuestion } from './confirm-text.ts';
 
 describe('transcodeAllQuestion', () => {
   it('names the count, the container and that the originals are deleted when keep_original is off', () => {
@@ -75,5 +75,16 @@ describe('emptyRecycleQuestion', () => {
       title: 'Delete 1 file from the recycle bin?',
       consequence: 'It is deleted for good (5 B), and can no longer be restored.',
     });
+  });
+});
+
+describe('organizeQuestion', () => {
+  it('names the count of files and folders in the title and on the button', () => {
+    expect(organizeQuestion(42, 0)).toMatchObject({ title: 'Rename 42 files?', confirm: 'Rename 42 files' });
+    expect(organizeQuestion(40, 2).confirm).toBe('Rename 40 files and 2 folders');
+    expect(organizeQuestion(0, 1)).toMatchObject({ title: 'Rename 1 folder?', confirm: 'Rename 1 folder' });
+    expect(organizeQuestion(1, 0).consequence).toMatch(
+      /^It takes the name the templates give, in its folder on the same drive; nothing is copied or deleted\./,
+    );
   });
 });

@@ -92,3 +92,14 @@ export function emptyRecycleQuestion(files: number, bytes: string): Question {
     confirm: `Delete ${count(files, 'file')}`,
   };
 }
+
+/** Organize's Apply: the ticked renames, subtitles and .nfo files counted as files. */
+export function organizeQuestion(files: number, folders: number): Question {
+  const what = [files > 0 ? count(files, 'file') : '', folders > 0 ? count(folders, 'folder') : ''].filter(Boolean).join(' and ');
+  const one = files + folders === 1;
+  return {
+    title: `Rename ${what}?`,
+    consequence: `${one ? 'It takes' : 'Each takes'} the name the templates give, in ${one ? 'its' : 'its own'} folder on the same drive; nothing is copied or deleted. Each rename can be undone under Activity, Imports.`,
+    confirm: `Rename ${what}`,
+  };
+}

@@ -46,8 +46,10 @@ describe('formats', () => {
 });
 
 describe('progressNote', () => {
-  it("words a scanner pass's and a library scan's progress, and nothing else", () => {
+  it("words a scanner pass's, a library scan's and an organize apply's progress, and nothing else", () => {
     expect(progressNote({ moved: 3, planned: 10 })).toBe('3 of 10 moved');
+    expect(progressNote({ done: 1200, total: 4000 })).toBe('1,200 of 4,000 done');
+    expect(progressNote({ done: 3 })).toBeNull();
     expect(progressNote({ files: 12500 })).toBe('12,500 files');
     expect(progressNote({ percent: 25, speed: 2, out_time_seconds: 30 })).toBeNull();
     expect(progressNote({ moved: 3 })).toBeNull();

@@ -55,12 +55,13 @@ export function readProgress(p: unknown): Progress | null {
   return { percent, speed, eta_seconds: eta };
 }
 
-/** What a scanner pass or a library scan reports as its progress, in words; null for anything else. */
+/** What a scanner pass, a library scan or an organize apply (`{done, total}`) reports as its progress, in words; null for anything else. */
 export function progressNote(p: unknown): string | null {
   if (typeof p !== 'object' || p === null) return null;
   const o = p as Record<string, unknown>;
   if (typeof o.moved === 'number' && typeof o.planned === 'number') return `${o.moved} of ${o.planned} moved`;
   if (typeof o.files === 'number') return `${o.files.toLocaleString('en')} files`;
+  if (typeof o.done === 'number' && typeof o.total === 'number') return `${o.done.toLocaleString('en')} of ${o.total.toLocaleString('en')} done`;
   return null;
 }
 

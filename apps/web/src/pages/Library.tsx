@@ -139,6 +139,7 @@ export function LibraryPage() {
       title="Library"
       actions={
         <>
+          <Link href="/library/organize">Organize</Link>
           <Link href="/library/recycle">Recycle bin</Link>
           <button type="button" onClick={() => scan.mutate()} disabled={scan.isPending}>
             Scan library
