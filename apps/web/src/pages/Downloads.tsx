@@ -117,11 +117,11 @@ function PassResult({ result, heading, children }: { result: ScanResult; heading
             {result.skipped.map((s) => (
               <li key={s.source}>
                 <PathText path={s.source} />: <Status status={s.reason} />
-                {s.detail ? <span className="muted"> {s.detail}</span> : null}
+                {s.detail ? <span className="muted skip-detail"> {s.detail}</span> : null}
                 {SETTLEABLE.has(s.reason) && isVideo(s.source) ? (
                   <>
                     {' '}
-                    <ImportAsButton path={s.source} candidates={s.candidates ?? []} />
+                    <ImportAsButton path={s.source} candidates={s.candidates ?? []} reason={s.reason} />
                   </>
                 ) : null}
               </li>
@@ -160,11 +160,11 @@ function Pending() {
               </td>
               <td>
                 <Status status={i.reason} />
-                {i.detail ? <span className="muted"> {i.detail}</span> : null}
+                {i.detail ? <span className="muted skip-detail"> {i.detail}</span> : null}
               </td>
               <td className="num">{formatBytes(i.bytes)}</td>
               <td>
-                <ImportAsButton path={i.path} candidates={i.candidates} />
+                <ImportAsButton path={i.path} candidates={i.candidates} reason={i.reason} />
               </td>
             </tr>
           ))}

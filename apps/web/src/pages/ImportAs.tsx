@@ -20,11 +20,13 @@ interface Form {
   episodes: string;
   air_date: string;
   remember: boolean;
+  /** An `exists` skip only: the library's file goes to the recycle bin and the download takes its place. */
+  replace: boolean;
 }
 
 /** A library folder's title as it is spelled (`Doctor Who (2005)`), so the import goes into that folder. */
-function formOf(c: Candidate | undefined, remember: boolean): Form {
-  if (!c) return { kind: 'episode', title: '', year: '', season: '', episodes: '', air_date: '', remember };
+function formOf(c: Candidate | undefined, remember: boolean, replace = false): Form {
+  if (!c) return { kind: 'episode', title: '', year: '', season: '', episodes: '', air_date: '', remember, replace };
   return {
     kind: c.kind,
     title: c.title,
@@ -33,6 +35,7 @@ function formOf(c: Candidate | undefined, remember: boolean): Form {
     episodes: c.episodes.join(', '),
     air_date: c.air_date ?? '',
     remember,
+    replace,
   };
 }
 
@@ -70,12 +73,39 @@ function send(path: string, f: Form, preview: boolean) {
   return unwrap(
     api.POST('/api/imports/manual', {
       params: { query: preview ? { dry_run: 'true' } : { wait: 60 } },
-      body: { path, as: asOf(f) as Schemas['ManualImportAs'], remember: f.kind === 'episode' && f.remember, replace: false },
+      body: { path, as: asOf(f) as Schemas['ManualImportAs'], remember: f.kind === 'episode' && f.remember, replace: f.replace },
     }),
   );
 }
 
-function Outcome({ answer, asked }: { answer: Answer; asked: 'preview' | 'import' }) {
+/**
+ * The library file a replacing import sends to the recycle bin, where the answer names it (a plan's
+ * `replaced`, as a move record names it once done); read loosely until the typed client has it.
+ */
+function replacedOf(plan: unknown): { path: string; recycled_to?: string } | null {
+  const r = typeof plan === 'object' && plan !== null && 'replaced' in plan ? plan.replaced : null;
+  if (typeof r !== 'object' || r === null || !('path' in r) || typeof r.path !== 'string') return null;
+  return { path: r.path, ...('recycled_to' in r && typeof r.recycled_to === 'string' ? { recycled_to: r.recycled_to } : {}) };
+}
+
+/** What Replace will do with the file the library holds, said beside the destination before anything moves. */
+function ReplaceNote({ plan }: { plan: unknown }) {
+  const held = replacedOf(plan);
+  return (
+    <p className="warning" data-testid="replace-note">
+      Replace: {held ? <span className="path">{held.path}</span> : 'the file the library holds for it'} goes to the recycle bin
+      {held?.recycled_to ? (
+        <>
+          {' '}
+          (<span className="path">{held.recycled_to}</span>)
+        </>
+      ) : null}{' '}
+      first; Library → Recycle bin can put it back.
+    </p>
+  );
+}
+
+function Outcome({ answer, asked, replace }: { answer: Answer; asked: 'preview' | 'import'; replace: boolean }) {
   if ('job' in answer) return <p role="status">The import was queued; it shows under Activity once it has run.</p>;
   if ('moves' in answer) {
     return (
@@ -109,6 +139,7 @@ function Outcome({ answer, asked }: { answer: Answer; asked: 'preview' | 'import
           </li>
         ))}
       </ul>
+      {replace ? plans.map((p) => <ReplaceNote key={p.source} plan={p} />) : null}
       {answer.skipped.length > 0 ? (
         <p className="muted">Left behind: {answer.skipped.map((s) => `${s.source}${s.detail ? ` (${s.detail})` : ''}`).join('; ')}</p>
       ) : null}
@@ -124,6 +155,7 @@ const LABELS: Record<string, string> = {
   'as.episodes': 'Episodes',
   'as.air_date': 'Air date',
   remember: 'Remember',
+  replace: 'Replace',
 };
 
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
@@ -137,7 +169,7 @@ function problem(error: unknown): string {
   return sentence(error.message.replace(/^[a-z_.]+: /, ''));
 }
 
-function ImportDialog({ path, candidates, onClose }: { path: string; candidates: Candidate[]; onClose: () => void }) {
+function ImportDialog({ path, candidates, reason, onClose }: { path: string; candidates: Candidate[]; reason?: string; onClose: () => void }) {
   const queries = useQueryClient();
   const titleId = useId();
   const [picked, setPicked] = useState(0);
@@ -187,7 +219,7 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
                 onChange={(e) => {
                   const i = Number(e.target.value);
                   setPicked(i);
-                  change(formOf(candidates[i], form.remember));
+                  change(formOf(candidates[i], form.remember, form.replace));
                 }}
               >
                 {candidates.map((c, i) => (
@@ -252,13 +284,24 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
               />
             </>
           ) : null}
+          {reason === 'exists' ? (
+            <Field
+              label="Replace"
+              path="replace"
+              error={error}
+              type="checkbox"
+              checked={form.replace}
+              onChange={(e) => change({ replace: e.target.checked })}
+              hint="The library holds this already: its file goes to the recycle bin and this download takes its place"
+            />
+          ) : null}
           {error ? (
             <p className="error" role="alert">
               {problem(error)}
             </p>
           ) : null}
-          {preview.data && !run.data ? <Outcome answer={preview.data} asked="preview" /> : null}
-          {run.data ? <Outcome answer={run.data} asked="import" /> : null}
+          {preview.data && !run.data ? <Outcome answer={preview.data} asked="preview" replace={form.replace} /> : null}
+          {run.data ? <Outcome answer={run.data} asked="import" replace={form.replace} /> : null}
           <div className="actions">
             <button type="button" onClick={() => preview.mutate()} disabled={busy}>
               Preview
@@ -279,6 +322,8 @@ function ImportDialog({ path, candidates, onClose }: { path: string; candidates:
 interface Opened {
   path: string;
   candidates: Candidate[];
+  /** Why the download was skipped: `exists` offers Replace. */
+  reason?: string;
   opener: HTMLElement | null;
 }
 
@@ -299,16 +344,16 @@ export function ImportAsHost({ children }: { children: ReactNode }) {
   return (
     <OpenDialog.Provider value={setOpened}>
       {children}
-      {opened ? <ImportDialog key={opened.path} path={opened.path} candidates={opened.candidates} onClose={close} /> : null}
+      {opened ? <ImportDialog key={opened.path} path={opened.path} candidates={opened.candidates} reason={opened.reason} onClose={close} /> : null}
     </OpenDialog.Provider>
   );
 }
 
 /** `Import as…` for one skipped download: the dialog opens pre-filled with the best reading. */
-export function ImportAsButton({ path, candidates }: { path: string; candidates: Candidate[] }) {
+export function ImportAsButton({ path, candidates, reason }: { path: string; candidates: Candidate[]; reason?: string }) {
   const open = useContext(OpenDialog);
   return (
-    <button type="button" onClick={(e) => open({ path, candidates, opener: e.currentTarget })} aria-haspopup="dialog">
+    <button type="button" onClick={(e) => open({ path, candidates, reason, opener: e.currentTarget })} aria-haspopup="dialog">
       Import as… <span className="sr-only">{path}</span>
     </button>
   );
