@@ -36,6 +36,8 @@ describe('Import as… on the Downloads page, in a browser', () => {
     const later = await reading.locator('option', { hasText: 'Doctor Who (2005)' }).getAttribute('value');
     await reading.selectOption(later!);
     expect(await dialog.getByLabel('Year').inputValue()).toBe('2005');
+    // Replace is for a download the library holds already (`exists`), not for an ambiguous one.
+    expect(await dialog.getByLabel('Replace').count()).toBe(0);
     await dialog.getByLabel('Season').fill('-1');
     await dialog.getByLabel('Episodes').fill('1');
     await dialog.getByRole('button', { name: 'Preview' }).click();
@@ -65,5 +67,62 @@ describe('Import as… on the Downloads page, in a browser', () => {
     await aliases.getByText('“Doctor Who” → Doctor Who (2005)').waitFor();
     await aliases.getByRole('button', { name: /^Remove/ }).click();
     await aliases.getByText('No aliases yet.').waitFor();
+  });
+
+  it('offers Replace for a download the library holds already, says why it was not an upgrade, and previews with replace: true', async () => {
+    const { paths } = stack().install;
+    // Held under another extension, as CONTRACT.md's example: the skip's detail names it.
+    const held = join(paths.drive, 'Movies', 'Heat (1995)', 'Heat (1995).avi');
+    await mkdir(join(held, '..'), { recursive: true });
+    await writeFile(held, Buffer.alloc(2048, 1));
+    const source = join(paths.downloads, 'Heat.1995.1080p.BluRay.x264-GRP.mkv');
+    await writeFile(source, Buffer.alloc(4096, 2));
+    const page = await stack().newPage();
+    page.setDefaultTimeout(10_000);
+    await logIn(page, 'Activity');
+    // The scanner finds the movie's folder through the library index.
+    expect(await page.evaluate(() => fetch('/api/library/scan?wait=30', { method: 'POST' }).then((r) => r.status))).toBe(200);
+    expect(await page.evaluate(() => fetch('/api/scan?wait=30', { method: 'POST' }).then((r) => r.status))).toBe(200);
+
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/downloads');
+      const row = page.locator(`tr[data-pending="${source}"]`);
+      await row.getByText('exists', { exact: true }).waitFor();
+      // Why it was not an upgrade: the held file and both qualities, readable on a phone.
+      await row.getByText(/the library holds this movie already: .*Heat \(1995\)\.avi/).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+      await row.getByRole('button', { name: /^Import as…/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import as…' });
+      await dialog.waitFor();
+      // Pre-filled with the download's own reading: an exists skip has no candidates of its own.
+      expect([
+        await dialog.getByLabel('Kind').inputValue(),
+        await dialog.getByLabel('Title').inputValue(),
+        await dialog.getByLabel('Year').inputValue(),
+      ]).toEqual(['movie', 'Heat', '1995']);
+      const replace = dialog.getByLabel('Replace');
+      expect(await replace.isChecked()).toBe(false);
+      await replace.check();
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/imports/manual');
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      const request = await sent;
+      expect(new URL(request.url()).searchParams.get('dry_run')).toBe('true');
+      expect(request.postDataJSON()).toMatchObject({ path: source, replace: true });
+      // The preview says the held file goes to the recycle bin; where the API cannot replace yet, its refusal as a sentence.
+      const outcome = dialog.locator('[role="alert"], [data-testid="replace-note"]').first();
+      await outcome.waitFor();
+      const text = (await outcome.textContent()) ?? '';
+      if ((await outcome.getAttribute('role')) === 'alert') expect(text).not.toMatch(/conflict|\[|expected/);
+      else expect(text).toMatch(/goes to the recycle bin/);
+      expect(existsSync(source) && existsSync(held)).toBe(true);
+      await checkA11y(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    }
   });
 });

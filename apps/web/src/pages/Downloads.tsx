@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schemas } from '@mo/api-client';
 import { api, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -7,7 +8,7 @@ import { count, importQuestion } from '../components/confirm-text.ts';
 import { episodeCode, formatBytes, qualityLabel, type Quality } from '../components/format.ts';
 import { PathText } from '../components/path-text.tsx';
 import { DryRunBadge, Empty, ErrorNote, Loading, Page, Status, useConfig, When } from '../components/ui.tsx';
-import { ImportAsButton, ImportAsHost, SETTLEABLE } from './ImportAs.tsx';
+import { ImportAsButton, ImportAsHost, readingOf, SETTLEABLE } from './ImportAs.tsx';
 
 type ScanResult = Awaited<ReturnType<typeof runScan>>;
 
@@ -55,6 +56,16 @@ function whatItIs(
   );
 }
 
+/**
+ * The readings `Import as…` opens with: the skip's candidates, else the download's own reading from
+ * the listing (an `exists` has none of its own: its name was read, only its place was taken).
+ */
+function useReadings() {
+  const list = useQuery({ queryKey: queryKeys.downloads(), queryFn: () => unwrap(api.GET('/api/downloads')) });
+  return (path: string, candidates: Schemas['Candidate'][] | undefined) =>
+    candidates && candidates.length > 0 ? candidates : readingOf(list.data?.files.find((f) => f.path === path)?.media ?? null);
+}
+
 /** Only a video can be imported as something; its subtitles and .nfo go with it. */
 function useIsVideo() {
   const config = useConfig();
@@ -64,6 +75,7 @@ function useIsVideo() {
 
 function PassResult({ result, heading, children }: { result: ScanResult; heading?: string; children?: ReactNode }) {
   const isVideo = useIsVideo();
+  const readings = useReadings();
   if (!('plans' in result)) {
     return <p role="status">The pass was queued; its result will appear under Activity.</p>;
   }
@@ -121,7 +133,7 @@ function PassResult({ result, heading, children }: { result: ScanResult; heading
                 {SETTLEABLE.has(s.reason) && isVideo(s.source) ? (
                   <>
                     {' '}
-                    <ImportAsButton path={s.source} candidates={s.candidates ?? []} reason={s.reason} />
+                    <ImportAsButton path={s.source} candidates={readings(s.source, s.candidates)} reason={s.reason} />
                   </>
                 ) : null}
               </li>
@@ -136,6 +148,7 @@ function PassResult({ result, heading, children }: { result: ScanResult; heading
 /** What the last pass left for the owner to say (GET /api/imports/pending), each with `Import as…`. */
 function Pending() {
   const pending = useQuery({ queryKey: queryKeys.importsPending(), queryFn: () => unwrap(api.GET('/api/imports/pending')) });
+  const readings = useReadings();
   if (!pending.data || pending.data.items.length === 0) return <ErrorNote error={pending.error} />;
   return (
     <section aria-labelledby="pending-h">
@@ -164,7 +177,7 @@ function Pending() {
               </td>
               <td className="num">{formatBytes(i.bytes)}</td>
               <td>
-                <ImportAsButton path={i.path} candidates={i.candidates} reason={i.reason} />
+                <ImportAsButton path={i.path} candidates={readings(i.path, i.candidates)} reason={i.reason} />
               </td>
             </tr>
           ))}

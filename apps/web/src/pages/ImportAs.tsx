@@ -24,6 +24,16 @@ interface Form {
   replace: boolean;
 }
 
+/**
+ * The download's own reading (GET /api/downloads' `media`) as the dialog's first reading, for a
+ * skip that carries no candidates (an `exists`: the name was read, only its place was taken).
+ */
+export function readingOf(media: Schemas['DownloadFile']['media']): Candidate[] {
+  if (!media) return [];
+  const { kind, title, year, season, episodes, air_date, quality } = media;
+  return [{ kind, title, year, season, episodes: episodes ?? [], absolute_episodes: [], air_date, folder: null, destination: null, quality }];
+}
+
 /** A library folder's title as it is spelled (`Doctor Who (2005)`), so the import goes into that folder. */
 function formOf(c: Candidate | undefined, remember: boolean, replace = false): Form {
   if (!c) return { kind: 'episode', title: '', year: '', season: '', episodes: '', air_date: '', remember, replace };
