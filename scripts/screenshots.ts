@@ -121,6 +121,10 @@ async function main() {
       await page.goto('/library/recycle');
       await page.getByRole('heading', { level: 1 }).waitFor();
       lines.push(await shoot(page, out, `${w.name}-recycle`, w.width));
+      // The release-named Heat folder and its file are what the templates would rename.
+      await page.goto('/library/organize');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      lines.push(await shoot(page, out, `${w.name}-organize`, w.width));
       await stack.closePages();
     }
   } finally {
