@@ -151,6 +151,45 @@ describe('Library → Organize, in a browser', () => {
     }
   }, 60_000);
 
+  // How the page follows an apply that outlives the POST's wait (202, then the job's status), with
+  // the API's two answers stubbed: on this branch a live apply is refused. The real run is below.
+  it('follows a queued apply to its result: the count renamed and each skipped one with its reason', async () => {
+    const page = await pageAt({ width: 390, height: 844 });
+    let polls = 0;
+    await page.route('**/api/library/organize', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      await route.fulfill({ status: 202, json: { job: { id: '41', queue: 'library', state: 'waiting' }, status_url: '/api/jobs/library/41' } });
+    });
+    await page.route('**/api/jobs/library/41', async (route) => {
+      polls += 1;
+      const base = { id: '41', queue: 'library', name: 'library-organize', error: null, error_code: null, created_at: new Date().toISOString() };
+      await route.fulfill({
+        json:
+          polls === 1
+            ? { ...base, state: 'active', progress: { done: 1, total: 4 }, finished_at: null }
+            : {
+                ...base,
+                state: 'completed',
+                progress: { done: 4, total: 4 },
+                result: {
+                  renamed: [{ from: at(HEAT), to: at(`${HEAT_DIR}/Heat (1995).mkv`) }],
+                  skipped: [{ from: at(OFFICE), reason: 'its new name is taken' }],
+                },
+                finished_at: new Date().toISOString(),
+              },
+      });
+    });
+    await page.goto('/library/organize');
+    await page.locator('fieldset.organize-group').first().waitFor();
+    await applyAfterAsking(page, 'Rename 3 files and 1 folder?', 'Rename 3 files and 1 folder');
+    await page.getByRole('progressbar', { name: 'Renames done' }).waitFor();
+    const result = page.getByTestId('organize-result');
+    await result.getByText(/^Renamed 1 file or folder; 1 was left as it was:/).waitFor();
+    await result.getByText(/its new name is taken/).waitFor();
+    await checkA11y(page);
+    await expectNoSidewaysScroll(page, 390);
+  }, 60_000);
+
   // enabled when the apply job lands
   it.skip('applies every rename live with its progress, shows the result, and the list then says all names match', async () => {
     await setDryRun(false);
