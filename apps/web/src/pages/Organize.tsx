@@ -133,11 +133,11 @@ function Result({ result }: { result: Renamed }) {
 }
 
 /** A running apply's count of renames done, from the live events (or the last poll before the first). */
-function Progress({ progress }: { progress: unknown }) {
+function Progress({ progress, dryRun }: { progress: unknown; dryRun: boolean }) {
   const c = readCount(progress);
   return (
     <p role="status" className="organize-progress">
-      Renaming…{' '}
+      {dryRun ? 'Listing what would be renamed…' : 'Renaming…'}{' '}
       {c ? (
         <>
           <progress max={Math.max(c.total, 1)} value={c.done} aria-label="Renames done" /> {c.done.toLocaleString('en')} of {c.total.toLocaleString('en')}
@@ -194,6 +194,8 @@ function useApply() {
     busy: post.isPending || (queued !== null && !finished),
     running: post.isPending || (queued !== null && !finished) ? { progress: running } : null,
     dryRun: answer?.kind === 'dry_run' ? answer.renames : null,
+    // An answer of a shape this page does not know: the job ran or runs, and Activity has it.
+    unread: answer?.kind === 'unknown',
     result,
     error: post.error ?? job.error ?? failed,
     reset: () => {
@@ -247,7 +249,8 @@ export function OrganizePage() {
       </p>
       <ErrorNote error={organize.error} />
       <ErrorNote error={run.error} />
-      {run.running ? <Progress progress={run.running.progress} /> : null}
+      {run.running ? <Progress progress={run.running.progress} dryRun={config?.app.dry_run === true} /> : null}
+      {run.unread ? <p role="status">The renames were sent; Activity shows how they went.</p> : null}
       {run.dryRun ? <WouldRename renames={run.dryRun} /> : null}
       {run.result ? <Result result={run.result} /> : null}
       {organize.isPending ? <Loading what="the proposed renames" /> : null}
