@@ -451,7 +451,13 @@ export const runAllStartedResponse = z.object({
 export const transcodeCancelAllResponse = z.object({ cancelled: z.number().int().nonnegative() });
 /** POST /api/tools/transcoder/discard-original: the path as the queue lists it. */
 export const discardOriginalBody = z.strictObject({ path: z.string().min(1) });
-export const discardOriginalResponse = z.object({ dry_run: z.boolean(), item: transcodeListingSchema, removed: z.string().nullable() });
+export const discardOriginalResponse = z.object({
+  dry_run: z.boolean(),
+  item: transcodeListingSchema,
+  removed: z.string().nullable(),
+  /** Where the original went in its drive's recycle bin (`library.recycle_bin`); null when it was deleted, and in a dry run. */
+  recycled_to: z.string().nullable(),
+});
 
 export const duplicatesResponse = z.object({
   scanned_at: nullableIso,

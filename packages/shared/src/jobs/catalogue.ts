@@ -323,6 +323,8 @@ export const JOBS = {
       /** Streams MP4 cannot carry (image subtitles, attachments, data), with why. */
       dropped: z.array(droppedStreamSchema),
       original_removed: z.boolean(),
+      /** Where the original went in its drive's recycle bin (`library.recycle_bin`); null when it was deleted or kept. */
+      original_recycled_to: z.string().nullable(),
       /** The source and the MP4 as ffprobe read them; null for a job delivered again after it finished. */
       before: mediaSnapshotSchema.nullable(),
       after: mediaSnapshotSchema.nullable(),
