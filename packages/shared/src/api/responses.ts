@@ -374,6 +374,8 @@ export const tracksResultResponse = z.object({
   path: z.string(),
   command: z.array(z.string()),
   streams: z.array(streamSchema),
+  /** Where the file as it was lies in its drive's recycle bin (`library.recycle_bin`); null when it was not kept. */
+  original_recycled_to: z.string().nullable(),
 });
 
 export const subtitlesResponse = z.object({

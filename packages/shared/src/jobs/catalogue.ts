@@ -307,6 +307,8 @@ export const JOBS = {
       path: z.string(),
       command: z.array(z.string()),
       streams: z.array(streamSchema),
+      /** Where the file as it was lies in its drive's recycle bin (`library.recycle_bin`); null when it was not kept (bin off, a download, nothing changed). */
+      original_recycled_to: z.string().nullable(),
     }),
     defaults: { attempts: 2, backoff: { type: 'fixed', delay: 2000 }, ...keep },
     joinRunning: false,
