@@ -269,7 +269,18 @@ describe('POST /api/jobs/transcode/:id/cancel', () => {
     t = await testApp({ jobs });
     expect((await post('/api/jobs/transcode/999/cancel')).status).toBe(404);
     const item = { path: '/x.avi', ext: '.avi', bytes: 1, kind: null, title: null, status: 'queued' as const };
-    const result = { item, output: '/x.mp4', command: [], encoder: null, dropped: [], original_removed: false, original_recycled_to: null, before: null, after: null, seconds: null };
+    const result = {
+      item,
+      output: '/x.mp4',
+      command: [],
+      encoder: null,
+      dropped: [],
+      original_removed: false,
+      original_recycled_to: null,
+      before: null,
+      after: null,
+      seconds: null,
+    };
     const host = createWorkerHost({ redisUrl: testRedisUrl(), prefix, queues: ['transcode'], logger, handlers: { 'transcode-run': async () => result } });
     closers.push(() => host.close());
     const [job] = await jobs.queueTranscodes([{ payload: { item }, jobId: newTranscodeJobId(), priority: 1 }]);

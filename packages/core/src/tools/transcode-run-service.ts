@@ -235,7 +235,15 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       if (record?.original === 'kept' && (await originalGone(item.path, attempt.output, cfg))) {
         await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
       }
-      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: false, original_recycled_to: null };
+      const result = {
+        item: { ...item, status: 'done' as const },
+        output: attempt.output,
+        command: [],
+        encoder: null,
+        dropped: [],
+        original_removed: false,
+        original_recycled_to: null,
+      };
       return { ...result, before: null, after: null, seconds: null };
     },
 
