@@ -66,6 +66,19 @@ describe('recycleFile', () => {
   });
 });
 
+describe('recycleFile after a kill', () => {
+  it('a recycle killed between its link and its unlink is finished by the next one, in the same bin entry', async () => {
+    const binned = join(drive.path, '.recycle', '2026-11-28', 'Movies', 'Heat (1995)', 'Heat (1995).mkv');
+    await mkdir(join(binned, '..'), { recursive: true });
+    // What the killed recycle left: the file at its name and, the same inode, in the bin.
+    await link(heat(), binned);
+    const items = await recycleFile({ drives: [drive], file: heat(), sidecars: [heatSrt()], now });
+    expect(items.map((i) => i.path)).toEqual([binned, join(binned, '..', 'Heat (1995).en.srt')]);
+    expect(await exists(heat())).toBe(false);
+    expect((await listRecycle([drive])).length).toBe(2);
+  });
+});
+
 describe('recycleFile with an inode to check', () => {
   it('moves the file only while its name is still that inode; another file at the name stays, the bin stays empty', async () => {
     const ino = (await stat(heat())).ino;

@@ -152,27 +152,35 @@ export async function recycleFile(opts: {
     throw new AppError('conflict', `${join(drive.drive.path, RECYCLE_FOLDER)} is not a folder (a symbolic link or a file): nothing was moved`);
   for (let copy = 1; ; copy++) {
     const placed: string[] = [];
+    // Those linked now; the others were there already (see below) and are never undone here.
+    const made = new Set<string>();
+    const undo = () => Promise.all([...made].map((p) => unlink(p)));
     let taken = false;
     for (const f of found) {
       const to = binPathFor(drive.real, f.rel, now, copy);
       const outcome = await placeWithoutOverwrite(f.source, to, bin).catch(async (err: unknown) => {
-        await Promise.all(placed.map((p) => unlink(p)));
+        await undo();
         throw err;
       });
-      if (outcome === 'taken') {
+      // A recycle killed between its link and its unlink left this very file there: taken as it is.
+      if (outcome === 'taken' && !(await sameInode(to, f.source))) {
         taken = true;
         break;
       }
+      if (outcome === 'placed') made.add(to);
       placed.push(to);
     }
     if (taken) {
       // A link already made in this day folder is undone: the set moves to the next one whole.
-      await Promise.all(placed.map((p) => unlink(p)));
+      await undo();
       continue;
     }
     // Another file put at the name between the check and the link went to the bin instead: it goes back.
     if (opts.ino !== undefined && (await lstat(placed[0]!)).ino !== opts.ino) {
-      await takeBack(found, placed);
+      await takeBack(
+        found.filter((_, i) => made.has(placed[i]!)),
+        placed.filter((p) => made.has(p)),
+      );
       throw notTheFile(opts.file);
     }
     const items: RecycledItem[] = [];
@@ -192,6 +200,11 @@ export async function recycleFile(opts: {
     }
     return items;
   }
+}
+
+async function sameInode(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([lstat(a).catch(() => null), lstat(b).catch(() => null)]);
+  return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
 }
 
 const notTheFile = (file: string) => new AppError('conflict', `${file} is not the file that was checked (another took its name); nothing was moved`);
