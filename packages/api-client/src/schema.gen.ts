@@ -2201,6 +2201,7 @@ export interface components {
             output: string | null;
             /** @enum {string|null} */
             original: "kept" | "removed" | null;
+            original_recycled_to: string | null;
             result: {
                 before: components["schemas"]["MediaSnapshot"];
                 after: components["schemas"]["MediaSnapshot"];

@@ -675,7 +675,12 @@ describe('POST /api/tools/transcoder/discard-original', () => {
     const binned = join(t.install.paths.drive, '.recycle', new Date().toISOString().slice(0, 10), 'Movies/A (2001)/A (2001).avi');
     expect(res).toMatchObject({
       status: 200,
-      body: { dry_run: false, removed: a, recycled_to: binned, item: { path: a, status: 'done', original: 'removed', output: mp4 } },
+      body: {
+        dry_run: false,
+        removed: a,
+        recycled_to: binned,
+        item: { path: a, status: 'done', original: 'removed', original_recycled_to: binned, output: mp4 },
+      },
     });
     expect(await readdir(join(a, '..'))).toEqual(['A (2001).mp4']);
     expect((await readFile(binned)).equals(bytes)).toBe(true);

@@ -262,7 +262,7 @@ describe('transcode-run handler and the recycle bin', () => {
     expect(out).toMatchObject({ original_removed: true, original_recycled_to: binned() });
     expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
     expect((await readFile(binned())).equals(bytes)).toBe(true);
-    expect(await status(file)).toMatchObject({ status: 'done', original: 'removed' });
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'removed', original_recycled_to: binned() });
     expect(await listRecycle(drives())).toMatchObject([{ path: binned(), original: file, bytes: bytes.length }]);
     await restoreRecycled({ drives: drives(), path: binned() });
     expect((await readFile(file)).equals(bytes)).toBe(true);

@@ -156,7 +156,8 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       await store.apply(item.path, { type: 'finish', job_id: ctx.jobId, output, before, after, seconds });
       const removal = cfg.transcoder.keep_original ? null : await removeLibraryFile({ real: file.real, ino: outcome.source.ino, config: cfg, map });
       const removed = removal?.removed === true;
-      if (removed) await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
+      const recycledTo = removal?.removed ? removal.recycled_to : null;
+      if (removed) await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId, recycled_to: recycledTo });
       if (removal && !removal.removed) ctx.log.warn({ path: item.path, reason: removal.reason }, 'the original of a finished transcode was kept');
       const done = {
         item: { ...item, status: 'done' as const },
@@ -165,7 +166,7 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
         encoder: outcome.encoder,
         dropped: outcome.dropped,
         original_removed: removed,
-        original_recycled_to: removal?.removed ? removal.recycled_to : null,
+        original_recycled_to: recycledTo,
       };
       return { ...done, before, after, seconds };
     } catch (err) {

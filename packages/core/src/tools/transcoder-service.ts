@@ -309,7 +309,7 @@ async function discardOriginal(deps: TranscoderServiceDeps, path: string) {
   if (cfg.app.dry_run) return { dry_run: true, item: await listed(), removed: original.real, recycled_to: null };
   const removal = await files.remove(original.real, original.ino, cfg);
   if (!removal.removed) throw new AppError('conflict', `${path} stays: ${removal.reason}`);
-  await store.apply(path, { type: 'discard_original' });
+  await store.apply(path, { type: 'discard_original', recycled_to: removal.recycled_to });
   return { dry_run: false, item: await listed(), removed: original.real, recycled_to: removal.recycled_to };
 }
 

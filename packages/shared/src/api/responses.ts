@@ -404,6 +404,8 @@ export const transcodeListingSchema = transcodeItemSchema.extend({
   output: z.string().nullable(),
   /** Once done: whether the original still lies beside the output (`keep_original`). */
   original: z.enum(['kept', 'removed']).nullable(),
+  /** Once removed: where the original went in its drive's recycle bin (`library.recycle_bin`); null when deleted or kept. */
+  original_recycled_to: z.string().nullable(),
   result: z.object({ before: mediaSnapshotSchema, after: mediaSnapshotSchema, seconds: z.number().nullable() }).nullable(),
 });
 
