@@ -81,7 +81,7 @@ describe.each([
     await runAll.click();
     const ask = page.getByRole('dialog', { name: 'Transcode 3 files to MP4?' });
     await ask.waitFor();
-    expect(await ask.textContent()).toContain('The 3 original MKV files will be deleted after each transcode succeeds');
+    expect(await ask.textContent()).toContain('The 3 original MKV files will go to the recycle bin after each transcode succeeds');
     // Focus starts on Cancel: Enter alone changes nothing.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await expectAccessible(page);

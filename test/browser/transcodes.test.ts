@@ -98,9 +98,9 @@ describe('the Transcodes page steering the queue, in a browser', () => {
     expect(await done.getByTestId('position').textContent()).toBe('–');
     expect(await done.getByTestId('result').textContent()).toMatch(/B → .*B.*mpeg4 → h264.*in \d+s/);
     await done.getByRole('button', { name: 'Discard original' }).click();
-    const ask = page.getByRole('dialog', { name: 'Delete the original Bravo (2002).mkv?' });
+    const ask = page.getByRole('dialog', { name: 'Move the original Bravo (2002).mkv to the recycle bin?' });
     expect(await ask.textContent()).toContain('the MP4 made from it stays');
-    await ask.getByRole('button', { name: 'Delete the original' }).click();
+    await ask.getByRole('button', { name: 'Recycle the original' }).click();
     await page
       .getByRole('status')
       .getByText(/^Removed /)

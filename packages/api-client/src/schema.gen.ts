@@ -377,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * Set a default track or remove one (ffmpeg remux)
-         * @description With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after.
+         * @description With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after. With `library.recycle_bin` on, the file as it was is kept in its drive’s recycle bin (`original_recycled_to`); a bin that cannot take it (another filesystem, no hard links) fails the job with a conflict and the file stays as it was.
          */
         post: operations["postMediaTracks"];
         delete?: never;
@@ -880,7 +880,7 @@ export interface paths {
         put?: never;
         /**
          * Remove the original a transcode kept (keep_original)
-         * @description Only once the MP4 still matches what the transcode verified (container, streams, duration). Dry run: says what it would remove.
+         * @description Only once the MP4 still matches what the transcode verified (container, streams, duration). With `library.recycle_bin` on the original goes to its drive’s recycle bin (`recycled_to`), never away. Dry run: says what it would remove.
          */
         post: operations["postTranscoderDiscardOriginal"];
         delete?: never;
@@ -1203,6 +1203,7 @@ export interface components {
             dry_run: boolean;
             item: components["schemas"]["TranscodeEntry"];
             removed: string | null;
+            recycled_to: string | null;
         };
         DownloadFile: {
             path: string;
@@ -2172,6 +2173,7 @@ export interface components {
             path: string;
             command: string[];
             streams: components["schemas"]["Stream"][];
+            original_recycled_to: string | null;
         };
         TranscodeCancel: {
             /** @enum {boolean} */
@@ -2199,6 +2201,7 @@ export interface components {
             output: string | null;
             /** @enum {string|null} */
             original: "kept" | "removed" | null;
+            original_recycled_to: string | null;
             result: {
                 before: components["schemas"]["MediaSnapshot"];
                 after: components["schemas"]["MediaSnapshot"];
@@ -3897,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the file changed between the request and the job; nothing was done */
+            /** @description the file changed between the request and the job, or the recycle bin cannot keep it; nothing was done */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6129,7 +6132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the entry is not done, its original was not kept or is gone, or the MP4 no longer matches */
+            /** @description the entry is not done, its original was not kept or is gone, the MP4 no longer matches, or `library.recycle_bin` is on and the bin cannot take the original (it stays) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -37,7 +37,8 @@ const setTracks = createRoute({
   operationId: 'postMediaTracks',
   summary: 'Set a default track or remove one (ffmpeg remux)',
   tags: ['media'],
-  description: 'With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after.',
+  description:
+    'With dry_run on, answers the ffmpeg command and touches nothing; off, a media job whose result lists the streams after. With `library.recycle_bin` on, the file as it was is kept in its drive’s recycle bin (`original_recycled_to`); a bin that cannot take it (another filesystem, no hard links) fails the job with a conflict and the file stays as it was.',
   request: { query: waitQuery, body: body(trackActionSchema) },
   responses: {
     200: json(tracksAnswer),
@@ -47,7 +48,7 @@ const setTracks = createRoute({
       400: `the body, or the stream is not an audio or subtitle stream of the file; ${JOB_ERRORS[400]}`,
       403: 'the path resolves outside the downloads folder and the drives',
       404: 'no such file, or it went away before the job ran',
-      409: 'the file changed between the request and the job; nothing was done',
+      409: 'the file changed between the request and the job, or the recycle bin cannot keep it; nothing was done',
     }),
   },
 });

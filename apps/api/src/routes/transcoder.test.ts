@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -269,7 +269,18 @@ describe('POST /api/jobs/transcode/:id/cancel', () => {
     t = await testApp({ jobs });
     expect((await post('/api/jobs/transcode/999/cancel')).status).toBe(404);
     const item = { path: '/x.avi', ext: '.avi', bytes: 1, kind: null, title: null, status: 'queued' as const };
-    const result = { item, output: '/x.mp4', command: [], encoder: null, dropped: [], original_removed: false, before: null, after: null, seconds: null };
+    const result = {
+      item,
+      output: '/x.mp4',
+      command: [],
+      encoder: null,
+      dropped: [],
+      original_removed: false,
+      original_recycled_to: null,
+      before: null,
+      after: null,
+      seconds: null,
+    };
     const host = createWorkerHost({ redisUrl: testRedisUrl(), prefix, queues: ['transcode'], logger, handlers: { 'transcode-run': async () => result } });
     closers.push(() => host.close());
     const [job] = await jobs.queueTranscodes([{ payload: { item }, jobId: newTranscodeJobId(), priority: 1 }]);
@@ -428,6 +439,7 @@ describe('steering the queue in bulk: run-all while paused, cancel-all', () => {
             encoder: null,
             dropped: [],
             original_removed: false,
+            original_recycled_to: null,
             before: null,
             after: null,
             seconds: null,
@@ -657,10 +669,39 @@ describe('POST /api/tools/transcoder/discard-original', () => {
   it('removes the original once the MP4 still matches, and records it', async () => {
     const { a, mp4 } = await keptOriginal();
     await t.config.updateSettings({ app: { dry_run: false } });
+    const bytes = await readFile(a);
     const res = await discard(a);
-    expect(res).toMatchObject({ status: 200, body: { dry_run: false, removed: a, item: { path: a, status: 'done', original: 'removed', output: mp4 } } });
+    // recycle_bin is on by default: the original lies in its drive's bin, from where a restore takes it back.
+    const binned = join(t.install.paths.drive, '.recycle', new Date().toISOString().slice(0, 10), 'Movies/A (2001)/A (2001).avi');
+    expect(res).toMatchObject({
+      status: 200,
+      body: {
+        dry_run: false,
+        removed: a,
+        recycled_to: binned,
+        item: { path: a, status: 'done', original: 'removed', original_recycled_to: binned, output: mp4 },
+      },
+    });
     expect(await readdir(join(a, '..'))).toEqual(['A (2001).mp4']);
+    expect((await readFile(binned)).equals(bytes)).toBe(true);
     expect((await discard(a)).status).toBe(409);
+    expect((await get('/api/recycle')).body.items).toMatchObject([{ path: binned, original: a }]);
+    expect((await post('/api/recycle/restore', { path: binned })).status).toBe(200);
+    expect((await readFile(a)).equals(bytes)).toBe(true);
+  });
+
+  it('with recycle_bin off, deletes the original; with it on and a bin that cannot take it, 409 and the original stays', async () => {
+    const { a } = await keptOriginal();
+    await t.config.updateSettings({ app: { dry_run: false } });
+    await writeFile(join(t.install.paths.drive, '.recycle'), 'a file where the bin would be');
+    const res = await discard(a);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/recycle_bin is on/);
+    expect((await readdir(join(a, '..'))).sort()).toEqual(['A (2001).avi', 'A (2001).mp4']);
+    expect(t.config.currentState().transcodes[a]).toMatchObject({ original: 'kept' });
+    await t.config.updateSettings({ library: { recycle_bin: false } });
+    expect((await discard(a)).body).toMatchObject({ dry_run: false, removed: a, recycled_to: null });
+    expect(await readdir(join(a, '..'))).toEqual(['A (2001).mp4']);
   });
 
   it('409 and the original stays when the MP4 no longer matches what was verified', async () => {

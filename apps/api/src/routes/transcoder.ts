@@ -167,7 +167,8 @@ const discardOriginal = createRoute({
   operationId: 'postTranscoderDiscardOriginal',
   summary: 'Remove the original a transcode kept (keep_original)',
   tags: ['tools'],
-  description: 'Only once the MP4 still matches what the transcode verified (container, streams, duration). Dry run: says what it would remove.',
+  description:
+    'Only once the MP4 still matches what the transcode verified (container, streams, duration). With `library.recycle_bin` on the original goes to its drive’s recycle bin (`recycled_to`), never away. Dry run: says what it would remove.',
   request: { body: body(discardOriginalBody) },
   responses: {
     200: json(discardOriginalResponse),
@@ -175,7 +176,7 @@ const discardOriginal = createRoute({
       400: 'the body is not {"path"}',
       403: 'the original or the MP4 resolves outside the drives',
       404: 'the path is not in the transcode queue, or the MP4 has gone',
-      409: 'the entry is not done, its original was not kept or is gone, or the MP4 no longer matches',
+      409: 'the entry is not done, its original was not kept or is gone, the MP4 no longer matches, or `library.recycle_bin` is on and the bin cannot take the original (it stays)',
     }),
   },
 });

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { cancelAllQuestion, discardOriginalQuestion, emptyRecycleQuestion, importQuestion, organizeQuestion, transcodeAllQuestion } from './confirm-text.ts';
 
 describe('transcodeAllQuestion', () => {
+  it('with the recycle bin on, the originals go there after each transcode', () => {
+    expect(transcodeAllQuestion(['.avi'], false, false, true).consequence).toContain(
+      'The original AVI file will go to the recycle bin after each transcode succeeds',
+    );
+  });
+
   it('names the count, the container and that the originals are deleted when keep_original is off', () => {
     expect(transcodeAllQuestion(Array(42).fill('.mkv'), false, false)).toEqual({
       title: 'Transcode 42 files to MP4?',
@@ -55,6 +61,13 @@ describe('importQuestion', () => {
 });
 
 describe('discardOriginalQuestion', () => {
+  it('with the recycle bin on, says the original goes there, not away', () => {
+    expect(discardOriginalQuestion('/m/Movies/Heat (1995)/Heat (1995).mkv', true)).toMatchObject({
+      title: 'Move the original Heat (1995).mkv to the recycle bin?',
+      confirm: 'Recycle the original',
+    });
+  });
+
   it('names the file and says the MP4 stays', () => {
     expect(discardOriginalQuestion('/m/Movies/Heat (1995)/Heat (1995).mkv')).toEqual({
       title: 'Delete the original Heat (1995).mkv?',

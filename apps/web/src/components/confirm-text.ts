@@ -25,14 +25,16 @@ function kindOf(extensions: readonly string[]): string {
 
 /**
  * Run all: `extensions` of the entries it would queue; `keepOriginal` is `[transcoder]
- * keep_original`, which the worker reads when each transcode finishes.
+ * keep_original` and `recycleBin` `[library] recycle_bin`, which the worker reads when each
+ * transcode finishes.
  */
-export function transcodeAllQuestion(extensions: readonly string[], keepOriginal: boolean, paused: boolean): Question {
+export function transcodeAllQuestion(extensions: readonly string[], keepOriginal: boolean, paused: boolean, recycleBin = false): Question {
   const n = extensions.length;
   const originals = n === 1 ? `The original ${kindOf(extensions)}file` : `The ${n.toLocaleString('en')} original ${kindOf(extensions)}files`;
+  const gone = recycleBin ? 'will go to the recycle bin' : 'will be deleted';
   const fate = keepOriginal
     ? `${originals} ${n === 1 ? 'is' : 'are'} kept beside ${n === 1 ? 'its MP4' : 'their MP4s'} (keep_original is on); Discard original removes one later.`
-    : `${originals} will be deleted after each transcode succeeds (keep_original is off); a failed transcode leaves its original as it was.`;
+    : `${originals} ${gone} after each transcode succeeds (keep_original is off); a failed transcode leaves its original as it was.`;
   return {
     title: `Transcode ${count(n, 'file')} to MP4?`,
     consequence: `${fate}${paused ? ' The queue is paused: they start when it is resumed.' : ''}`,
@@ -50,9 +52,15 @@ export function cancelAllQuestion(waiting: number, running: number): Question {
   };
 }
 
-/** Discard original: one file, but gone for good. */
-export function discardOriginalQuestion(path: string): Question {
+/** Discard original: one file, gone for good unless `recycleBin` (`[library] recycle_bin`) keeps it. */
+export function discardOriginalQuestion(path: string, recycleBin = false): Question {
   const name = path.slice(path.lastIndexOf('/') + 1);
+  if (recycleBin)
+    return {
+      title: `Move the original ${name} to the recycle bin?`,
+      consequence: `${path} goes to its drive’s recycle bin, from where it can be restored until it is purged; the MP4 made from it stays.`,
+      confirm: 'Recycle the original',
+    };
   return {
     title: `Delete the original ${name}?`,
     consequence: `${path} is deleted for good; the MP4 made from it stays.`,

@@ -174,6 +174,7 @@ function useAskRunAll(runAll: Actions['runAll'], ask: (a: Asking) => void) {
           line.map((e) => e.ext),
           config.data.transcoder.keep_original,
           now.paused,
+          config.data.library.recycle_bin,
         ),
         go: () => runAll.mutate(line.length),
       });
@@ -261,6 +262,7 @@ function EntryDetails({ entry: i, progress }: { entry: Entry; progress: unknown 
 }
 
 function RowActions({ entry: i, actions, dryRun }: { entry: Entry; actions: Actions; dryRun: boolean }) {
+  const recycleBin = useConfig().data?.library.recycle_bin ?? false;
   const { priority, cancel, retry, discard } = actions;
   return (
     <span className="row-actions">
@@ -286,7 +288,7 @@ function RowActions({ entry: i, actions, dryRun }: { entry: Entry; actions: Acti
           disabled={discard.isPending}
           onClick={() => {
             if (dryRun) discard.mutate(i.path);
-            else actions.ask({ question: discardOriginalQuestion(i.path), go: () => discard.mutate(i.path) });
+            else actions.ask({ question: discardOriginalQuestion(i.path, recycleBin), go: () => discard.mutate(i.path) });
           }}
         >
           Discard original <span className="sr-only">{fileName(i.path)}</span>
@@ -412,7 +414,14 @@ export function TranscodesPage() {
       {discard.data ? (
         <p role="status">
           {discard.data.dry_run ? 'Dry run: would remove ' : 'Removed '}
-          <span className="path">{discard.data.removed}</span>.
+          <span className="path">{discard.data.removed}</span>
+          {discard.data.recycled_to ? (
+            <>
+              {' '}
+              to the recycle bin: <span className="path">{discard.data.recycled_to}</span>
+            </>
+          ) : null}
+          .
         </p>
       ) : null}
       {queue.data ? (

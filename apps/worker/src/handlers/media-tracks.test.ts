@@ -57,6 +57,20 @@ describe('media-tracks handler', () => {
     const second = await handler(payload, ctx());
     expect(second.streams).toEqual(first.streams);
     expect(second.command).toEqual([]);
+    expect(second.original_recycled_to).toBeNull();
+  });
+
+  it('with recycle_bin on (the default), the file as it was lies in the bin and the result says where; off, nothing is kept', async () => {
+    const { file, handler, before } = await setup();
+    const bytes = await readFile(file);
+    const binned = join(install.paths.drive, '.recycle', new Date().toISOString().slice(0, 10), 'Movies', 'Movie (2001).mkv');
+    const out = await handler({ path: file, action: 'remove', stream: 2, before }, ctx());
+    expect(out.original_recycled_to).toBe(binned);
+    expect((await readFile(binned)).equals(bytes)).toBe(true);
+    await config.updateSettings({ library: { recycle_bin: false } });
+    const again = await handler({ path: file, action: 'remove', stream: 1, before: (await probeFile(file)).streams }, ctx('2'));
+    expect(again.original_recycled_to).toBeNull();
+    expect(await readdir(join(binned, '..'))).toEqual(['Movie (2001).mkv']);
   });
 
   it('fails for good, leaving the file alone, on a path outside the roots or a file that changed', async () => {

@@ -1,5 +1,6 @@
 import type { JobHandler, Logger } from '@mo/core';
-import { applyTrackAction, type WorkJournal } from '@mo/core/media';
+import { applyTrackAction, unmapPath, type WorkJournal } from '@mo/core/media';
+import { mountedDrives } from '@mo/core/recycle';
 import type { WorkerDeps } from '../deps.ts';
 import { localMediaFile, refuseInDryRun, retryable } from './guards.ts';
 
@@ -26,12 +27,15 @@ export function mediaTracksHandler({ config, logger }: WorkerDeps): JobHandler<'
       refuseInDryRun(cfg, `the track change on ${payload.path}`);
       await journal.sweep();
       const file = await localMediaFile(payload.path, cfg);
+      const map = cfg.transcoder.path_map ?? [];
       const outcome = await applyTrackAction(
         { file: file.real, action: payload.action, stream: payload.stream, before: payload.before },
-        { journal, jobId: ctx.jobId, signal: ctx.signal },
+        { journal, jobId: ctx.jobId, signal: ctx.signal, ...(cfg.library.recycle_bin ? { bin: mountedDrives(cfg, map) } : {}) },
       );
       if (!outcome.changed) ctx.log.info({ path: payload.path }, 'the file already has the requested streams; nothing to do');
-      return { dry_run: false, path: payload.path, command: outcome.command, streams: outcome.streams };
+      const recycled = outcome.recycled_to === null ? null : unmapPath(outcome.recycled_to, map);
+      if (recycled) ctx.log.info({ path: payload.path, recycled_to: recycled }, 'the file as it was is in the recycle bin');
+      return { dry_run: false, path: payload.path, command: outcome.command, streams: outcome.streams, original_recycled_to: recycled };
     } catch (err) {
       throw retryable(err);
     }

@@ -8,6 +8,7 @@ import { probeFile } from '@mo/core/media';
 import { ffmpegWrapper, makeClip, slowStart } from '@mo/core/test-fixtures';
 import { CANCELLED } from '@mo/core/queue';
 import type { JobPayload, TranscodeStatus } from '@mo/shared';
+import { listRecycle, restoreRecycled } from '@mo/core/recycle';
 import { queuedEntry, transcodeStore } from '@mo/core/tools';
 import { tempInstall, type TempInstall } from '@mo/test-support/service';
 import { settleStrandedTranscodes, transcodeRunHandler } from './transcode-run.ts';
@@ -246,6 +247,42 @@ describe('transcode-run handler', () => {
     expect(out.output).toBe('/srv/library/Movies/Movie (2001).mp4');
     expect(await status(queued.path)).toMatchObject({ status: 'done', output: '/srv/library/Movies/Movie (2001).mp4' });
     expect((await probeFile(join(movies, 'Movie (2001).mp4'))).streams[0]!.codec).toBe('h264');
+    expect(out.original_recycled_to).toBe(`/srv/library/.recycle/${new Date().toISOString().slice(0, 10)}/Movies/Movie (2001).avi`);
+  });
+});
+
+describe('transcode-run handler and the recycle bin', () => {
+  const binned = () => join(install.paths.drive, '.recycle', new Date().toISOString().slice(0, 10), 'Movies', 'Movie (2001).avi');
+  const drives = () => [{ name: 'disk1', path: install.paths.drive }];
+
+  it('with recycle_bin on, the original goes to its drive’s bin with its bytes, and a restore puts it back', async () => {
+    const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\n');
+    const bytes = await readFile(file);
+    const out = await handler({ item }, ctx());
+    expect(out).toMatchObject({ original_removed: true, original_recycled_to: binned() });
+    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+    expect((await readFile(binned())).equals(bytes)).toBe(true);
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'removed', original_recycled_to: binned() });
+    expect(await listRecycle(drives())).toMatchObject([{ path: binned(), original: file, bytes: bytes.length }]);
+    await restoreRecycled({ drives: drives(), path: binned() });
+    expect((await readFile(file)).equals(bytes)).toBe(true);
+  });
+
+  it('with recycle_bin off, the original is deleted as before and no bin is made', async () => {
+    const { movies, item, handler } = await setup('[library]\nrecycle_bin = false\n\n[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\n');
+    expect(await handler({ item }, ctx())).toMatchObject({ original_removed: true, original_recycled_to: null });
+    expect(await readdir(movies)).toEqual(['Movie (2001).mp4']);
+    expect(await readdir(install.paths.drive)).not.toContain('.recycle');
+  });
+
+  it('with recycle_bin on and a bin that cannot take it, the original is kept, never deleted, and the entry says kept', async () => {
+    const { movies, file, item, handler } = await setup('[transcoder]\nvideo_encoder = "libx264"\nkeep_original = false\n');
+    const bytes = await readFile(file);
+    await writeFile(join(install.paths.drive, '.recycle'), 'a file where the bin would be');
+    expect(await handler({ item }, ctx())).toMatchObject({ original_removed: false, original_recycled_to: null });
+    expect((await readdir(movies)).sort()).toEqual(['Movie (2001).avi', 'Movie (2001).mp4']);
+    expect((await readFile(file)).equals(bytes)).toBe(true);
+    expect(await status(file)).toMatchObject({ status: 'done', original: 'kept' });
   });
 });
 

@@ -218,7 +218,9 @@ describe('createRuntimeConfig', () => {
     expect(onState).toHaveBeenCalledTimes(1);
     const [next, prev] = onState.mock.calls[0]!;
     // A record written before priorities and results existed reads with their defaults.
-    expect(next.transcodes).toEqual({ '/m/a.avi': { ...entry, priority: 0, before: null, after: null, seconds: null, original: null } });
+    expect(next.transcodes).toEqual({
+      '/m/a.avi': { ...entry, priority: 0, before: null, after: null, seconds: null, original: null, original_recycled_to: null },
+    });
     expect(prev.transcodes).toEqual({});
     expect(onConfig).not.toHaveBeenCalled();
     // The same content written again is no change.
@@ -249,6 +251,7 @@ describe('createRuntimeConfig', () => {
       after: null,
       seconds: null,
       original: null,
+      original_recycled_to: null,
     };
     await rt.transcodes.update(() => [{ path: '/m/a.avi', entry }, { paused: true }]);
     expect(rt.currentState().transcodes['/m/a.avi']).toEqual(entry);

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { fullClip } from './test-fixtures/clips.ts';
 import { ffmpegWrapper, SHORT_OUTPUT, slowStart } from './test-fixtures/ffmpeg-wrapper.ts';
 import { workJournal } from './work-journal.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
+import { keepInBin, listRecycle, restoreRecycled, type Drive } from '../recycle/recycle-bin.ts';
 
 let root: string;
 let templates: string;
@@ -41,8 +42,8 @@ async function clip(ext: 'mkv' | 'mp4'): Promise<{ file: string; before: MediaSt
   return { file, before: (await probeFile(file)).streams };
 }
 
-function act(job: TrackJob, signal?: AbortSignal) {
-  return applyTrackAction(job, { journal: workJournal(dataDir(data)), jobId: '1', ...(signal ? { signal } : {}) });
+function act(job: TrackJob, signal?: AbortSignal, bin?: Drive[]) {
+  return applyTrackAction(job, { journal: workJournal(dataDir(data)), jobId: '1', ...(signal ? { signal } : {}), ...(bin ? { bin } : {}) });
 }
 
 const summary = (streams: MediaStream[]) => streams.map((s) => `${s.index}:${s.type}:${s.language}:${s.title}:${s.default ? 'D' : ''}${s.forced ? 'F' : ''}`);
@@ -97,7 +98,7 @@ describe('applyTrackAction on real media', () => {
     const first = await act(job);
     const bytes = await readFile(file);
     const second = await act(job);
-    expect(second).toEqual({ command: [], streams: first.streams, changed: false });
+    expect(second).toEqual({ command: [], streams: first.streams, changed: false, recycled_to: null });
     expect((await readFile(file)).equals(bytes)).toBe(true);
   });
 
@@ -131,5 +132,67 @@ describe('applyTrackAction on real media', () => {
     expect((err as ToolError).reason).toBe('cancelled');
     expect((await readFile(file)).equals(bytes)).toBe(true);
     expect(await leftovers()).toEqual(['Movie.mkv']);
+  });
+});
+
+describe('applyTrackAction with the recycle bin on', () => {
+  const drive = (): Drive => ({ name: 'disk1', path: join(dir, 'media') });
+  const binned = () => join(dir, 'media', '.recycle', new Date().toISOString().slice(0, 10), 'Movie.mkv');
+
+  it('keeps the file as it was in its drive’s bin, same inode and bytes; a restore puts it back', async () => {
+    const { file, before } = await clip('mkv');
+    const bytes = await readFile(file);
+    const { ino } = await stat(file);
+    const out = await act({ file, action: 'remove', stream: 2, before }, undefined, [drive()]);
+    expect(out).toMatchObject({ changed: true, recycled_to: binned() });
+    expect((await readFile(binned())).equals(bytes)).toBe(true);
+    expect((await stat(binned())).ino).toBe(ino);
+    expect((await readFile(file)).equals(bytes)).toBe(false);
+    expect(await listRecycle([drive()])).toMatchObject([{ path: binned(), original: file, bytes: bytes.length }]);
+    // The new file holds the name: a restore must not write over it, and does once it is moved away.
+    await expect(restoreRecycled({ drives: [drive()], path: binned() })).rejects.toMatchObject({ code: 'conflict' });
+    await rm(file);
+    await restoreRecycled({ drives: [drive()], path: binned() });
+    expect((await readFile(file)).equals(bytes)).toBe(true);
+  });
+
+  it('after a try killed between the bin link and the rename, the next one finishes, taking the same bin entry', async () => {
+    const { file, before } = await clip('mkv');
+    const bytes = await readFile(file);
+    // What the killed try left: the old file at its name and in the bin.
+    await keepInBin({ drives: [drive()], file, ino: (await stat(file)).ino });
+    const out = await act({ file, action: 'remove', stream: 2, before }, undefined, [drive()]);
+    expect(out).toMatchObject({ changed: true, recycled_to: binned() });
+    expect((await listRecycle([drive()])).map((i) => i.path)).toEqual([binned()]);
+    expect((await readFile(binned())).equals(bytes)).toBe(true);
+  });
+
+  it('another file at that bin path that day is left alone: the old file goes to the next day folder', async () => {
+    const { file, before } = await clip('mkv');
+    await mkdir(join(binned(), '..'), { recursive: true });
+    await writeFile(binned(), 'an earlier Movie.mkv');
+    const out = await act({ file, action: 'remove', stream: 2, before }, undefined, [drive()]);
+    expect(out.recycled_to).toBe(binned().replace(/(\d{4}-\d{2}-\d{2})/, '$1.2'));
+    expect(await readFile(binned(), 'utf8')).toBe('an earlier Movie.mkv');
+  });
+
+  it('a file on none of the drives (a download) is replaced as with the bin off; without the bin nothing is kept', async () => {
+    const { file, before } = await clip('mkv');
+    const other = { name: 'disk2', path: join(dir, 'elsewhere') };
+    await mkdir(other.path);
+    expect(await act({ file, action: 'remove', stream: 2, before }, undefined, [other])).toMatchObject({ changed: true, recycled_to: null });
+    const again = await act({ file, action: 'remove', stream: 1, before: (await probeFile(file)).streams });
+    expect(again).toMatchObject({ changed: true, recycled_to: null });
+    expect(await leftovers()).toEqual(['Movie.mkv']);
+    expect(await readdir(other.path)).toEqual([]);
+  });
+
+  it('a bin that is no folder refuses the remux: the file stays as it was, nothing replaced', async () => {
+    const { file, before } = await clip('mkv');
+    const bytes = await readFile(file);
+    await writeFile(join(dir, 'media', '.recycle'), 'not a folder');
+    await expect(act({ file, action: 'remove', stream: 2, before }, undefined, [drive()])).rejects.toMatchObject({ code: 'conflict' });
+    expect((await readFile(file)).equals(bytes)).toBe(true);
+    expect((await leftovers()).sort()).toEqual(['.recycle', 'Movie.mkv']);
   });
 });

@@ -26,8 +26,16 @@ export async function fileStamp(file: string): Promise<FileStamp> {
  * Puts a verified `temp` in place of `target` in one rename, after checking that nobody changed
  * `target` since `before` was taken (another job on the same file would otherwise be undone
  * silently). The new file gets the old one's permissions and, where allowed, its owner.
+ * `keepOld` runs once every check has passed, right before the rename (the old file linked into
+ * the recycle bin): a failure there leaves `target` as it was.
  */
-export async function replaceVerified(temp: string, target: string, before: FileStamp, verified: Pick<Stats, 'dev' | 'ino'>): Promise<void> {
+export async function replaceVerified(
+  temp: string,
+  target: string,
+  before: FileStamp,
+  verified: Pick<Stats, 'dev' | 'ino'>,
+  keepOld?: () => Promise<void>,
+): Promise<void> {
   // Through a descriptor of the temp itself, never its name: whoever may write the folder could
   // have put a link there since it was verified, and chmod and chown by name follow it.
   const { handle, made } = await openTemp(temp, verified);
@@ -46,6 +54,7 @@ export async function replaceVerified(temp: string, target: string, before: File
   } finally {
     await handle.close();
   }
+  await keepOld?.();
   await rename(temp, target);
   await fsyncPath(dirname(target));
 }

@@ -209,6 +209,7 @@ describe('jobs this service did not queue (Bull Board’s add job, a hand-made j
     encoder: null,
     dropped: [],
     original_removed: false,
+    original_recycled_to: null,
     before: null,
     after: null,
     seconds: null,

@@ -22,6 +22,7 @@ const result = (path: string): JobResult<'transcode-run'> => ({
   encoder: null,
   dropped: [],
   original_removed: false,
+  original_recycled_to: null,
   before: null,
   after: null,
   seconds: null,

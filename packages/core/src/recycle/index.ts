@@ -2,3 +2,4 @@ export * from './bin-layout.ts';
 export * from './recycle-bin.ts';
 export * from './recycle-totals.ts';
 export * from './recycle-service.ts';
+export * from './remove-library-file.ts';

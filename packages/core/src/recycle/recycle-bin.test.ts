@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
-import { emptyRecycle, listRecycle, purgeRecycle, recycleFile, restoreRecycled, type Drive } from './recycle-bin.ts';
+import { emptyRecycle, keepInBin, listRecycle, purgeRecycle, recycleFile, restoreRecycled, type Drive } from './recycle-bin.ts';
 
 let root: string;
 let drive: Drive;
@@ -63,6 +63,64 @@ describe('recycleFile', () => {
     // a sidecar off the drive stops the video too
     expect(await code(recycleFile({ drives: [drive], file: heatSrt(), sidecars: [outside], now }))).toBe('forbidden');
     expect(await exists(heatSrt())).toBe(true);
+  });
+});
+
+describe('recycleFile after a kill', () => {
+  it('a recycle killed between its link and its unlink is finished by the next one, in the same bin entry', async () => {
+    const binned = join(drive.path, '.recycle', '2026-11-28', 'Movies', 'Heat (1995)', 'Heat (1995).mkv');
+    await mkdir(join(binned, '..'), { recursive: true });
+    // What the killed recycle left: the file at its name and, the same inode, in the bin.
+    await link(heat(), binned);
+    const items = await recycleFile({ drives: [drive], file: heat(), sidecars: [heatSrt()], now });
+    expect(items.map((i) => i.path)).toEqual([binned, join(binned, '..', 'Heat (1995).en.srt')]);
+    expect(await exists(heat())).toBe(false);
+    expect((await listRecycle([drive])).length).toBe(2);
+  });
+});
+
+describe('recycleFile with an inode to check', () => {
+  it('moves the file only while its name is still that inode; another file at the name stays, the bin stays empty', async () => {
+    const ino = (await stat(heat())).ino;
+    await writeFile(join(drive.path, 'Movies', 'other.mkv'), 'other');
+    expect(await code(recycleFile({ drives: [drive], file: join(drive.path, 'Movies', 'other.mkv'), ino, now }))).toBe('conflict');
+    expect(await listRecycle([drive])).toEqual([]);
+    const [item] = await recycleFile({ drives: [drive], file: heat(), ino, now });
+    expect((await stat(item!.path)).ino).toBe(ino);
+  });
+});
+
+describe('keepInBin', () => {
+  it('links the file into today’s day folder and leaves it at its name: same inode in both places', async () => {
+    const ino = (await stat(heat())).ino;
+    const item = await keepInBin({ drives: [drive], file: heat(), ino, now });
+    const binned = join(drive.path, '.recycle', '2026-11-28', 'Movies', 'Heat (1995)', 'Heat (1995).mkv');
+    expect(item).toMatchObject({ path: binned, original: heat(), bytes: 5, drive: 'disk1' });
+    expect((await stat(heat())).ino).toBe(ino);
+    expect((await stat(binned)).ino).toBe(ino);
+    expect((await listRecycle([drive])).map((i) => i.path)).toEqual([binned]);
+  });
+
+  it('takes the entry a killed try left of the same inode; another file there sends it to the next day folder', async () => {
+    const ino = (await stat(heat())).ino;
+    const first = await keepInBin({ drives: [drive], file: heat(), ino, now });
+    expect(await keepInBin({ drives: [drive], file: heat(), ino, now })).toEqual(first);
+    await rm(heat());
+    await writeFile(heat(), 'new version');
+    const second = await keepInBin({ drives: [drive], file: heat(), ino: (await stat(heat())).ino, now });
+    expect(second!.path).toBe(join(drive.path, '.recycle', '2026-11-28.2', 'Movies', 'Heat (1995)', 'Heat (1995).mkv'));
+    expect(await readFile(first!.path, 'utf8')).toBe('video');
+  });
+
+  it('null for a file on no drive; refuses another inode at the name, a missing file, a file in the bin', async () => {
+    const outside = join(root, 'elsewhere.mkv');
+    await writeFile(outside, 'x');
+    expect(await keepInBin({ drives: [drive], file: outside, ino: (await stat(outside)).ino, now })).toBeNull();
+    expect(await code(keepInBin({ drives: [drive], file: heat(), ino: (await stat(heatSrt())).ino, now }))).toBe('conflict');
+    expect(await code(keepInBin({ drives: [drive], file: join(drive.path, 'nope.mkv'), ino: 1, now }))).toBe('not_found');
+    const item = await keepInBin({ drives: [drive], file: heat(), ino: (await stat(heat())).ino, now });
+    expect(await code(keepInBin({ drives: [drive], file: item!.path, ino: (await stat(item!.path)).ino, now }))).toBe('forbidden');
+    expect(await exists(join(root, '.recycle'))).toBe(false);
   });
 });
 

@@ -54,7 +54,7 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  * taken, and the source goes only once the link stands, so a kill between the two leaves the file
  * in both places, never in neither. Across filesystems (EXDEV) nothing moves: the bin never copies.
  */
-async function placeWithoutOverwrite(from: string, to: string, within: string): Promise<'placed' | 'taken'> {
+async function placeWithoutOverwrite(from: string, to: string, within: string, opts: { linkOnly?: boolean } = {}): Promise<'placed' | 'taken'> {
   // A folder on the way that is a symbolic link (the drive's content is not ours to trust) could
   // lead anywhere: checked before any folder is made, and again once they stand.
   const stays = (real: string) => real === within || below(real, within) !== null;
@@ -75,6 +75,12 @@ async function placeWithoutOverwrite(from: string, to: string, within: string): 
     if (errno(err) === 'EXDEV')
       throw new AppError('conflict', `${from} and ${to} lie on different filesystems; the recycle bin only renames, so nothing was moved`);
     if (!NO_LINKS.has(errno(err) ?? '')) throw err;
+    // The caller keeps the source at its name (it replaces it itself): a rename would take it away.
+    if (opts.linkOnly)
+      throw new AppError(
+        'conflict',
+        `${dirname(to)} keeps no hard links, so ${from} cannot be kept in the recycle bin while it is replaced; nothing was changed`,
+      );
     if (
       await lstat(to).then(
         () => true,
@@ -112,9 +118,16 @@ async function driveOf(bins: DriveBin[], realFile: string): Promise<{ bin: Drive
  * Moves a library file, and the sidecars that go with it, into its drive's bin under today's day
  * folder, all in the same day folder so that they stay together: the first `<day>`, `<day>.2`, …
  * where none of their bin paths is taken. Every file must lie on one configured drive, outside its
- * bin; a file that cannot be linked into the bin leaves every file where it was.
+ * bin; a file that cannot be linked into the bin leaves every file where it was. `ino`: the inode
+ * `file` must still be (the one a caller checked), else nothing moves.
  */
-export async function recycleFile(opts: { drives: readonly Drive[]; file: string; sidecars?: readonly string[]; now?: Date }): Promise<RecycledItem[]> {
+export async function recycleFile(opts: {
+  drives: readonly Drive[];
+  file: string;
+  sidecars?: readonly string[];
+  now?: Date;
+  ino?: number;
+}): Promise<RecycledItem[]> {
   const now = opts.now ?? new Date();
   const bins = await driveBins(opts.drives);
   const files = [opts.file, ...(opts.sidecars ?? [])];
@@ -124,6 +137,7 @@ export async function recycleFile(opts: { drives: readonly Drive[]; file: string
     const st = await lstat(file).catch(() => null);
     if (!st) throw new AppError('not_found', `${file} does not exist`);
     if (!st.isFile()) throw new AppError('bad_request', `${file} is not a plain file`);
+    if (file === opts.file && opts.ino !== undefined && st.ino !== opts.ino) throw notTheFile(file);
     const real = await realPathOf(file);
     const at = await driveOf(bins, real);
     if (!at || !isRecyclable(at.rel)) throw new AppError('forbidden', `${file} lies on no drive, or in a recycle bin already`);
@@ -138,23 +152,36 @@ export async function recycleFile(opts: { drives: readonly Drive[]; file: string
     throw new AppError('conflict', `${join(drive.drive.path, RECYCLE_FOLDER)} is not a folder (a symbolic link or a file): nothing was moved`);
   for (let copy = 1; ; copy++) {
     const placed: string[] = [];
+    // Those linked now; the others were there already (see below) and are never undone here.
+    const made = new Set<string>();
+    const undo = () => Promise.all([...made].map((p) => unlink(p)));
     let taken = false;
     for (const f of found) {
       const to = binPathFor(drive.real, f.rel, now, copy);
       const outcome = await placeWithoutOverwrite(f.source, to, bin).catch(async (err: unknown) => {
-        await Promise.all(placed.map((p) => unlink(p)));
+        await undo();
         throw err;
       });
-      if (outcome === 'taken') {
+      // A recycle killed between its link and its unlink left this very file there: taken as it is.
+      if (outcome === 'taken' && !(await sameInode(to, f.source))) {
         taken = true;
         break;
       }
+      if (outcome === 'placed') made.add(to);
       placed.push(to);
     }
     if (taken) {
       // A link already made in this day folder is undone: the set moves to the next one whole.
-      await Promise.all(placed.map((p) => unlink(p)));
+      await undo();
       continue;
+    }
+    // Another file put at the name between the check and the link went to the bin instead: it goes back.
+    if (opts.ino !== undefined && (await lstat(placed[0]!)).ino !== opts.ino) {
+      await takeBack(
+        found.filter((_, i) => made.has(placed[i]!)),
+        placed.filter((p) => made.has(p)),
+      );
+      throw notTheFile(opts.file);
     }
     const items: RecycledItem[] = [];
     for (const [i, f] of found.entries()) {
@@ -172,6 +199,71 @@ export async function recycleFile(opts: { drives: readonly Drive[]; file: string
       });
     }
     return items;
+  }
+}
+
+async function sameInode(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([lstat(a).catch(() => null), lstat(b).catch(() => null)]);
+  return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
+}
+
+const notTheFile = (file: string) => new AppError('conflict', `${file} is not the file that was checked (another took its name); nothing was moved`);
+
+/** Undoes a set just placed: a link goes, a file the rename fallback moved goes back to its name. */
+async function takeBack(found: readonly { source: string }[], placed: readonly string[]): Promise<void> {
+  for (const [i, to] of placed.entries()) {
+    const source = found[i]!.source;
+    if (
+      await lstat(source).then(
+        () => true,
+        () => false,
+      )
+    )
+      await unlink(to);
+    else await rename(to, source);
+  }
+}
+
+/**
+ * Hard-links a library file into its drive's bin where recycleFile would put it, and leaves it at
+ * its name: for a caller about to replace that name by a rename of its own (a remux), so that the
+ * old inode lives on in the bin whatever follows. A try killed before its rename left the same
+ * inode in today's bin already: that entry is taken as it is, not linked a second time. Null when
+ * the file lies on no drive (nothing of the library). A bin on another filesystem, or one that keeps
+ * no hard links, is a conflict: nothing is linked, and the caller must not replace the file.
+ */
+export async function keepInBin(opts: { drives: readonly Drive[]; file: string; ino: number; now?: Date }): Promise<RecycledItem | null> {
+  const now = opts.now ?? new Date();
+  const st = await lstat(opts.file).catch(() => null);
+  if (!st) throw new AppError('not_found', `${opts.file} does not exist`);
+  if (!st.isFile()) throw new AppError('bad_request', `${opts.file} is not a plain file`);
+  if (st.ino !== opts.ino) throw notTheFile(opts.file);
+  const real = await realPathOf(opts.file);
+  const at = await driveOf(await driveBins(opts.drives), real);
+  if (!at) return null;
+  if (!isRecyclable(at.rel)) throw new AppError('forbidden', `${opts.file} lies in a recycle bin`);
+  const bin = join(at.bin.real, RECYCLE_FOLDER);
+  const binSt = await lstat(bin).catch(() => null);
+  if (binSt && !binSt.isDirectory())
+    throw new AppError('conflict', `${join(at.bin.drive.path, RECYCLE_FOLDER)} is not a folder (a symbolic link or a file): nothing was changed`);
+  for (let copy = 1; ; copy++) {
+    const to = binPathFor(at.bin.real, at.rel, now, copy);
+    const outcome = await placeWithoutOverwrite(real, to, bin, { linkOnly: true });
+    const there = await lstat(to);
+    const same = there.dev === st.dev && there.ino === st.ino;
+    if (outcome === 'taken' && !same) continue;
+    if (!same) {
+      // Another file took the name between the check and the link.
+      await unlink(to);
+      throw notTheFile(opts.file);
+    }
+    return {
+      path: join(at.bin.drive.path, relative(at.bin.real, to)),
+      original: join(at.bin.drive.path, at.rel),
+      bytes: there.size,
+      recycled_at: recycledAt(there, dayFolderName(now, copy)),
+      drive: at.bin.drive.name,
+    };
   }
 }
 

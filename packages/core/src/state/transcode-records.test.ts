@@ -18,6 +18,7 @@ const rec = (status: TranscodeStatus['status'], extra: Partial<TranscodeStatus> 
   after: null,
   seconds: null,
   original: null,
+  original_recycled_to: null,
   ...extra,
 });
 

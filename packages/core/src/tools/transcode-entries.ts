@@ -25,8 +25,8 @@ export type EntryEvent =
   | { type: 'start'; job_id: string; output: string }
   /** The MP4 is verified and in place; the original still lies beside it. */
   | { type: 'finish'; job_id: string; output: string; before: MediaSnapshot; after: MediaSnapshot; seconds: number }
-  /** Its job removed the original after finishing (`keep_original` off). */
-  | { type: 'original_removed'; job_id: string }
+  /** Its job removed the original after finishing (`keep_original` off); `recycled_to`: where in the recycle bin, when known. */
+  | { type: 'original_removed'; job_id: string; recycled_to?: string | null }
   | { type: 'fail'; job_id: string; error: string }
   | { type: 'cancel'; job_id: string }
   /** Its job ended where no handler saw it (a dead worker), or vanished. */
@@ -34,7 +34,7 @@ export type EntryEvent =
   /** `job_state`: what the queue says of job `job_id` (the failed entry's, when read) now; null when it has no such job. */
   | { type: 'retry'; job_id: string | null; job_state: string | null }
   | { type: 'prioritize'; priority: number }
-  | { type: 'discard_original' };
+  | { type: 'discard_original'; recycled_to?: string | null };
 
 export interface Refusal {
   code: 'conflict' | 'forbidden';
@@ -63,6 +63,7 @@ export function queuedEntry(updatedAt: string): TranscodeRecord {
     after: null,
     seconds: null,
     original: null,
+    original_recycled_to: null,
   };
 }
 
@@ -118,10 +119,11 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
         after: event.after,
         seconds: event.seconds,
         original: 'kept',
+        original_recycled_to: null,
       });
     case 'original_removed':
       if (e.job_id !== event.job_id || e.status !== 'done') return stale(path, e, event.job_id);
-      return ok({ ...e, ...at, original: 'removed' });
+      return ok({ ...e, ...at, original: 'removed', original_recycled_to: event.recycled_to ?? null });
     // A failed entry keeps the output its job planned: that job may have placed a verified MP4
     // before it died, and the next job for the entry takes it up instead of refusing to overwrite it.
     case 'fail':
@@ -153,7 +155,7 @@ export function nextEntry(path: string, current: TranscodeRecord | undefined, ev
     case 'discard_original':
       if (e.status !== 'done') return refuse('conflict', `${path} has not been transcoded; its original is the only copy`);
       if (e.original !== 'kept') return refuse('conflict', `${path}: no original is kept beside ${e.output}`);
-      return ok({ ...e, ...at, original: 'removed' });
+      return ok({ ...e, ...at, original: 'removed', original_recycled_to: event.recycled_to ?? null });
   }
 }
 

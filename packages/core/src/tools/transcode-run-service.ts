@@ -4,10 +4,10 @@ import type { GuardedPath } from '../fs/path-guard.ts';
 import type { Logger } from '../logging/logger.ts';
 import { unmapPath } from '../media/path-map.ts';
 import { etaSeconds } from '../media/progress.ts';
-import { removeSource } from '../media/safe-replace.ts';
 import { mp4PathFor, transcodeToMp4 } from '../media/transcode.ts';
 import type { WorkJournal } from '../media/work-journal.ts';
 import { CANCELLED } from '../queue/job-cancel.ts';
+import { removeLibraryFile } from '../recycle/remove-library-file.ts';
 import { isShuttingDown, type JobContext } from '../queue/worker-host.ts';
 import type { JobOutcome } from '../queue/job-view.ts';
 import { strandedTranscodes } from './stranded-transcodes.ts';
@@ -154,8 +154,11 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       // Recorded before the original goes, so a retry after a crash here finds the work done; the
       // original counts as removed only once it is gone.
       await store.apply(item.path, { type: 'finish', job_id: ctx.jobId, output, before, after, seconds });
-      const removed = !cfg.transcoder.keep_original && (await removeSource(file.real, outcome.source.ino));
-      if (removed) await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
+      const removal = cfg.transcoder.keep_original ? null : await removeLibraryFile({ real: file.real, ino: outcome.source.ino, config: cfg, map });
+      const removed = removal?.removed === true;
+      const recycledTo = removal?.removed ? removal.recycled_to : null;
+      if (removed) await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId, recycled_to: recycledTo });
+      if (removal && !removal.removed) ctx.log.warn({ path: item.path, reason: removal.reason }, 'the original of a finished transcode was kept');
       const done = {
         item: { ...item, status: 'done' as const },
         output,
@@ -163,6 +166,7 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
         encoder: outcome.encoder,
         dropped: outcome.dropped,
         original_removed: removed,
+        original_recycled_to: recycledTo,
       };
       return { ...done, before, after, seconds };
     } catch (err) {
@@ -232,7 +236,15 @@ export function transcodeRunService(deps: TranscodeRunDeps) {
       if (record?.original === 'kept' && (await originalGone(item.path, attempt.output, cfg))) {
         await store.apply(item.path, { type: 'original_removed', job_id: ctx.jobId });
       }
-      const result = { item: { ...item, status: 'done' as const }, output: attempt.output, command: [], encoder: null, dropped: [], original_removed: false };
+      const result = {
+        item: { ...item, status: 'done' as const },
+        output: attempt.output,
+        command: [],
+        encoder: null,
+        dropped: [],
+        original_removed: false,
+        original_recycled_to: null,
+      };
       return { ...result, before: null, after: null, seconds: null };
     },
 

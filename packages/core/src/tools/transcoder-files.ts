@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { Config } from '@mo/shared';
 import { guardMediaPath, mediaRoots, type GuardedPath } from '../fs/path-guard.ts';
-import { removeSource } from '../media/safe-replace.ts';
+import { removeLibraryFile, type Removal } from '../recycle/remove-library-file.ts';
 
 /**
  * The files the transcoder service looks at and removes, as the API's box mounts them: its only
@@ -12,8 +12,8 @@ export interface TranscoderFiles {
   guard(path: string, cfg: Config, extensions: readonly string[]): Promise<GuardedPath>;
   /** The device and inode the name itself is (a link is not followed). */
   identity(real: string): Promise<{ dev: number; ino: number }>;
-  /** Removes the file only while its name is still inode `ino` (see removeSource): false when it was left. */
-  remove(real: string, ino: number): Promise<boolean>;
+  /** Removes the file, to its drive's recycle bin where `library.recycle_bin` is on, only while its name is still inode `ino` (see removeLibraryFile). */
+  remove(real: string, ino: number, cfg: Config): Promise<Removal>;
 }
 
 export function transcoderFiles(): TranscoderFiles {
@@ -23,6 +23,6 @@ export function transcoderFiles(): TranscoderFiles {
       const { dev, ino } = await lstat(real);
       return { dev, ino };
     },
-    remove: removeSource,
+    remove: (real, ino, cfg) => removeLibraryFile({ real, ino, config: cfg }),
   };
 }

@@ -107,6 +107,7 @@ function listed(
     error: r?.status === 'failed' ? r.error : null,
     output: r?.status === 'done' ? r.output : null,
     original: r?.status === 'done' ? r.original : null,
+    original_recycled_to: r?.status === 'done' ? r.original_recycled_to : null,
     result: r?.status === 'done' && r.before && r.after ? { before: r.before, after: r.after, seconds: r.seconds } : null,
   };
 }

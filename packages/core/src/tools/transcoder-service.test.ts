@@ -98,9 +98,9 @@ function memoryFiles(names: Record<string, number> = {}) {
       return files.get(real)!;
     },
     async remove(real, ino) {
-      if (files.get(real)?.ino !== ino) return false;
+      if (files.get(real)?.ino !== ino) return { removed: false, reason: `${real} changed since it was checked` };
       files.delete(real);
-      return true;
+      return { removed: true, recycled_to: null };
     },
   };
   return { port, files };
@@ -285,7 +285,7 @@ describe('transcoderService: discard original', () => {
       message: expect.stringContaining('gone already'),
     });
     const swapped = await kept();
-    const port: TranscoderFiles = { ...swapped.port, remove: async () => false };
+    const port: TranscoderFiles = { ...swapped.port, remove: async () => ({ removed: false, reason: 'it changed since it was checked' }) };
     await expect(service([a()], memoryJobs().port, verifies, port).svc.discardOriginal(a().path)).rejects.toMatchObject({
       code: 'conflict',
       message: expect.stringContaining('changed since it was checked'),

@@ -306,10 +306,11 @@ async function discardOriginal(deps: TranscoderServiceDeps, path: string) {
   if (!entry?.output || !entry.after) throw new AppError('conflict', `${path}: its record holds no verified output to check; the original stays`);
   const original = await checkedOriginal(deps, cfg, path, entry as VerifiedRecord);
   const listed = () => queue().then((all) => listingOf(path, all, records.current().transcodes)!);
-  if (cfg.app.dry_run) return { dry_run: true, item: await listed(), removed: original.real };
-  if (!(await files.remove(original.real, original.ino))) throw new AppError('conflict', `${path} changed since it was checked; it stays`);
-  await store.apply(path, { type: 'discard_original' });
-  return { dry_run: false, item: await listed(), removed: original.real };
+  if (cfg.app.dry_run) return { dry_run: true, item: await listed(), removed: original.real, recycled_to: null };
+  const removal = await files.remove(original.real, original.ino, cfg);
+  if (!removal.removed) throw new AppError('conflict', `${path} stays: ${removal.reason}`);
+  await store.apply(path, { type: 'discard_original', recycled_to: removal.recycled_to });
+  return { dry_run: false, item: await listed(), removed: original.real, recycled_to: removal.recycled_to };
 }
 
 /**

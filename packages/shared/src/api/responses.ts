@@ -374,6 +374,8 @@ export const tracksResultResponse = z.object({
   path: z.string(),
   command: z.array(z.string()),
   streams: z.array(streamSchema),
+  /** Where the file as it was lies in its drive's recycle bin (`library.recycle_bin`); null when it was not kept. */
+  original_recycled_to: z.string().nullable(),
 });
 
 export const subtitlesResponse = z.object({
@@ -402,6 +404,8 @@ export const transcodeListingSchema = transcodeItemSchema.extend({
   output: z.string().nullable(),
   /** Once done: whether the original still lies beside the output (`keep_original`). */
   original: z.enum(['kept', 'removed']).nullable(),
+  /** Once removed: where the original went in its drive's recycle bin (`library.recycle_bin`); null when deleted or kept. */
+  original_recycled_to: z.string().nullable(),
   result: z.object({ before: mediaSnapshotSchema, after: mediaSnapshotSchema, seconds: z.number().nullable() }).nullable(),
 });
 
@@ -451,7 +455,13 @@ export const runAllStartedResponse = z.object({
 export const transcodeCancelAllResponse = z.object({ cancelled: z.number().int().nonnegative() });
 /** POST /api/tools/transcoder/discard-original: the path as the queue lists it. */
 export const discardOriginalBody = z.strictObject({ path: z.string().min(1) });
-export const discardOriginalResponse = z.object({ dry_run: z.boolean(), item: transcodeListingSchema, removed: z.string().nullable() });
+export const discardOriginalResponse = z.object({
+  dry_run: z.boolean(),
+  item: transcodeListingSchema,
+  removed: z.string().nullable(),
+  /** Where the original went in its drive's recycle bin (`library.recycle_bin`); null when it was deleted, and in a dry run. */
+  recycled_to: z.string().nullable(),
+});
 
 export const duplicatesResponse = z.object({
   scanned_at: nullableIso,

@@ -307,6 +307,8 @@ export const JOBS = {
       path: z.string(),
       command: z.array(z.string()),
       streams: z.array(streamSchema),
+      /** Where the file as it was lies in its drive's recycle bin (`library.recycle_bin`); null when it was not kept (bin off, a download, nothing changed). */
+      original_recycled_to: z.string().nullable(),
     }),
     defaults: { attempts: 2, backoff: { type: 'fixed', delay: 2000 }, ...keep },
     joinRunning: false,
@@ -323,6 +325,8 @@ export const JOBS = {
       /** Streams MP4 cannot carry (image subtitles, attachments, data), with why. */
       dropped: z.array(droppedStreamSchema),
       original_removed: z.boolean(),
+      /** Where the original went in its drive's recycle bin (`library.recycle_bin`); null when it was deleted or kept. */
+      original_recycled_to: z.string().nullable(),
       /** The source and the MP4 as ffprobe read them; null for a job delivered again after it finished. */
       before: mediaSnapshotSchema.nullable(),
       after: mediaSnapshotSchema.nullable(),

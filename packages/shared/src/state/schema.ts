@@ -32,6 +32,8 @@ export const transcodeStatusSchema = z.object({
   seconds: z.number().nullable().default(null),
   /** Once done: whether the original is still beside the output (`keep_original`). */
   original: z.enum(['kept', 'removed']).nullable().default(null),
+  /** Once removed: where the original went in its drive's recycle bin (`library.recycle_bin`); null when deleted. */
+  original_recycled_to: z.string().nullable().default(null),
 });
 export type TranscodeStatus = z.infer<typeof transcodeStatusSchema>;
 
