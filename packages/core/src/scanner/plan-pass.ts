@@ -411,9 +411,9 @@ function planVideo(p: Planner, video: DownloadFile, sidecars: readonly Attached<
   if (decision.exists) return reject('exists', decision.detail);
   const { replaces } = decision;
   claim(p, place.destination);
+  const moves = placeSidecars(p, sidecars, place, replaces);
   // Nothing else of this pass replaces them, nor goes where they are but this plan.
   if (replaces !== null) for (const path of [replaces.path, ...replaces.sidecars]) claim(p, path);
-  const moves = placeSidecars(p, sidecars, place, replaces);
   holdPlacement(p, video, place, moves);
   const candidates = found.readings.length > 1 ? candidatesOf(found.readings, video, bytes, p.opts, p.world) : null;
   const plan = planOf(video, found.media, place, moves, candidates, replaces);
