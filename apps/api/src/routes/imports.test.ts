@@ -255,7 +255,10 @@ describe('POST /api/imports/manual', () => {
     const preview = await importAs({ path: heat, as: { kind: 'movie', title: 'Heat', year: 1995 }, replace: true }, '?dry_run=true');
     expect(preview.status).toBe(200);
     const body = manualImportPreviewResponse.parse(await preview.json());
-    expect(body.plan).toMatchObject({ destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'), replaces: { path: held, quality: { resolution: null } } });
+    expect(body.plan).toMatchObject({
+      destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
+      replaces: { path: held, quality: { resolution: null } },
+    });
     expect(tree()).toEqual(before);
     // A pack with one episode held in a file of two: replace is not silently dropped for the others.
     mkdirSync(join(drive, 'TV/Doctor Who (2005)/Season 02'), { recursive: true });

@@ -28,7 +28,7 @@ const manual = createRoute({
     "Sidecars go with their video, into the library's existing folder of that title, named by the templates, in the transfer mode of a pass; " +
     "recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config's, or `?dry_run=true` whatever the config says) " +
     "it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download's series name " +
-    'as an alias of the folder it went into. `replace: true` is the owner\'s word that the download replaces the library\'s file of that movie or ' +
+    "as an alias of the folder it went into. `replace: true` is the owner's word that the download replaces the library's file of that movie or " +
     'episode (any container) and its sidecars, whatever their qualities: they go to the recycle bin first; the preview names it in `replaces`. ' +
     'A file holding episodes the download lacks, or a movie or episode several files hold, is never replaced (409).',
   request: {

@@ -319,8 +319,7 @@ function decide(p: Planner, media: TemplateMedia, place: Placement, video: Downl
 }
 
 /** Whether `path` is the replaced file's or one of its sidecars': free for the plan that replaces it, which recycles them first. */
-const freedBy = (held: Held | null, path: string) =>
-  held !== null && [held.path, ...held.sidecars].some((h) => h.toLowerCase() === path.toLowerCase());
+const freedBy = (held: Held | null, path: string) => held !== null && [held.path, ...held.sidecars].some((h) => h.toLowerCase() === path.toLowerCase());
 
 /** The sidecars' destinations beside their video, named for its stem; one that finds its name taken is skipped. */
 function placeSidecars(p: Planner, sidecars: readonly Attached<DownloadFile>[], place: Placement, replaces: Held | null): PlannedMove['sidecars'] {

@@ -23,7 +23,14 @@ const opts: PlanOptions = {
 let ino = 0;
 const file = (rel: string, size = 2 * GIB): DownloadFile => ({ path: `${DL}/${rel}`, rel, size, mtimeMs: NOW - 3600_000, dev: 1, ino: ++ino });
 
-const drive: DriveSpace = { name: 'disk1', path: '/media/disk1', dev: 11, free_bytes: 1000 * GIB, total_bytes: 4000 * GIB, roots: { movies: 'Movies', tv: 'TV' } };
+const drive: DriveSpace = {
+  name: 'disk1',
+  path: '/media/disk1',
+  dev: 11,
+  free_bytes: 1000 * GIB,
+  total_bytes: 4000 * GIB,
+  roots: { movies: 'Movies', tv: 'TV' },
+};
 const HEAT = '/media/disk1/Movies/Heat (1995)';
 const FRIENDS = '/media/disk1/TV/Friends/Season 01';
 const folders: LibraryFolder[] = [
@@ -88,7 +95,10 @@ describe('upgrades: a download that ranks higher replaces the held file', () => 
 });
 
 describe('upgrades: a held file named without quality is judged by its probed picture', () => {
-  const heat = [file('Heat.1995.1080p.BluRay.x264-GRP/Heat.1995.1080p.BluRay.x264-GRP.mkv'), file('Heat.1995.1080p.BluRay.x264-GRP/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 50_000)];
+  const heat = [
+    file('Heat.1995.1080p.BluRay.x264-GRP/Heat.1995.1080p.BluRay.x264-GRP.mkv'),
+    file('Heat.1995.1080p.BluRay.x264-GRP/Heat.1995.1080p.BluRay.x264-GRP.en.srt', 50_000),
+  ];
   const library = { [HEAT]: ['Heat (1995).avi', 'Heat (1995).en.srt', 'Heat (1995).nfo', 'Heat (1995).part2.mkv', 'Heat (1995).part2.en.srt'] };
 
   it('asks for the probe first, and is "exists" until it is answered', () => {
@@ -173,9 +183,14 @@ describe('upgrades: a multi-episode file is replaced only by a download of all i
   });
 
   it('replaces nothing where several files hold the download’s episodes', () => {
-    const r = plan([file('Friends.S01E01E02.1080p.BluRay.x264-GRP.mkv')], world({ [FRIENDS]: ['Friends - S01E01 - HDTV-720p.mkv', 'Friends - S01E02 - HDTV-720p.mkv'] }));
+    const r = plan(
+      [file('Friends.S01E01E02.1080p.BluRay.x264-GRP.mkv')],
+      world({ [FRIENDS]: ['Friends - S01E01 - HDTV-720p.mkv', 'Friends - S01E02 - HDTV-720p.mkv'] }),
+    );
     expect(r.plans).toEqual([]);
-    expect(r.skipped[0]!.detail).toMatch(/\(720p HDTV\), .*S01E02 - HDTV-720p\.mkv \(720p HDTV\); this download: .*; not replaced: 2 library files hold it, and a download replaces one file only$/);
+    expect(r.skipped[0]!.detail).toMatch(
+      /\(720p HDTV\), .*S01E02 - HDTV-720p\.mkv \(720p HDTV\); this download: .*; not replaced: 2 library files hold it, and a download replaces one file only$/,
+    );
   });
 });
 

@@ -101,7 +101,7 @@ describe('scannerService', () => {
     expect(submitted).toEqual([{ name: 'manual-import', payload: { path, as, remember: false }, waitSeconds: 3 }]);
   });
 
-  it('queues a replace the preview planned as a replacement, with the owner\'s word in the job', async () => {
+  it("queues a replace the preview planned as a replacement, with the owner's word in the job", async () => {
     await mkdir(join(dir, 'drive/Movies/Some Movie (2001)'), { recursive: true });
     const held = join(dir, 'drive/Movies/Some Movie (2001)/Some Movie (2001).mkv');
     await writeFile(held, 'held');
