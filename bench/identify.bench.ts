@@ -55,6 +55,7 @@ const opts: PlanOptions = {
   episodeTemplate: library.episode_template,
   videoExtensions: library.video_extensions,
   subtitleExtensions: library.subtitle_extensions,
+  upgrades: library.upgrades,
 };
 // The size of an episode, far above the sample limit.
 const VIDEO_BYTES = library.sample_max_bytes * 20;

@@ -683,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Import a download as the owner says it is
-         * @description A video, or a folder of one season's videos (a season pack: `as.episodes` left out, each file's episodes read from its own name). Sidecars go with their video, into the library's existing folder of that title, named by the templates, in the transfer mode of a pass; recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config's, or `?dry_run=true` whatever the config says) it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download's series name as an alias of the folder it went into.
+         * @description A video, or a folder of one season's videos (a season pack: `as.episodes` left out, each file's episodes read from its own name). Sidecars go with their video, into the library's existing folder of that title, named by the templates, in the transfer mode of a pass; recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config's, or `?dry_run=true` whatever the config says) it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download's series name as an alias of the folder it went into. `replace: true` is the owner's word that the download replaces the library's file of that movie or episode (any container) and its sidecars, whatever their qualities: they go to the recycle bin first; the preview names it in `replaces`. A file holding episodes the download lacks, or a movie or episode several files hold, is never replaced (409).
          */
         post: operations["postManualImport"];
         delete?: never;
@@ -1629,6 +1629,19 @@ export interface components {
                 group: string | null;
             };
             candidates?: components["schemas"]["Candidate"][];
+            replaces?: {
+                path: string;
+                quality: {
+                    resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                    /** @enum {string|null} */
+                    source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                    /** @enum {string|null} */
+                    codec: "x265" | "x264" | "av1" | "xvid" | null;
+                    proper: boolean;
+                    repack: boolean;
+                    group: string | null;
+                };
+            } | null;
             /**
              * @default move
              * @enum {string}
@@ -1734,6 +1747,19 @@ export interface components {
                 group: string | null;
             };
             candidates?: components["schemas"]["Candidate"][];
+            replaces?: {
+                path: string;
+                quality: {
+                    resolution: 2160 | 1080 | 720 | 576 | 480 | null;
+                    /** @enum {string|null} */
+                    source: "remux" | "bluray" | "web-dl" | "webrip" | "hdtv" | "dvd" | "sdtv" | null;
+                    /** @enum {string|null} */
+                    codec: "x265" | "x264" | "av1" | "xvid" | null;
+                    proper: boolean;
+                    repack: boolean;
+                    group: string | null;
+                };
+            } | null;
         };
         Probe: {
             path: string;
@@ -1789,6 +1815,8 @@ export interface components {
                 sample_max_bytes: number;
                 /** @enum {string} */
                 transfer: "move" | "hardlink" | "copy";
+                /** @enum {string} */
+                upgrades: "better" | "off";
                 aliases: {
                     name: string;
                     series: string;
@@ -2003,6 +2031,8 @@ export interface components {
                     sample_max_bytes: number;
                     /** @enum {string} */
                     transfer: "move" | "hardlink" | "copy";
+                    /** @enum {string} */
+                    upgrades: "better" | "off";
                     aliases: {
                         name: string;
                         series: string;
@@ -2073,6 +2103,8 @@ export interface components {
                 sample_max_bytes?: number;
                 /** @enum {string} */
                 transfer?: "move" | "hardlink" | "copy";
+                /** @enum {string} */
+                upgrades?: "better" | "off";
                 aliases?: {
                     name: string;
                     series: string;
@@ -5213,7 +5245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description nothing to import: the destination exists (replace comes with upgrades), the download is still settling, imported already, or no drive has room; details.reason says which */
+            /** @description nothing to import: the destination exists (without replace, or a held file replace cannot take), the download is still settling, imported already, or no drive has room; details.reason says which */
             409: {
                 headers: {
                     [name: string]: unknown;

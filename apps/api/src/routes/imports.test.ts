@@ -239,25 +239,32 @@ describe('POST /api/imports/manual', () => {
     expect(tree()).toEqual(before);
   });
 
-  it('answers 409 when the destination exists, also with replace (which comes with upgrades), and moves nothing', async () => {
+  it('answers 409 when the destination exists, and previews a replacement of the held file with replace; moves nothing', async () => {
     const { drive } = await install();
     mkdirSync(join(drive, 'Movies/Heat (1995)'), { recursive: true });
-    writeFileSync(join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'), 'held');
+    const held = join(drive, 'Movies/Heat (1995)/Heat (1995).avi');
+    writeFileSync(held, 'held');
+    writeFileSync(join(drive, 'Movies/Heat (1995)/Heat (1995).en.srt'), 'held');
     const heat = put('heat-final.mkv');
     const before = tree();
-    for (const replace of [false, true]) {
-      const res = await importAs({ path: heat, as: { kind: 'movie', title: 'Heat', year: 1995 }, replace });
-      expect(res.status).toBe(409);
-      const { error } = await res.json();
-      expect(error.details).toMatchObject({ reason: 'exists', path: heat });
-      if (replace) expect(error.message).toMatch(/upgrades/);
-    }
+    const refused = await importAs({ path: heat, as: { kind: 'movie', title: 'Heat', year: 1995 } });
+    expect(refused.status).toBe(409);
+    const { error } = await refused.json();
+    expect(error.details).toMatchObject({ reason: 'exists', path: heat, detail: expect.stringContaining(held) });
+    // The owner's word: whatever the qualities (unknown on both sides here), the held file goes.
+    const preview = await importAs({ path: heat, as: { kind: 'movie', title: 'Heat', year: 1995 }, replace: true }, '?dry_run=true');
+    expect(preview.status).toBe(200);
+    const body = manualImportPreviewResponse.parse(await preview.json());
+    expect(body.plan).toMatchObject({
+      destination: join(drive, 'Movies/Heat (1995)/Heat (1995).mkv'),
+      replaces: { path: held, quality: { resolution: null } },
+    });
     expect(tree()).toEqual(before);
-    // A pack with one episode held: replace is not silently dropped for the others.
+    // A pack with one episode held in a file of two: replace is not silently dropped for the others.
     mkdirSync(join(drive, 'TV/Doctor Who (2005)/Season 02'), { recursive: true });
-    writeFileSync(join(drive, 'TV/Doctor Who (2005)/Season 02/Doctor Who (2005) - S02E01.mkv'), 'held');
+    writeFileSync(join(drive, 'TV/Doctor Who (2005)/Season 02/Doctor Who (2005) - S02E01-E02.mkv'), 'held');
     put('Who.S02/Doctor.Who.S02E01.mkv');
-    put('Who.S02/Doctor.Who.S02E02.mkv');
+    put('Who.S02/Doctor.Who.S02E03.mkv');
     const packBefore = tree();
     const pack = await importAs({
       path: join(t.install.paths.downloads, 'Who.S02'),
@@ -265,6 +272,7 @@ describe('POST /api/imports/manual', () => {
       replace: true,
     });
     expect(pack.status).toBe(409);
+    expect((await pack.json()).error.message).toMatch(/holds episode 2 as well/);
     expect(tree()).toEqual(packBefore);
   });
 
@@ -293,6 +301,7 @@ describe('POST /api/imports/manual', () => {
     ['an extra key', { path: '@who', as: episode, force: true }, 'force'],
     ['an extra key in as', { path: '@who', as: { ...episode, quality: '1080p' } }, 'as.quality'],
     ['remember on a movie', { path: '@who', as: { kind: 'movie', title: 'Heat', year: 1995 }, remember: true }, 'remember'],
+    ['replace as text', { path: '@who', as: episode, replace: 'yes' }, 'replace'],
     ['a subtitle', { path: '@srt', as: episode }, 'path'],
     ['a title of dots alone', { path: '@who', as: { ...episode, title: '..' } }, 'as.title'],
     ['a title with a right-to-left override', { path: '@who', as: { ...episode, title: 'Doctor\u202eWho' } }, 'as.title'],

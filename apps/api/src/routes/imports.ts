@@ -28,7 +28,9 @@ const manual = createRoute({
     "Sidecars go with their video, into the library's existing folder of that title, named by the templates, in the transfer mode of a pass; " +
     "recorded in the history and undone with POST /api/history/{id}/undo. With dry_run on (the config's, or `?dry_run=true` whatever the config says) " +
     "it answers the plan and changes nothing; off, a manual-import job on the scan queue. `remember` (episodes) saves the download's series name " +
-    'as an alias of the folder it went into.',
+    "as an alias of the folder it went into. `replace: true` is the owner's word that the download replaces the library's file of that movie or " +
+    'episode (any container) and its sidecars, whatever their qualities: they go to the recycle bin first; the preview names it in `replaces`. ' +
+    'A file holding episodes the download lacks, or a movie or episode several files hold, is never replaced (409).',
   request: {
     query: waitQuery.extend({
       dry_run: choiceValue('dry_run', ['true', 'false'] as const, 'true: only preview, whatever app.dry_run says; false or absent: app.dry_run decides'),
@@ -43,7 +45,7 @@ const manual = createRoute({
       400: 'a bad body (details.key names the key, e.g. as.season), a path that is not a video or folder, remember on a movie, or a title that several library folders fit',
       403: 'the path lies outside the downloads folder once symlinks are followed',
       404: 'no such file or folder, or a folder without videos',
-      409: 'nothing to import: the destination exists (replace comes with upgrades), the download is still settling, imported already, or no drive has room; details.reason says which',
+      409: 'nothing to import: the destination exists (without replace, or a held file replace cannot take), the download is still settling, imported already, or no drive has room; details.reason says which',
     }),
   },
 });

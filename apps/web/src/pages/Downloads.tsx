@@ -111,6 +111,11 @@ function PassResult({ result, heading, children }: { result: ScanResult; heading
                   </td>
                   <td className="path">
                     <PathText path={p.destination} />
+                    {p.replaces ? (
+                      <div className="muted">
+                        replaces <PathText path={p.replaces.path} /> ({qualityLabel(p.replaces.quality) ?? 'quality unknown'})
+                      </div>
+                    ) : null}
                   </td>
                   <td>
                     <Status status={p.status} />

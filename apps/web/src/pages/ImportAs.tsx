@@ -4,7 +4,7 @@ import type { Schemas } from '@mo/api-client';
 import { api, ApiError, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
 import { Field, SelectField } from '../components/form.tsx';
-import { episodeCode } from '../components/format.ts';
+import { episodeCode, qualityLabel } from '../components/format.ts';
 
 type Candidate = Schemas['Candidate'];
 type Kind = 'movie' | 'episode';
@@ -146,6 +146,12 @@ function Outcome({ answer, asked, replace }: { answer: Answer; asked: 'preview' 
               {p.destination}
             </span>
             {p.sidecars.length > 0 ? <span className="muted"> with {p.sidecars.length === 1 ? 'its sidecar' : `${p.sidecars.length} sidecars`}</span> : null}
+            {p.replaces ? (
+              <span className="muted">
+                , replacing <span className="path">{p.replaces.path}</span> ({qualityLabel(p.replaces.quality) ?? 'quality unknown'}), which goes to the recycle
+                bin
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -53,6 +53,13 @@ const SECTIONS: { title: string; fields: FieldSpec[] }[] = [
       { path: 'library.episode_template', label: 'Episode name template', kind: 'text' },
       { path: 'library.sample_max_bytes', label: 'Samples: largest size (bytes)', kind: 'int' },
       { path: 'library.transfer', label: 'Import by', kind: 'select', options: ['move', 'hardlink', 'copy'] },
+      {
+        path: 'library.upgrades',
+        label: 'Upgrades: a better release replaces the library file',
+        kind: 'select',
+        options: ['better', 'off'],
+        hint: 'better: a download of higher quality replaces the file it upgrades (the old one goes to the recycle bin); off: it is skipped as exists',
+      },
       { path: 'library.recycle_bin', label: 'Recycle bin: keep replaced or removed files in <drive>/.recycle', kind: 'bool' },
       { path: 'library.recycle_days', label: 'Recycle bin: days kept (0 = until the next daily purge)', kind: 'int' },
     ],

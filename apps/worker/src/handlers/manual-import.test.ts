@@ -58,6 +58,17 @@ describe('manual-import handler', () => {
     expect(again.moves).toEqual([]);
   });
 
+  it('plans the replacement of the held file with replace, and refuses without it', async () => {
+    const run = await handler();
+    const held = join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).avi');
+    mkdirSync(join(held, '..'), { recursive: true });
+    writeFileSync(held, 'held');
+    const src = put('heat-final-cut.mkv');
+    expect(await failure(run({ path: src, as: heat, remember: false }, { ...ctx, jobId: '11' }))).toMatch(/^\[conflict\].*holds this movie already/);
+    const result = await run({ path: src, as: heat, remember: false, replace: true }, { ...ctx, jobId: '12' });
+    expect(result.plans).toMatchObject([{ source: src, replaces: { path: held } }]);
+  });
+
   it('imports a download whose name no alias may hold (a right-to-left override), remembering nothing rather than failing', async () => {
     const run = await handler();
     const src = put('Calm\u202eVillage.S01E01.720p.mkv');

@@ -119,6 +119,7 @@ movie_template = "{title}{ext}"
 episode_template = "{series}/{series} {season}x{episode}{ext}"
 sample_max_bytes = 0
 transfer = "copy"
+upgrades = "off"
 recycle_bin = false
 recycle_days = 0
 
@@ -184,6 +185,7 @@ const EVERY_KEY_CONFIG: Config = {
     episode_template: '{series}/{series} {season}x{episode}{ext}',
     sample_max_bytes: 0,
     transfer: 'copy',
+    upgrades: 'off',
     aliases: [],
     recycle_bin: false,
     recycle_days: 0,

@@ -22,6 +22,8 @@ export interface ManualTarget {
 export interface ManualImport {
   target: ManualTarget;
   as: ManualAs;
+  /** The owner's word that its videos replace the library's files of them, whatever their qualities. */
+  replace?: boolean;
 }
 
 const badPath = (message: string) => new AppError('bad_request', `path: ${message}`, { key: 'path' });
@@ -135,6 +137,7 @@ function episodesOfName(rel: string, season: number): { ok: true; episodes: numb
 export interface ManualChoice {
   only(video: DownloadFile): boolean;
   forced(video: DownloadFile): TemplateMedia | null;
+  replace(video: DownloadFile): boolean;
   /** Videos of a folder whose episodes their names do not give: left behind, with why. */
   unread: Skipped[];
 }
@@ -159,7 +162,7 @@ export function manualChoice(files: readonly DownloadFile[], m: ManualImport, vi
     if (read.ok) media.set(f.path, forcedMedia(m.as, read.episodes));
     else unread.push({ source: f.path, reason: 'unrecognized', detail: read.detail });
   }
-  return { only: (v) => media.has(v.path), forced: (v) => media.get(v.path) ?? null, unread };
+  return { only: (v) => media.has(v.path), forced: (v) => media.get(v.path) ?? null, replace: (v) => m.replace === true && media.has(v.path), unread };
 }
 
 /**

@@ -61,7 +61,7 @@ export async function runManualImport(opts: ManualRunOptions): Promise<ManualImp
     throw err;
   }
   checkManualRequest(target, opts.payload.as, cfg.library.video_extensions);
-  const result = await runScanPass({ ...opts, manual: { target, as: opts.payload.as }, pass: manualPass(opts.jobId) });
+  const result = await runScanPass({ ...opts, manual: { target, as: opts.payload.as, replace: opts.payload.replace === true }, pass: manualPass(opts.jobId) });
   const refusal = nothingImported(result.plans, result.skipped, cfg.library.video_extensions);
   if (refusal) throw refusal;
   let remembered: Alias[] = [];

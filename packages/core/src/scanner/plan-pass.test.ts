@@ -22,6 +22,7 @@ const opts: PlanOptions = {
   episodeTemplate: DEFAULT_CONFIG.library.episode_template,
   videoExtensions: DEFAULT_CONFIG.library.video_extensions,
   subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
+  upgrades: DEFAULT_CONFIG.library.upgrades,
 };
 
 let ino = 0;

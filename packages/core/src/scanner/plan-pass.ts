@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { qualityWords, type candidateSchema, type planSchema, type skippedSchema } from '@mo/shared';
+import { qualityWords, type candidateSchema, type Config, type planSchema, type skippedSchema } from '@mo/shared';
 import type { DriveSpace, ExistingFolder } from './choose-drive.ts';
 import { extensionOf, fileType, type FileTypeOptions, isInExtrasFolder, isPartial, isSampleByName, isSampleSize, isSettled } from './download-rules.ts';
 import type { FolderLookup } from './folder-lookup.ts';
@@ -8,9 +8,9 @@ import { identify, type IdentifyContext, type Identified, type ProviderAnswers }
 import type { AliasTable } from './aliases.ts';
 import { attachSidecars, type Attached } from './sidecars.ts';
 import { tagSuffix } from '../languages/subtitle-tags.ts';
-import { parseQuality } from '../parse/quality.ts';
+import { compareQuality, parseQuality, type Quality, type Resolution } from '../parse/quality.ts';
 import { checkTemplate, type TemplateMedia } from './template.ts';
-import { candidatesOf, folderPathOf, heldVideo, placement, type Placement } from './plan-placement.ts';
+import { candidatesOf, folderPathOf, heldEpisodes, heldSidecars, heldVideos, placement, type Placement } from './plan-placement.ts';
 
 export type Plan = z.infer<typeof planSchema>;
 /** `detail` says why where the reason alone does not: the parser's refusal, the folders that fit. */
@@ -38,7 +38,11 @@ export interface PlanOptions {
   episodeTemplate: string;
   videoExtensions: readonly string[];
   subtitleExtensions: readonly string[];
+  /** `[library] upgrades`: whether a download that ranks above the library's file of it replaces that file. */
+  upgrades: Upgrades;
 }
+
+export type Upgrades = Config['library']['upgrades'];
 
 /**
  * `same`: the destination is the source itself, a move cut short between its link and unlink.
@@ -68,17 +72,36 @@ export interface PlanWorld {
   only?(video: DownloadFile): boolean;
   /** What the owner said a video is (a manual import), instead of what its name reads as; null: its name decides. */
   forced?(video: DownloadFile): TemplateMedia | null;
+  /** The owner's word (a manual import's `replace`): this video replaces the library's file of it, whatever their qualities. */
+  replace?(video: DownloadFile): boolean;
+  /**
+   * The resolution a held library video's probed picture gives, for one whose name gives none:
+   * undefined where it has not been probed (the plan lists it in `probes`), null where the probe
+   * could not tell. Absent: none is probed.
+   */
+  probed?(path: string): Resolution | null | undefined;
 }
 
 export interface PlannedMove {
   plan: Plan;
   video: DownloadFile;
   sidecars: { file: DownloadFile; destination: string }[];
+  /**
+   * The library's file of this movie or episode that the video replaces (an upgrade, or the
+   * owner's `replace`), and that file's sidecars: absolute paths, each to go to the recycle bin
+   * before the video and its sidecars are placed (they may take these very paths). Absent: none.
+   */
+  replaces?: { video: string; sidecars: string[] };
 }
 
 export interface PassPlan {
   plans: PlannedMove[];
   skipped: Skipped[];
+  /**
+   * Held library videos whose names give no quality, which an upgrade decision wanted probed and
+   * `world.probed` could not answer: the pass probes them and plans again.
+   */
+  probes: string[];
 }
 
 function dirOf(rel: string): string {
@@ -161,6 +184,8 @@ interface Planner {
   claimed: Set<string>;
   /** Bytes promised on each drive by the moves planned so far that cross devices. */
   reserved: Map<string, number>;
+  sidecarExtensions: ReadonlySet<string>;
+  probes: Set<string>;
 }
 
 const claim = (p: Planner, path: string) => p.claimed.add(path.toLowerCase());
@@ -183,30 +208,121 @@ function identifyVideo(p: Planner, video: DownloadFile): Identified {
   return forced !== null ? forcedAs(p.world, forced) : identify(video.rel, p.identifyContext);
 }
 
-const inWords = (name: string) => qualityWords(parseQuality(name)) ?? 'quality unknown';
+/** A library video that holds the download's movie or episode already, and what its name or picture says of its quality. */
+interface Held {
+  path: string;
+  name: string;
+  sidecars: string[];
+  quality: Quality;
+  /** Its resolution is its probed picture's: its name gives none. */
+  probed: boolean;
+}
 
-/** An `exists` detail that names the held file and both qualities, so the owner sees why it stays. */
-function heldDetail(kind: TemplateMedia['kind'], path: string, held: string, download: string): string {
-  return `the library holds this ${kind} already: ${path} (${inWords(held)}); this download: ${inWords(download)}`;
+/** What becomes of a video whose placement is found: skipped `exists` (with why), or placed, replacing a held file or not. */
+type Decision = { exists: true; detail?: string } | { exists: false; replaces: Held | null };
+
+const qualityText = (q: Quality, probed = false) => {
+  const words = qualityWords(q);
+  return words === null ? 'quality unknown' : probed ? `${words}, probed` : words;
+};
+
+/** An `exists` detail that names the held files and both qualities, so the owner sees why they stay. */
+function heldDetail(kind: TemplateMedia['kind'], held: readonly Held[], download: Quality): string {
+  const files = held.map((h) => `${h.path} (${qualityText(h.quality, h.probed)})`).join(', ');
+  return `the library holds this ${kind} already: ${files}; this download: ${qualityText(download)}`;
 }
 
 /**
- * Why the video may not go to its placement, as the detail of an `exists` skip (none where absent),
- * or null when it may: the library holds it already, the destination is taken, or on the way to it.
+ * A held video's quality: its own name's (not its folder's, which may name another release), or,
+ * where the name gives no resolution, its probed picture's. A probe is asked for only where it
+ * could decide an upgrade (`wanted`: the download's quality is known).
  */
-function destinationBlocked(p: Planner, media: TemplateMedia, place: Placement, video: DownloadFile): { detail?: string } | null {
-  const { choice, dir, rendered, destination } = place;
-  const held = choice.folder !== null ? heldVideo(media, rendered.name, rendered.stem, p.world.files?.(dir) ?? [], p.videoExtensions) : null;
-  if (held !== null) return { detail: heldDetail(media.kind, join(dir, held), held, video.rel) };
-  const state = isClaimed(p, destination) ? 'taken' : p.world.destination(destination, video, choice.drive.path);
-  // `exists`, as for a file where a folder should be: something the scanner never writes through
-  // stands on the way, and the owner settles it (a real folder there, or `Import as…` elsewhere).
-  if (typeof state === 'object') return { detail: `${state.link} is a symbolic link: files are placed only through real folders` };
-  return state === 'taken' ? {} : null;
+function heldQuality(p: Planner, path: string, name: string, wanted: boolean): { quality: Quality; probed: boolean } {
+  const named = parseQuality(name);
+  if (named.resolution !== null) return { quality: named, probed: false };
+  const probed = p.world.probed?.(path);
+  if (probed === undefined && wanted) p.probes.add(path);
+  return probed == null ? { quality: named, probed: false } : { quality: { ...named, resolution: probed }, probed: true };
 }
 
+/**
+ * Whether the download ranks strictly above the held file. A picture probed gives a resolution and
+ * no source: a higher resolution ranks above whatever source it came from, the same one cannot be
+ * told apart, so it is not above. Anything unknown is never above.
+ */
+function ranksAbove(download: Quality, held: Quality): boolean {
+  const ranked = compareQuality(download, held);
+  if (ranked !== null) return ranked > 0;
+  if (download.resolution === null || download.source === null || held.resolution === null) return false;
+  return download.resolution > held.resolution;
+}
+
+/** Why the held files stay (a clause after the detail), or null when the download replaces the one there is. */
+function whyKept(p: Planner, media: TemplateMedia, held: readonly Held[], download: Quality, forced: boolean): string | null {
+  if (held.some((h) => isClaimed(p, h.path))) return 'another download of this pass replaces it';
+  if (held.length > 1) return `${held.length} library files hold it, and a download replaces one file only`;
+  const only = held[0]!;
+  if (!forced) {
+    if (p.opts.upgrades === 'off') return 'upgrades are off ([library] upgrades)';
+    // Not better: the qualities in the detail say why.
+    if (!ranksAbove(download, only.quality)) return '';
+  }
+  const lacks = episodesLacking(media, only.name);
+  return lacks.length === 0 ? null : `that file holds episode${lacks.length > 1 ? 's' : ''} ${lacks.join(', ')} as well, which this download lacks`;
+}
+
+/** The episodes a held file holds that the download lacks: a file of S01E01-E02 replaced by S01E01 would take S01E02 out of the library. */
+function episodesLacking(media: TemplateMedia, held: string): number[] {
+  if (media.kind !== 'episode' || media.episodes.length === 0) return [];
+  return (heldEpisodes(held)?.episodes ?? []).filter((e) => !media.episodes.includes(e));
+}
+
+/**
+ * Whether the video may go to its placement: not where a link stands on the way, nor where the
+ * library holds its movie or episode already unless it replaces that file (an upgrade, or the
+ * owner's word), nor onto a taken path other than the replaced file's own and its sidecars'.
+ */
+function decide(p: Planner, media: TemplateMedia, place: Placement, video: DownloadFile): Decision {
+  const { choice, dir, rendered, destination } = place;
+  const claimed = isClaimed(p, destination);
+  const state = claimed ? 'taken' : p.world.destination(destination, video, choice.drive.path);
+  const files = choice.folder !== null ? (p.world.files?.(dir) ?? []) : [];
+  const names = heldVideos(media, rendered.name, rendered.stem, files, p.videoExtensions, state !== 'same');
+  if (names.length === 0) {
+    // `exists`, as for a file where a folder should be: something the scanner never writes through
+    // stands on the way, and the owner settles it (a real folder there, or `Import as…` elsewhere).
+    if (typeof state === 'object') return { exists: true, detail: `${state.link} is a symbolic link: files are placed only through real folders` };
+    return state === 'taken' ? { exists: true } : { exists: false, replaces: null };
+  }
+  const download = parseQuality(video.rel);
+  const forced = p.world.replace?.(video) === true;
+  // Probes are few: only of a file this download could replace, when its own quality is known.
+  const wanted =
+    !forced &&
+    p.opts.upgrades !== 'off' &&
+    names.length === 1 &&
+    episodesLacking(media, names[0]!).length === 0 &&
+    download.resolution !== null &&
+    download.source !== null;
+  const held = names.map((name): Held => {
+    const path = join(dir, name);
+    const sidecars = heldSidecars(name, files, p.videoExtensions, p.sidecarExtensions).map((s) => join(dir, s));
+    return { path, name, sidecars, ...heldQuality(p, path, name, wanted) };
+  });
+  const detail = heldDetail(media.kind, held, download);
+  const why = whyKept(p, media, held, download, forced);
+  if (why !== null) return { exists: true, detail: why === '' ? detail : `${detail}; not replaced: ${why}` };
+  if (typeof state === 'object') return { exists: true, detail: `${state.link} is a symbolic link: files are placed only through real folders` };
+  const replaced = held[0]!;
+  if (claimed || (state === 'taken' && !freedBy(replaced, destination))) return { exists: true, detail: `${detail}; not replaced: ${destination} is taken` };
+  return { exists: false, replaces: replaced };
+}
+
+/** Whether `path` is the replaced file's or one of its sidecars': free for the plan that replaces it, which recycles them first. */
+const freedBy = (held: Held | null, path: string) => held !== null && [held.path, ...held.sidecars].some((h) => h.toLowerCase() === path.toLowerCase());
+
 /** The sidecars' destinations beside their video, named for its stem; one that finds its name taken is skipped. */
-function placeSidecars(p: Planner, sidecars: readonly Attached<DownloadFile>[], place: Placement): PlannedMove['sidecars'] {
+function placeSidecars(p: Planner, sidecars: readonly Attached<DownloadFile>[], place: Placement, replaces: Held | null): PlannedMove['sidecars'] {
   const { dir, rendered, choice } = place;
   const moves: PlannedMove['sidecars'] = [];
   for (const s of sidecars) {
@@ -219,7 +335,7 @@ function placeSidecars(p: Planner, sidecars: readonly Attached<DownloadFile>[], 
       target = join(dir, `${rendered.stem}.${n}${suffix}`);
     }
     // Its video's folder, checked for links above.
-    if (isClaimed(p, target) || p.world.destination(target, s.file, choice.drive.path) === 'taken') {
+    if (isClaimed(p, target) || (p.world.destination(target, s.file, choice.drive.path) === 'taken' && !freedBy(replaces, target))) {
       p.skipped.push(skipEntry(s.file, 'exists'));
       continue;
     }
@@ -241,7 +357,14 @@ function holdPlacement(p: Planner, video: DownloadFile, place: Placement, moves:
   }
 }
 
-function planOf(video: DownloadFile, media: TemplateMedia, place: Placement, moves: PlannedMove['sidecars'], candidates: Candidate[] | null): Plan {
+function planOf(
+  video: DownloadFile,
+  media: TemplateMedia,
+  place: Placement,
+  moves: PlannedMove['sidecars'],
+  candidates: Candidate[] | null,
+  replaces: Held | null,
+): Plan {
   const numbered = media.kind === 'episode' && media.episodes.length > 0;
   return {
     source: video.path,
@@ -256,6 +379,7 @@ function planOf(video: DownloadFile, media: TemplateMedia, place: Placement, mov
     sidecars: moves.map((m) => ({ source: m.file.path, destination: m.destination })),
     quality: parseQuality(video.rel),
     ...(candidates !== null ? { candidates } : {}),
+    ...(replaces !== null ? { replaces: { path: replaces.path, quality: replaces.quality } } : {}),
   };
 }
 
@@ -282,13 +406,17 @@ function planVideo(p: Planner, video: DownloadFile, sidecars: readonly Attached<
   }
   const place = placement(found.media, found.folders, video, bytes, p.reserved, p.opts, p.world);
   if (!place) return reject('no_drive');
-  const blocked = destinationBlocked(p, found.media, place, video);
-  if (blocked) return reject('exists', blocked.detail);
+  const decision = decide(p, found.media, place, video);
+  if (decision.exists) return reject('exists', decision.detail);
+  const { replaces } = decision;
   claim(p, place.destination);
-  const moves = placeSidecars(p, sidecars, place);
+  const moves = placeSidecars(p, sidecars, place, replaces);
+  // Nothing else of this pass replaces them, nor goes where they are but this plan.
+  if (replaces !== null) for (const path of [replaces.path, ...replaces.sidecars]) claim(p, path);
   holdPlacement(p, video, place, moves);
   const candidates = found.readings.length > 1 ? candidatesOf(found.readings, video, bytes, p.opts, p.world) : null;
-  return { video, sidecars: moves, plan: planOf(video, found.media, place, moves, candidates) };
+  const plan = planOf(video, found.media, place, moves, candidates, replaces);
+  return { video, sidecars: moves, plan, ...(replaces !== null ? { replaces: { video: replaces.path, sidecars: replaces.sidecars } } : {}) };
 }
 
 /**
@@ -310,7 +438,17 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
     provider: world.provider,
     folderName: (f: ExistingFolder) => folderPathOf(world, f),
   };
-  const p: Planner = { opts, world, videoExtensions: types.videoExtensions, identifyContext, skipped, claimed: new Set(), reserved: new Map() };
+  const p: Planner = {
+    opts,
+    world,
+    videoExtensions: types.videoExtensions,
+    sidecarExtensions: new Set([...types.subtitleExtensions, '.nfo']),
+    identifyContext,
+    skipped,
+    claimed: new Set(),
+    reserved: new Map(),
+    probes: new Set(),
+  };
   // Largest first: when two downloads want one destination the bigger (better) copy wins, and the
   // big files get the pick of the drives.
   const order = [...chosen].sort((a, b) => b.size - a.size || (a.rel < b.rel ? -1 : 1));
@@ -323,5 +461,5 @@ export function planPass(files: readonly DownloadFile[], opts: PlanOptions, worl
   plans.sort((a, b) => (a.video.rel < b.video.rel ? -1 : 1));
   const reported = kept ? skipped.filter((e) => kept.has(e.source)) : skipped;
   reported.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  return { plans, skipped: reported };
+  return { plans, skipped: reported, probes: [...p.probes].sort() };
 }

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { chooseDrive, type DriveChoice, type ExistingFolder, type Section } from './choose-drive.ts';
-import { extensionOf } from './download-rules.ts';
+import { extensionOf, stemOf } from './download-rules.ts';
 import { seasonOfFolder } from '../parse/season-folder.ts';
 import { titleYearOfFolder } from '../library/classify.ts';
 import { folderTitleKey } from '../library/title-match.ts';
 import { titleKey } from '../parse/title-key.ts';
 import { parseQuality } from '../parse/quality.ts';
-import { episodeOfFile } from '../library/episode-file.ts';
+import { episodeOfFile, type EpisodeNumbers } from '../library/episode-file.ts';
 import { isExtraFile } from '../library/extras.ts';
 import type { Reading } from './identify.ts';
 import { toTemplateMedia } from './recognise.ts';
@@ -41,30 +41,62 @@ function existingSeasonFolder(rendered: string, existing: readonly string[]): st
 }
 
 /**
- * The video of an existing movie or season folder that holds this download's movie or episode
- * already under another name, or null: the same name in another container (`Movie (2010).mp4`, as
- * the transcoder leaves it, for a new `.mkv`), or for an episode any name that says the same
- * episode (an earlier download spelled the series otherwise, `Law and Order` for `Law & Order`, or
- * an older template named it; only names that carry their season or air date are read). The
- * destination's own name is left to `world.destination`, which knows a move cut short.
+ * The videos of an existing movie or season folder that hold this download's movie or episode
+ * already: the same name in another container (`Movie (2010).mp4`, as the transcoder leaves it,
+ * for a new `.mkv`), or for an episode any name that says one of its episodes (an earlier download
+ * spelled the series otherwise, `Law and Order` for `Law & Order`, or an older template named it;
+ * only names that carry their season or air date are read). The destination's own name counts
+ * only with `exact`: a file there may be this very download, a move cut short, which
+ * `world.destination` knows.
  */
-export function heldVideo(media: TemplateMedia, name: string, stem: string, files: readonly string[], videoExtensions: ReadonlySet<string>): string | null {
+export function heldVideos(
+  media: TemplateMedia,
+  name: string,
+  stem: string,
+  files: readonly string[],
+  videoExtensions: ReadonlySet<string>,
+  exact: boolean,
+): string[] {
+  const held: string[] = [];
   for (const other of files) {
     const ext = extensionOf(other);
-    if (other === name || !videoExtensions.has(ext)) continue;
+    if ((other === name && !exact) || !videoExtensions.has(ext)) continue;
     const otherStem = other.slice(0, -ext.length);
-    if (otherStem.toLowerCase() === stem.toLowerCase()) return other;
+    if (otherStem.toLowerCase() === stem.toLowerCase()) {
+      held.push(other);
+      continue;
+    }
     // A sample or featurette named for the episode (`Show - S01E05 - sample.mkv`) does not hold it.
     if (media.kind !== 'episode' || isExtraFile(otherStem, media.title)) continue;
-    const held = episodeOfFile(otherStem, null);
-    if (!held) continue;
+    const numbers = episodeOfFile(otherStem, null);
+    if (!numbers) continue;
     const same =
       media.episodes.length > 0
-        ? held.season === media.season && held.episodes.some((e) => media.episodes.includes(e))
-        : held.air_date !== null && held.air_date === media.air_date;
-    if (same) return other;
+        ? numbers.season === media.season && numbers.episodes.some((e) => media.episodes.includes(e))
+        : numbers.air_date !== null && numbers.air_date === media.air_date;
+    if (same) held.push(other);
   }
-  return null;
+  return held;
+}
+
+/** The season and episodes (or air date) a library video's name gives, read as heldVideos reads it. */
+export function heldEpisodes(name: string): EpisodeNumbers | null {
+  return episodeOfFile(stemOf(name), null);
+}
+
+/**
+ * A held video's sidecars: the subtitles and .nfo beside it named for its stem (`Heat (1995).en.srt`,
+ * `Heat (1995).nfo`), none of which a video of a longer stem there (`Heat (1995).part2.mkv`) names.
+ */
+export function heldSidecars(video: string, files: readonly string[], videoExtensions: ReadonlySet<string>, sidecarExtensions: ReadonlySet<string>): string[] {
+  const lowerStem = (f: string) => stemOf(f).toLowerCase();
+  const own = lowerStem(video);
+  const longer = files.filter((f) => f !== video && videoExtensions.has(extensionOf(f)) && lowerStem(f).startsWith(`${own}.`)).map(lowerStem);
+  return files.filter((f) => {
+    if (!sidecarExtensions.has(extensionOf(f))) return false;
+    const lower = f.toLowerCase();
+    return lower.startsWith(`${own}.`) && !longer.some((l) => lower.startsWith(`${l}.`));
+  });
 }
 
 /**

@@ -210,7 +210,13 @@ describe.skipIf(fx.skip !== null)('a pass with dry_run off, across filesystems',
     put(s.downloads, 'Heat.1995.mkv');
     const existing = put(s.drive, 'Movies/Heat (1995)/Heat (1995).mkv', 10);
     const result = await pass(s);
-    expect(result.skipped).toEqual([{ source: join(s.downloads, 'Heat.1995.mkv'), reason: 'exists' }]);
+    expect(result.skipped).toEqual([
+      {
+        source: join(s.downloads, 'Heat.1995.mkv'),
+        reason: 'exists',
+        detail: `the library holds this movie already: ${existing} (quality unknown); this download: quality unknown`,
+      },
+    ]);
     expect(statSync(existing).size).toBe(10);
     expect(existsSync(join(s.downloads, 'Heat.1995.mkv'))).toBe(true);
   });
@@ -697,7 +703,9 @@ describe('copy mode and a library file of the same size and mtime as a download'
     expect(readFileSync(own).equals(Buffer.alloc(2 * MB, 7))).toBe(true);
     expect(undo).toBe('no import 1 in the history');
     expect(result.moves).toEqual([]);
-    expect(result.skipped).toEqual([{ source: src, reason: 'exists' }]);
+    expect(result.skipped).toEqual([
+      { source: src, reason: 'exists', detail: `the library holds this movie already: ${own} (quality unknown); this download: quality unknown` },
+    ]);
     expect(await readHistory(s.data)).toEqual([]);
   });
 

@@ -101,6 +101,24 @@ describe('scannerService', () => {
     expect(submitted).toEqual([{ name: 'manual-import', payload: { path, as, remember: false }, waitSeconds: 3 }]);
   });
 
+  it("queues a replace the preview planned as a replacement, with the owner's word in the job", async () => {
+    await mkdir(join(dir, 'drive/Movies/Some Movie (2001)'), { recursive: true });
+    const held = join(dir, 'drive/Movies/Some Movie (2001)/Some Movie (2001).mkv');
+    await writeFile(held, 'held');
+    const path = join(dir, 'downloads', 'Some.Movie.2001.720p.HDTV.x264-GRP.mkv');
+    await writeFile(path, 'video');
+    await utimes(path, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    const as = { kind: 'movie' as const, title: 'Some Movie', year: 2001 };
+    await expect(service().manualImport({ path, as, remember: false, replace: false }, { dryRun: true, wait: 3, log })).rejects.toMatchObject({
+      code: 'conflict',
+      details: { reason: 'exists' },
+    });
+    const preview = await service().manualImport({ path, as, remember: false, replace: true }, { dryRun: true, wait: 3, log });
+    expect(preview).toMatchObject({ kind: 'preview', preview: { plan: { destination: held, replaces: { path: held } } } });
+    await service().manualImport({ path, as, remember: false, replace: true }, { dryRun: false, wait: 3, log });
+    expect(submitted).toEqual([{ name: 'manual-import', payload: { path, as, remember: false, replace: true }, waitSeconds: 3 }]);
+  });
+
   it('refuses remember on a movie and a path outside the downloads before any job', async () => {
     const path = join(dir, 'downloads', 'Some.Movie.2001.mkv');
     await writeFile(path, 'video');

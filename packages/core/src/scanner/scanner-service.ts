@@ -4,6 +4,7 @@ import { AppError } from '../errors.ts';
 import type { HistoryStore } from '../history/history-log.ts';
 import type { Logger } from '../logging/logger.ts';
 import { checkSources } from './chosen-sources.ts';
+import { fileType } from './download-rules.ts';
 import { libraryFoldersOf } from './downloads-in-library.ts';
 import { checkManualRequest, nothingImported, resolveManualTarget } from './manual-import.ts';
 import type { PassesStore } from './pass-list.ts';
@@ -39,8 +40,6 @@ export interface ScannerServiceDeps {
   /** Saves settings under the settings lock, given the config as saved at that moment. */
   updateSettings(patch: (saved: Config) => { library: { aliases: Alias[] } }): Promise<Config>;
 }
-
-const REPLACE_LATER = 'replace: replacing a library file comes with upgrades, and is not done yet';
 
 /**
  * What the scanner does for the API's routes: passes, the library scan, manual imports and the
@@ -94,17 +93,20 @@ export function scannerService(deps: ScannerServiceDeps) {
         log: opts.log,
         nowMs: Date.now(),
         records: await deps.history().read(),
-        manual: { target, as: req.as },
+        manual: { target, as: req.as, replace: req.replace },
       });
       const refusal = nothingImported(planned.plans, planned.skipped, cfg.library.video_extensions);
-      if (refusal && req.replace && (refusal.details as { reason?: string }).reason === 'exists') {
-        throw new AppError('conflict', `${refusal.message}; ${REPLACE_LATER}`, refusal.details);
-      }
       if (refusal) throw refusal;
-      // Replace asked for, and some of a pack held already: importing the rest would ignore the request.
-      const held = planned.skipped.find((k) => k.reason === 'exists');
+      // Replace asked for, and a video of a pack whose held file cannot be replaced (it holds other
+      // episodes too, or several files hold it): importing the rest would ignore the request.
+      const types = { videoExtensions: new Set(cfg.library.video_extensions), subtitleExtensions: new Set<string>() };
+      const held = planned.skipped.find((k) => k.reason === 'exists' && fileType(k.source, types) === 'video');
       if (req.replace && held) {
-        throw new AppError('conflict', `${held.source}: the library holds it already; ${REPLACE_LATER}`, { reason: 'exists', path: held.source });
+        throw new AppError('conflict', `${held.source} cannot replace the library's file of it${held.detail ? ` (${held.detail})` : ''}`, {
+          reason: 'exists',
+          path: held.source,
+          ...(held.detail ? { detail: held.detail } : {}),
+        });
       }
       const plans = planned.plans.map((p) => p.plan);
       if (opts.dryRun || cfg.app.dry_run) {
@@ -113,7 +115,8 @@ export function scannerService(deps: ScannerServiceDeps) {
           : { dry_run: true as const, plan: plans[0]!, skipped: planned.skipped };
         return { kind: 'preview' as const, preview };
       }
-      return await deps.jobs.submit('manual-import', { path: req.path, as: req.as, remember: req.remember }, { waitSeconds: opts.wait });
+      const payload = { path: req.path, as: req.as, remember: req.remember, ...(req.replace ? { replace: true } : {}) };
+      return await deps.jobs.submit('manual-import', payload, { waitSeconds: opts.wait });
     },
 
     /** Under the settings lock: an alias a manual import remembered meanwhile stays. Returns the aliases left. */

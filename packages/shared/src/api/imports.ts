@@ -36,7 +36,7 @@ export const manualImportBody = z.strictObject({
   as: manualAsSchema,
   /** Episodes: save the download's series name as an alias of the library folder it went into. */
   remember: z.boolean({ error: 'must be true or false' }).default(false),
-  /** Replacing an existing destination comes with upgrades; true is refused for now. */
+  /** The library's file of this movie or episode (and its sidecars) goes to the recycle bin and the download takes its place, whatever their qualities. */
   replace: z.boolean({ error: 'must be true or false' }).default(false),
 });
 

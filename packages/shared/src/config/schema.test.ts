@@ -59,6 +59,7 @@ describe('DEFAULT_CONFIG', () => {
         episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
         sample_max_bytes: 52428800,
         transfer: 'move',
+        upgrades: 'better',
         aliases: [],
         recycle_bin: true,
         recycle_days: 30,

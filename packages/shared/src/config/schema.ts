@@ -114,6 +114,9 @@ export const drivesSection = z
 export const TRANSFER_MODES = ['move', 'hardlink', 'copy'] as const;
 export type TransferMode = (typeof TRANSFER_MODES)[number];
 
+/** `[library] upgrades`: `better` replaces a held file with a download that ranks higher; `off` never replaces. */
+export const UPGRADE_MODES = ['better', 'off'] as const;
+
 /**
  * A series name as downloads spell it, and the library folder's title it means (`Doctor Who (2005)`):
  * what the owner settled once in a manual import, so the next download goes there by itself.
@@ -151,6 +154,8 @@ export const librarySection = z.strictObject({
   episode_template: z.string().min(1).max(512),
   sample_max_bytes: z.number().int().min(0),
   transfer: z.enum(TRANSFER_MODES),
+  /** `better`: a download that ranks above the library's file of its movie or episode replaces it (the old one to the recycle bin). */
+  upgrades: z.enum(UPGRADE_MODES),
   aliases: aliasList,
   /** A library file the service replaces or removes goes to `<drive>/.recycle/<date>/` rather than away. */
   recycle_bin: z.boolean(),
@@ -303,6 +308,7 @@ export const DEFAULT_CONFIG: Config = {
     episode_template: '{series}/Season {season:00}/{series} - S{season:00}E{episode:00}{ext}',
     sample_max_bytes: 52_428_800,
     transfer: 'move',
+    upgrades: 'better',
     aliases: [],
     recycle_bin: true,
     recycle_days: 30,

@@ -39,6 +39,7 @@ export const SETTING_LABELS: Readonly<Record<string, { label: string; unit?: str
   'library.episode_template': { label: 'Episode name template' },
   'library.sample_max_bytes': { label: 'Samples: largest size', unit: 'bytes' },
   'library.transfer': { label: 'Import by' },
+  'library.upgrades': { label: 'Upgrades' },
   'library.aliases': { label: 'Series aliases' },
   'library.recycle_bin': { label: 'Recycle bin' },
   'library.recycle_days': { label: 'Recycle bin: days kept', unit: 'days' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { QueueName } from './queues.ts';
 import { aliasSchema, TRANSFER_MODES } from '../config/schema.ts';
 import { manualImportPayloadSchema } from './manual-import.ts';
-import { storedQuality } from '../media/quality.ts';
+import { qualitySchema, storedQuality } from '../media/quality.ts';
 
 const nullableString = z.string().nullable();
 
@@ -40,6 +40,12 @@ export const planSchema = z.object({
   quality: storedQuality,
   /** The readings weighed, where the name read more than one way. */
   candidates: z.array(candidateSchema).optional(),
+  /**
+   * The library file this download replaces (an upgrade, or a manual import's `replace`), with
+   * what its name or probed picture says of its quality; it goes to the recycle bin first. Absent
+   * or null: none.
+   */
+  replaces: z.object({ path: z.string(), quality: qualitySchema }).nullable().optional(),
 });
 
 export const moveSchema = planSchema.extend({

@@ -82,5 +82,7 @@ export const manualImportPayloadSchema = z.strictObject({
     .regex(/^\/[^\0]*$/, 'must be an absolute path without NUL bytes'),
   as: manualAsSchema,
   remember: z.boolean(),
+  /** Its videos replace the library's files of them, whatever their qualities; absent in jobs queued before it. */
+  replace: z.boolean().optional(),
 });
 export type ManualImportPayload = z.infer<typeof manualImportPayloadSchema>;
