@@ -88,34 +88,7 @@ function send(path: string, f: Form, preview: boolean) {
   );
 }
 
-/**
- * The library file a replacing import sends to the recycle bin, where the answer names it (a plan's
- * `replaced`, as a move record names it once done); read loosely until the typed client has it.
- */
-function replacedOf(plan: unknown): { path: string; recycled_to?: string } | null {
-  const r = typeof plan === 'object' && plan !== null && 'replaced' in plan ? plan.replaced : null;
-  if (typeof r !== 'object' || r === null || !('path' in r) || typeof r.path !== 'string') return null;
-  return { path: r.path, ...('recycled_to' in r && typeof r.recycled_to === 'string' ? { recycled_to: r.recycled_to } : {}) };
-}
-
-/** What Replace will do with the file the library holds, said beside the destination before anything moves. */
-function ReplaceNote({ plan }: { plan: unknown }) {
-  const held = replacedOf(plan);
-  return (
-    <p className="warning" data-testid="replace-note">
-      Replace: {held ? <span className="path">{held.path}</span> : 'the file the library holds for it'} goes to the recycle bin
-      {held?.recycled_to ? (
-        <>
-          {' '}
-          (<span className="path">{held.recycled_to}</span>)
-        </>
-      ) : null}{' '}
-      first; Library → Recycle bin can put it back.
-    </p>
-  );
-}
-
-function Outcome({ answer, asked, replace }: { answer: Answer; asked: 'preview' | 'import'; replace: boolean }) {
+function Outcome({ answer, asked }: { answer: Answer; asked: 'preview' | 'import' }) {
   if ('job' in answer) return <p role="status">The import was queued; it shows under Activity once it has run.</p>;
   if ('moves' in answer) {
     return (
@@ -147,15 +120,14 @@ function Outcome({ answer, asked, replace }: { answer: Answer; asked: 'preview' 
             </span>
             {p.sidecars.length > 0 ? <span className="muted"> with {p.sidecars.length === 1 ? 'its sidecar' : `${p.sidecars.length} sidecars`}</span> : null}
             {p.replaces ? (
-              <span className="muted">
+              <span className="warning" data-testid="replace-note">
                 , replacing <span className="path">{p.replaces.path}</span> ({qualityLabel(p.replaces.quality) ?? 'quality unknown'}), which goes to the recycle
-                bin
+                bin first; Library → Recycle bin can put it back
               </span>
             ) : null}
           </li>
         ))}
       </ul>
-      {replace ? plans.map((p) => <ReplaceNote key={p.source} plan={p} />) : null}
       {answer.skipped.length > 0 ? (
         <p className="muted">Left behind: {answer.skipped.map((s) => `${s.source}${s.detail ? ` (${s.detail})` : ''}`).join('; ')}</p>
       ) : null}
@@ -316,8 +288,8 @@ function ImportDialog({ path, candidates, reason, onClose }: { path: string; can
               {problem(error)}
             </p>
           ) : null}
-          {preview.data && !run.data ? <Outcome answer={preview.data} asked="preview" replace={form.replace} /> : null}
-          {run.data ? <Outcome answer={run.data} asked="import" replace={form.replace} /> : null}
+          {preview.data && !run.data ? <Outcome answer={preview.data} asked="preview" /> : null}
+          {run.data ? <Outcome answer={run.data} asked="import" /> : null}
           <div className="actions">
             <button type="button" onClick={() => preview.mutate()} disabled={busy}>
               Preview
