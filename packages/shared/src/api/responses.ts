@@ -11,7 +11,7 @@ import {
   releaseProvidersSection,
   themeSection,
   transcoderSection,
-  TRANSFER_MODES,
+  HISTORY_MODES,
 } from '../config/schema.ts';
 import {
   droppedStreamSchema,
@@ -280,7 +280,8 @@ export const downloadFileSchema = listedFileSchema.extend({ imported: importedRe
 export const historyItemSchema = z.object({
   id: z.number().int(),
   at: iso,
-  mode: z.enum(TRANSFER_MODES),
+  /** `rename`: a library file or folder renamed in place by POST /api/library/organize (source: its old path). */
+  mode: z.enum(HISTORY_MODES),
   /** How the video got there: `link`, or `copy` where hardlink mode met another filesystem. */
   method: z.enum(['rename', 'link', 'copy']),
   source: z.string(),
