@@ -262,7 +262,7 @@ async function applyGroup(group: Group, ctx: GroupContext): Promise<{ ok: true; 
   const noted: PendingRenames['renames'] = [];
   for (const r of group) {
     const dir = await realPathOf(dirname(r.from)).catch(() => null);
-    if (dir === null || !ctx.roots.some((root) => isInside(dir, root) && dir !== root)) {
+    if (dir === null || !ctx.roots.some((root) => isInside(dir, root))) {
       return { ok: false, reason: `${r.from} lies outside the library folders by its real path` };
     }
     if (dirname(r.to) !== dirname(r.from)) return { ok: false, reason: `${r.to} is not in the folder of ${r.from}` };
