@@ -434,8 +434,8 @@ export interface paths {
         get: operations["getLibraryOrganize"];
         put?: never;
         /**
-         * Preview the renames GET /api/library/organize lists, or some of them
-         * @description With dry run on (`app.dry_run`): the renames whose `from` is named in `paths` (absent: all), none carried out. Carrying them out is not built yet: with dry run off the answer is a 409 and nothing is renamed.
+         * Carry out the renames GET /api/library/organize lists, or some of them
+         * @description The renames whose `from` is named in `paths` (absent: all; naming a video or one of its sidecars takes the whole group). With dry run on (`app.dry_run`): only listed, none carried out, no job. Otherwise a `library-organize` job on the `library` queue (its progress `{done, total}`) plans them again from the index and renames group by group (a video with its sidecars, or a folder), rename(2) within the folder only, never onto a path that is there; a group whose files changed since the scan, whose target is taken or that another filesystem lies across is skipped with why. Each group becomes a history item of mode `rename`, undone by POST /api/history/{id}/undo; the index takes the new names without a rescan. Journaled: a worker killed mid-way leaves every file at its old or its new name, and the next worker finishes or takes back the group it was in. Each rename changes only the last segment of its path; they run in the order listed, a folder's files (under the folder's current name) before the folder.
          */
         post: operations["postLibraryOrganize"];
         delete?: never;
@@ -1324,7 +1324,7 @@ export interface components {
             /** @description ISO-8601 UTC time */
             at: string;
             /** @enum {string} */
-            mode: "move" | "hardlink" | "copy";
+            mode: "move" | "hardlink" | "copy" | "rename";
             /** @enum {string} */
             method: "rename" | "link" | "copy";
             source: string;
@@ -4147,7 +4147,10 @@ export interface operations {
     };
     postLibraryOrganize: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds to wait for the job (0 = answer 202 at once). */
+                wait?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4158,13 +4161,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The renames chosen (dry run), or what the job renamed and skipped */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LibraryOrganizeDryRun"];
+                    "application/json": components["schemas"]["LibraryOrganizeDryRun"] | {
+                        renamed: {
+                            from: string;
+                            to: string;
+                        }[];
+                        skipped: {
+                            from: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Accepted: the job runs on; follow status_url */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
                 };
             };
             /** @description a bad body, or a path that is not absolute, holds "." or "..", lies outside the library folders or is no rename GET /api/library/organize lists; details.key names it; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
@@ -4185,7 +4206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4194,7 +4215,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description dry run is off: renaming is not built yet */
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a named rename was proposed, but its file is gone or changed since the library scan, or its new name is taken; details.key names it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4223,6 +4253,15 @@ export interface operations {
             };
             /** @description internal error (never with a stack trace) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
