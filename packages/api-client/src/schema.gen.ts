@@ -1504,6 +1504,7 @@ export interface components {
                 reason: string;
             }[];
         };
+        LibraryOrganizeAnswer: components["schemas"]["LibraryOrganizeDryRun"] | components["schemas"]["LibraryOrganizeResult"];
         LibraryOrganizeDryRun: {
             /** @enum {boolean} */
             dry_run: true;
@@ -1518,6 +1519,16 @@ export interface components {
         LibraryOrganizeRequest: {
             /** @description The `from` of renames GET /api/library/organize lists; absent: all of them */
             paths?: string[];
+        };
+        LibraryOrganizeResult: {
+            renamed: {
+                from: string;
+                to: string;
+            }[];
+            skipped: {
+                from: string;
+                reason: string;
+            }[];
         };
         LibraryScanResult: {
             summary: components["schemas"]["LibrarySummary"];
@@ -4167,16 +4178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LibraryOrganizeDryRun"] | {
-                        renamed: {
-                            from: string;
-                            to: string;
-                        }[];
-                        skipped: {
-                            from: string;
-                            reason: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LibraryOrganizeAnswer"];
                 };
             };
             /** @description Accepted: the job runs on; follow status_url */

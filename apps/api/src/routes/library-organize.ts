@@ -1,14 +1,13 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { accumulate, AppError } from '@mo/core';
 import { planOrganize, type OrganizeItem, type Rename } from '@mo/core/scanner';
 import {
   jobAcceptedResponse,
   libraryOrganizeBody,
-  libraryOrganizeDryRunResponse,
+  libraryOrganizeAnswer,
   libraryOrganizeResponse,
-  libraryOrganizeResultSchema,
   type IndexItem,
 } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
@@ -48,7 +47,7 @@ const postLibraryOrganize = createRoute({
   tags: ['library'],
   request: { query: waitQuery, body: body(libraryOrganizeBody) },
   responses: {
-    200: json(z.union([libraryOrganizeDryRunResponse, libraryOrganizeResultSchema]), 'The renames chosen (dry run), or what the job renamed and skipped'),
+    200: json(libraryOrganizeAnswer, 'The renames chosen (dry run), or what the job renamed and skipped'),
     202: json(jobAcceptedResponse, 'Accepted: the job runs on; follow status_url'),
     ...errors({
       ...JOB_ERRORS,

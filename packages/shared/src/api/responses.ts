@@ -17,6 +17,7 @@ import {
   droppedStreamSchema,
   JOB_STATES,
   librarySummarySchema,
+  libraryOrganizeResultSchema,
   moveSchema,
   passCountsSchema,
   passSummarySchema,
@@ -229,6 +230,9 @@ export const libraryOrganizeResponse = z.object({ scanned_at: nullableIso, renam
 
 /** POST /api/library/organize with dry run on: the renames chosen, none carried out. */
 export const libraryOrganizeDryRunResponse = z.object({ dry_run: z.literal(true), renames: organizeRenames });
+
+/** POST /api/library/organize: the renames chosen (dry run), or what its job renamed and skipped. */
+export const libraryOrganizeAnswer = z.union([libraryOrganizeDryRunResponse, libraryOrganizeResultSchema]);
 
 export const dashboardResponse = z.object({
   dry_run: z.boolean(),
