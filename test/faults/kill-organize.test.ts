@@ -36,10 +36,11 @@ afterAll(async () => {
   await dropPrefix(redisUrl, prefix);
 });
 
-const exists = (path: string) => stat(path).then(
-  () => true,
-  () => false,
-);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Every file under `dir`: its content (unique here) → its path relative to `dir`. */
 async function filesByContent(dir: string): Promise<Map<string, string[]>> {
@@ -128,7 +129,7 @@ describe('SIGKILL during an organize job', () => {
     await check('after the retry', 'new');
 
     const items = [];
-    for (let before: number | null = null; ; ) {
+    for (let before: number | null = null; ;) {
       const page = historyResponse.parse(json(await send(port, 'GET', `/api/history?limit=500${before ? `&before=${before}` : ''}`)));
       items.push(...page.items);
       if (page.next === null) break;
@@ -140,7 +141,10 @@ describe('SIGKILL during an organize job', () => {
     // The history matches the disk: a folder's record names its new path, a file's the path it had under the folder's old name.
     for (const h of items) {
       const release = relative(movies, h.source).split('/')[0]!;
-      const title = relative(movies, h.destination).split('/').at(-1)!.replace(/\.mkv$/, '');
+      const title = relative(movies, h.destination)
+        .split('/')
+        .at(-1)!
+        .replace(/\.mkv$/, '');
       const onDisk = h.sidecars.length === 0 ? h.destination : join(movies, title, relative(join(movies, release), h.destination));
       if (!(await exists(onDisk))) problems.push(`history ${h.id}: ${onDisk} is not there`);
       if (await exists(h.source)) problems.push(`history ${h.id}: ${h.source} is still there`);

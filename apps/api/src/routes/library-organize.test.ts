@@ -193,7 +193,9 @@ describe('POST /api/library/organize with dry run off', () => {
       skipped: [],
     });
     expect(await readdir(season)).toEqual(['Lost - S01E01.en.srt', 'Lost - S01E01.mkv', 'lost.s01e02.mkv']);
-    const history = (await (await t.app.request('/api/history')).json()) as { items: { id: number; mode: string; source: string; destination: string; sidecars: unknown[] }[] };
+    const history = (await (await t.app.request('/api/history')).json()) as {
+      items: { id: number; mode: string; source: string; destination: string; sidecars: unknown[] }[];
+    };
     expect(history.items).toHaveLength(1);
     expect(history.items[0]).toMatchObject({
       mode: 'rename',

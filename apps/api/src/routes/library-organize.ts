@@ -3,13 +3,7 @@ import { join } from 'node:path';
 import { createRoute } from '@hono/zod-openapi';
 import { accumulate, AppError } from '@mo/core';
 import { planOrganize, type OrganizeItem, type Rename } from '@mo/core/scanner';
-import {
-  jobAcceptedResponse,
-  libraryOrganizeBody,
-  libraryOrganizeAnswer,
-  libraryOrganizeResponse,
-  type IndexItem,
-} from '@mo/shared';
+import { jobAcceptedResponse, libraryOrganizeBody, libraryOrganizeAnswer, libraryOrganizeResponse, type IndexItem } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
 import { runJob } from '../http/jobs.ts';
@@ -97,7 +91,11 @@ function refusal(path: string, libraryFolders: readonly string[], proposed: Read
 async function changedOnDisk(rename: Rename, item: { bytes: number; mtime_ms: number } | undefined): Promise<string | null> {
   const from = await lstat(rename.from).catch(() => null);
   if (from === null) return 'is gone since the library scan';
-  if (rename.kind === 'folder' ? !from.isDirectory() : !from.isFile() || (item !== undefined && (from.size !== item.bytes || Math.abs(from.mtimeMs - item.mtime_ms) >= 1))) {
+  if (
+    rename.kind === 'folder'
+      ? !from.isDirectory()
+      : !from.isFile() || (item !== undefined && (from.size !== item.bytes || Math.abs(from.mtimeMs - item.mtime_ms) >= 1))
+  ) {
     return 'changed since the library scan';
   }
   const to = await lstat(rename.to).catch(() => null);

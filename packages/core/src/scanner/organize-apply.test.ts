@@ -130,7 +130,11 @@ describe('applyOrganize', () => {
     await put('Movies/Heat.1995.1080p.BluRay/Heat (1995).en.srt', 'came later');
     await appendFile(join(drive, 'TV/Lost/Season 1/lost.s01e01.mkv'), 'grown');
     const ghost = join(drive, 'TV/Lost/Season 1/lost.s01e09.mkv');
-    const result = await apply([join(drive, 'Movies/Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.x264-GRP.mkv'), join(drive, 'TV/Lost/Season 1/lost.s01e01.en.srt'), ghost]);
+    const result = await apply([
+      join(drive, 'Movies/Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.x264-GRP.mkv'),
+      join(drive, 'TV/Lost/Season 1/lost.s01e01.en.srt'),
+      ghost,
+    ]);
     expect(result.renamed).toEqual([]);
     expect(result.skipped.map((s) => [s.from.slice(drive.length + 1), s.reason.replace(drive, '')])).toEqual([
       ['TV/Lost/Season 1/lost.s01e09.mkv', 'is no longer a rename GET /api/library/organize lists'],
@@ -186,7 +190,11 @@ describe('recoverOrganizeLocked', () => {
     await note(heatFiles);
     await rename(heatFiles[0]!.from, heatFiles[0]!.to);
 
-    expect(await data().journals().locked(() => recoverOrganizeLocked(data(), log))).toEqual({ groups: 2 });
+    expect(
+      await data()
+        .journals()
+        .locked(() => recoverOrganizeLocked(data(), log)),
+    ).toEqual({ groups: 2 });
     expect(await readdir(season)).toEqual(['Lost - S01E01.en.srt', 'Lost - S01E01.mkv']);
     expect(await readdir(heat)).toEqual(['Heat.1995.1080p.BluRay.x264-GRP.en.srt', 'Heat.1995.1080p.BluRay.x264-GRP.mkv']);
     const history = await data().history().read();
@@ -196,7 +204,11 @@ describe('recoverOrganizeLocked', () => {
     expect(await indexedPaths()).toContain('TV/Lost/Season 1/Lost - S01E01.mkv');
     expect(await readdir(join(cfg.paths.data, 'scanner/organize'))).toEqual([]);
     // Settled once: asked again, nothing is recorded twice.
-    expect(await data().journals().locked(() => recoverOrganizeLocked(data(), log))).toEqual({ groups: 0 });
+    expect(
+      await data()
+        .journals()
+        .locked(() => recoverOrganizeLocked(data(), log)),
+    ).toEqual({ groups: 0 });
     expect(await data().history().read()).toHaveLength(1);
   });
 });

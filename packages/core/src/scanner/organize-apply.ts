@@ -268,7 +268,8 @@ async function applyGroup(group: Group, ctx: GroupContext): Promise<{ ok: true; 
     if (dirname(r.to) !== dirname(r.from)) return { ok: false, reason: `${r.to} is not in the folder of ${r.from}` };
     const why = await refusal(r, r.kind === 'folder' ? undefined : ctx.items.get(r.from), undefined);
     if (why.reason !== '') return { ok: false, reason: why.reason };
-    if (r.kind === 'folder' ? !why.seen!.isDir : !why.seen!.isFile) return { ok: false, reason: `${r.from} is no longer a ${r.kind === 'folder' ? 'folder' : 'file'}` };
+    if (r.kind === 'folder' ? !why.seen!.isDir : !why.seen!.isFile)
+      return { ok: false, reason: `${r.from} is no longer a ${r.kind === 'folder' ? 'folder' : 'file'}` };
     noted.push({ from: r.from, to: r.to, id: identityOf(why.seen!) });
   }
   const note = await ctx.journals.organize().begin({ job: ctx.job, renames: noted, recorded: null });
@@ -286,7 +287,10 @@ async function applyGroup(group: Group, ctx: GroupContext): Promise<{ ok: true; 
         await rename(r.from, r.to);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        reason = code === 'EXDEV' ? `${r.to} is on another filesystem: a rename cannot reach it` : `${r.from} could not be renamed (${code ?? (err as Error).message})`;
+        reason =
+          code === 'EXDEV'
+            ? `${r.to} is on another filesystem: a rename cannot reach it`
+            : `${r.from} could not be renamed (${code ?? (err as Error).message})`;
       }
     }
     if (reason !== '') {

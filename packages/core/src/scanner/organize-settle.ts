@@ -52,8 +52,7 @@ export interface RenameUndoFile {
 }
 
 export type RenameUndoPlan =
-  | { ok: true; steps: RenameUndoFile[] }
-  | { ok: false; reason: 'destination_changed' | 'source_taken'; path: string; message: string };
+  { ok: true; steps: RenameUndoFile[] } | { ok: false; reason: 'destination_changed' | 'source_taken'; path: string; message: string };
 
 /**
  * Taking a rename back, file by file (the video then its sidecars, or the folder), or why not: all

@@ -68,7 +68,8 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
         const record = history.records().find((r) => r.id === opts.id);
         if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
         if (record.mode === 'rename') {
-          if (record.undone_at !== null) throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
+          if (record.undone_at !== null)
+            throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
           const restored = await undoRename(record, history, { dryRun: opts.dryRun, now });
           return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass };
         }
