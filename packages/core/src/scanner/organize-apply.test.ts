@@ -148,6 +148,29 @@ describe('applyOrganize', () => {
     expect(await data().history().read()).toEqual([]);
   });
 
+  it('stopped mid-way (cancelled, or the worker shutting down), keeps what it renamed, recorded and indexed, and throws for the retry', async () => {
+    await library();
+    const stop = new AbortController();
+    const run = applyOrganize({
+      config: cfg,
+      data: data(),
+      jobId: 'job-1',
+      log,
+      signal: stop.signal,
+      progress: (p) => {
+        if (p.done >= 2) stop.abort(new Error('the worker is shutting down'));
+      },
+    });
+    await expect(run).rejects.toThrow('shutting down');
+    expect(await readdir(join(drive, 'Movies/Heat.1995.1080p.BluRay'))).toEqual(['Heat (1995).en.srt', 'Heat (1995).mkv']);
+    expect(await readdir(join(drive, 'TV/Lost/Season 1'))).toEqual(['lost.s01e01.en.srt', 'lost.s01e01.mkv']);
+    expect(await data().history().read()).toHaveLength(1);
+    expect(await indexedPaths()).toContain('Movies/Heat.1995.1080p.BluRay/Heat (1995).mkv');
+    expect(await readdir(join(cfg.paths.data, 'scanner/organize'))).toEqual([]);
+    // The retry carries out the rest.
+    expect((await apply()).renamed).toHaveLength(3);
+  });
+
   it('skips a group whose folder is reached through a link out of the library folders', async () => {
     await put('Movies/Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.x264-GRP.mkv');
     await indexNow();

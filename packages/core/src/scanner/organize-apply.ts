@@ -222,10 +222,8 @@ export async function applyOrganize(opts: OrganizeApplyOptions): Promise<Organiz
       const notes: (() => Promise<void>)[] = [];
       for (const group of chosen) {
         held();
-        if (opts.signal?.aborted) {
-          for (const r of group) skipped.push({ from: r.from, reason: 'the job was stopped before its turn' });
-          continue;
-        }
+        // Cancelled, or the worker is shutting down: what is done gets into the index, the rest waits for the retry.
+        if (opts.signal?.aborted) break;
         const outcome = await applyGroup(group, { items, roots, job: opts.jobId, journals, history, at: () => new Date(now()).toISOString(), log });
         if (outcome.ok) {
           renamed.push(...group.map((r) => ({ from: r.from, to: r.to })));
@@ -240,6 +238,7 @@ export async function applyOrganize(opts: OrganizeApplyOptions): Promise<Organiz
       await renameInIndex(data.index(), patch);
       // Dropped once the index holds the new names: a kill before this is patched by recovery.
       for (const drop of notes) await drop();
+      opts.signal?.throwIfAborted();
       log.info({ renamed: renamed.length, skipped: skipped.length }, 'organize: renames carried out');
       return { renamed, skipped };
     },
