@@ -84,12 +84,27 @@ async function queueNotice(jobs: JobClient, log: Logger, payload: JobPayload<'no
   }
 }
 
+/** Queues a library scan after a rename was taken back (the index holds the new names until then); never throws. */
+async function queueRescan(jobs: JobClient, log: Logger): Promise<void> {
+  try {
+    const { job } = await withDeadline(
+      jobs.submit('library-scan', { trigger: 'api' }, { waitSeconds: 0 }),
+      NOTICE_DEADLINE_MS,
+      () => new Error('Redis did not answer'),
+    );
+    log.info({ job_id: job.id }, 'library scan queued: a rename was taken back');
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'could not queue the library scan after a rename was taken back');
+  }
+}
+
 export function historyRoutes({ config, jobs, owner }: AppDeps) {
   const history = undoService({
     config: () => config.current(),
     data: () => config.data,
     ...(owner ? { owner } : {}),
     notify: (payload, log) => queueNotice(jobs, log, payload),
+    rescan: (log) => queueRescan(jobs, log),
   });
   return router()
     .openapi(listHistory, async (c) => c.json(await history.list(c.req.valid('query')), 200))

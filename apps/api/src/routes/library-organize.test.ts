@@ -139,7 +139,9 @@ describe('POST /api/library/organize with dry run off', () => {
   let jobs: JobClient | undefined;
   let host: WorkerHost | undefined;
   let prefix: string | undefined;
+  let scans = 0;
   afterEach(async () => {
+    scans = 0;
     await host?.close();
     await jobs?.close();
     if (prefix) await dropPrefix(testRedisUrl(), prefix);
@@ -160,7 +162,10 @@ describe('POST /api/library/organize with dry run off', () => {
       queues: ['library'],
       logger,
       handlers: {
-        'library-scan': () => Promise.reject(new Error('no library scan in this test')),
+        'library-scan': () => {
+          scans++;
+          return Promise.reject(new Error('no library scan in this test'));
+        },
         'recycle-purge': () => Promise.reject(new Error('no purge in this test')),
         'library-organize': (payload, ctx) =>
           applyOrganize({
@@ -213,6 +218,9 @@ describe('POST /api/library/organize with dry run off', () => {
     const undo = await t.app.request(`/api/history/${history.items[0]!.id}/undo`, { method: 'POST' });
     expect(undo.status).toBe(200);
     expect(await readdir(season)).toEqual(['lost.s01e01.en.srt', 'lost.s01e01.mkv', 'lost.s01e02.mkv']);
+    // The index still holds the new names: a library scan is queued to follow the undo.
+    for (let i = 0; i < 100 && scans === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(scans).toBe(1);
     expect((await t.app.request(`/api/history/${history.items[0]!.id}/undo`, { method: 'POST' })).status).toBe(409);
   });
 

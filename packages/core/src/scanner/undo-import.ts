@@ -28,6 +28,8 @@ export interface UndoResult {
   restored: { from: string; to: string; action: 'moved_back' | 'removed' }[];
   /** The pass that made the import, for the notice to the media servers. */
   pass: string;
+  /** A rename of POST /api/library/organize was taken back: the index still holds the new names. */
+  renamed?: true;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
           if (record.undone_at !== null)
             throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
           const restored = await undoRename(record, history, { dryRun: opts.dryRun, now });
-          return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass };
+          return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass, renamed: true as const };
         }
         // Checked whole before anything moves: refused, nothing changes.
         const plan = planUndo(record, await undoSeen(record));
