@@ -7,6 +7,7 @@
 // its paths as on disk), no journal note is left, and the preview proposes nothing more.
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { readFileSync, watch } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyResponse } from '@mo/shared';
@@ -86,16 +87,42 @@ describe('SIGKILL during an organize job', () => {
     expect(scanned.status, scanned.text).toBe(200);
     await waitFor(async () => json(await send(port, 'GET', '/api/library/organize')).renames.length === MOVIES * 3, 10_000, 'the preview');
 
+    await mkdir(join(paths.data, 'scanner/organize'), { recursive: true });
     const started = Date.now();
     const asked = await send(port, 'POST', '/api/library/organize?wait=0', { headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(asked.status, asked.text).toBe(202);
     const id = json(asked).job.id as string;
+    // Past a point drawn at random, the worker is frozen the moment a group's note is seen before
+    // its history item is written (renamed, or about to be, but not recorded): the window a kill
+    // must not lose anything in.
     const aim = Math.floor((0.1 + 0.6 * rng(seed).next()) * MOVIES * 3);
+    const notesDir = join(paths.data, 'scanner/organize');
     let killedAt: { done: number; total: number } | null = null;
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(5)) {
       const progress = (await jobRecord(port, 'library', id))?.progress as { done: number; total: number } | undefined;
       if (progress && progress.done >= aim) {
-        process.kill(worker.proc.pid!, 'SIGSTOP');
+        await new Promise<void>((resolve) => {
+          const stop = () => {
+            if (watcher.closed) return;
+            watcher.closed = true;
+            watcher.w.close();
+            clearTimeout(timer);
+            process.kill(worker.proc.pid!, 'SIGSTOP');
+            resolve();
+          };
+          const watcher = {
+            closed: false,
+            w: watch(notesDir, (_e, name) => {
+              if (!name?.endsWith('.json') || name.startsWith('.')) return;
+              try {
+                if ((JSON.parse(readFileSync(join(notesDir, name), 'utf8')) as { recorded: number | null }).recorded === null) stop();
+              } catch {
+                // Gone or being replaced: the next event tells.
+              }
+            }),
+          };
+          const timer = setTimeout(stop, 2000);
+        });
         await worker.stop('SIGKILL');
         killedAt = progress;
         break;
@@ -115,7 +142,13 @@ describe('SIGKILL during an organize job', () => {
       if (found.size !== allowed.size) problems.push(`${when}: ${found.size} files where ${allowed.size} were`);
     };
     await check('after the kill');
-    figures.set('groups in flight at the kill', (await readdir(join(paths.data, 'scanner/organize')).catch(() => [])).length);
+    const notes = await Promise.all(
+      (await readdir(notesDir).catch(() => [] as string[])).map(
+        async (n) => JSON.parse(await readFile(join(notesDir, n), 'utf8')) as { recorded: number | null },
+      ),
+    );
+    figures.set('groups renamed, not yet in the index, at the kill', notes.filter((n) => n.recorded !== null).length);
+    figures.set('groups caught mid-way (noted, not recorded)', notes.filter((n) => n.recorded === null).length);
 
     await ageLocks([join(paths.data, 'scanner.lock')]);
     await fastForwardStalls(redisUrl, prefix, 'library');
