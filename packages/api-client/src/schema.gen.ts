@@ -621,7 +621,7 @@ export interface paths {
         };
         /**
          * The import history, newest first, page by page
-         * @description Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. Page on with `before` set to the answer's `next`.
+         * @description Every file a scanner pass put into the library (any transfer mode), and every rename of POST /api/library/organize (mode `rename`: `source` the old path, `destination` the new one, `pass` the job), with its sidecars and whether it was undone. Page on with `before` set to the answer's `next`.
          */
         get: operations["getHistory"];
         put?: never;
@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Take one import back
-         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); queueing it never fails the undo.
+         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. A rename (mode `rename`, POST /api/library/organize) goes back to its old name, sidecars too, refused with 409 when a renamed file changed since or an old name is taken; a library scan is queued after it so that the index follows. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); queueing it never fails the undo.
          */
         post: operations["postHistoryUndo"];
         delete?: never;
