@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,11 @@ describe('applyOrganize', () => {
     expect(await readdir(join(cfg.paths.data, 'scanner/organize'))).toEqual([]);
     // Planned again from the patched index: nothing is left to rename.
     expect(await apply()).toEqual({ renamed: [], skipped: [] });
+    // The per-folder stamps held offsets into the old index: gone, so the next scan reads every folder, and agrees.
+    expect(await stat(data().index().foldersFile).catch(() => null)).toBeNull();
+    const patched = await indexedPaths();
+    await indexNow();
+    expect(await indexedPaths()).toEqual(patched);
   });
 
   it('undo takes a rename back, the folder first, then its files; refused with 409 when the file changed or the old name is taken', async () => {
