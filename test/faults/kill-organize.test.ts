@@ -70,7 +70,7 @@ describe('SIGKILL during an organize job', () => {
       for (const [ext, body] of [
         ['.mkv', `video ${i}`],
         ['.en.srt', `subtitle ${i}`],
-      ]) {
+      ] as const) {
         await writeFile(join(folder, `${release}.x264-GRP${ext}`), body);
         allowed.set(body, [`${release}/${release}.x264-GRP${ext}`, `${release}/${title}${ext}`, `${title}/${title}${ext}`]);
       }
