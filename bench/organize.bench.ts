@@ -19,15 +19,20 @@
 //  - the answer: its size plain and gzipped (as a browser gets it), the renames counted by kind and
 //    checked one by one against those the generator says it misnamed (exit 1 when they differ).
 //
-// The apply half of the item (the renames carried out, beside `mv`) waits for the apply: with dry
-// run off POST /api/library/organize answers 409. No goals on time: the figures are a record.
+//  - apply: POST /api/library/organize with every rename (dry run off), waited for; the worker's and
+//    the API's peak RSS sampled while it ran; the answer checked (every rename carried out, none
+//    skipped) and the disk too (every `to` there, every `from` gone).
+//  - mv: the same renames taken back by a shell loop of `mv -n` (one process per rename, the
+//    folders first), the baseline of the apply's ratio.
+//
+// No goals on time: the figures are a record.
 //
 // Run: pnpm bench organize [--files 100000]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '@mo/test-support/service';
 import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { get } from './support/http-load.ts';
@@ -91,8 +96,30 @@ function runFind(roots: readonly string[]): Promise<{ ms: number; lines: number 
   });
 }
 
+/** `sh` quoting: the whole word in single quotes. */
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The renames carried out again by `mv -n`, one process each, in the order given, from one shell script. */
+function runMv(dir: string, moves: readonly { from: string; to: string }[]): Promise<{ ms: number }> {
+  const script = join(dir, 'mv.sh');
+  writeFileSync(script, `set -e\n${moves.map((m) => `mv -n -- ${shq(m.from)} ${shq(m.to)}`).join('\n')}\n`);
+  return new Promise((resolve, reject) => {
+    const t0 = now();
+    const p = spawn('sh', [script], { stdio: ['ignore', 'inherit', 'inherit'] });
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve({ ms: now() - t0 }) : reject(new Error(`the mv loop exited with ${code}`))));
+  });
+}
+
 /** A request without Accept-Encoding: the plain JSON, read whole. */
-function plain(agent: Agent, host: string, port: number, method: 'GET' | 'POST', path: string): Promise<{ status: number; body: string; ms: number }> {
+function plain(
+  agent: Agent,
+  host: string,
+  port: number,
+  method: 'GET' | 'POST',
+  path: string,
+  body = '{}',
+): Promise<{ status: number; body: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const t0 = now();
     const req = request({ host, port, path, method, agent, headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' } }, (res) => {
@@ -103,7 +130,7 @@ function plain(agent: Agent, host: string, port: number, method: 'GET' | 'POST',
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(method === 'POST' ? '{}' : undefined);
+    req.end(method === 'POST' ? body : undefined);
   });
 }
 
@@ -162,7 +189,7 @@ async function main(): Promise<void> {
   writeFileSync(
     configFile,
     `[paths]\ndownloads = "${downloadsDir}"\nconfig = "${configDir}"\ndata = "${dataDir}"\n\n` +
-      `[app]\nscan_interval_seconds = 0\n${files > 500_000 ? `library_scan_max_files = ${files * 2}\n` : ''}\n` +
+      `[app]\ndry_run = false\nwatch = false\nscan_interval_seconds = 0\n${files > 500_000 ? `library_scan_max_files = ${files * 2}\n` : ''}\n` +
       lib.drives.map((d) => `[[drives]]\nname = "${d.name}"\npath = "${d.path}"\n`).join('\n'),
   );
 
@@ -220,10 +247,36 @@ async function main(): Promise<void> {
   const rescanAskedMs = await scan('the rescan with the preview asked for');
   const afterRescan = await get(agent, host, port, path);
   const end = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };
+  const { renames } = JSON.parse(whole.body) as { renames: { from: string; to: string; kind: string }[] };
+
+  // ---- The apply, then the same renames by mv --------------------------------------------------
+  const applyBefore = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };
+  let apiPeak = applyBefore.api.rss;
+  const apiTimer = setInterval(() => (apiPeak = Math.max(apiPeak, memoryOf(apiPid).rss)), SAMPLE_MS);
+  const applied = await peakWhile(workerPid, () => plain(agent, host, port, 'POST', `${path}?wait=${SCAN_WAIT_SECONDS}`, '{}')).finally(() =>
+    clearInterval(apiTimer),
+  );
+  const applyAfter = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };
   agent.destroy();
+  if (applied.value.status !== 200) throw new Error(`POST ${path} answered ${applied.value.status}: ${applied.value.body.slice(0, 500)}`);
+  const result = JSON.parse(applied.value.body) as { renamed: { from: string; to: string }[]; skipped: { from: string; reason: string }[] };
+  // A file's `to` is under its folder's old name; where the folder was renamed after it, the file is under the new one.
+  const folders = new Map(renames.filter((r) => r.kind === 'folder').map((r) => [r.from, r.to]));
+  const finalPath = (p: string) => {
+    for (let dir = dirname(p); dir !== '/' && dir !== '.'; dir = dirname(dir)) {
+      const to = folders.get(dir);
+      if (to !== undefined) return to + p.slice(dir.length);
+    }
+    return p;
+  };
+  const notOnDisk = renames.filter((r) => !existsSync(finalPath(r.to)) || existsSync(finalPath(r.from)));
+  // Taken back in reverse: each folder to its old name first, then its files under it.
+  const mv = await runMv(
+    root!,
+    [...renames].reverse().map((r) => ({ from: r.to, to: r.from })),
+  );
 
   // ---- The answer against what was generated ---------------------------------------------------
-  const { renames } = JSON.parse(whole.body) as { renames: { from: string; to: string; kind: string }[] };
   const kinds = new Map<string, number>();
   for (const r of renames) kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1);
   const proposed = new Map(renames.map((r) => [r.from, r.to]));
@@ -259,7 +312,22 @@ async function main(): Promise<void> {
   );
   console.log(`| worker | ${mb(idle.worker.rss)} | ${mb(before.worker.rss)} | | ${mb(after.worker.rss)} | ${mb(end.worker.rss)} | ${mb(end.worker.hwm)} |`);
 
+  console.log('\n| apply | time | ÷ mv |');
+  console.log('|---|---:|---:|');
+  console.log(`| the same ${int(renames.length)} renames by a shell loop of \`mv -n\` | ${ms(mv.ms)} | 1.0× |`);
+  console.log(`| POST /api/library/organize, every rename, waited for | ${ms(applied.value.ms)} | ${(applied.value.ms / mv.ms).toFixed(2)}× |`);
+  console.log(
+    `\napply: ${int(result.renamed.length)} renamed, ${int(result.skipped.length)} skipped; RSS API ${mb(applyBefore.api.rss)} → peak ${mb(apiPeak)} → ${mb(applyAfter.api.rss)}, ` +
+      `worker ${mb(applyBefore.worker.rss)} → peak ${mb(applied.peak)} → ${mb(applyAfter.worker.rss)} (VmHWM ${mb(applyAfter.worker.hwm)})`,
+  );
+  for (const s of result.skipped.slice(0, 5)) console.log(`  skipped: ${s.from}: ${s.reason}`);
+  for (const r of notOnDisk.slice(0, 5)) console.log(`  not on disk as renamed: ${r.from} → ${r.to}`);
+
   if (find.lines !== lib.files) console.log(`\nnote: find printed ${int(find.lines)} lines for ${int(lib.files)} files`);
+  if (result.renamed.length !== renames.length || result.skipped.length > 0 || notOnDisk.length > 0) {
+    console.error('\nFAIL: the apply did not carry out every rename proposed');
+    process.exitCode = 1;
+  }
   if (missing.length > 0 || extra.length > 0) {
     console.error('\nFAIL: the renames proposed are not those generated');
     process.exitCode = 1;

@@ -14,6 +14,7 @@ import { mediaTracksHandler } from './handlers/media-tracks.ts';
 import { transcodeRun, transcodeRunHandler } from './handlers/transcode-run.ts';
 import { notifyHandler } from './handlers/notify.ts';
 import { recyclePurgeHandler } from './handlers/recycle-purge.ts';
+import { libraryOrganizeHandler, recoverOrganizeAtStart } from './handlers/library-organize.ts';
 import { withFreshConfig } from './fresh-config.ts';
 import { warnUnlinkableDrives } from './hardlink-warning.ts';
 import { notifyQueue } from './notify-queue.ts';
@@ -47,6 +48,7 @@ async function main() {
     'manual-import': manualImportHandler(deps),
     'library-scan': libraryScanHandler(deps),
     'recycle-purge': recyclePurgeHandler(deps),
+    'library-organize': libraryOrganizeHandler(deps),
     'media-tracks': mediaTracksHandler(deps),
     'transcode-run': transcodeRunHandler(deps),
     notify: notifyHandler(deps),
@@ -58,6 +60,8 @@ async function main() {
   const consumesTranscodes = env.workerQueues.includes('transcode');
   const queuePause = consumesTranscodes ? transcodeQueuePause({ redisUrl: env.redisUrl, prefix: env.queuePrefix, logger }) : undefined;
   const transcodes = transcodeRun(deps, { jobOutcomes: (ids) => host.jobOutcomes('transcode', ids), ...(queuePause ? { queuePause } : {}) });
+  // Before the first job is taken: a killed organize job's renames are finished or taken back.
+  if (env.workerQueues.includes('library')) await recoverOrganizeAtStart(deps, logger);
   const host = createWorkerHost({
     redisUrl: env.redisUrl,
     prefix: env.queuePrefix,

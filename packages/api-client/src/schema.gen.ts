@@ -434,8 +434,8 @@ export interface paths {
         get: operations["getLibraryOrganize"];
         put?: never;
         /**
-         * Preview the renames GET /api/library/organize lists, or some of them
-         * @description With dry run on (`app.dry_run`): the renames whose `from` is named in `paths` (absent: all), none carried out. Carrying them out is not built yet: with dry run off the answer is a 409 and nothing is renamed.
+         * Carry out the renames GET /api/library/organize lists, or some of them
+         * @description The renames whose `from` is named in `paths` (absent: all; naming a video or one of its sidecars takes the whole group). With dry run on (`app.dry_run`): only listed, none carried out, no job. Otherwise a `library-organize` job on the `library` queue (its progress `{done, total}`) plans them again from the index and renames group by group (a video with its sidecars, or a folder), rename(2) within the folder only, never onto a path that is there; a group whose files changed since the scan, whose target is taken or that another filesystem lies across is skipped with why. Each group becomes a history item of mode `rename`, undone by POST /api/history/{id}/undo; the index takes the new names without a rescan. Journaled: a worker killed mid-way leaves every file at its old or its new name, and the next worker finishes or takes back the group it was in. Each rename changes only the last segment of its path; they run in the order listed, a folder's files (under the folder's current name) before the folder.
          */
         post: operations["postLibraryOrganize"];
         delete?: never;
@@ -621,7 +621,7 @@ export interface paths {
         };
         /**
          * The import history, newest first, page by page
-         * @description Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. Page on with `before` set to the answer's `next`.
+         * @description Every file a scanner pass put into the library (any transfer mode), and every rename of POST /api/library/organize (mode `rename`: `source` the old path, `destination` the new one, `pass` the job), with its sidecars and whether it was undone. Page on with `before` set to the answer's `next`.
          */
         get: operations["getHistory"];
         put?: never;
@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Take one import back
-         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); queueing it never fails the undo.
+         * @description A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import was undone already, or a scanner pass is running. A rename (mode `rename`, POST /api/library/organize) goes back to its old name, sidecars too, refused with 409 when a renamed file changed since or an old name is taken; a library scan is queued after it so that the index follows. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); queueing it never fails the undo.
          */
         post: operations["postHistoryUndo"];
         delete?: never;
@@ -1325,7 +1325,7 @@ export interface components {
             /** @description ISO-8601 UTC time */
             at: string;
             /** @enum {string} */
-            mode: "move" | "hardlink" | "copy";
+            mode: "move" | "hardlink" | "copy" | "rename";
             /** @enum {string} */
             method: "rename" | "link" | "copy";
             source: string;
@@ -1505,6 +1505,7 @@ export interface components {
                 reason: string;
             }[];
         };
+        LibraryOrganizeAnswer: components["schemas"]["LibraryOrganizeDryRun"] | components["schemas"]["LibraryOrganizeResult"];
         LibraryOrganizeDryRun: {
             /** @enum {boolean} */
             dry_run: true;
@@ -1519,6 +1520,16 @@ export interface components {
         LibraryOrganizeRequest: {
             /** @description The `from` of renames GET /api/library/organize lists; absent: all of them */
             paths?: string[];
+        };
+        LibraryOrganizeResult: {
+            renamed: {
+                from: string;
+                to: string;
+            }[];
+            skipped: {
+                from: string;
+                reason: string;
+            }[];
         };
         LibraryScanResult: {
             summary: components["schemas"]["LibrarySummary"];
@@ -4182,7 +4193,10 @@ export interface operations {
     };
     postLibraryOrganize: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds to wait for the job (0 = answer 202 at once). */
+                wait?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4193,13 +4207,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The renames chosen (dry run), or what the job renamed and skipped */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LibraryOrganizeDryRun"];
+                    "application/json": components["schemas"]["LibraryOrganizeAnswer"];
+                };
+            };
+            /** @description Accepted: the job runs on; follow status_url */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
                 };
             };
             /** @description a bad body, or a path that is not absolute, holds "." or "..", lies outside the library folders or is no rename GET /api/library/organize lists; details.key names it; the body is missing or empty, or is not sent as Content-Type: application/json, or is not valid JSON */
@@ -4220,7 +4243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job); the Host (or X-Forwarded-Host) is not in app.allowed_hosts; a browser page on another site sent it (Sec-Fetch-Site or Origin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4229,7 +4252,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description dry run is off: renaming is not built yet */
+            /** @description the job failed on its input (the code the worker gave: bad_request, forbidden, not_found or conflict; details name the job) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a named rename was proposed, but its file is gone or changed since the library scan, or its new name is taken; details.key names it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4258,6 +4290,15 @@ export interface operations {
             };
             /** @description internal error (never with a stack trace) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis or the queue cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

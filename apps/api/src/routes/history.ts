@@ -30,7 +30,8 @@ const listHistory = createRoute({
   summary: 'The import history, newest first, page by page',
   tags: ['scanner'],
   description:
-    'Every file a scanner pass put into the library (any transfer mode), with its sidecars and whether it was undone. ' +
+    'Every file a scanner pass put into the library (any transfer mode), and every rename of POST /api/library/organize (mode `rename`: ' +
+    '`source` the old path, `destination` the new one, `pass` the job), with its sidecars and whether it was undone. ' +
     "Page on with `before` set to the answer's `next`.",
   request: {
     query: z.object({
@@ -58,7 +59,9 @@ const undo = createRoute({
     'A moved file goes back to its download path; a hardlink or copy is removed (the download stays); sidecars too; folders the import ' +
     'made are removed when empty. All or nothing: refused with 409, changing nothing, when a library file changed since (size, mtime, ' +
     'identity), a download path is taken, the download a link or copy came from is gone (removing it would lose the last copy), the import ' +
-    'was undone already, or a scanner pass is running. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. ' +
+    'was undone already, or a scanner pass is running. A rename (mode `rename`, POST /api/library/organize) goes back to its old name, ' +
+    'sidecars too, refused with 409 when a renamed file changed since or an old name is taken; a library scan is queued after it so that ' +
+    'the index follows. With dry_run on it only says what it would do. Recorded in the history as `undone_at`. ' +
     "Once files are back, a notify job tells the enabled media servers they are gone (its outcome shows as the record's `notified`); " +
     'queueing it never fails the undo.',
   request: { params: z.object({ id: segment.meta({ description: 'Import id (GET /api/history)' }) }) },
@@ -84,12 +87,27 @@ async function queueNotice(jobs: JobClient, log: Logger, payload: JobPayload<'no
   }
 }
 
+/** Queues a library scan after a rename was taken back (the index holds the new names until then); never throws. */
+async function queueRescan(jobs: JobClient, log: Logger): Promise<void> {
+  try {
+    const { job } = await withDeadline(
+      jobs.submit('library-scan', { trigger: 'api' }, { waitSeconds: 0 }),
+      NOTICE_DEADLINE_MS,
+      () => new Error('Redis did not answer'),
+    );
+    log.info({ job_id: job.id }, 'library scan queued: a rename was taken back');
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'could not queue the library scan after a rename was taken back');
+  }
+}
+
 export function historyRoutes({ config, jobs, owner }: AppDeps) {
   const history = undoService({
     config: () => config.current(),
     data: () => config.data,
     ...(owner ? { owner } : {}),
     notify: (payload, log) => queueNotice(jobs, log, payload),
+    rescan: (log) => queueRescan(jobs, log),
   });
   return router()
     .openapi(listHistory, async (c) => c.json(await history.list(c.req.valid('query')), 200))

@@ -1,9 +1,12 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { libraryScanOptions, scanLibrary, writeLibraryIndex } from '@mo/core';
+import { createJobClient, createLogger, createWorkerHost, libraryScanOptions, scanLibrary, writeLibraryIndex, type JobClient, type WorkerHost } from '@mo/core';
+import { applyOrganize } from '@mo/core/scanner';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { testApp, type TestApp } from '../test-support/app.ts';
 
+const logger = createLogger({ name: 't', level: 'silent' });
 let t: TestApp;
 afterEach(async () => t?.close());
 
@@ -122,13 +125,136 @@ describe('POST /api/library/organize', () => {
     expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
   });
 
-  it('with dry run off refuses, renaming nothing: carrying renames out is not built', async () => {
-    t = await testApp({ toml: '[app]\ndry_run = false\n' });
+  it('refuses a path named twice, and a wrong type, renaming nothing', async () => {
+    const season = await library();
+    const twice = await post({ paths: [`${season}/lost.s01e01.mkv`, `${season}/lost.s01e01.mkv`] });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { error: { details: { key: string } } }).error.details.key).toBe('paths.1');
+    for (const bad of [{ paths: [1] }, { paths: null }, { paths: [['x']] }]) expect((await post(bad)).status, JSON.stringify(bad)).toBe(400);
+    expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
+  });
+});
+
+describe('POST /api/library/organize with dry run off', () => {
+  let jobs: JobClient | undefined;
+  let host: WorkerHost | undefined;
+  let prefix: string | undefined;
+  let scans = 0;
+  afterEach(async () => {
+    scans = 0;
+    await host?.close();
+    await jobs?.close();
+    if (prefix) await dropPrefix(testRedisUrl(), prefix);
+    host = jobs = prefix = undefined;
+  });
+
+  const post = (body: unknown, wait = 30) =>
+    t.app.request(`/api/library/organize?wait=${wait}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  /** An API and a worker on the library queue whose organize handler is the real one. */
+  async function setup() {
+    prefix = uniquePrefix('organize');
+    jobs = createJobClient({ redisUrl: testRedisUrl(), prefix, logger });
+    t = await testApp({ toml: '[app]\ndry_run = false\n', jobs });
+    host = createWorkerHost({
+      redisUrl: testRedisUrl(),
+      prefix,
+      queues: ['library'],
+      logger,
+      handlers: {
+        'library-scan': () => {
+          scans++;
+          return Promise.reject(new Error('no library scan in this test'));
+        },
+        'recycle-purge': () => Promise.reject(new Error('no purge in this test')),
+        'library-organize': (payload, ctx) =>
+          applyOrganize({
+            config: t.config.current(),
+            data: t.config.data,
+            ...(payload.paths ? { paths: payload.paths } : {}),
+            jobId: ctx.jobId,
+            log: ctx.log,
+            progress: (p) => void ctx.progress(p),
+          }),
+      },
+    });
     await put('TV/Lost/Season 1/lost.s01e01.mkv');
+    await put('TV/Lost/Season 1/lost.s01e01.en.srt');
+    await put('TV/Lost/Season 1/lost.s01e02.mkv');
+    await put('Movies/Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.x264-GRP.mkv');
     await indexNow();
-    const res = await post({});
-    expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ error: { code: 'conflict', message: 'applying renames is not built yet; turn dry run on to preview' } });
-    expect(await readdir(join(t.install.paths.drive, 'TV/Lost/Season 1'))).toEqual(['lost.s01e01.mkv']);
+    return join(t.install.paths.drive, 'TV/Lost/Season 1');
+  }
+
+  it('renames the chosen group as a library job, shows it in the history as mode rename, and the preview lists it no more; undo takes it back', async () => {
+    const season = await setup();
+    const res = await post({ paths: [`${season}/lost.s01e01.mkv`] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      renamed: [
+        { from: `${season}/lost.s01e01.mkv`, to: `${season}/Lost - S01E01.mkv` },
+        { from: `${season}/lost.s01e01.en.srt`, to: `${season}/Lost - S01E01.en.srt` },
+      ],
+      skipped: [],
+    });
+    expect(await readdir(season)).toEqual(['Lost - S01E01.en.srt', 'Lost - S01E01.mkv', 'lost.s01e02.mkv']);
+    const history = (await (await t.app.request('/api/history')).json()) as {
+      items: { id: number; mode: string; source: string; destination: string; sidecars: unknown[] }[];
+    };
+    expect(history.items).toHaveLength(1);
+    expect(history.items[0]).toMatchObject({
+      mode: 'rename',
+      method: 'rename',
+      source: `${season}/lost.s01e01.mkv`,
+      destination: `${season}/Lost - S01E01.mkv`,
+      sidecars: [{ source: `${season}/lost.s01e01.en.srt`, destination: `${season}/Lost - S01E01.en.srt` }],
+      undone_at: null,
+    });
+    await t.library.refresh();
+    const left = ((await (await t.app.request('/api/library/organize')).json()) as { renames: { from: string }[] }).renames.map((r) => r.from);
+    expect(left).not.toContain(`${season}/lost.s01e01.mkv`);
+    expect(left).toContain(`${season}/lost.s01e02.mkv`);
+
+    const undo = await t.app.request(`/api/history/${history.items[0]!.id}/undo`, { method: 'POST' });
+    expect(undo.status).toBe(200);
+    expect(await readdir(season)).toEqual(['lost.s01e01.en.srt', 'lost.s01e01.mkv', 'lost.s01e02.mkv']);
+    // The index still holds the new names: a library scan is queued to follow the undo.
+    for (let i = 0; i < 100 && scans === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(scans).toBe(1);
+    expect((await t.app.request(`/api/history/${history.items[0]!.id}/undo`, { method: 'POST' })).status).toBe(409);
+  });
+
+  it('answers 202 with the job to follow, whose progress is {done, total}, and renames all when no paths are named', async () => {
+    await setup();
+    const res = await post({}, 0);
+    expect(res.status).toBe(202);
+    const { status_url } = (await res.json()) as { status_url: string };
+    let job: { state: string; progress: unknown; result: { renamed: unknown[] } } | undefined;
+    for (let i = 0; i < 100 && job?.state !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await (await t.app.request(status_url)).json()) as typeof job;
+    }
+    expect(job!.state).toBe('completed');
+    expect(job!.progress).toEqual({ done: 5, total: 5 });
+    expect(job!.result.renamed).toHaveLength(5);
+    expect(await readdir(join(t.install.paths.drive, 'Movies'))).toEqual(['Heat (1995)']);
+  });
+
+  it('answers 409 naming the path when a proposed file changed or its target is taken since the scan, renaming nothing', async () => {
+    const season = await setup();
+    await writeFile(join(season, 'lost.s01e01.mkv'), Buffer.alloc(99));
+    await put('TV/Lost/Season 1/Lost - S01E02.mkv');
+    for (const [i, why] of [
+      [0, 'changed since the library scan'],
+      [1, `cannot be renamed: ${season}/Lost - S01E02.mkv is taken`],
+    ] as const) {
+      const paths = i === 0 ? [`${season}/lost.s01e01.mkv`] : [`${season}/lost.s01e01.en.srt`, `${season}/lost.s01e02.mkv`];
+      const res = await post({ paths });
+      expect(res.status).toBe(409);
+      const err = ((await res.json()) as { error: { message: string; details: { key: string } } }).error;
+      expect(err.details.key).toBe(`paths.${i}`);
+      expect(err.message).toBe(`paths.${i}: ${paths[i]} ${why}`);
+    }
+    expect(await readdir(season)).toEqual(['Lost - S01E02.mkv', 'lost.s01e01.en.srt', 'lost.s01e01.mkv', 'lost.s01e02.mkv']);
   });
 });

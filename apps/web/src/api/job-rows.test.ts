@@ -95,6 +95,11 @@ describe('jobTitle', () => {
     expect(title('recycle-purge', { trigger: 'schedule' }, 'repeat:daily-recycle-purge:1', 'library')).toBe('Recycle bin purge');
   });
 
+  it('names an organize job by the one file it renames, else by what it does', () => {
+    expect(title('library-organize', { path: '/m/TV/Lost/Season 1/lost.s01e01.mkv' }, '4', 'library')).toBe('Rename lost.s01e01.mkv to the naming templates');
+    expect(title('library-organize', null, '4', 'library')).toBe('Rename library files to the naming templates');
+  });
+
   it('names a transcode by its file, else its title', () => {
     expect(title('transcode-run', { path: '/m/Movies/Heat (1995)/Heat (1995).avi', kind: 'movie', title: 'Heat' })).toBe('Transcode Heat (1995).avi to MP4');
     expect(title('transcode-run', { kind: 'episode', title: 'Lost' })).toBe('Transcode of Lost to MP4');

@@ -107,6 +107,8 @@ export function jobTitle(job: Pick<JobRow, 'queue' | 'id' | 'name' | 'about'>): 
       return trigger === 'schedule' ? 'Scheduled library scan' : 'Library scan';
     case 'recycle-purge':
       return 'Recycle bin purge';
+    case 'library-organize':
+      return file ? `Rename ${file} to the naming templates` : 'Rename library files to the naming templates';
     case 'transcode-run':
       return file ? `Transcode ${file} to MP4` : a?.title ? `Transcode of ${a.title} to MP4` : 'Transcode to MP4';
     case 'media-tracks':

@@ -51,9 +51,11 @@ function ImportRow({ item, dryRun, onUndo, busy }: { item: Import; dryRun: boole
             disabled={busy}
             onClick={() => {
               const what =
-                item.mode === 'move'
-                  ? `Move ${item.destination} back to ${item.source}?`
-                  : `Remove the library ${item.mode === 'copy' ? 'copy' : 'link'} ${item.destination}? The download stays.`;
+                item.mode === 'rename'
+                  ? `Rename ${item.destination} back to ${item.source}?`
+                  : item.mode === 'move'
+                    ? `Move ${item.destination} back to ${item.source}?`
+                    : `Remove the library ${item.mode === 'copy' ? 'copy' : 'link'} ${item.destination}? The download stays.`;
               if (dryRun || confirm(what)) onUndo(item);
             }}
           >

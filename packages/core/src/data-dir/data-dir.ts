@@ -22,6 +22,7 @@ export const DATA_FILES = {
   scannerLock: { name: 'scanner.lock', what: 'lock held by the one scanner pass, import or undo running' },
   transferJournal: { name: 'scanner/transfers/', what: 'a note per file copy in flight, so a killed pass is cleaned up' },
   importJournal: { name: 'scanner/imports/', what: 'a note per import in flight, so a killed pass is recorded and its sidecars placed' },
+  organizeJournal: { name: 'scanner/organize/', what: 'a note per library rename in flight (organize), so a killed one is finished or taken back' },
   legacySidecarJournal: { name: 'scanner/sidecars/', what: 'left by older versions: read once by recovery, then removed' },
   recycleTotals: { name: 'recycle-bin.json', what: "the drives' recycle bins: files and bytes, as last counted" },
   mediaWork: { name: 'media-work/', what: 'a note per transcode or track-edit temp in flight' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSFER_MODES } from '@mo/shared';
+import { HISTORY_MODES } from '@mo/shared';
 
 /** A file as it was when imported: enough to know it again, and to tell whether it changed since. */
 const identitySchema = z.object({ dev: z.number(), ino: z.number(), size: z.number(), mtime_ms: z.number() });
@@ -19,7 +19,8 @@ export const importLineSchema = placedSchema.extend({
   t: z.literal('import'),
   id: z.number().int().positive(),
   at: z.string(),
-  mode: z.enum(TRANSFER_MODES),
+  /** `rename`: a library file or folder renamed in place (source its old path, destination its new one), method `rename`. */
+  mode: z.enum(HISTORY_MODES),
   method: z.enum(['rename', 'link', 'copy']),
   sidecars: z.array(placedSchema),
   /** Folders the import made, outermost first: undo removes those left empty. */

@@ -9,6 +9,12 @@ describe('jobAbout', () => {
     expect(jobAbout('recycle-purge', { trigger: 'schedule' })).toMatchObject({ trigger: 'schedule' });
   });
 
+  it('reads the one path an organize job names; several or none name no file', () => {
+    expect(jobAbout('library-organize', { paths: ['/m/Movies/Heat.1995/Heat.1995.mkv'] })).toMatchObject({ path: '/m/Movies/Heat.1995/Heat.1995.mkv' });
+    expect(jobAbout('library-organize', { paths: ['/a', '/b'] }).path).toBeNull();
+    expect(jobAbout('library-organize', {}).path).toBeNull();
+  });
+
   it("reads a transcode's file and title", () => {
     const item = { path: '/m/Movies/Heat (1995)/Heat (1995).avi', ext: '.avi', bytes: 1, kind: 'movie', title: 'Heat', status: 'queued' };
     expect(jobAbout('transcode-run', { item })).toMatchObject({ path: item.path, kind: 'movie', title: 'Heat' });

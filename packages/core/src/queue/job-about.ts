@@ -46,6 +46,10 @@ export function jobAbout(name: string, data: unknown): JobAbout {
         air_date: str(as.air_date),
       };
     }
+    case 'library-organize': {
+      const paths = Array.isArray(d.paths) ? d.paths : [];
+      return { ...nothingAbout(), path: paths.length === 1 ? str(paths[0]) : null };
+    }
     case 'notify': {
       const imports = Array.isArray(d.imports) ? d.imports : [];
       return { ...nothingAbout(), path: str(obj(imports[0])?.destination), imports: imports.length, undone: d.undone !== undefined };

@@ -22,3 +22,4 @@ export * from './undo-import.ts';
 export * from './undo-service.ts';
 export * from './walk-downloads.ts';
 export * from './watch-settle.ts';
+export * from './organize-apply.ts';

@@ -33,7 +33,7 @@ const dirOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
 const stemOf = (name: string, ext: string) => (ext !== '' && name.toLowerCase().endsWith(ext) ? name.slice(0, -ext.length) : name);
 
 /** A rename and those that must go with it (a video's sidecars): all of them are listed, or none. */
-type Group = Rename[];
+export type Group = Rename[];
 
 function mediaOf(item: OrganizeItem, folderName: string): TemplateMedia {
   const media: TemplateMedia = {
@@ -217,6 +217,11 @@ function knownPaths(items: readonly OrganizeItem[]): Set<string> {
  * another, is left out with its video's whole group: wrong is worse than unknown.
  */
 export function planOrganize(items: readonly OrganizeItem[], templates: OrganizeTemplates): Rename[] {
+  return organizeGroups(items, templates).flat();
+}
+
+/** planOrganize's renames as the groups they are carried out in: a video with its sidecars, or a folder. */
+export function organizeGroups(items: readonly OrganizeItem[], templates: OrganizeTemplates): Group[] {
   const byFolder = new Map<string, OrganizeItem[]>();
   for (const item of items) {
     if (item.folder === item.root) continue;
@@ -240,5 +245,5 @@ export function planOrganize(items: readonly OrganizeItem[], templates: Organize
     const fits = Buffer.byteLength(name) <= MAX_NAME_BYTES;
     return fits && name !== '.' && name !== '..' && targets.get(to) === 1 && (to === r.from.toLowerCase() || !known.has(to));
   };
-  return groups.filter((g) => g.every(free)).flat();
+  return groups.filter((g) => g.every(free));
 }

@@ -6,6 +6,7 @@ import { linkOnTheWay } from '../fs/real-folder.ts';
 import { linkConflict, openUndoTx, undoSeen } from '../import-tx/driver.ts';
 import { PassBusyError } from '../history/pass-lock.ts';
 import { planUndo, type UndoStep } from '../history/undo-plan.ts';
+import { undoRename } from './organize-undo.ts';
 import type { ScanStores } from './scan-stores.ts';
 
 export interface UndoOptions {
@@ -27,6 +28,8 @@ export interface UndoResult {
   restored: { from: string; to: string; action: 'moved_back' | 'removed' }[];
   /** The pass that made the import, for the notice to the media servers. */
   pass: string;
+  /** A rename of POST /api/library/organize was taken back: the index still holds the new names. */
+  renamed?: true;
 }
 
 /**
@@ -66,6 +69,12 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
         if (!opts.dryRun) await tx.recover();
         const record = history.records().find((r) => r.id === opts.id);
         if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
+        if (record.mode === 'rename') {
+          if (record.undone_at !== null)
+            throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
+          const restored = await undoRename(record, history, { dryRun: opts.dryRun, now });
+          return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass, renamed: true as const };
+        }
         // Checked whole before anything moves: refused, nothing changes.
         const plan = planUndo(record, await undoSeen(record));
         if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });

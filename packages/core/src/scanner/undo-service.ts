@@ -12,6 +12,8 @@ export interface UndoServiceDeps {
   owner?: Ownership;
   /** Queues the notice to the media servers; never throws: the files are back whatever happens there. */
   notify: (payload: JobPayload<'notify'>, log: Logger) => Promise<void>;
+  /** Queues a library scan, so that the index follows a rename taken back; never throws. */
+  rescan?: (log: Logger) => Promise<void>;
 }
 
 /** The import history and taking an import back, for the API's history routes. */
@@ -24,7 +26,7 @@ export function undoService(deps: UndoServiceDeps) {
     /** Takes import `id` back (see undoImport); once files are back, the enabled media servers are told. */
     async undo(id: number, log: Logger) {
       const cfg = deps.config();
-      const { pass, ...result } = await undoImport({
+      const { pass, renamed, ...result } = await undoImport({
         data: deps.data(),
         downloads: cfg.paths.downloads,
         id,
@@ -34,6 +36,7 @@ export function undoService(deps: UndoServiceDeps) {
       if (!result.dry_run && result.restored.length > 0 && deps.config().notifications.targets.some((t) => t.enabled)) {
         await deps.notify({ pass, undone: result.id, imports: result.restored.map((r) => ({ source: r.to, destination: r.from })) }, log);
       }
+      if (renamed && !result.dry_run && result.restored.length > 0) await deps.rescan?.(log);
       return result;
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { candidateSchema, manualImportResultSchema, planSchema, SCAN_SOURCES_MAX, skippedSchema } from '../jobs/catalogue.ts';
+import { candidateSchema, ORGANIZE_PATHS_MAX, manualImportResultSchema, planSchema, SCAN_SOURCES_MAX, skippedSchema } from '../jobs/catalogue.ts';
 import { manualAsSchema } from '../jobs/manual-import.ts';
 import { aliasSchema } from '../config/schema.ts';
 
@@ -52,9 +52,6 @@ export const manualImportAnswer = z.union([manualImportPreviewResponse, manualIm
 /** POST /api/imports/aliases/remove: one alias, as listed in `library.aliases`. */
 export const aliasRemoveBody = z.strictObject({ name: z.string().min(1).max(200), series: z.string().min(1).max(255) });
 export const aliasesResponse = z.object({ aliases: z.array(aliasSchema) });
-
-/** The most paths one POST /api/library/organize may name. */
-export const ORGANIZE_PATHS_MAX = 100_000;
 
 export const libraryOrganizeBody = z.strictObject({
   paths: z

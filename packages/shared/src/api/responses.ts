@@ -11,12 +11,13 @@ import {
   releaseProvidersSection,
   themeSection,
   transcoderSection,
-  TRANSFER_MODES,
+  HISTORY_MODES,
 } from '../config/schema.ts';
 import {
   droppedStreamSchema,
   JOB_STATES,
   librarySummarySchema,
+  libraryOrganizeResultSchema,
   moveSchema,
   passCountsSchema,
   passSummarySchema,
@@ -230,6 +231,9 @@ export const libraryOrganizeResponse = z.object({ scanned_at: nullableIso, renam
 /** POST /api/library/organize with dry run on: the renames chosen, none carried out. */
 export const libraryOrganizeDryRunResponse = z.object({ dry_run: z.literal(true), renames: organizeRenames });
 
+/** POST /api/library/organize: the renames chosen (dry run), or what its job renamed and skipped. */
+export const libraryOrganizeAnswer = z.union([libraryOrganizeDryRunResponse, libraryOrganizeResultSchema]);
+
 export const dashboardResponse = z.object({
   dry_run: z.boolean(),
   state: z.object({
@@ -280,7 +284,8 @@ export const downloadFileSchema = listedFileSchema.extend({ imported: importedRe
 export const historyItemSchema = z.object({
   id: z.number().int(),
   at: iso,
-  mode: z.enum(TRANSFER_MODES),
+  /** `rename`: a library file or folder renamed in place by POST /api/library/organize (source: its old path). */
+  mode: z.enum(HISTORY_MODES),
   /** How the video got there: `link`, or `copy` where hardlink mode met another filesystem. */
   method: z.enum(['rename', 'link', 'copy']),
   source: z.string(),

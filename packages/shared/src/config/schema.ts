@@ -113,6 +113,9 @@ export const drivesSection = z
 /** How the scanner puts a download into the library; in `hardlink` and `copy` the download stays for seeding. */
 export const TRANSFER_MODES = ['move', 'hardlink', 'copy'] as const;
 export type TransferMode = (typeof TRANSFER_MODES)[number];
+/** How a history item came to be: a transfer mode's import, or `rename`, a library file or folder renamed in place (POST /api/library/organize). */
+export const HISTORY_MODES = [...TRANSFER_MODES, 'rename'] as const;
+export type HistoryMode = (typeof HISTORY_MODES)[number];
 
 /** `[library] upgrades`: `better` replaces a held file with a download that ranks higher; `off` never replaces. */
 export const UPGRADE_MODES = ['better', 'off'] as const;

@@ -273,6 +273,26 @@ export const scanPassPayloadSchema = z.strictObject({
   sources: z.array(z.string().min(1).max(4096)).min(1).max(SCAN_SOURCES_MAX).optional(),
 });
 
+/** The most renames one `POST /api/library/organize` names: a request body of a few MiB. */
+export const ORGANIZE_PATHS_MAX = 100_000;
+
+/**
+ * Renames GET /api/library/organize proposes, by their `from` (absent: all). The worker plans them
+ * again from the index and checks each path again: a payload is never trusted.
+ */
+export const libraryOrganizePayloadSchema = z.strictObject({
+  paths: z.array(z.string().min(1).max(4096)).max(ORGANIZE_PATHS_MAX).optional(),
+});
+
+/** What an organize job renamed (a video's sidecars each listed too), and what it left, with why. */
+export const libraryOrganizeResultSchema = z.object({
+  renamed: z.array(z.object({ from: z.string(), to: z.string() })),
+  skipped: z.array(z.object({ from: z.string(), reason: z.string() })),
+});
+
+/** An organize job's progress: renames carried out or skipped so far, of how many. */
+export const libraryOrganizeProgressSchema = z.object({ done: z.number().int(), total: z.number().int() });
+
 export const JOBS = {
   'scan-pass': define({
     queue: 'scan',
@@ -295,6 +315,15 @@ export const JOBS = {
     result: z.object({ summary: librarySummarySchema }),
     defaults: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...keep },
     joinRunning: true,
+  }),
+  // On the library queue: never beside a library scan, whose index it patches.
+  'library-organize': define({
+    queue: 'library',
+    payload: libraryOrganizePayloadSchema,
+    result: libraryOrganizeResultSchema,
+    // A retry after a kill first settles what the killed attempt left (see recoverOrganize).
+    defaults: { attempts: 2, backoff: { type: 'fixed', delay: 5000 }, ...keep },
+    joinRunning: false,
   }),
   // On the library queue: it deletes library files' last copies, one purge at a time.
   'recycle-purge': define({
