@@ -132,27 +132,8 @@ describe('Library → Organize, in a browser', () => {
     await expectNoSidewaysScroll(page, viewport.width);
   }, 60_000);
 
-  // A branch without the apply job answers a live apply 409; the page says why in the API's sentence.
-  // When the apply job lands this refusal is gone: delete this test and enable the one below.
-  it('says in a sentence why a live apply was refused, and renames nothing', async () => {
-    await setDryRun(false);
-    try {
-      const page = await pageAt({ width: 1280, height: 800 });
-      await page.goto('/library/organize');
-      await page.getByText('Live: changes files').waitFor();
-      const body = await applyAfterAsking(page, 'Rename 3 files and 1 folder?', 'Rename 3 files and 1 folder');
-      expect(body.paths).toBeUndefined();
-      const alert = page.getByRole('alert');
-      await alert.getByText(/applying renames is not built yet/).waitFor();
-      expect(await alert.textContent()).not.toMatch(/conflict|409|\[/);
-      for (const rel of [HEAT, OFFICE, OFFICE_SRT]) expect(existsSync(at(rel))).toBe(true);
-    } finally {
-      await setDryRun(true);
-    }
-  }, 60_000);
-
   // How the page follows an apply that outlives the POST's wait (202, then the job's status), with
-  // the API's two answers stubbed: on this branch a live apply is refused. The real run is below.
+  // the API's two answers stubbed (a real apply of four renames ends within the wait). The real run is below.
   it('follows a queued apply to its result: the count renamed and each skipped one with its reason', async () => {
     const page = await pageAt({ width: 390, height: 844 });
     let polls = 0;
@@ -190,8 +171,7 @@ describe('Library → Organize, in a browser', () => {
     await expectNoSidewaysScroll(page, 390);
   }, 60_000);
 
-  // enabled when the apply job lands
-  it.skip('applies every rename live with its progress, shows the result, and the list then says all names match', async () => {
+  it('applies every rename live with its progress, shows the result, and the list then says all names match', async () => {
     await setDryRun(false);
     try {
       const page = await pageAt({ width: 1280, height: 800 });
