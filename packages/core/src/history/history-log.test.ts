@@ -40,6 +40,25 @@ describe('the import history log', () => {
     expect((await again.recordImport(entry('c'))).id).toBe(3);
   });
 
+  it('folds each appended line into what it already holds: the same records a fresh read folds, and an earlier answer left as it was', async () => {
+    const dir = dataDir();
+    const log = await openHistoryLog(dir, { kept: 3 });
+    const first = await log.recordImport(entry('a'));
+    for (const s of ['b', 'c', 'd']) await log.recordImport(entry(s));
+    await log.recordUndo(4, '2026-01-02T00:00:00.000Z');
+    await log.recordNotified([3, 4], { event: 'imported', at: '2026-01-03T00:00:00.000Z', told: ['jf'], failed: {} });
+    for (const s of ['e', 'f']) await log.recordImport(entry(s));
+    // Compacted past 2 × kept lines, and the log folds on from what compaction wrote.
+    await log.recordUndo(6, '2026-01-04T00:00:00.000Z');
+    expect(log.records()).toEqual(await readHistory(dir));
+    expect(log.records().map((r) => [r.id, r.undone_at !== null, r.notified?.told ?? null])).toEqual([
+      [4, true, ['jf']],
+      [5, false, null],
+      [6, true, null],
+    ]);
+    expect(first.undone_at).toBeNull();
+  });
+
   it('ignores a torn last record, and the next record is not glued to it', async () => {
     const dir = dataDir();
     const log = await openHistoryLog(dir);

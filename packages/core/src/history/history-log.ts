@@ -2,7 +2,7 @@ import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { fsyncPath } from '../fs/fsync.ts';
-import { foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord, type Notified } from './history-record.ts';
+import { createFold, foldLines, historyLineSchema, type HistoryLine, type ImportLine, type ImportRecord, type Notified } from './history-record.ts';
 import { dataDir as dataFolder, type DataDir } from '../data-dir/data-dir.ts';
 
 /** Imports kept when the log is compacted; it is compacted once it holds twice as many lines. */
@@ -94,8 +94,9 @@ export async function openHistoryLog(dataDir: string, opts: { kept?: number } = 
   const kept = opts.kept ?? HISTORY_KEPT;
   const text = await readText(file);
   let lines = parseLines(text);
-  let records = foldLines(lines);
-  let lastId = records.reduce((n, r) => Math.max(n, r.id), 0);
+  let fold = createFold();
+  for (const line of lines) fold.add(line);
+  let lastId = fold.records.reduce((n, r) => Math.max(n, r.id), 0);
   // A line torn by a kill has no newline: the next one must not be glued to it.
   let needsNewline = text.length > 0 && !text.endsWith('\n');
 
@@ -110,23 +111,25 @@ export async function openHistoryLog(dataDir: string, opts: { kept?: number } = 
     }
     needsNewline = false;
     lines.push(line);
+    fold.add(line);
     if (lines.length > 2 * kept) {
       // Compaction: undos and notices folded into their imports, only the newest `kept` imports kept.
-      lines = recordLines(foldLines(lines).slice(-kept));
+      lines = recordLines(fold.records.slice(-kept));
       await writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+      fold = createFold();
+      for (const l of lines) fold.add(l);
     } else if (lines.length === 1) {
       await fsyncPath(dirname(file));
     }
-    records = foldLines(lines);
   };
 
   return {
-    records: () => records,
+    records: () => fold.records,
     async recordImport(entry) {
       const line: ImportLine = { t: 'import', id: lastId + 1, ...entry };
       await append(line);
       lastId = line.id;
-      return records.find((r) => r.id === line.id)!;
+      return fold.get(line.id)!;
     },
     recordUndo: (id, at) => append({ t: 'undo', id, at }),
     recordNotified: (ids, notified) => append({ t: 'notified', ids, ...notified }),

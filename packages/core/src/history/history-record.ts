@@ -49,27 +49,46 @@ export type HistoryLine = z.infer<typeof historyLineSchema>;
 /** An import with its undo and its latest notice, if any, folded in. */
 export type ImportRecord = ImportLine & { undone_at: string | null; notified: Notified | null };
 
+/** Imports with their undos and notices folded in, one line at a time (an append costs one line, not the whole log). */
+export interface Fold {
+  /** Oldest first; a record changed by a later line is replaced, never changed in place. */
+  readonly records: ImportRecord[];
+  add(line: HistoryLine): void;
+  get(id: number): ImportRecord | undefined;
+}
+
+export function createFold(): Fold {
+  const records: ImportRecord[] = [];
+  const at = new Map<number, number>();
+  const update = (id: number, change: Partial<ImportRecord>) => {
+    const i = at.get(id);
+    if (i !== undefined) records[i] = { ...records[i]!, ...change };
+  };
+  return {
+    records,
+    add(line) {
+      if (line.t === 'import') {
+        at.set(line.id, records.length);
+        records.push({ ...line, undone_at: null, notified: null });
+      } else if (line.t === 'undo') {
+        update(line.id, { undone_at: line.at });
+      } else {
+        const { t: _t, ids, ...notified } = line;
+        for (const id of ids) update(id, { notified });
+      }
+    },
+    get: (id) => {
+      const i = at.get(id);
+      return i === undefined ? undefined : records[i];
+    },
+  };
+}
+
 /** The lines folded into imports, oldest first: an undo marks its import, a notice each import it names (the latest wins). */
 export function foldLines(lines: readonly HistoryLine[]): ImportRecord[] {
-  const out: ImportRecord[] = [];
-  const byId = new Map<number, ImportRecord>();
-  for (const line of lines) {
-    if (line.t === 'import') {
-      const r = { ...line, undone_at: null, notified: null };
-      out.push(r);
-      byId.set(r.id, r);
-    } else if (line.t === 'undo') {
-      const r = byId.get(line.id);
-      if (r) r.undone_at = line.at;
-    } else {
-      const { t: _t, ids, ...notified } = line;
-      for (const id of ids) {
-        const r = byId.get(id);
-        if (r) r.notified = notified;
-      }
-    }
-  }
-  return out;
+  const fold = createFold();
+  for (const line of lines) fold.add(line);
+  return fold.records;
 }
 
 /** What GET /api/history shows of a record. */
