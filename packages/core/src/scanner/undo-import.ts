@@ -5,6 +5,7 @@ import type { Ownership } from '../fs/ownership.ts';
 import { linkOnTheWay } from '../fs/real-folder.ts';
 import { linkConflict, openUndoTx, undoSeen } from '../import-tx/driver.ts';
 import { PassBusyError } from '../history/pass-lock.ts';
+import type { ImportRecord } from '../history/history-record.ts';
 import { planUndo, type UndoStep } from '../history/undo-plan.ts';
 import { undoRename } from './organize-undo.ts';
 import type { ScanStores } from './scan-stores.ts';
@@ -30,6 +31,23 @@ export interface UndoResult {
   pass: string;
   /** A rename of POST /api/library/organize was taken back: the index still holds the new names. */
   renamed?: true;
+}
+
+/**
+ * A rename of POST /api/library/organize, made after `record` and not taken back, that moved one of
+ * its library files (or a folder above one), with that file; or null. Such a file is no longer at
+ * the path the import record names: a link or copy import would look taken back already (the
+ * download is there, the library path empty) and be marked undone with its library file kept.
+ */
+export function renamedSince(record: ImportRecord, records: readonly ImportRecord[]): { rename: ImportRecord; path: string } | null {
+  const paths = [record.destination, ...record.sidecars.map((s) => s.destination)];
+  for (const r of records) {
+    if (r.mode !== 'rename' || r.id <= record.id || r.undone_at !== null) continue;
+    const moved = [r, ...r.sidecars];
+    const path = paths.find((p) => moved.some((m) => p === m.source || p.startsWith(`${m.source}/`)));
+    if (path !== undefined) return { rename: r, path };
+  }
+  return null;
 }
 
 /**
@@ -74,6 +92,14 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
             throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
           const restored = await undoRename(record, history, { dryRun: opts.dryRun, now });
           return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass, renamed: true as const };
+        }
+        const renamed = record.undone_at === null ? renamedSince(record, history.records()) : null;
+        if (renamed !== null) {
+          const { rename, path } = renamed;
+          throw new AppError('conflict', `${path} was renamed to ${rename.destination} since (history item ${rename.id}): take that rename back first`, {
+            reason: 'destination_changed',
+            path,
+          });
         }
         // Checked whole before anything moves: refused, nothing changes.
         const plan = planUndo(record, await undoSeen(record));
