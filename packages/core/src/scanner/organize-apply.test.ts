@@ -110,7 +110,11 @@ describe('applyOrganize', () => {
     const undo = undoService({ config: () => cfg, data: () => data(), notify: async () => {} });
     const [heat, folder, lost] = await data().history().read();
     // The file's record names it under the folder's old name: the folder goes back first.
-    await expect(undo.undo(heat!.id, log)).rejects.toMatchObject({ code: 'conflict', details: { reason: 'destination_changed' } });
+    await expect(undo.undo(heat!.id, log)).rejects.toMatchObject({
+      code: 'conflict',
+      message: `${heat!.destination} was renamed since (history item ${folder!.id}: ${folder!.source} to ${folder!.destination}): take that rename back first`,
+      details: { reason: 'destination_changed', path: heat!.destination },
+    });
     expect((await undo.undo(folder!.id, log)).restored).toEqual([{ from: folder!.destination, to: folder!.source, action: 'moved_back' }]);
     await undo.undo(heat!.id, log);
     expect(await readdir(join(drive, 'Movies'))).toEqual(['Heat.1995.1080p.BluRay']);

@@ -34,10 +34,11 @@ export interface UndoResult {
 }
 
 /**
- * A rename of POST /api/library/organize, made after `record` and not taken back, that moved one of
- * its library files (or a folder above one), with that file; or null. Such a file is no longer at
- * the path the import record names: a link or copy import would look taken back already (the
- * download is there, the library path empty) and be marked undone with its library file kept.
+ * A rename of POST /api/library/organize, made after `record` (an import or an earlier rename) and
+ * not taken back, that moved one of its library files (or a folder above one), with that file; or
+ * null. Such a file is no longer at the path the record names: a link or copy import would look
+ * taken back already (the download is there, the library path empty) and be marked undone with its
+ * library file kept; a rename's undo would only find its file gone.
  */
 export function renamedSince(record: ImportRecord, records: readonly ImportRecord[]): { rename: ImportRecord; path: string } | null {
   const paths = [record.destination, ...record.sidecars.map((s) => s.destination)];
@@ -87,19 +88,18 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
         if (!opts.dryRun) await tx.recover();
         const record = history.records().find((r) => r.id === opts.id);
         if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
+        // Before anything else: a file moved by a later rename is no longer where this record says.
+        const renamed = record.undone_at === null ? renamedSince(record, history.records()) : null;
+        if (renamed !== null) {
+          const { rename, path } = renamed;
+          const message = `${path} was renamed since (history item ${rename.id}: ${rename.source} to ${rename.destination}): take that rename back first`;
+          throw new AppError('conflict', message, { reason: 'destination_changed', path });
+        }
         if (record.mode === 'rename') {
           if (record.undone_at !== null)
             throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
           const restored = await undoRename(record, history, { dryRun: opts.dryRun, now });
           return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass, renamed: true as const };
-        }
-        const renamed = record.undone_at === null ? renamedSince(record, history.records()) : null;
-        if (renamed !== null) {
-          const { rename, path } = renamed;
-          throw new AppError('conflict', `${path} was renamed to ${rename.destination} since (history item ${rename.id}): take that rename back first`, {
-            reason: 'destination_changed',
-            path,
-          });
         }
         // Checked whole before anything moves: refused, nothing changes.
         const plan = planUndo(record, await undoSeen(record));
