@@ -105,6 +105,18 @@ describe('POST /api/library/organize', () => {
     expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
   });
 
+  it('with dry run on, naming a sidecar previews its whole group, as the job would carry it out', async () => {
+    const season = await library();
+    await put('TV/Lost/Season 1/lost.s01e01.en.srt');
+    await indexNow();
+    const res = await post({ paths: [`${season}/lost.s01e01.en.srt`] });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { renames: { from: string }[] }).renames.map((r) => r.from)).toEqual([
+      `${season}/lost.s01e01.mkv`,
+      `${season}/lost.s01e01.en.srt`,
+    ]);
+  });
+
   it('refuses a path that is no proposed rename, with a sentence naming it', async () => {
     const season = await library();
     const drive = t.install.paths.drive;

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRoute } from '@hono/zod-openapi';
 import { accumulate, AppError } from '@mo/core';
-import { planOrganize, type OrganizeItem, type Rename } from '@mo/core/scanner';
+import { organizeGroups, type Group, type OrganizeItem, type Rename } from '@mo/core/scanner';
 import { jobAcceptedResponse, libraryOrganizeBody, libraryOrganizeAnswer, libraryOrganizeResponse, type IndexItem } from '@mo/shared';
 import type { AppDeps } from '../http/env.ts';
 import { cacheJson, sendJson, type CachedJson } from '../http/cached-json.ts';
@@ -72,6 +72,8 @@ const keep = ({ path, section, root, folder, ext, type, title, year, season, epi
 });
 
 interface Organize {
+  /** As the job carries them out: a video with its sidecars, or a folder. */
+  groups: Group[];
   renames: Rename[];
   /** Size and mtime of each file a rename names, as scanned: a named file that changed since is refused. */
   scanned: Map<string, { bytes: number; mtime_ms: number }>;
@@ -115,10 +117,11 @@ export function libraryOrganizeRoutes({ library, config, jobs }: AppDeps) {
           return { items, add: (item: IndexItem) => items.push(keep(item)) };
         },
         (acc, header): Organize => {
-          const renames = header ? planOrganize(acc.items, { movieTemplate, episodeTemplate }) : [];
+          const groups = header ? organizeGroups(acc.items, { movieTemplate, episodeTemplate }) : [];
+          const renames = groups.flat();
           const from = new Set(renames.map((r) => r.from));
           const scanned = new Map(acc.items.filter((i) => from.has(i.path)).map((i) => [i.path, { bytes: i.bytes, mtime_ms: i.mtime_ms }]));
-          return { renames, scanned, answer: cacheJson({ scanned_at: header?.scanned_at ?? null, renames }) };
+          return { groups, renames, scanned, answer: cacheJson({ scanned_at: header?.scanned_at ?? null, renames }) };
         },
       ),
     );
@@ -129,7 +132,7 @@ export function libraryOrganizeRoutes({ library, config, jobs }: AppDeps) {
     .openapi(postLibraryOrganize, async (c) => {
       const { paths } = c.req.valid('json');
       const cfg = config.current();
-      const { renames, scanned } = await organize();
+      const { groups, renames, scanned } = await organize();
       if (paths !== undefined) {
         const libraryFolders = cfg.drives.flatMap((d) => [...cfg.library.movie_folders, ...cfg.library.tv_folders].map((f) => join(d.path, f)));
         const proposed = new Set(renames.map((r) => r.from));
@@ -141,7 +144,8 @@ export function libraryOrganizeRoutes({ library, config, jobs }: AppDeps) {
         });
       }
       const named = new Set(paths);
-      const chosen = paths === undefined ? renames : renames.filter((r) => named.has(r.from));
+      // Naming a video or one of its sidecars takes the whole group, in the preview as in the job.
+      const chosen = paths === undefined ? renames : groups.filter((g) => g.some((r) => named.has(r.from))).flat();
       if (cfg.app.dry_run) return c.json({ dry_run: true as const, renames: chosen }, 200);
       if (paths !== undefined) {
         // Named ones only: the job checks every rename again anyway, this is for a clear answer to a small choice.

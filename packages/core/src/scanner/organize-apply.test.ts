@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, link, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -110,7 +110,11 @@ describe('applyOrganize', () => {
     const undo = undoService({ config: () => cfg, data: () => data(), notify: async () => {} });
     const [heat, folder, lost] = await data().history().read();
     // The file's record names it under the folder's old name: the folder goes back first.
-    await expect(undo.undo(heat!.id, log)).rejects.toMatchObject({ code: 'conflict', details: { reason: 'destination_changed' } });
+    await expect(undo.undo(heat!.id, log)).rejects.toMatchObject({
+      code: 'conflict',
+      message: `${heat!.destination} was renamed since (history item ${folder!.id}: ${folder!.source} to ${folder!.destination}): take that rename back first`,
+      details: { reason: 'destination_changed', path: heat!.destination },
+    });
     expect((await undo.undo(folder!.id, log)).restored).toEqual([{ from: folder!.destination, to: folder!.source, action: 'moved_back' }]);
     await undo.undo(heat!.id, log);
     expect(await readdir(join(drive, 'Movies'))).toEqual(['Heat.1995.1080p.BluRay']);
@@ -128,6 +132,33 @@ describe('applyOrganize', () => {
     await expect(undo.undo(lost!.id, log)).rejects.toMatchObject({ code: 'conflict', details: { reason: 'destination_changed' } });
     expect(await readdir(season)).toEqual(['Lost - S01E01.en.srt', 'Lost - S01E01.mkv']);
     expect((await data().history().read()).map((r) => r.undone_at !== null)).toEqual([true, true, false]);
+  });
+
+  it('undo of a link import whose library file a rename moved since is refused until that rename is taken back', async () => {
+    const source = join(dir, 'downloads', 'lost.s01e01.mkv');
+    await writeFile(source, 'video');
+    const destination = join(drive, 'TV/Lost/Season 1/lost.s01e01.mkv');
+    await mkdir(join(drive, 'TV/Lost/Season 1'), { recursive: true });
+    await link(source, destination);
+    const st = await stat(destination);
+    const identity = { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };
+    const history = await data().history().open();
+    const imported = await history.recordImport({
+      at: new Date().toISOString(),
+      ...{ source, destination, from: identity, to: identity, mode: 'hardlink', method: 'link', sidecars: [], created_dirs: [], pass: 'pass-1' },
+    });
+    await indexNow();
+    await apply();
+    const season = join(drive, 'TV/Lost/Season 1');
+    const undo = undoService({ config: () => cfg, data: () => data(), notify: async () => {} });
+    // The library path is empty and the download there: without the check it looked taken back already, and was marked so.
+    await expect(undo.undo(imported.id, log)).rejects.toMatchObject({ code: 'conflict', details: { reason: 'destination_changed', path: destination } });
+    expect(await readdir(season)).toEqual(['Lost - S01E01.mkv']);
+    expect((await data().history().read()).map((r) => r.undone_at)).toEqual([null, null]);
+    const [, renamed] = await data().history().read();
+    await undo.undo(renamed!.id, log);
+    expect((await undo.undo(imported.id, log)).restored).toEqual([{ from: destination, to: source, action: 'removed' }]);
+    expect(await readdir(season)).toEqual([]);
   });
 
   it('skips, renaming nothing of it, a group whose target appeared or whose file changed since the scan, and a path no longer proposed', async () => {

@@ -33,6 +33,13 @@ describe('planOrganize', () => {
     ]);
   });
 
+  it('keeps a sidecar named for the new name already as it is, or only changes its case', () => {
+    expect(plan(`${M}/Heat (1995)/heat.mkv`, `${M}/Heat (1995)/Heat (1995).en.srt`, `${M}/Heat (1995)/heat (1995).forced.srt`)).toEqual([
+      [`${M}/Heat (1995)/heat.mkv`, `${M}/Heat (1995)/Heat (1995).mkv`, 'movie'],
+      [`${M}/Heat (1995)/heat (1995).forced.srt`, `${M}/Heat (1995)/Heat (1995).forced.srt`, 'movie'],
+    ]);
+  });
+
   it('renames a release-named movie folder after its file, which keeps the folder it is in', () => {
     expect(plan(`${M}/Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.x264-GRP.mkv`)).toEqual([
       [`${M}/Heat.1995.1080p.BluRay/Heat.1995.1080p.BluRay.x264-GRP.mkv`, `${M}/Heat.1995.1080p.BluRay/Heat (1995).mkv`, 'movie'],

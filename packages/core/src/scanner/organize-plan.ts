@@ -172,7 +172,13 @@ function fileGroups(items: readonly OrganizeItem[], templates: OrganizeTemplates
         },
       ];
       for (const { item, rest } of sidecars.get(video) ?? []) {
-        group.push({ from: item.path, to: `${dir}/${stem}${rest}${item.ext}`, kind: media.kind, reason: `it goes with the video of ${what}` });
+        // One named for the new name already (`Heat (1995).en.srt` beside `heat.mkv`) keeps what follows
+        // that name, not what follows the old one (`Heat (1995) (1995).en.srt`).
+        const own = stemOf(nameOf(item.path), item.ext);
+        const next = own.charAt(stem.length);
+        const after = own.toLowerCase().startsWith(stem.toLowerCase()) && (next === '' || /[._ -]/.test(next)) ? own.slice(stem.length) : rest;
+        const to = `${dir}/${stem}${after}${item.ext}`;
+        if (to !== item.path) group.push({ from: item.path, to, kind: media.kind, reason: `it goes with the video of ${what}` });
       }
       groups.push(group);
     }

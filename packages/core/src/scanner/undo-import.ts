@@ -5,6 +5,7 @@ import type { Ownership } from '../fs/ownership.ts';
 import { linkOnTheWay } from '../fs/real-folder.ts';
 import { linkConflict, openUndoTx, undoSeen } from '../import-tx/driver.ts';
 import { PassBusyError } from '../history/pass-lock.ts';
+import type { ImportRecord } from '../history/history-record.ts';
 import { planUndo, type UndoStep } from '../history/undo-plan.ts';
 import { undoRename } from './organize-undo.ts';
 import type { ScanStores } from './scan-stores.ts';
@@ -30,6 +31,24 @@ export interface UndoResult {
   pass: string;
   /** A rename of POST /api/library/organize was taken back: the index still holds the new names. */
   renamed?: true;
+}
+
+/**
+ * A rename of POST /api/library/organize, made after `record` (an import or an earlier rename) and
+ * not taken back, that moved one of its library files (or a folder above one), with that file; or
+ * null. Such a file is no longer at the path the record names: a link or copy import would look
+ * taken back already (the download is there, the library path empty) and be marked undone with its
+ * library file kept; a rename's undo would only find its file gone.
+ */
+export function renamedSince(record: ImportRecord, records: readonly ImportRecord[]): { rename: ImportRecord; path: string } | null {
+  const paths = [record.destination, ...record.sidecars.map((s) => s.destination)];
+  for (const r of records) {
+    if (r.mode !== 'rename' || r.id <= record.id || r.undone_at !== null) continue;
+    const moved = [r, ...r.sidecars];
+    const path = paths.find((p) => moved.some((m) => p === m.source || p.startsWith(`${m.source}/`)));
+    if (path !== undefined) return { rename: r, path };
+  }
+  return null;
 }
 
 /**
@@ -69,6 +88,13 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
         if (!opts.dryRun) await tx.recover();
         const record = history.records().find((r) => r.id === opts.id);
         if (!record) throw new AppError('not_found', `no import ${opts.id} in the history`);
+        // Before anything else: a file moved by a later rename is no longer where this record says.
+        const renamed = record.undone_at === null ? renamedSince(record, history.records()) : null;
+        if (renamed !== null) {
+          const { rename, path } = renamed;
+          const message = `${path} was renamed since (history item ${rename.id}: ${rename.source} to ${rename.destination}): take that rename back first`;
+          throw new AppError('conflict', message, { reason: 'destination_changed', path });
+        }
         if (record.mode === 'rename') {
           if (record.undone_at !== null)
             throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
