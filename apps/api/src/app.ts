@@ -1,4 +1,5 @@
 import { requestId } from 'hono/request-id';
+import type { Context } from 'hono';
 import type { AppDeps } from './http/env.ts';
 import { authGuard, hostGuard, refuseCrossSite, resolveClients } from './http/auth.ts';
 import { createFailureLimiter } from '@mo/core';
@@ -38,6 +39,13 @@ import { router } from './openapi/route.ts';
 import { openApiDocument } from './openapi/document.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * An organize apply names up to 100,000 paths (the page sends every ticked one): about 8 MB. Only
+ * this route takes that much, and only once the caller is known, so no stranger can make the API
+ * hold more than MAX_BODY_BYTES.
+ */
+export const MAX_ORGANIZE_BODY_BYTES = 16 * 1024 * 1024;
+const ORGANIZE_APPLY = '/api/library/organize';
 /** Wrong keys, passwords or set-up tokens one client address may send per minute. */
 export const MAX_AUTH_FAILURES_PER_MINUTE = 10;
 
@@ -58,9 +66,12 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', hostGuard(deps.config));
   app.use('/api/*', drainUnreadBody);
-  app.use('/api/*', limitBody(MAX_BODY_BYTES));
+  const small = limitBody(MAX_BODY_BYTES);
+  const isOrganizeApply = (c: Context) => c.req.method === 'POST' && c.req.path === ORGANIZE_APPLY;
+  app.use('/api/*', (c, next) => (isOrganizeApply(c) ? next() : small(c, next)));
   app.use('/api/*', refuseCrossSite);
   app.use('/api/*', authGuard({ config: deps.config, auth: deps.auth, limiter, urlBase: deps.urlBase }));
+  app.use(ORGANIZE_APPLY, limitBody(MAX_ORGANIZE_BODY_BYTES, MAX_ORGANIZE_BODY_BYTES));
   app.use('/api/*', requireJsonBody);
 
   const api = router()

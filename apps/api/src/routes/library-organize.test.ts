@@ -137,6 +137,20 @@ describe('POST /api/library/organize', () => {
     expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
   });
 
+  it('takes a body of many thousand paths from the owner (past the 1 MiB of other routes), never from a stranger', async () => {
+    const season = await library();
+    const many = Array.from({ length: 20_000 }, (_, i) => `${season}/not-proposed-${String(i).padStart(6, '0')}.mkv`);
+    const body = JSON.stringify({ paths: many });
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+    const res = await t.app.request('/api/library/organize', init);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { details: { key: string } } }).error.details.key).toBe('paths.0');
+    expect((await t.anonymous('/api/library/organize', init)).status).toBe(401);
+    expect((await t.app.request('/api/scan', init)).status).toBe(413);
+    expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
+  });
+
   it('refuses a path named twice, and a wrong type, renaming nothing', async () => {
     const season = await library();
     const twice = await post({ paths: [`${season}/lost.s01e01.mkv`, `${season}/lost.s01e01.mkv`] });
