@@ -74,6 +74,8 @@ export interface PlannedMove {
   plan: Plan;
   video: DownloadFile;
   sidecars: { file: DownloadFile; destination: string }[];
+  /** An upgrade: the library's video of this movie or episode and its sidecars (absolute paths), to the recycle bin first. */
+  replaces?: { video: string; sidecars: string[] };
 }
 
 export interface PassPlan {

@@ -119,8 +119,11 @@ function destinationState(mode: TransferMode, listing: (dir: string) => FolderLi
 }
 
 async function carryOut(p: PlannedMove, mode: TransferMode, tx: ImportTx, pass: string): Promise<Move> {
-  const { video, sidecarErrors } = await tx.importOne({ video: p.video, destination: p.plan.destination, drive: p.plan.drive, sidecars: p.sidecars }, pass);
-  const base = { ...p.plan, mode };
+  const { video, sidecarErrors, replaced } = await tx.importOne(
+    { video: p.video, destination: p.plan.destination, drive: p.plan.drive, sidecars: p.sidecars, ...(p.replaces ? { replaces: p.replaces } : {}) },
+    pass,
+  );
+  const base = { ...p.plan, mode, replaced };
   if (!video.ok) return { ...base, status: 'failed', error: video.error };
   return { ...base, method: video.method, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
 }

@@ -27,6 +27,7 @@ export function undoService(deps: UndoServiceDeps) {
       const { pass, ...result } = await undoImport({
         data: deps.data(),
         downloads: cfg.paths.downloads,
+        drives: cfg.drives,
         id,
         dryRun: cfg.app.dry_run,
         ...(deps.owner ? { owner: deps.owner } : {}),
