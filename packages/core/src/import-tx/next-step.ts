@@ -77,8 +77,9 @@ export function filePhase(file: PlannedFile, disk: FileOnDisk, move: boolean): F
   if (!own && !same(to, file.made) && !same(to, disk.placedSince)) return notPlaced;
   // Moved, the download is gone from its path; its own inode still there means the copy did not get away.
   if (move && !own && disk.source !== null && same(disk.source, file.from)) return notPlaced;
-  const { made: _made, ...planned } = file;
-  return { phase: 'placed', file: { ...planned, to: { dev: to.dev, ino: to.ino, size: to.size, mtime_ms: to.mtimeMs } } };
+  // Only the file's own fields: the video's is the whole record, whose other fields are no history's.
+  const { source, destination, from } = file;
+  return { phase: 'placed', file: { source, destination, from, to: { dev: to.dev, ino: to.ino, size: to.size, mtime_ms: to.mtimeMs } } };
 }
 
 export interface ImportOnDisk {
