@@ -95,7 +95,8 @@ describe('planUndo: an upgrade', () => {
     ['the new file changed: refused before the bin is looked at', 'move', one(at(DL, { size: 7 }), null), [{ original: at(DL), bin: at(HELD) }], 'destination_changed'],
     ['an undo cut short after the new file went back', 'move', one(null, at(DL)), [{ original: null, bin: at(HELD) }], ['restore']],
     ['an undo cut short between link and unlink out of the bin', 'move', one(null, at(DL)), [{ original: at(HELD), bin: at(HELD) }], ['restore']],
-    ['an undo cut short once all was back', 'move', one(null, at(DL)), [{ original: at(HELD), bin: null }], []],
+    ['an undo cut short once all was back', 'move', one(at(HELD), at(DL)), [{ original: at(HELD), bin: null }], []],
+    ['an undo cut short out of the bin, the held file back at the new one’s path', 'move', one(at(HELD), at(DL)), [{ original: at(HELD), bin: at(HELD) }], ['restore']],
   ] as const)('%s', (_name, mode, seen, held, want) => {
     expect(reason(planUndo(upgrade(mode), seen, held))).toEqual(want);
   });

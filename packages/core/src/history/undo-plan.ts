@@ -63,9 +63,13 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[], held: read
   if (record.undone_at !== null)
     return { ok: false, reason: 'undone', path: record.destination, message: `import ${record.id} was undone at ${record.undone_at}` };
   const files = [record, ...record.sidecars];
+  const replaced = replacedFiles(record);
   const steps: UndoStep[] = [];
   for (const [i, file] of files.entries()) {
-    const { destination, source } = seen[i]!;
+    const { source } = seen[i]!;
+    // The replaced file back at the path the new one took: that one was taken back before it.
+    const restored = replaced.some((r) => r.path === file.destination && seen[i]!.destination !== null && unchanged(seen[i]!.destination, r.held));
+    const destination = restored ? null : seen[i]!.destination;
     const move = record.mode === 'move';
     if (destination === null) {
       // Taken back by an undo that was cut short: the file is at its download path as imported.
@@ -98,7 +102,7 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[], held: read
   }
   const restores: UndoStep[] = [];
   const freed = new Set(files.map((f) => f.destination));
-  for (const [i, r] of replacedFiles(record).entries()) {
+  for (const [i, r] of replaced.entries()) {
     const { original, bin } = held[i] ?? { original: null, bin: null };
     const back = original !== null && unchanged(original, r.held);
     const inBin = bin !== null && unchanged(bin, r.held);
