@@ -33,6 +33,7 @@ describe('planUndo', () => {
     ['move, destination now a folder', record('move', DL), one(at(DL, { isFile: false }), null), 'destination_changed'],
     ['move, source path taken', record('move', DL), one(at(DL), at(COPY, { ino: 55 })), 'source_taken'],
     ['move, moved back by an undo cut short', record('move', DL), one(null, at(DL)), []],
+    ['move, an undo cut between link and unlink: both names on one inode', record('move', DL), one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })), ['move_back']],
     ['move across filesystems (a copy), as imported', record('move', COPY), one(at(COPY), null), ['move_back']],
     // hardlink: the link goes, the download stays
     ['hardlink, as imported', record('hardlink', DL), one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })), ['remove']],
@@ -92,11 +93,23 @@ describe('planUndo: an upgrade', () => {
     ['the bin item gone (emptied, purged)', 'move', asImported('move'), [{ original: at(DL), bin: null }], 'recycled_changed'],
     ['the bin item changed', 'move', asImported('move'), [{ original: at(DL), bin: at(HELD, { size: 1 }) }], 'recycled_changed'],
     ['the bin item another file', 'move', asImported('move'), [{ original: at(DL), bin: at(HELD, { ino: 99 }) }], 'recycled_changed'],
-    ['the new file changed: refused before the bin is looked at', 'move', one(at(DL, { size: 7 }), null), [{ original: at(DL), bin: at(HELD) }], 'destination_changed'],
+    [
+      'the new file changed: refused before the bin is looked at',
+      'move',
+      one(at(DL, { size: 7 }), null),
+      [{ original: at(DL), bin: at(HELD) }],
+      'destination_changed',
+    ],
     ['an undo cut short after the new file went back', 'move', one(null, at(DL)), [{ original: null, bin: at(HELD) }], ['restore']],
     ['an undo cut short between link and unlink out of the bin', 'move', one(null, at(DL)), [{ original: at(HELD), bin: at(HELD) }], ['restore']],
     ['an undo cut short once all was back', 'move', one(at(HELD), at(DL)), [{ original: at(HELD), bin: null }], []],
-    ['an undo cut short out of the bin, the held file back at the new one’s path', 'move', one(at(HELD), at(DL)), [{ original: at(HELD), bin: at(HELD) }], ['restore']],
+    [
+      'an undo cut short out of the bin, the held file back at the new one’s path',
+      'move',
+      one(at(HELD), at(DL)),
+      [{ original: at(HELD), bin: at(HELD) }],
+      ['restore'],
+    ],
   ] as const)('%s', (_name, mode, seen, held, want) => {
     expect(reason(planUndo(upgrade(mode), seen, held))).toEqual(want);
   });

@@ -80,7 +80,9 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[], held: read
       return { ok: false, reason: 'destination_changed', path: file.destination, message: `${file.destination} changed since it was imported` };
     }
     if (move) {
-      if (source !== null) return { ok: false, reason: 'source_taken', path: file.source, message: `${file.source} is taken by another file` };
+      // The same inode under both names is a move back cut between link and unlink: moving it again finishes it.
+      const halfBack = source !== null && source.dev === destination.dev && source.ino === destination.ino;
+      if (source !== null && !halfBack) return { ok: false, reason: 'source_taken', path: file.source, message: `${file.source} is taken by another file` };
       steps.push({ action: 'move_back', file });
       continue;
     }
@@ -111,7 +113,8 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[], held: read
       if (inBin) restores.push({ action: 'restore', held: r });
       continue;
     }
-    if (!inBin) return { ok: false, reason: 'recycled_changed', path: r.recycled_to, message: `${r.recycled_to} is no longer in the recycle bin as it went in` };
+    if (!inBin)
+      return { ok: false, reason: 'recycled_changed', path: r.recycled_to, message: `${r.recycled_to} is no longer in the recycle bin as it went in` };
     if (original !== null && !freed.has(r.path)) return { ok: false, reason: 'original_taken', path: r.path, message: `${r.path} is taken by another file` };
     restores.push({ action: 'restore', held: r });
   }

@@ -242,10 +242,22 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
             () => o.log.warn({ path: h.path, from: step.from }, 'put back a file an upgrade that did not get through had sent to the recycle bin'),
             (err: unknown) => {
               // It stays in the bin, listed there for the owner: never lost, never written over.
-              o.log.error({ path: h.path, from: step.from, err: (err as Error).message }, 'a replaced file could not go back from the recycle bin; it stays there');
+              o.log.error(
+                { path: h.path, from: step.from, err: (err as Error).message },
+                'a replaced file could not go back from the recycle bin; it stays there',
+              );
               stuck.add(step.index);
             },
           );
+          break;
+        }
+        case 'finish-move': {
+          const s = r.sidecars[step.index]!;
+          // moveFile finds the one inode under both names and unlinks the download's.
+          await moveFile(s.source, s.destination, { owner: o.owner, within: driveHolding(o.drives, s.destination) }).catch((err: unknown) =>
+            o.log.warn({ source: s.source, err: (err as Error).message }, 'a sidecar moved but still linked in the downloads could not be unlinked there'),
+          );
+          since.set(s.destination, { ...since.get(s.destination), tried: 'failed' });
           break;
         }
         case 'unplace': {

@@ -137,6 +137,18 @@ describe('nextStep: one import a killed process left, a step at a time', () => {
       { step: 'record', method: 'rename', sidecars: 0 },
     ],
     [
+      'the sidecar’s move cut between link and unlink: its download name goes first',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ source: srt, destination: srt }] },
+      { step: 'finish-move', index: 0 },
+    ],
+    [
+      'the sidecar’s move cut between link and unlink, finishing it failed: recorded',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ source: srt, destination: srt, tried: 'failed' }] },
+      { step: 'record', method: 'rename', sidecars: 1 },
+    ],
+    [
       'placed by the recovery since: recorded with its video, though a new inode',
       record(),
       { recorded: false, video: renamed, sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }] },
@@ -178,7 +190,7 @@ describe('nextStep: one import a killed process left, a step at a time', () => {
   it.each([...cases, ...leftBehind])('%s', (_, r, disk, want) => {
     const s = nextStep(r, disk);
     expect(s.step).toBe(want.step);
-    if (s.step === 'place-sidecar') expect(s.index).toBe(want.index);
+    if (s.step === 'place-sidecar' || s.step === 'finish-move') expect(s.index).toBe(want.index);
     if (s.step === 'record') {
       expect(s.method).toBe(want.method);
       expect(s.sidecars).toHaveLength(want.sidecars ?? 0);
@@ -278,7 +290,12 @@ describe('nextStep: an upgrade a killed process left', () => {
   const notPlaced = { source: download, destination: null };
 
   const cases: [string, ImportTxRecord, ImportOnDisk, ImportStep][] = [
-    ['killed before recycling: nothing to put back', record(), { recorded: false, video: notPlaced, sidecars: [], held: [inLibrary, srtInLibrary] }, { step: 'drop' }],
+    [
+      'killed before recycling: nothing to put back',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [inLibrary, srtInLibrary] },
+      { step: 'drop' },
+    ],
     [
       'killed between link and unlink into the bin: the bin name goes (restore finishes it)',
       record(),
@@ -300,7 +317,12 @@ describe('nextStep: an upgrade a killed process left', () => {
     [
       'a file of the same name but another inode in the bin is not the held one',
       record(),
-      { recorded: false, video: notPlaced, sidecars: [], held: [{ original: null, bin: [{ path: BIN, seen: at(1, 99, { size: 300, mtimeMs: 4000 }) }] }, srtInLibrary] },
+      {
+        recorded: false,
+        video: notPlaced,
+        sidecars: [],
+        held: [{ original: null, bin: [{ path: BIN, seen: at(1, 99, { size: 300, mtimeMs: 4000 }) }] }, srtInLibrary],
+      },
       { step: 'drop' },
     ],
     [
@@ -362,7 +384,15 @@ describe('nextStep: an upgrade a killed process left', () => {
       recorded: false,
       video: { source: null, destination: download },
       sidecars: [],
-      held: [{ original: null, bin: [{ path: BIN, seen: held }, { path: `${BIN}.2`, seen: held }] }],
+      held: [
+        {
+          original: null,
+          bin: [
+            { path: BIN, seen: held },
+            { path: `${BIN}.2`, seen: held },
+          ],
+        },
+      ],
     });
     expect(s).toMatchObject({ step: 'record', replaced: { recycled_to: `${BIN}.2`, sidecars: [] } });
   });

@@ -116,6 +116,8 @@ export type ImportStep =
   | { step: 'unrecycle'; index: number; from: string }
   /** An upgrade's move cut between link and unlink: the link at the destination goes, the download stays, the held file can come back. */
   | { step: 'unplace' }
+  /** A sidecar's move cut between link and unlink once its video got away: its download name goes, as the move would have done. */
+  | { step: 'finish-move'; index: number }
   /** Recorded, but a sidecar left behind waits (a file still being written, a drive refusing): the record stays for the next pass. */
   | { step: 'keep' }
   /** Nothing (more) to do: the next pass plans the download again, or the history has it. The record goes. */
@@ -153,6 +155,16 @@ export function nextStep(record: ImportTxRecord, disk: ImportOnDisk): ImportStep
   const gotAway = !move || disk.video.source === null;
   const left = sidecars.findIndex((s) => s.phase.phase !== 'placed' && s.disk.source !== null && s.disk.tried === undefined);
   if (gotAway && left !== -1) return { step: 'place-sidecar', index: left };
+  const halfMoved = sidecars.findIndex(
+    (s) =>
+      move &&
+      s.phase.phase === 'placed' &&
+      s.disk.tried === undefined &&
+      s.disk.source !== null &&
+      s.disk.destination !== null &&
+      same(s.disk.source, s.disk.destination),
+  );
+  if (gotAway && halfMoved !== -1) return { step: 'finish-move', index: halfMoved };
   if (!disk.recorded) {
     const placed = sidecars.flatMap((s) => (s.phase.phase === 'placed' ? [s.phase.file] : []));
     const method = !same(video.file.to, record.from) ? 'copy' : move ? 'rename' : 'link';

@@ -30,7 +30,12 @@ const file = (path: string) => {
 const text = (path: string) => readFileSync(path, 'utf8');
 /** Every file under `dir`, relative, sorted. */
 const tree = (dir: string): string[] =>
-  existsSync(dir) ? (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort() : [];
+  existsSync(dir)
+    ? (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+        .sort()
+    : [];
 
 /**
  * A library holding Heat (1995) in 480p with its subtitles, and the 1080p release in the downloads
@@ -57,7 +62,10 @@ async function world(mode: TransferMode = 'move') {
   });
   const folder = join(dirs.drive, 'Movies/Heat (1995)');
   const held = { video: put(join(folder, 'Heat (1995).mkv'), 'old 480p'), srt: put(join(folder, 'Heat (1995).en.srt'), 'old subs') };
-  const dl = { video: put(join(dirs.downloads, 'Heat.1995.1080p.BluRay.mkv'), 'new 1080p video'), srt: put(join(dirs.downloads, 'Heat.1995.1080p.BluRay.en.srt'), 'new subs') };
+  const dl = {
+    video: put(join(dirs.downloads, 'Heat.1995.1080p.BluRay.mkv'), 'new 1080p video'),
+    srt: put(join(dirs.downloads, 'Heat.1995.1080p.BluRay.en.srt'), 'new subs'),
+  };
   const plan = (): ImportPlan => ({
     video: file(dl.video),
     destination: held.video,
@@ -214,7 +222,11 @@ describe('an upgrade inside the import transaction', () => {
       expect(text(w.held.srt)).toBe('new subs');
       const records = w.history.records();
       expect(records).toHaveLength(1);
-      expect(historyItem(records[0]!).replaced).toEqual({ path: w.held.video, recycled_to: items[0]!.path, sidecars: [{ path: w.held.srt, recycled_to: items[1]!.path }] });
+      expect(historyItem(records[0]!).replaced).toEqual({
+        path: w.held.video,
+        recycled_to: items[0]!.path,
+        sidecars: [{ path: w.held.srt, recycled_to: items[1]!.path }],
+      });
       expect(w.notes()).toEqual([]);
     });
   });

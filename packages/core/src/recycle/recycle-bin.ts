@@ -191,7 +191,13 @@ export async function binCopiesOf(drives: readonly Drive[], path: string): Promi
   for (const d of days) {
     if (!d.isDirectory() || !dayOfFolder(d.name)) continue;
     const p = join(bin, d.name, rel);
-    if (await lstat(p).then((st) => st.isFile(), () => false)) out.push(p);
+    if (
+      await lstat(p).then(
+        (st) => st.isFile(),
+        () => false,
+      )
+    )
+      out.push(p);
   }
   return out;
 }

@@ -85,7 +85,9 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
         const linked = linkedSource(plan.steps, opts.downloads);
         if (linked !== null) throw linkConflict(linked.source, linked.link);
         const restored = plan.steps.flatMap((s) =>
-          s.action === 'restore' ? [] : [{ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }],
+          s.action === 'restore'
+            ? []
+            : [{ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }],
         );
         const from_recycle_bin = plan.steps.flatMap((s) => (s.action === 'restore' ? [{ from: s.held.recycled_to, to: s.held.path }] : []));
         if (opts.dryRun) return { dry_run: true, id: record.id, restored, from_recycle_bin, pass: record.pass };

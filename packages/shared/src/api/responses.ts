@@ -308,9 +308,7 @@ export const historyItemSchema = z.object({
    * An upgrade: the library file it replaced (`path`) and where that went in the recycle bin
    * (`recycled_to`), its sidecars likewise; undo puts them back. null: it replaced nothing.
    */
-  replaced: z
-    .object({ path: z.string(), recycled_to: z.string(), sidecars: z.array(z.object({ path: z.string(), recycled_to: z.string() })) })
-    .nullable(),
+  replaced: z.object({ path: z.string(), recycled_to: z.string(), sidecars: z.array(z.object({ path: z.string(), recycled_to: z.string() })) }).nullable(),
 });
 
 export const historyResponse = z.object({
