@@ -1,6 +1,6 @@
 // SIGKILL at every point of an upgrade (issue 30 item 4): a download replacing the library's video
 // of the same film, its held video and subtitles going to the recycle bin first. A child process
-// (support/upgrade-child.ts) runs the import driver and kills itself just before or just after its
+// (packages/core/src/import-tx/test-fixtures/upgrade-child.ts) runs the import driver and kills itself just before or just after its
 // k-th change to the disk, for every k the upgrade has, in move and in hardlink mode; the next
 // pass's recovery then runs. Whatever k, the end is one of two: the old files in the library and the
 // new ones in the downloads, nothing recorded, the bin empty; or the new files in the library,
@@ -10,15 +10,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '@mo/test-support/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransferMode } from '@mo/shared';
-import { dataDir } from '../../packages/core/src/data-dir/data-dir.ts';
-import { openHistoryLog } from '../../packages/core/src/history/history-log.ts';
+import { dataDir } from '@mo/core';
+import { openHistoryLog } from '@mo/core/history';
+import { runUpgradeJob, UPGRADE_CHILD, type UpgradeWorld } from '@mo/core/test-fixtures';
 import { Figures } from './support/report.ts';
-import { runUpgradeJob, type UpgradeWorld } from './support/upgrade-job.ts';
 
 const figures = new Figures('kill-upgrade');
 const root = mkdtempSync(join(tmpdir(), 'mo-kill-upgrade-'));
@@ -32,7 +31,7 @@ beforeAll(() => {
   const r = spawnSync(
     join(REPO_ROOT, 'node_modules/.bin/esbuild'),
     [
-      fileURLToPath(new URL('./support/upgrade-child.ts', import.meta.url)),
+      UPGRADE_CHILD,
       '--bundle',
       '--platform=node',
       '--format=esm',

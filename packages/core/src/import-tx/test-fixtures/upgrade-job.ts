@@ -1,12 +1,16 @@
-// What one kill-upgrade trial carries out, in the killed child (upgrade-child.ts) or, for the
+// What one trial of test/faults/kill-upgrade.test.ts carries out, in the killed child (upgrade-child.ts) or, for the
 // recovery and the undo asked again, in the test itself: the same driver, the same folders.
 import { lstatSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { TransferMode } from '@mo/shared';
-import { dataDir } from '../../../packages/core/src/data-dir/data-dir.ts';
-import { openHistoryLog } from '../../../packages/core/src/history/history-log.ts';
-import { openImportTx, openUndoTx, type ImportPlan } from '../../../packages/core/src/import-tx/driver.ts';
-import { journalsStore } from '../../../packages/core/src/import-tx/journals.ts';
-import { createLogger } from '../../../packages/core/src/logging/logger.ts';
+import { dataDir } from '../../data-dir/data-dir.ts';
+import { openHistoryLog } from '../../history/history-log.ts';
+import { openImportTx, openUndoTx, type ImportPlan } from '../driver.ts';
+import { journalsStore } from '../journals.ts';
+import { createLogger } from '../../logging/logger.ts';
+
+/** The child that runs a job and kills itself at a chosen change to the disk (see upgrade-child.ts). */
+export const UPGRADE_CHILD = fileURLToPath(new URL('./upgrade-child.ts', import.meta.url));
 
 export interface UpgradeWorld {
   data: string;

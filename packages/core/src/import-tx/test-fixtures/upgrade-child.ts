@@ -1,4 +1,4 @@
-// The process kill-upgrade.test.ts kills: one upgrade (or its undo) carried out by the import driver,
+// The process test/faults/kill-upgrade.test.ts kills: one upgrade (or its undo) carried out by the import driver,
 // SIGKILLed by itself just before or just after its KILL_AT-th change to the disk (a link, unlink,
 // rename, folder made or removed, file written). Bundled by the test into one plain .mjs so that each
 // of the many trials starts in a fraction of a second. Prints the number of kill points it passed.
