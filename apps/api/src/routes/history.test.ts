@@ -97,6 +97,7 @@ describe('GET /api/history', () => {
       pass: passA.started_at,
       undone_at: null,
       notified: null,
+      replaced: null,
     });
 
     const first = await history('?limit=2');
@@ -163,6 +164,7 @@ describe('POST /api/history/:id/undo', () => {
         { from: join(lib, 'Heat (1995).mkv'), to: heat, action: 'moved_back' },
         { from: join(lib, 'Heat (1995).en.srt'), to: srt, action: 'moved_back' },
       ],
+      from_recycle_bin: [],
     });
     expect(readFileSync(heat).length).toBe(100);
     expect(readFileSync(srt).length).toBe(10);
