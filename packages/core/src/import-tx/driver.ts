@@ -174,7 +174,7 @@ async function heldFiles(r: NonNullable<ImportPlan['replaces']>): Promise<{ vide
   return { video: { path: r.video, held: identity(video) }, sidecars };
 }
 
-/** The step an undo or recovery may take at most for `files` files, with room for a bin name left twice. */
+/** The steps recovery takes at most for an import of `files` files (each placed, finished or put back once), with room to spare. */
 const MAX_STEPS = (files: number) => 3 * files + 4;
 
 export function openImportTx(o: ImportTxOptions): ImportTx {

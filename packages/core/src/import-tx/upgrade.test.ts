@@ -8,6 +8,8 @@ import { historyItem } from '../history/history-record.ts';
 import { createLogger } from '../logging/logger.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
 import { recycleFile } from '../recycle/recycle-bin.ts';
+import { scanStores } from '../scanner/scan-stores.ts';
+import { undoImport } from '../scanner/undo-import.ts';
 import { openImportTx, openUndoTx, type ImportPlan } from './driver.ts';
 import { journalsStore } from './journals.ts';
 
@@ -135,6 +137,25 @@ describe('an upgrade inside the import transaction', () => {
     expect(lstatSync(w.dl.video).nlink).toBe(1);
     expect(tree(w.bin)).toEqual([]);
     expect(w.history.records()[0]!.undone_at).not.toBeNull();
+  });
+
+  it('POST /api/history/:id/undo’s service: a dry run names what comes back from the bin and moves nothing; then it is done', async () => {
+    const w = await world();
+    await w.tx.importOne(w.plan(), 'p1');
+    const record = w.history.records()[0]!;
+    const opts = { data: scanStores(w.data), downloads: w.downloads, drives: w.drives, id: record.id };
+    const planned = await undoImport({ ...opts, dryRun: true });
+    const back = [
+      { from: record.replaced!.recycled_to, to: w.held.video },
+      { from: record.replaced!.sidecars[0]!.recycled_to, to: w.held.srt },
+    ];
+    expect(planned).toMatchObject({ dry_run: true, restored: [{ from: w.held.video, to: w.dl.video, action: 'moved_back' }, { action: 'moved_back' }] });
+    expect(planned.from_recycle_bin).toEqual(expect.arrayContaining(back));
+    expect(text(w.held.video)).toBe('new 1080p video');
+    const done = await undoImport({ ...opts, dryRun: false });
+    expect(done.from_recycle_bin).toEqual(expect.arrayContaining(back));
+    expect([text(w.held.video), text(w.dl.video)]).toEqual(['old 480p', 'new 1080p video']);
+    await expect(undoImport({ ...opts, dryRun: false })).rejects.toMatchObject({ code: 'conflict', details: { reason: 'undone' } });
   });
 
   it('completes an undo killed after the new files went back', async () => {
