@@ -174,6 +174,8 @@ async function heldFiles(r: NonNullable<ImportPlan['replaces']>): Promise<{ vide
   return { video: { path: r.video, held: identity(video) }, sidecars };
 }
 
+const same = (a: { dev: number; ino: number } | null, b: { dev: number; ino: number }) => a !== null && a.dev === b.dev && a.ino === b.ino;
+
 /** The steps recovery takes at most for an import of `files` files (each placed, finished or put back once), with room to spare. */
 const MAX_STEPS = (files: number) => 3 * files + 4;
 
@@ -335,10 +337,16 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
         ...(held ? { replaces: held } : {}),
       });
       // Anything short of the new video in place takes the upgrade back (next-step.ts): the held files return.
-      const takeBack = async (error: string): Promise<Imported> => {
-        o.record(p.video.path, p.destination, error);
-        const settled = await settle(importNoted.current(), new Map());
+      const takeBack = async (why: string): Promise<Imported> => {
+        // Settled as recovery would; where that fails, the note stays for the next pass's recovery.
+        const settled = await settle(importNoted.current(), new Map()).catch((err: unknown) => {
+          o.log.error({ source: p.video.path, err: (err as Error).message }, 'an upgrade that did not get through could not be taken back yet');
+          return { keep: true };
+        });
         if (!settled.keep) await importNoted();
+        const back = held && same(await seenAt(held.video.path), held.video.held);
+        const error = `${why}; ${held?.video.path} ${back ? 'is back in its place' : 'is in the recycle bin (see GET /api/recycle)'}`;
+        o.record(p.video.path, p.destination, error);
         return { video: { ok: false, error }, sidecarErrors: [], replaced: null };
       };
       let replaced: Replaced | null = null;
@@ -349,12 +357,12 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
           const [video, ...sidecars] = [held.video, ...held.sidecars].map((h, i) => ({ path: h.path, recycled_to: items[i]!.path, held: h.held }));
           replaced = { ...video!, sidecars };
         } catch (err) {
-          return takeBack(`${held.video.path} could not go to the recycle bin, so it was not replaced: ${(err as Error).message}`);
+          return takeBack(`the file it replaces could not go to the recycle bin: ${(err as Error).message}`);
         }
       }
       const opts: MoveOptions = { owner: o.owner, journal: notingCopies(transfers, importNoted), within: o.drives.find((d) => d.name === p.drive)?.path };
       const video = await placeOne(p.video, p.destination, o.mode, opts);
-      if (!video.ok && held) return takeBack(`${video.error}; ${held.video.path} is back in its place`);
+      if (!video.ok && held) return takeBack(video.error);
       o.record(p.video.path, p.destination, video.ok ? null : video.error);
       const sidecarErrors: string[] = [];
       const sidecars: PlacedFile[] = [];

@@ -116,6 +116,16 @@ describe('an upgrade inside the import transaction', () => {
     expect(w.recorded.at(-1)).toContain('is back in its place');
   });
 
+  it('replaces nothing when the recycle bin refuses the held files (its folder a file)', async () => {
+    const w = await world();
+    writeFileSync(w.bin, 'not a folder');
+    const r = await w.tx.importOne(w.plan(), 'p1');
+    expect(r.video).toMatchObject({ ok: false, error: expect.stringMatching(/could not go to the recycle bin.*is back in its place$/) });
+    expect([text(w.held.video), text(w.held.srt), text(w.dl.video)]).toEqual(['old 480p', 'old subs', 'new 1080p video']);
+    expect(w.history.records()).toEqual([]);
+    expect(w.notes()).toEqual([]);
+  });
+
   it('replaces nothing when the held video is gone since the plan', async () => {
     const w = await world();
     const plan = w.plan();
