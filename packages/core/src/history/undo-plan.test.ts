@@ -34,6 +34,7 @@ describe('planUndo', () => {
     ['move, source path taken', record('move', DL), one(at(DL), at(COPY, { ino: 55 })), 'source_taken'],
     ['move, moved back by an undo cut short', record('move', DL), one(null, at(DL)), []],
     ['move, an undo cut between link and unlink: both names on one inode', record('move', DL), one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })), ['move_back']],
+    ['move, one entry under two paths (a bind mount): taken', record('move', DL), one(at(DL), at(DL)), 'source_taken'],
     ['move across filesystems (a copy), as imported', record('move', COPY), one(at(COPY), null), ['move_back']],
     // hardlink: the link goes, the download stays
     ['hardlink, as imported', record('hardlink', DL), one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })), ['remove']],

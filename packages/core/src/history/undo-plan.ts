@@ -80,8 +80,9 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[], held: read
       return { ok: false, reason: 'destination_changed', path: file.destination, message: `${file.destination} changed since it was imported` };
     }
     if (move) {
-      // The same inode under both names is a move back cut between link and unlink: moving it again finishes it.
-      const halfBack = source !== null && source.dev === destination.dev && source.ino === destination.ino;
+      // The same inode under two names (two links: with one, both paths name one entry, a bind mount)
+      // is a move back cut between link and unlink: moving it again finishes it.
+      const halfBack = source !== null && source.dev === destination.dev && source.ino === destination.ino && destination.nlink >= 2;
       if (source !== null && !halfBack) return { ok: false, reason: 'source_taken', path: file.source, message: `${file.source} is taken by another file` };
       steps.push({ action: 'move_back', file });
       continue;
