@@ -1348,6 +1348,14 @@ export interface components {
                     [key: string]: string;
                 };
             } | null;
+            replaced: {
+                path: string;
+                recycled_to: string;
+                sidecars: {
+                    path: string;
+                    recycled_to: string;
+                }[];
+            } | null;
         };
         ImportedRef: {
             id: number;
@@ -1663,6 +1671,11 @@ export interface components {
             /** @enum {string} */
             status: "moved" | "failed";
             error?: string;
+            /** @default null */
+            replaced: {
+                path: string;
+                recycled_to: string;
+            } | null;
         };
         NotificationTestRequest: {
             name: string;
@@ -2302,6 +2315,10 @@ export interface components {
                 to: string;
                 /** @enum {string} */
                 action: "moved_back" | "removed";
+            }[];
+            from_recycle_bin: {
+                from: string;
+                to: string;
             }[];
         };
         Worker: {

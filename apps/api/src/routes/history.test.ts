@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createJobClient, createLogger, createStateStore, type JobClient } from '@mo/core';
 import { recordNotice } from '@mo/core/history';
+import { runUpgradeJob } from '@mo/core/test-fixtures';
 import { NO_OWNERSHIP } from '@mo/core/fs';
 import { runScanPass } from '@mo/core/scanner';
 import { historyResponse, initialState, stateSchema, undoResponse } from '@mo/shared';
@@ -97,6 +98,7 @@ describe('GET /api/history', () => {
       pass: passA.started_at,
       undone_at: null,
       notified: null,
+      replaced: null,
     });
 
     const first = await history('?limit=2');
@@ -163,6 +165,7 @@ describe('POST /api/history/:id/undo', () => {
         { from: join(lib, 'Heat (1995).mkv'), to: heat, action: 'moved_back' },
         { from: join(lib, 'Heat (1995).en.srt'), to: srt, action: 'moved_back' },
       ],
+      from_recycle_bin: [],
     });
     expect(readFileSync(heat).length).toBe(100);
     expect(readFileSync(srt).length).toBe(10);
@@ -338,6 +341,41 @@ describe('POST /api/history/:id/undo', () => {
     expect(res.status).toBe(409);
     expect((await res.json()).error.details).toMatchObject({ reason: 'download_changed' });
     expect(readFileSync(join(drive, 'Movies/Heat (1995)/Heat (1995).mkv')).length).toBe(100);
+  });
+
+  it('an upgrade: the new files back in the downloads, the replaced ones out of the recycle bin; 409 once a bin item is gone, changing nothing', async () => {
+    const drive = await install('move');
+    const lib = join(drive, 'Movies/Heat (1995)');
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(lib, 'Heat (1995).mkv'), 'old 480p');
+    writeFileSync(join(lib, 'Heat (1995).en.srt'), 'old subs');
+    const held = { video: join(lib, 'Heat (1995).mkv'), srt: join(lib, 'Heat (1995).en.srt') };
+    const dl = { video: put('Heat.1995.1080p.mkv', 50), srt: put('Heat.1995.1080p.en.srt', 5) };
+    const world = { data: t.install.paths.data, downloads: t.install.paths.downloads, drive, mode: 'move' as const, held, dl };
+    await runUpgradeJob({ ...world, job: 'import' });
+    const [item] = (await history()).items;
+    expect(item!.replaced).toMatchObject({ path: held.video, sidecars: [{ path: held.srt }] });
+
+    // A bin item gone (moved away): refused whole.
+    const binSrt = item!.replaced!.sidecars[0]!.recycled_to;
+    renameSync(binSrt, `${binSrt}.away`);
+    const before = snapshot(drive, t.install.paths.downloads);
+    const res = await undo(item!.id);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.details).toMatchObject({ reason: 'recycled_changed', path: binSrt });
+    expect(snapshot(drive, t.install.paths.downloads)).toEqual(before);
+
+    // Back as it went in: the undo goes through.
+    renameSync(`${binSrt}.away`, binSrt);
+    const done = await undone(item!.id);
+    expect(done.restored.map((r) => r.to)).toEqual([dl.video, dl.srt]);
+    expect(done.from_recycle_bin).toEqual(
+      expect.arrayContaining([
+        { from: item!.replaced!.recycled_to, to: held.video },
+        { from: binSrt, to: held.srt },
+      ]),
+    );
+    expect([readFileSync(held.video, 'utf8'), readFileSync(held.srt, 'utf8'), readFileSync(dl.video).length]).toEqual(['old 480p', 'old subs', 50]);
   });
 
   it('404 for an unknown id, 400 for one that is not a number', async () => {

@@ -88,7 +88,13 @@ describe('GET /api/scan/passes', () => {
 
   it('cuts each list of a large pass and says how much it left out; passes over a file that is not a pass', async () => {
     t = await testApp();
-    const moves = Array.from({ length: PASS_ENTRIES_MAX + 3 }, (_, i) => ({ ...plan(i), mode: 'move' as const, status: 'failed' as const, error: 'gone' }));
+    const moves = Array.from({ length: PASS_ENTRIES_MAX + 3 }, (_, i) => ({
+      ...plan(i),
+      mode: 'move' as const,
+      status: 'failed' as const,
+      error: 'gone',
+      replaced: null,
+    }));
     await writePasses(t, [
       ['1', pass('2026-01-01T00:00:00.000Z', PASS_ENTRIES_MAX + 7, { dry_run: false, moves })],
       ['2', pass('2026-01-01T00:15:00.000Z', 1)],

@@ -17,10 +17,18 @@ function UndoOutcome({ result }: { result: Undone }) {
       {r.action === 'moved_back' ? 'back to' : 'removed'} <PathText path={r.action === 'moved_back' ? r.to : r.from} />
     </li>
   ));
+  const unrecycled = result.from_recycle_bin.map((r) => (
+    <li key={r.from}>
+      back from the recycle bin to <PathText path={r.to} />
+    </li>
+  ));
   return (
     <div role="status" className="muted">
       {result.dry_run ? `Dry run: import ${result.id} would be undone, nothing changed:` : `Import ${result.id} undone:`}
-      <ul>{moves}</ul>
+      <ul>
+        {moves}
+        {unrecycled}
+      </ul>
     </div>
   );
 }
@@ -38,6 +46,11 @@ function ImportRow({ item, dryRun, onUndo, busy }: { item: Import; dryRun: boole
       <td className="path">
         <PathText path={item.destination} />
         {item.sidecars.length > 0 ? <div className="muted">and {item.sidecars.length === 1 ? '1 sidecar' : `${item.sidecars.length} sidecars`}</div> : null}
+        {item.replaced ? (
+          <div className="muted" data-replaced>
+            replaced <PathText path={item.replaced.path} />, now in the recycle bin
+          </div>
+        ) : null}
       </td>
       <td className="num">{formatBytes(item.bytes)}</td>
       <td>

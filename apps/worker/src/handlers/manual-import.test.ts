@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ describe('manual-import handler', () => {
     expect(again.moves).toEqual([]);
   });
 
-  it('plans the replacement of the held file with replace, and refuses without it', async () => {
+  it('replaces the held file with replace, sending it to the recycle bin, and refuses without it', async () => {
     const run = await handler();
     const held = join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).avi');
     mkdirSync(join(held, '..'), { recursive: true });
@@ -67,6 +67,11 @@ describe('manual-import handler', () => {
     expect(await failure(run({ path: src, as: heat, remember: false }, { ...ctx, jobId: '11' }))).toMatch(/^\[conflict\].*holds this movie already/);
     const result = await run({ path: src, as: heat, remember: false, replace: true }, { ...ctx, jobId: '12' });
     expect(result.plans).toMatchObject([{ source: src, replaces: { path: held } }]);
+    const placed = join(install.paths.drive, 'Movies/Heat (1995)/Heat (1995).mkv');
+    expect(result.moves).toMatchObject([{ source: src, status: 'moved', destination: placed, replaced: { path: held } }]);
+    const binned = (result.moves[0] as { replaced: { recycled_to: string } }).replaced.recycled_to;
+    expect(binned.startsWith(join(install.paths.drive, '.recycle/'))).toBe(true);
+    expect([existsSync(src), existsSync(held), readFileSync(placed, 'utf8'), readFileSync(binned, 'utf8')]).toEqual([false, false, 'video', 'held']);
   });
 
   it('imports a download whose name no alias may hold (a right-to-left override), remembering nothing rather than failing', async () => {

@@ -43,6 +43,7 @@ describe('historyPage', () => {
           pass: 'p',
           undone_at: 'u',
           notified: null,
+          replaced: null,
         },
       ],
       next: null,

@@ -15,6 +15,12 @@ const placedSchema = z.object({
 });
 export type PlacedFile = z.infer<typeof placedSchema>;
 
+/** A library file an upgrade sent to the recycle bin: where from, where to, and as it was (what undo checks). */
+const replacedFileSchema = z.object({ path: z.string(), recycled_to: z.string(), held: identitySchema });
+const replacedSchema = replacedFileSchema.extend({ sidecars: z.array(replacedFileSchema) });
+export type ReplacedFile = z.infer<typeof replacedFileSchema>;
+export type Replaced = z.infer<typeof replacedSchema>;
+
 export const importLineSchema = placedSchema.extend({
   t: z.literal('import'),
   id: z.number().int().positive(),
@@ -26,6 +32,8 @@ export const importLineSchema = placedSchema.extend({
   /** Folders the import made, outermost first: undo removes those left empty. */
   created_dirs: z.array(z.string()),
   pass: z.string(),
+  /** An upgrade: the held video and its sidecars, in the recycle bin. Absent from lines older than upgrades. */
+  replaced: replacedSchema.nullable().optional(),
 });
 
 export const undoLineSchema = z.object({ t: z.literal('undo'), id: z.number().int().positive(), at: z.string() });
@@ -105,5 +113,8 @@ export function historyItem(r: ImportRecord) {
     pass: r.pass,
     undone_at: r.undone_at,
     notified: r.notified,
+    replaced: r.replaced
+      ? { path: r.replaced.path, recycled_to: r.replaced.recycled_to, sidecars: r.replaced.sidecars.map((s) => ({ path: s.path, recycled_to: s.recycled_to })) }
+      : null,
   };
 }

@@ -33,6 +33,8 @@ describe('planUndo', () => {
     ['move, destination now a folder', record('move', DL), one(at(DL, { isFile: false }), null), 'destination_changed'],
     ['move, source path taken', record('move', DL), one(at(DL), at(COPY, { ino: 55 })), 'source_taken'],
     ['move, moved back by an undo cut short', record('move', DL), one(null, at(DL)), []],
+    ['move, an undo cut between link and unlink: both names on one inode', record('move', DL), one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })), ['move_back']],
+    ['move, one entry under two paths (a bind mount): taken', record('move', DL), one(at(DL), at(DL)), 'source_taken'],
     ['move across filesystems (a copy), as imported', record('move', COPY), one(at(COPY), null), ['move_back']],
     // hardlink: the link goes, the download stays
     ['hardlink, as imported', record('hardlink', DL), one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })), ['remove']],
@@ -73,5 +75,53 @@ describe('planUndo', () => {
       { destination: at(DL), source: at(COPY) },
     ]);
     expect(refused).toMatchObject({ ok: false, reason: 'source_taken', path: '/dl/a.srt' });
+  });
+});
+
+describe('planUndo: an upgrade', () => {
+  const HELD: FileIdentity = { dev: 1, ino: 40, size: 300, mtime_ms: 4000 };
+  const BIN = '/lib/.recycle/2026-11-28/a.mkv';
+  const upgrade = (mode: ImportRecord['mode'] = 'move') =>
+    record(mode, mode === 'copy' ? COPY : DL, { replaced: { path: '/lib/a.mkv', recycled_to: BIN, held: HELD, sidecars: [] } });
+  const asImported = (mode: ImportRecord['mode'] = 'move') =>
+    mode === 'move' ? one(at(DL), null) : mode === 'hardlink' ? one(at(DL, { nlink: 2 }), at(DL, { nlink: 2 })) : one(at(COPY), at(DL));
+
+  it.each([
+    // The new video took the held one's path: it goes first, then the held one comes back from the bin.
+    ['move, as upgraded', 'move', asImported('move'), [{ original: at(DL), bin: at(HELD) }], ['restore', 'move_back']],
+    ['hardlink, as upgraded', 'hardlink', asImported('hardlink'), [{ original: at(DL, { nlink: 2 }), bin: at(HELD) }], ['restore', 'remove']],
+    ['copy, as upgraded', 'copy', asImported('copy'), [{ original: at(COPY), bin: at(HELD) }], ['restore', 'remove']],
+    ['the bin item gone (emptied, purged)', 'move', asImported('move'), [{ original: at(DL), bin: null }], 'recycled_changed'],
+    ['the bin item changed', 'move', asImported('move'), [{ original: at(DL), bin: at(HELD, { size: 1 }) }], 'recycled_changed'],
+    ['the bin item another file', 'move', asImported('move'), [{ original: at(DL), bin: at(HELD, { ino: 99 }) }], 'recycled_changed'],
+    [
+      'the new file changed: refused before the bin is looked at',
+      'move',
+      one(at(DL, { size: 7 }), null),
+      [{ original: at(DL), bin: at(HELD) }],
+      'destination_changed',
+    ],
+    ['an undo cut short after the new file went back', 'move', one(null, at(DL)), [{ original: null, bin: at(HELD) }], ['restore']],
+    ['an undo cut short between link and unlink out of the bin', 'move', one(null, at(DL)), [{ original: at(HELD), bin: at(HELD) }], ['restore']],
+    ['an undo cut short once all was back', 'move', one(at(HELD), at(DL)), [{ original: at(HELD), bin: null }], []],
+    [
+      'an undo cut short out of the bin, the held file back at the new one’s path',
+      'move',
+      one(at(HELD), at(DL)),
+      [{ original: at(HELD), bin: at(HELD) }],
+      ['restore'],
+    ],
+  ] as const)('%s', (_name, mode, seen, held, want) => {
+    expect(reason(planUndo(upgrade(mode), seen, held))).toEqual(want);
+  });
+
+  it('refuses when the held file’s path is taken by a file the undo does not take away', () => {
+    const r = record('move', DL, { destination: '/lib/a (new).mkv', replaced: { path: '/lib/a.mkv', recycled_to: BIN, held: HELD, sidecars: [] } });
+    expect(planUndo(r, one(at(DL), null), [{ original: at(COPY, { ino: 55 }), bin: at(HELD) }])).toMatchObject({
+      ok: false,
+      reason: 'original_taken',
+      path: '/lib/a.mkv',
+    });
+    expect(reason(planUndo(r, one(at(DL), null), [{ original: null, bin: at(HELD) }]))).toEqual(['restore', 'move_back']);
   });
 });

@@ -1,4 +1,4 @@
-import type { ImportRecord, PlacedFile } from './history-record.ts';
+import type { ImportRecord, PlacedFile, ReplacedFile } from './history-record.ts';
 
 /** A path as it is now: what undo checks against what the import recorded. */
 export interface SeenPath {
@@ -15,15 +15,29 @@ export interface Seen {
   source: SeenPath | null;
 }
 
-/** `move_back`: the library file goes back to its download path; `remove`: a link or copy goes, the download stays. */
-export interface UndoStep {
-  action: 'move_back' | 'remove';
-  file: PlacedFile;
+/**
+ * `move_back`: the library file goes back to its download path; `remove`: a link or copy goes, the
+ * download stays; `restore`: a file the upgrade replaced comes back from the recycle bin.
+ */
+export type UndoStep = { action: 'move_back' | 'remove'; file: PlacedFile } | { action: 'restore'; held: ReplacedFile };
+
+/** An upgrade's replaced file now: at its library path, and at its path in the bin. */
+export interface SeenHeld {
+  original: SeenPath | null;
+  bin: SeenPath | null;
 }
 
 export type UndoPlan =
   | { ok: true; steps: UndoStep[] }
-  | { ok: false; reason: 'undone' | 'destination_changed' | 'source_taken' | 'download_changed'; path: string; message: string };
+  | {
+      ok: false;
+      reason: 'undone' | 'destination_changed' | 'source_taken' | 'download_changed' | 'recycled_changed' | 'original_taken';
+      path: string;
+      message: string;
+    };
+
+/** The files an upgrade replaced, its video first. */
+export const replacedFiles = (record: ImportRecord): ReplacedFile[] => (record.replaced ? [record.replaced, ...record.replaced.sidecars] : []);
 
 const sameTime = (a: number, b: number) => Math.abs(a - b) < 1;
 
@@ -39,14 +53,23 @@ function unchanged(seen: SeenPath, to: PlacedFile['to']): boolean {
  * the download is still there as imported, so that undo never removes the last copy. A file an
  * interrupted undo already took back (moved back, or removed beside its download) is no step.
  * `seen` holds the video first, then each sidecar in the record's order.
+ *
+ * An upgrade's replaced files (`held`, as replacedFiles orders them) come back from the recycle bin
+ * once the new files are taken back: each must still be in the bin as it went in, and its library
+ * path free but for the new file that goes. Their steps come first, so that carried out from the
+ * last, the new files go before the old ones return to the paths they free.
  */
-export function planUndo(record: ImportRecord, seen: readonly Seen[]): UndoPlan {
+export function planUndo(record: ImportRecord, seen: readonly Seen[], held: readonly SeenHeld[] = []): UndoPlan {
   if (record.undone_at !== null)
     return { ok: false, reason: 'undone', path: record.destination, message: `import ${record.id} was undone at ${record.undone_at}` };
   const files = [record, ...record.sidecars];
+  const replaced = replacedFiles(record);
   const steps: UndoStep[] = [];
   for (const [i, file] of files.entries()) {
-    const { destination, source } = seen[i]!;
+    const { source } = seen[i]!;
+    // The replaced file back at the path the new one took: that one was taken back before it.
+    const restored = replaced.some((r) => r.path === file.destination && seen[i]!.destination !== null && unchanged(seen[i]!.destination, r.held));
+    const destination = restored ? null : seen[i]!.destination;
     const move = record.mode === 'move';
     if (destination === null) {
       // Taken back by an undo that was cut short: the file is at its download path as imported.
@@ -57,7 +80,10 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[]): UndoPlan 
       return { ok: false, reason: 'destination_changed', path: file.destination, message: `${file.destination} changed since it was imported` };
     }
     if (move) {
-      if (source !== null) return { ok: false, reason: 'source_taken', path: file.source, message: `${file.source} is taken by another file` };
+      // The same inode under two names (two links: with one, both paths name one entry, a bind mount)
+      // is a move back cut between link and unlink: moving it again finishes it.
+      const halfBack = source !== null && source.dev === destination.dev && source.ino === destination.ino && destination.nlink >= 2;
+      if (source !== null && !halfBack) return { ok: false, reason: 'source_taken', path: file.source, message: `${file.source} is taken by another file` };
       steps.push({ action: 'move_back', file });
       continue;
     }
@@ -77,5 +103,21 @@ export function planUndo(record: ImportRecord, seen: readonly Seen[]): UndoPlan 
     }
     steps.push({ action: 'remove', file });
   }
-  return { ok: true, steps };
+  const restores: UndoStep[] = [];
+  const freed = new Set(files.map((f) => f.destination));
+  for (const [i, r] of replaced.entries()) {
+    const { original, bin } = held[i] ?? { original: null, bin: null };
+    const back = original !== null && unchanged(original, r.held);
+    const inBin = bin !== null && unchanged(bin, r.held);
+    // Put back by an undo cut short: done, or its bin name still to go (restore finishes that).
+    if (back) {
+      if (inBin) restores.push({ action: 'restore', held: r });
+      continue;
+    }
+    if (!inBin)
+      return { ok: false, reason: 'recycled_changed', path: r.recycled_to, message: `${r.recycled_to} is no longer in the recycle bin as it went in` };
+    if (original !== null && !freed.has(r.path)) return { ok: false, reason: 'original_taken', path: r.path, message: `${r.path} is taken by another file` };
+    restores.push({ action: 'restore', held: r });
+  }
+  return { ok: true, steps: [...restores.reverse(), ...steps] };
 }

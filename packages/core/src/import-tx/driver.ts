@@ -8,12 +8,13 @@ import type { Ownership } from '../fs/ownership.ts';
 import { LinkOnTheWayError } from '../fs/real-folder.ts';
 import { keepAndPlace, moveFile, throughFolder, type MoveOptions, type PlaceMethod, type TransferJournal } from '../fs/transfer.ts';
 import type { HistoryLog } from '../history/history-log.ts';
-import type { FileIdentity, ImportRecord, PlacedFile } from '../history/history-record.ts';
-import { planUndo, type UndoStep } from '../history/undo-plan.ts';
+import type { FileIdentity, ImportRecord, PlacedFile, Replaced } from '../history/history-record.ts';
+import { planUndo, replacedFiles, type UndoStep } from '../history/undo-plan.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ImportTicket, PendingImport } from './import-journal.ts';
 import type { JournalsStore } from './journals.ts';
-import { nextStep, type PlannedFile, type SidecarOnDisk } from './next-step.ts';
+import { nextStep, type HeldFile, type HeldOnDisk, type PlannedFile, type SidecarOnDisk } from './next-step.ts';
+import { binCopiesOf, recycleFile, restoreRecycled } from '../recycle/recycle-bin.ts';
 import { seenAt, seenForUndo } from './seen.ts';
 
 /**
@@ -22,6 +23,10 @@ import { seenAt, seenForUndo } from './seen.ts';
  *
  *   import: import record ─▶ video placed (a copy's inode noted first) ─▶ sidecars placed ─▶
  *           history ─▶ record dropped
+ *   upgrade: import record naming the held files and their inodes ─▶ held files to the recycle bin
+ *           (linked there, then unlinked: a kill leaves both names) ─▶ their bin paths noted ─▶ the
+ *           import as above, its history line naming them. Until the new video got away, a failure
+ *           or a kill takes it all back: the held files return from the bin, the download stays.
  *   undo:   copies in flight settled ─▶ planUndo on the disk ─▶ carry out its last step (sidecars
  *           before their video) ─▶ plan again, until no step is left ─▶ the folders the import made
  *           removed while empty ─▶ history. A killed undo is completed by the same loop when asked again.
@@ -29,6 +34,7 @@ import { seenAt, seenForUndo } from './seen.ts';
  *           copy journal) ─▶ legacy sidecar notes migrated ─▶ each import record: look at the disk
  *           ─▶ nextStep ─▶ carry out that one step (place a sidecar left behind, record) ─▶ look
  *           again, until it says drop (or keep: a sidecar waits for the next pass)
+ *   undo of an upgrade: as undo, the new files first, then the replaced ones back from the bin.
  */
 
 /** A file in the downloads, as the plan saw it. */
@@ -46,6 +52,8 @@ export interface ImportPlan {
   /** The drive's name, from the config; null: none, so no link anywhere on the way. */
   drive: string | null;
   sidecars: { file: SourceFile; destination: string }[];
+  /** An upgrade: the library's video of this movie or episode and its sidecars (absolute paths), recycled first. */
+  replaces?: { video: string; sidecars: string[] };
 }
 
 /** Every file an import placed or could not, for the pass's recent list. */
@@ -57,6 +65,8 @@ export interface Imported {
   video: Placed;
   /** Why sidecars were not placed; the video and the other sidecars were. */
   sidecarErrors: string[];
+  /** An upgrade carried out: where the held video went in the recycle bin. */
+  replaced: { path: string; recycled_to: string } | null;
 }
 
 export interface ImportTxOptions {
@@ -152,6 +162,23 @@ function notingCopies(journal: TransferJournal, noted: ImportTicket): TransferJo
 /** What this recovery did to a sidecar left behind, by its destination: what the disk alone cannot tell. */
 type Since = Pick<SidecarOnDisk, 'placedSince' | 'tried'>;
 
+/** An upgrade's held files as its record notes them (before anything moves); a sidecar gone since is left out. */
+async function heldFiles(r: NonNullable<ImportPlan['replaces']>): Promise<{ video: HeldFile; sidecars: HeldFile[] } | string> {
+  const video = await lstat(r.video).catch(() => null);
+  if (!video?.isFile()) return `${r.video}, the file this download replaces, is gone or no plain file; nothing was replaced`;
+  const sidecars: HeldFile[] = [];
+  for (const path of r.sidecars) {
+    const st = await lstat(path).catch(() => null);
+    if (st?.isFile()) sidecars.push({ path, held: identity(st) });
+  }
+  return { video: { path: r.video, held: identity(video) }, sidecars };
+}
+
+const same = (a: { dev: number; ino: number } | null, b: { dev: number; ino: number }) => a !== null && a.dev === b.dev && a.ino === b.ino;
+
+/** The steps recovery takes at most for an import of `files` files (each placed, finished or put back once), with room to spare. */
+const MAX_STEPS = (files: number) => 3 * files + 4;
+
 export function openImportTx(o: ImportTxOptions): ImportTx {
   const transfers = o.journals.copies();
   const legacySidecars = o.journals.legacySidecars();
@@ -189,16 +216,59 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
       destination: await seenAt(f.destination),
       ...since.get(f.destination),
     });
+    const held = r.replaces ? [r.replaces.video, ...r.replaces.sidecars] : [];
+    const stuck = new Set<number>();
+    const heldOnDisk = async (h: HeldFile, i: number): Promise<HeldOnDisk> => {
+      const paths = new Set([...(h.recycled_to ? [h.recycled_to] : []), ...(await binCopiesOf(o.drives, h.path))]);
+      const bin = await Promise.all([...paths].map(async (path) => ({ path, seen: await seenAt(path) })));
+      return {
+        original: await seenAt(h.path),
+        bin: bin.flatMap((b) => (b.seen ? [{ path: b.path, seen: b.seen }] : [])),
+        ...(stuck.has(i) ? { tried: true } : {}),
+      };
+    };
     let recorded = false;
-    for (;;) {
+    for (let steps = 0; steps < MAX_STEPS(1 + r.sidecars.length + held.length); steps++) {
       const step = nextStep(r, {
         recorded: o.history
           .records()
           .some((h) => h.source === r.source && h.destination === r.destination && h.from.ino === r.from.ino && h.from.size === r.from.size),
         video: await onDisk(r),
         sidecars: await Promise.all(r.sidecars.map(onDisk)),
+        held: await Promise.all(held.map(heldOnDisk)),
       });
       switch (step.step) {
+        case 'unrecycle': {
+          const h = held[step.index]!;
+          await restoreRecycled({ drives: o.drives, path: step.from }).then(
+            () => o.log.warn({ path: h.path, from: step.from }, 'put back a file an upgrade that did not get through had sent to the recycle bin'),
+            (err: unknown) => {
+              // It stays in the bin, listed there for the owner: never lost, never written over.
+              o.log.error(
+                { path: h.path, from: step.from, err: (err as Error).message },
+                'a replaced file could not go back from the recycle bin; it stays there',
+              );
+              stuck.add(step.index);
+            },
+          );
+          break;
+        }
+        case 'finish-move': {
+          const s = r.sidecars[step.index]!;
+          // moveFile finds the one inode under both names and unlinks the download's.
+          await moveFile(s.source, s.destination, { owner: o.owner, within: driveHolding(o.drives, s.destination) }).catch((err: unknown) =>
+            o.log.warn({ source: s.source, err: (err as Error).message }, 'a sidecar moved but still linked in the downloads could not be unlinked there'),
+          );
+          since.set(s.destination, { ...since.get(s.destination), tried: 'failed' });
+          break;
+        }
+        case 'unplace': {
+          // The download's own inode under both names: the library's name goes, the download stays whole.
+          const st = await lstat(r.destination);
+          await throughFolder(r.destination, st, (name) => unlink(name));
+          await fsyncPath(dirname(r.destination));
+          break;
+        }
         case 'place-sidecar': {
           const s = r.sidecars[step.index]!;
           since.set(s.destination, await placeLeftBehind(s));
@@ -213,6 +283,7 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
             sidecars: step.sidecars,
             created_dirs: r.created_dirs,
             pass: r.pass,
+            replaced: step.replaced,
           });
           recorded = true;
           break;
@@ -221,6 +292,8 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
           return { keep: step.step === 'keep', recorded };
       }
     }
+    o.log.error({ source: r.source, destination: r.destination }, 'an interrupted import did not settle; its record stays for the next pass');
+    return { keep: true, recorded };
   }
 
   return {
@@ -245,6 +318,11 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
     },
 
     async importOne(p, pass) {
+      const held = p.replaces ? await heldFiles(p.replaces) : null;
+      if (typeof held === 'string') {
+        o.record(p.video.path, p.destination, held);
+        return { video: { ok: false, error: held }, sidecarErrors: [], replaced: null };
+      }
       const created_dirs = await missingDirs(dirname(p.destination));
       // The one record of the import, dropped once it is in the history: a kill in between leaves
       // it to the next pass's recovery, which also places the sidecars the kill left behind.
@@ -256,9 +334,35 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
         sidecars: p.sidecars.map((s) => ({ source: s.file.path, destination: s.destination, from: identity(s.file) })),
         created_dirs,
         pass,
+        ...(held ? { replaces: held } : {}),
       });
+      // Anything short of the new video in place takes the upgrade back (next-step.ts): the held files return.
+      const takeBack = async (why: string): Promise<Imported> => {
+        // Settled as recovery would; where that fails, the note stays for the next pass's recovery.
+        const settled = await settle(importNoted.current(), new Map()).catch((err: unknown) => {
+          o.log.error({ source: p.video.path, err: (err as Error).message }, 'an upgrade that did not get through could not be taken back yet');
+          return { keep: true };
+        });
+        if (!settled.keep) await importNoted();
+        const back = held && same(await seenAt(held.video.path), held.video.held);
+        const error = `${why}; ${held?.video.path} ${back ? 'is back in its place' : 'is in the recycle bin (see GET /api/recycle)'}`;
+        o.record(p.video.path, p.destination, error);
+        return { video: { ok: false, error }, sidecarErrors: [], replaced: null };
+      };
+      let replaced: Replaced | null = null;
+      if (held) {
+        try {
+          const items = await recycleFile({ drives: o.drives, file: held.video.path, sidecars: held.sidecars.map((s) => s.path), now: new Date(o.now()) });
+          await importNoted.recycled(items.map((i) => i.path));
+          const [video, ...sidecars] = [held.video, ...held.sidecars].map((h, i) => ({ path: h.path, recycled_to: items[i]!.path, held: h.held }));
+          replaced = { ...video!, sidecars };
+        } catch (err) {
+          return takeBack(`the file it replaces could not go to the recycle bin: ${(err as Error).message}`);
+        }
+      }
       const opts: MoveOptions = { owner: o.owner, journal: notingCopies(transfers, importNoted), within: o.drives.find((d) => d.name === p.drive)?.path };
       const video = await placeOne(p.video, p.destination, o.mode, opts);
+      if (!video.ok && held) return takeBack(video.error);
       o.record(p.video.path, p.destination, video.ok ? null : video.error);
       const sidecarErrors: string[] = [];
       const sidecars: PlacedFile[] = [];
@@ -270,10 +374,10 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
           if (r.ok) sidecars.push(r.file);
           else sidecarErrors.push(r.error);
         }
-        await o.history.recordImport({ ...video.file, at: at(), mode: o.mode, method: video.method, sidecars, created_dirs, pass });
+        await o.history.recordImport({ ...video.file, at: at(), mode: o.mode, method: video.method, sidecars, created_dirs, pass, replaced });
       }
       await importNoted();
-      return { video, sidecarErrors };
+      return { video, sidecarErrors, replaced: replaced && { path: replaced.path, recycled_to: replaced.recycled_to } };
     },
   };
 }
@@ -285,6 +389,8 @@ export interface UndoTxOptions {
   owner?: Ownership;
   history: HistoryLog;
   now: () => number;
+  /** The drives, whose recycle bins an upgrade's replaced files come back from. */
+  drives?: Config['drives'];
 }
 
 export interface UndoTx {
@@ -302,6 +408,11 @@ export async function undoSeen(record: ImportRecord) {
   return Promise.all([record, ...record.sidecars].map(async (f) => ({ destination: await seenForUndo(f.destination), source: await seenForUndo(f.source) })));
 }
 
+/** What undo's plan sees of each file an upgrade replaced: at its library path, and in the bin. */
+export async function undoHeldSeen(record: ImportRecord) {
+  return Promise.all(replacedFiles(record).map(async (r) => ({ original: await seenForUndo(r.path), bin: await seenForUndo(r.recycled_to) })));
+}
+
 /** Removes the folders the import made, deepest first, while they are empty. */
 async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
   for (const dir of [...dirs].reverse()) {
@@ -317,7 +428,12 @@ async function removeEmptyDirs(dirs: readonly string[]): Promise<void> {
 export function openUndoTx(o: UndoTxOptions): UndoTx {
   const transfers = o.journals.copies();
 
-  async function carryOut({ action, file }: UndoStep): Promise<void> {
+  async function carryOut(step: UndoStep): Promise<void> {
+    if (step.action === 'restore') {
+      await restoreRecycled({ drives: o.drives ?? [], path: step.held.recycled_to });
+      return;
+    }
+    const { action, file } = step;
     if (action === 'remove') {
       // Through its folder held open, as the very file the plan checked: a library folder swapped for
       // a link meanwhile would have the unlink remove another file of the same name.
@@ -346,8 +462,8 @@ export function openUndoTx(o: UndoTxOptions): UndoTx {
 
     async undoOne(record) {
       // Each step takes one file back, so the plan runs out within one look per file.
-      for (let looks = 0; looks <= record.sidecars.length + 1; looks++) {
-        const plan = planUndo(record, await undoSeen(record));
+      for (let looks = 0; looks <= record.sidecars.length + 1 + replacedFiles(record).length; looks++) {
+        const plan = planUndo(record, await undoSeen(record), await undoHeldSeen(record));
         if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
         // Sidecars first: a video back in the downloads without them would be planned alone.
         const step = plan.steps.at(-1);

@@ -137,6 +137,18 @@ describe('nextStep: one import a killed process left, a step at a time', () => {
       { step: 'record', method: 'rename', sidecars: 0 },
     ],
     [
+      'the sidecar’s move cut between link and unlink: its download name goes first',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ source: srt, destination: srt }] },
+      { step: 'finish-move', index: 0 },
+    ],
+    [
+      'the sidecar’s move cut between link and unlink, finishing it failed: recorded',
+      record(),
+      { recorded: false, video: renamed, sidecars: [{ source: srt, destination: srt, tried: 'failed' }] },
+      { step: 'record', method: 'rename', sidecars: 1 },
+    ],
+    [
       'placed by the recovery since: recorded with its video, though a new inode',
       record(),
       { recorded: false, video: renamed, sidecars: [{ source: null, destination: at(3, 30), placedSince: { dev: 3, ino: 30 } }] },
@@ -178,7 +190,7 @@ describe('nextStep: one import a killed process left, a step at a time', () => {
   it.each([...cases, ...leftBehind])('%s', (_, r, disk, want) => {
     const s = nextStep(r, disk);
     expect(s.step).toBe(want.step);
-    if (s.step === 'place-sidecar') expect(s.index).toBe(want.index);
+    if (s.step === 'place-sidecar' || s.step === 'finish-move') expect(s.index).toBe(want.index);
     if (s.step === 'record') {
       expect(s.method).toBe(want.method);
       expect(s.sidecars).toHaveLength(want.sidecars ?? 0);
@@ -251,5 +263,137 @@ describe('sidecarsToPlace: the sidecars a legacy note names that a killed pass l
   ];
   it.each(cases)('%s', (_, n, disk, sources) => {
     expect(sidecarsToPlace(n, disk).map((s) => s.source)).toEqual(sources);
+  });
+});
+
+describe('nextStep: an upgrade a killed process left', () => {
+  // The held video (inode 40) and its sidecar (41) in the library at the new video's destination.
+  const HELD = { dev: 1, ino: 40, size: 300, mtime_ms: 4000 };
+  const HELD_SRT = { dev: 1, ino: 41, size: 30, mtime_ms: 4000 };
+  const held = at(1, 40, { size: 300, mtimeMs: 4000 });
+  const heldSrt = at(1, 41, { size: 30, mtimeMs: 4000 });
+  const BIN = '/lib/.recycle/2026-11-28/a.mkv';
+  const BIN_SRT = '/lib/.recycle/2026-11-28/a.en.srt';
+  const record = (over: Partial<ImportTxRecord> = {}): ImportTxRecord => ({
+    ...planned,
+    mode: 'move',
+    sidecars: [],
+    created_dirs: [],
+    pass: 'p',
+    replaces: { video: { path: '/lib/a.mkv', held: HELD }, sidecars: [{ path: '/lib/a.en.srt', held: HELD_SRT }] },
+    ...over,
+  });
+  const inLibrary = { original: held, bin: [] };
+  const srtInLibrary = { original: heldSrt, bin: [] };
+  const inBin = { original: null, bin: [{ path: BIN, seen: held }] };
+  const srtInBin = { original: null, bin: [{ path: BIN_SRT, seen: heldSrt }] };
+  const notPlaced = { source: download, destination: null };
+
+  const cases: [string, ImportTxRecord, ImportOnDisk, ImportStep][] = [
+    [
+      'killed before recycling: nothing to put back',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [inLibrary, srtInLibrary] },
+      { step: 'drop' },
+    ],
+    [
+      'killed between link and unlink into the bin: the bin name goes (restore finishes it)',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [{ original: held, bin: [{ path: BIN, seen: held }] }, srtInLibrary] },
+      { step: 'unrecycle', index: 0, from: BIN },
+    ],
+    [
+      'killed after recycling, before placing: the held video comes back',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [inBin, srtInBin] },
+      { step: 'unrecycle', index: 0, from: BIN },
+    ],
+    [
+      'the video back, its sidecar next',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [inLibrary, srtInBin] },
+      { step: 'unrecycle', index: 1, from: BIN_SRT },
+    ],
+    [
+      'a file of the same name but another inode in the bin is not the held one',
+      record(),
+      {
+        recorded: false,
+        video: notPlaced,
+        sidecars: [],
+        held: [{ original: null, bin: [{ path: BIN, seen: at(1, 99, { size: 300, mtimeMs: 4000 }) }] }, srtInLibrary],
+      },
+      { step: 'drop' },
+    ],
+    [
+      'its library path taken by another file since: it stays in the bin',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [{ original: at(1, 77), bin: [{ path: BIN, seen: held }] }, srtInLibrary] },
+      { step: 'drop' },
+    ],
+    [
+      'tried and could not: it stays in the bin',
+      record(),
+      { recorded: false, video: notPlaced, sidecars: [], held: [{ ...inBin, tried: true }, srtInLibrary] },
+      { step: 'drop' },
+    ],
+    [
+      'a move cut between link and unlink onto the held path: that link goes first',
+      record(),
+      { recorded: false, video: { source: download, destination: download }, sidecars: [], held: [inBin, srtInBin] },
+      { step: 'unplace' },
+    ],
+    [
+      'placed, not recorded: recorded with what it replaced',
+      record(),
+      { recorded: false, video: { source: null, destination: download }, sidecars: [], held: [inBin, srtInBin] },
+      {
+        step: 'record',
+        video: { ...planned, to: from },
+        method: 'rename',
+        sidecars: [],
+        replaced: { path: '/lib/a.mkv', recycled_to: BIN, held: HELD, sidecars: [{ path: '/lib/a.en.srt', recycled_to: BIN_SRT, held: HELD_SRT }] },
+      },
+    ],
+    [
+      'linked (hardlink mode), not recorded: forward',
+      record({ mode: 'hardlink' }),
+      { recorded: false, video: { source: download, destination: download }, sidecars: [], held: [inBin, srtInBin] },
+      {
+        step: 'record',
+        video: { ...planned, to: from },
+        method: 'link',
+        sidecars: [],
+        replaced: { path: '/lib/a.mkv', recycled_to: BIN, held: HELD, sidecars: [{ path: '/lib/a.en.srt', recycled_to: BIN_SRT, held: HELD_SRT }] },
+      },
+    ],
+    [
+      'recorded already (killed before the note dropped): nothing taken back',
+      record(),
+      { recorded: true, video: { source: null, destination: download }, sidecars: [], held: [inBin, srtInBin] },
+      { step: 'drop' },
+    ],
+  ];
+  it.each(cases)('%s', (_, r, disk, want) => {
+    expect(nextStep(r, disk)).toEqual(want);
+  });
+
+  it('records the bin path it noted where the held file stands in two day folders', () => {
+    const r = record({ replaces: { video: { path: '/lib/a.mkv', held: HELD, recycled_to: `${BIN}.2` }, sidecars: [] } });
+    const s = nextStep(r, {
+      recorded: false,
+      video: { source: null, destination: download },
+      sidecars: [],
+      held: [
+        {
+          original: null,
+          bin: [
+            { path: BIN, seen: held },
+            { path: `${BIN}.2`, seen: held },
+          ],
+        },
+      ],
+    });
+    expect(s).toMatchObject({ step: 'record', replaced: { recycled_to: `${BIN}.2`, sidecars: [] } });
   });
 });

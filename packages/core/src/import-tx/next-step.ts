@@ -1,6 +1,6 @@
 import type { TransferMode } from '@mo/shared';
 import { sameStamp, type Transfer } from '../fs/transfer.ts';
-import type { FileIdentity, PlacedFile } from '../history/history-record.ts';
+import type { FileIdentity, PlacedFile, Replaced } from '../history/history-record.ts';
 
 /**
  * The recovery rules of an import, stated once as pure decisions over what its notes say and what
@@ -40,11 +40,21 @@ export interface PlannedFile {
   made?: Inode;
 }
 
+/** A library file an upgrade replaces, noted (with its identity) before it goes to the recycle bin. */
+export interface HeldFile {
+  path: string;
+  held: FileIdentity;
+  /** Its path in the bin, noted once it is there (a kill can come before: recovery looks for it by its inode). */
+  recycled_to?: string;
+}
+
 export interface ImportTxRecord extends PlannedFile {
   mode: TransferMode;
   sidecars: PlannedFile[];
   created_dirs: string[];
   pass: string;
+  /** An upgrade: the held video and its sidecars, recycled before the new video is placed. */
+  replaces?: { video: HeldFile; sidecars: HeldFile[] };
 }
 
 export interface FileOnDisk {
@@ -67,8 +77,9 @@ export function filePhase(file: PlannedFile, disk: FileOnDisk, move: boolean): F
   if (!own && !same(to, file.made) && !same(to, disk.placedSince)) return notPlaced;
   // Moved, the download is gone from its path; its own inode still there means the copy did not get away.
   if (move && !own && disk.source !== null && same(disk.source, file.from)) return notPlaced;
-  const { made: _made, ...planned } = file;
-  return { phase: 'placed', file: { ...planned, to: { dev: to.dev, ino: to.ino, size: to.size, mtime_ms: to.mtimeMs } } };
+  // Only the file's own fields: the video's is the whole record, whose other fields are no history's.
+  const { source, destination, from } = file;
+  return { phase: 'placed', file: { source, destination, from, to: { dev: to.dev, ino: to.ino, size: to.size, mtime_ms: to.mtimeMs } } };
 }
 
 export interface ImportOnDisk {
@@ -77,6 +88,18 @@ export interface ImportOnDisk {
   video: FileOnDisk;
   /** In the record's order. */
   sidecars: SidecarOnDisk[];
+  /** An upgrade's held files, the video first, then its sidecars in the record's order. */
+  held?: HeldOnDisk[];
+}
+
+/** Where a held file of an upgrade stands now. */
+export interface HeldOnDisk {
+  /** What stands at its library path. */
+  original: Seen | null;
+  /** What stands at each path of the drive's bin its copy could be at (any day folder). */
+  bin: { path: string; seen: Seen }[];
+  /** This recovery tried to put it back and could not: it stays in the bin, where the owner finds it. */
+  tried?: boolean;
 }
 
 export interface SidecarOnDisk extends FileOnDisk {
@@ -88,7 +111,13 @@ export type ImportStep =
   /** A sidecar left behind once its video got away: placed beside it now, since nothing else would ever claim it. */
   | { step: 'place-sidecar'; index: number }
   /** Carried out but not recorded: recorded now, with the sidecars that got into place. */
-  | { step: 'record'; video: PlacedFile; method: 'rename' | 'link' | 'copy'; sidecars: PlacedFile[] }
+  | { step: 'record'; video: PlacedFile; method: 'rename' | 'link' | 'copy'; sidecars: PlacedFile[]; replaced: Replaced | null }
+  /** An upgrade whose new video did not get into place: a held file goes back from the bin (`from`) to its library path. */
+  | { step: 'unrecycle'; index: number; from: string }
+  /** An upgrade's move cut between link and unlink: the link at the destination goes, the download stays, the held file can come back. */
+  | { step: 'unplace' }
+  /** A sidecar's move cut between link and unlink once its video got away: its download name goes, as the move would have done. */
+  | { step: 'finish-move'; index: number }
   /** Recorded, but a sidecar left behind waits (a file still being written, a drive refusing): the record stays for the next pass. */
   | { step: 'keep' }
   /** Nothing (more) to do: the next pass plans the download again, or the history has it. The record goes. */
@@ -104,6 +133,21 @@ const NOTHING: SidecarOnDisk = { source: null, destination: null };
 export function nextStep(record: ImportTxRecord, disk: ImportOnDisk): ImportStep {
   const move = record.mode === 'move';
   const video = filePhase(record, disk.video, move);
+  const held = record.replaces ? [record.replaces.video, ...record.replaces.sidecars] : [];
+  // An upgrade goes forward only once its new video got away (or the history has it); else it is
+  // taken back whole: the held files return from the bin, the download stays for the next pass.
+  const { source, destination } = disk.video;
+  const linkedNotMoved = move && source !== null && destination !== null && same(source, record.from) && same(destination, record.from);
+  if (held.length > 0 && !disk.recorded && (video.phase !== 'placed' || linkedNotMoved)) {
+    if (linkedNotMoved) return { step: 'unplace' };
+    for (const [index, h] of held.entries()) {
+      const d = disk.held?.[index];
+      if (!d || d.tried) continue;
+      const inBin = d.bin.find((b) => b.seen.isFile && same(b.seen, h.held));
+      if (inBin && (d.original === null || same(d.original, h.held))) return { step: 'unrecycle', index, from: inBin.path };
+    }
+    return { step: 'drop' };
+  }
   if (video.phase !== 'placed') return { step: 'drop' };
   const sidecars = record.sidecars.map((s, i) => ({ phase: filePhase(s, disk.sidecars[i] ?? NOTHING, move), disk: disk.sidecars[i] ?? NOTHING }));
   // Got away: moved (gone from the downloads), or placed where the download stays. A move cut
@@ -111,12 +155,34 @@ export function nextStep(record: ImportTxRecord, disk: ImportOnDisk): ImportStep
   const gotAway = !move || disk.video.source === null;
   const left = sidecars.findIndex((s) => s.phase.phase !== 'placed' && s.disk.source !== null && s.disk.tried === undefined);
   if (gotAway && left !== -1) return { step: 'place-sidecar', index: left };
+  const halfMoved = sidecars.findIndex(
+    (s) =>
+      move &&
+      s.phase.phase === 'placed' &&
+      s.disk.tried === undefined &&
+      s.disk.source !== null &&
+      s.disk.destination !== null &&
+      same(s.disk.source, s.disk.destination),
+  );
+  if (gotAway && halfMoved !== -1) return { step: 'finish-move', index: halfMoved };
   if (!disk.recorded) {
     const placed = sidecars.flatMap((s) => (s.phase.phase === 'placed' ? [s.phase.file] : []));
     const method = !same(video.file.to, record.from) ? 'copy' : move ? 'rename' : 'link';
-    return { step: 'record', video: video.file, method, sidecars: placed };
+    return { step: 'record', video: video.file, method, sidecars: placed, replaced: replacedOf(held, disk.held ?? []) };
   }
   return sidecars.some((s) => s.disk.tried === 'waits') ? { step: 'keep' } : { step: 'drop' };
+}
+
+/** What an upgrade carried out replaced, as the history records it: the held files found in the bin. */
+export function replacedOf(held: readonly HeldFile[], disk: readonly HeldOnDisk[]): Replaced | null {
+  const found = held.map((h, i) => {
+    const bins = disk[i]?.bin.filter((b) => b.seen.isFile && same(b.seen, h.held)) ?? [];
+    const bin = bins.find((b) => b.path === h.recycled_to) ?? bins[0];
+    return bin ? { path: h.path, recycled_to: bin.path, held: h.held } : null;
+  });
+  const [video, ...sidecars] = found;
+  if (!video) return null;
+  return { ...video, sidecars: sidecars.filter((s) => s !== null) };
 }
 
 export interface CopySettled {

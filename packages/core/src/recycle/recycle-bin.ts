@@ -268,6 +268,33 @@ export async function keepInBin(opts: { drives: readonly Drive[]; file: string; 
 }
 
 /**
+ * Every path in the bin of the drive holding library file `path` where a file recycled from `path`
+ * stands, whichever day folder holds it: what recovery checks, by inode, to find a file a killed
+ * upgrade recycled before it could note where.
+ */
+export async function binCopiesOf(drives: readonly Drive[], path: string): Promise<string[]> {
+  const drive = drives.filter((d) => below(path, d.path) !== null).sort((a, b) => b.path.length - a.path.length)[0];
+  if (!drive) return [];
+  const rel = below(path, drive.path)!;
+  if (!isRecyclable(rel)) return [];
+  const bin = join(drive.path, RECYCLE_FOLDER);
+  const days = await readdir(bin, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const d of days) {
+    if (!d.isDirectory() || !dayOfFolder(d.name)) continue;
+    const p = join(bin, d.name, rel);
+    if (
+      await lstat(p).then(
+        (st) => st.isFile(),
+        () => false,
+      )
+    )
+      out.push(p);
+  }
+  return out;
+}
+
+/**
  * When a bin file came in: moving it there set its ctime, unless something touched it since (a
  * ctime on another day than its day folder's); then the start of that day, all the layout says.
  */

@@ -25,9 +25,9 @@ const result: ScanResult = {
   finished_at: '2026-01-01T00:00:01.000Z',
   plans: [plan, { ...plan, source: '/d/b.mkv' }, { ...plan, source: '/d/c.mkv' }],
   moves: [
-    { ...plan, mode: 'move', status: 'moved' },
-    { ...plan, mode: 'move', source: '/d/b.mkv', status: 'failed', error: 'gone' },
-    { ...plan, mode: 'move', source: '/d/c.mkv', status: 'moved' },
+    { ...plan, mode: 'move', status: 'moved', replaced: null },
+    { ...plan, mode: 'move', source: '/d/b.mkv', status: 'failed', error: 'gone', replaced: null },
+    { ...plan, mode: 'move', source: '/d/c.mkv', status: 'moved', replaced: null },
   ],
   skipped: [{ source: '/d/x.part', reason: 'partial' }],
 };

@@ -30,8 +30,8 @@ function result(plans: number, moved: number, failed: number, skipped: number): 
     finished_at: '2026-01-01T00:00:02.000Z',
     plans: Array.from({ length: plans }, (_, i) => plan(i)),
     moves: [
-      ...Array.from({ length: moved }, (_, i) => ({ ...plan(i), mode: 'move' as const, status: 'moved' as const })),
-      ...Array.from({ length: failed }, (_, i) => ({ ...plan(moved + i), mode: 'move' as const, status: 'failed' as const, error: 'EXDEV' })),
+      ...Array.from({ length: moved }, (_, i) => ({ ...plan(i), mode: 'move' as const, status: 'moved' as const, replaced: null })),
+      ...Array.from({ length: failed }, (_, i) => ({ ...plan(moved + i), mode: 'move' as const, status: 'failed' as const, error: 'EXDEV', replaced: null })),
     ],
     skipped: Array.from({ length: skipped }, (_, i) => skip(i)),
   };

@@ -631,6 +631,27 @@ describe('transfer modes', () => {
     expect((await readHistory(s.data))[0]).toMatchObject({ mode: 'hardlink', method: 'copy' });
   });
 
+  it('upgrades a held episode: the better release takes its place, the old one and its subtitle go to the recycle bin, one history item, undone whole', async () => {
+    s = setup({ downloadsOnDisk: true });
+    const season = join(s.drive, 'TV/The Office/Season 1');
+    const held = put(s.drive, 'TV/The Office/Season 1/The.Office.S01E02.480p.HDTV.x264.avi', 10);
+    const heldSrt = put(s.drive, 'TV/The Office/Season 1/The.Office.S01E02.480p.HDTV.x264.en.srt', 3);
+    const src = put(s.downloads, 'The.Office.S01E02.1080p.BluRay.x264-GRP.mkv');
+    const worse = put(s.downloads, 'The.Office.S01E03.480p.HDTV.x264.mkv');
+    put(s.drive, 'TV/The Office/Season 1/The.Office.S01E03.1080p.BluRay.x264.mkv', 7);
+    const result = await pass(s);
+    const placed = join(season, 'The Office - S01E02.mkv');
+    expect(result.moves).toMatchObject([{ source: src, destination: placed, status: 'moved', replaced: { path: held } }]);
+    expect(result.skipped).toMatchObject([{ source: worse, reason: 'exists' }]);
+    expect(result.skipped[0]!.detail).toMatch(/1080p BluRay.*480p HDTV/);
+    const binned = result.moves[0]!.replaced!.recycled_to;
+    expect(binned.startsWith(join(s.drive, '.recycle/'))).toBe(true);
+    expect([existsSync(held), existsSync(heldSrt), statSync(binned).size, statSync(placed).size]).toEqual([false, false, 10, 60 * MB]);
+    expect(await readHistory(s.data)).toMatchObject([{ id: 1, source: src, replaced: { path: held, recycled_to: binned } }]);
+    await undoImport({ data: openDataDir(s.data), downloads: s.downloads, drives: s.cfg.drives, id: 1, dryRun: false });
+    expect([existsSync(held), existsSync(heldSrt), existsSync(src), existsSync(placed), existsSync(binned)]).toEqual([true, true, true, false, false]);
+  });
+
   it('move mode records its imports too', async () => {
     s = setup({ downloadsOnDisk: true });
     const src = put(s.downloads, 'Heat.1995.mkv');

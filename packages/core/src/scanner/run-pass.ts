@@ -121,11 +121,11 @@ function destinationState(mode: TransferMode, listing: (dir: string) => FolderLi
 }
 
 async function carryOut(p: PlannedMove, mode: TransferMode, tx: ImportTx, pass: string): Promise<Move> {
-  // MERGE (issue 30, branch up-tx): the import transaction recycles `p.replaces` before placing;
-  // until it is merged a replacement is not carried out, so that no file lands beside or over it.
-  if (p.replaces) return { ...p.plan, mode, status: 'failed', error: 'replacing a library file needs the import transaction of the upgrades work' };
-  const { video, sidecarErrors } = await tx.importOne({ video: p.video, destination: p.plan.destination, drive: p.plan.drive, sidecars: p.sidecars }, pass);
-  const base = { ...p.plan, mode };
+  const { video, sidecarErrors, replaced } = await tx.importOne(
+    { video: p.video, destination: p.plan.destination, drive: p.plan.drive, sidecars: p.sidecars, ...(p.replaces ? { replaces: p.replaces } : {}) },
+    pass,
+  );
+  const base = { ...p.plan, mode, replaced };
   if (!video.ok) return { ...base, status: 'failed', error: video.error };
   return { ...base, method: video.method, status: 'moved', ...(sidecarErrors.length > 0 ? { error: sidecarErrors.join('; ') } : {}) };
 }

@@ -3,7 +3,8 @@ import { isInside } from '../fs/real-path.ts';
 import { AppError } from '../errors.ts';
 import type { Ownership } from '../fs/ownership.ts';
 import { linkOnTheWay } from '../fs/real-folder.ts';
-import { linkConflict, openUndoTx, undoSeen } from '../import-tx/driver.ts';
+import type { Config } from '@mo/shared';
+import { linkConflict, openUndoTx, undoHeldSeen, undoSeen } from '../import-tx/driver.ts';
 import { PassBusyError } from '../history/pass-lock.ts';
 import type { ImportRecord } from '../history/history-record.ts';
 import { planUndo, type UndoStep } from '../history/undo-plan.ts';
@@ -14,6 +15,8 @@ export interface UndoOptions {
   data: ScanStores;
   /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
   downloads: string;
+  /** The drives, whose recycle bins an upgrade's replaced files come back from. */
+  drives?: Config['drives'];
   id: number;
   dryRun: boolean;
   owner?: Ownership;
@@ -27,6 +30,8 @@ export interface UndoResult {
   id: number;
   /** `from` the library path `to` the download path: moved back, or (a link or copy) removed while the download stays. */
   restored: { from: string; to: string; action: 'moved_back' | 'removed' }[];
+  /** An upgrade's replaced files, `from` the recycle bin `to` their library paths. */
+  from_recycle_bin: { from: string; to: string }[];
   /** The pass that made the import, for the notice to the media servers. */
   pass: string;
   /** A rename of POST /api/library/organize was taken back: the index still holds the new names. */
@@ -57,8 +62,9 @@ export function renamedSince(record: ImportRecord, records: readonly ImportRecor
  * wherever the link points.
  */
 function linkedSource(steps: readonly UndoStep[], downloads: string): { source: string; link: string } | null {
-  for (const { action, file } of steps) {
-    if (action !== 'move_back') continue;
+  for (const step of steps) {
+    if (step.action !== 'move_back') continue;
+    const { file } = step;
     // The downloads folder moved in the settings since the import.
     if (!isInside(file.source, downloads)) return { source: file.source, link: dirname(file.source) };
     const link = linkOnTheWay(downloads, dirname(file.source));
@@ -81,7 +87,14 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
     .locked(
       async () => {
         const history = await opts.data.history().open();
-        const tx = openUndoTx({ journals, downloads: opts.downloads, history, now, ...(opts.owner ? { owner: opts.owner } : {}) });
+        const tx = openUndoTx({
+          journals,
+          downloads: opts.downloads,
+          history,
+          now,
+          ...(opts.owner ? { owner: opts.owner } : {}),
+          ...(opts.drives ? { drives: opts.drives } : {}),
+        });
         // A copy an earlier undo (or pass) was killed in the middle of is settled first, as the next
         // pass would: its temp goes, and a copy already in place has the library file removed, so
         // that asking again finds that file taken back rather than its download path taken.
@@ -102,18 +115,19 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
           return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass, renamed: true as const };
         }
         // Checked whole before anything moves: refused, nothing changes.
-        const plan = planUndo(record, await undoSeen(record));
+        const plan = planUndo(record, await undoSeen(record), await undoHeldSeen(record));
         if (!plan.ok) throw new AppError('conflict', plan.message, { reason: plan.reason, path: plan.path });
         const linked = linkedSource(plan.steps, opts.downloads);
         if (linked !== null) throw linkConflict(linked.source, linked.link);
-        const restored = plan.steps.map((s) => ({
-          from: s.file.destination,
-          to: s.file.source,
-          action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const),
-        }));
-        if (opts.dryRun) return { dry_run: true, id: record.id, restored, pass: record.pass };
+        const restored = plan.steps.flatMap((s) =>
+          s.action === 'restore'
+            ? []
+            : [{ from: s.file.destination, to: s.file.source, action: s.action === 'remove' ? ('removed' as const) : ('moved_back' as const) }],
+        );
+        const from_recycle_bin = plan.steps.flatMap((s) => (s.action === 'restore' ? [{ from: s.held.recycled_to, to: s.held.path }] : []));
+        if (opts.dryRun) return { dry_run: true, id: record.id, restored, from_recycle_bin, pass: record.pass };
         await tx.undoOne(record);
-        return { dry_run: false, id: record.id, restored, pass: record.pass };
+        return { dry_run: false, id: record.id, restored, from_recycle_bin, pass: record.pass };
       },
       { waitMs: opts.lockWaitMs ?? 5000 },
     )

@@ -56,7 +56,12 @@ async function movedImport() {
 describe('undoService', () => {
   it('moves the file back and tells the enabled media servers it is gone', async () => {
     const { id, source, destination } = await movedImport();
-    expect(await service().undo(id, logger)).toEqual({ dry_run: false, id, restored: [{ from: destination, to: source, action: 'moved_back' }] });
+    expect(await service().undo(id, logger)).toEqual({
+      dry_run: false,
+      id,
+      restored: [{ from: destination, to: source, action: 'moved_back' }],
+      from_recycle_bin: [],
+    });
     expect(await readFile(source, 'utf8')).toBe('video');
     expect(told).toEqual([{ pass: 'pass-1', undone: id, imports: [{ source, destination }] }]);
     expect((await service().list({ before: null, limit: 10, source: null, destination: null })).items[0]).toMatchObject({ id, undone_at: expect.any(String) });

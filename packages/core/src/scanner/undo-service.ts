@@ -29,6 +29,7 @@ export function undoService(deps: UndoServiceDeps) {
       const { pass, renamed, ...result } = await undoImport({
         data: deps.data(),
         downloads: cfg.paths.downloads,
+        drives: cfg.drives,
         id,
         dryRun: cfg.app.dry_run,
         ...(deps.owner ? { owner: deps.owner } : {}),

@@ -309,6 +309,11 @@ export const historyItemSchema = z.object({
       failed: z.record(z.string(), z.string()),
     })
     .nullable(),
+  /**
+   * An upgrade: the library file it replaced (`path`) and where that went in the recycle bin
+   * (`recycled_to`), its sidecars likewise; undo puts them back. null: it replaced nothing.
+   */
+  replaced: z.object({ path: z.string(), recycled_to: z.string(), sidecars: z.array(z.object({ path: z.string(), recycled_to: z.string() })) }).nullable(),
 });
 
 export const historyResponse = z.object({
@@ -322,6 +327,8 @@ export const undoResponse = z.object({
   id: z.number().int(),
   /** Each file taken back, `from` its library path `to` its download path: `moved_back`, or a link or copy `removed` (the download stays). */
   restored: z.array(z.object({ from: z.string(), to: z.string(), action: z.enum(['moved_back', 'removed']) })),
+  /** An upgrade's undo: each replaced file put back, `from` its recycle bin path `to` its library path. */
+  from_recycle_bin: z.array(z.object({ from: z.string(), to: z.string() })),
 });
 
 export const downloadsResponse = z.object({

@@ -55,6 +55,8 @@ export const moveSchema = planSchema.extend({
   method: z.enum(['rename', 'link', 'copy']).optional(),
   status: z.enum(['moved', 'failed']),
   error: z.string().optional(),
+  /** An upgrade: the library file it replaced and where that went in the recycle bin. Pass files older than upgrades lack it. */
+  replaced: z.object({ path: z.string(), recycled_to: z.string() }).nullable().default(null),
 });
 
 export const SKIP_REASONS = ['settling', 'partial', 'sample', 'unrecognized', 'exists', 'no_drive', 'ambiguous', 'imported', 'undone'] as const;
