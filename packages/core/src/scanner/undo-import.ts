@@ -112,7 +112,7 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
           if (record.undone_at !== null)
             throw new AppError('conflict', `rename ${record.id} was undone at ${record.undone_at}`, { reason: 'undone', path: record.destination });
           const restored = await undoRename(record, history, { dryRun: opts.dryRun, now });
-          return { dry_run: opts.dryRun, id: record.id, restored, pass: record.pass, renamed: true as const };
+          return { dry_run: opts.dryRun, id: record.id, restored, from_recycle_bin: [], pass: record.pass, renamed: true as const };
         }
         // Checked whole before anything moves: refused, nothing changes.
         const plan = planUndo(record, await undoSeen(record), await undoHeldSeen(record));
