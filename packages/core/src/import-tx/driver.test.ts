@@ -1,4 +1,4 @@
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,24 +8,13 @@ import { createLogger } from '../logging/logger.ts';
 import { openImportTx, openUndoTx, type ImportPlan } from './driver.ts';
 import { dataDir } from '../data-dir/data-dir.ts';
 import { journalsStore } from './journals.ts';
+import { file, OLD, put } from './test-fixtures/files.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mo-import-tx-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const log = createLogger({ name: 'test', level: 'silent' });
-const OLD = new Date('2024-01-01T00:00:00Z');
 let n = 0;
 
-function put(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  utimesSync(path, OLD, OLD);
-  return path;
-}
-
-const file = (path: string) => {
-  const st = lstatSync(path);
-  return { path, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino };
-};
 const from = (path: string) => {
   const st = lstatSync(path);
   return { dev: st.dev, ino: st.ino, size: st.size, mtime_ms: st.mtimeMs };

@@ -1,4 +1,4 @@
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,23 +12,13 @@ import { scanStores } from '../scanner/scan-stores.ts';
 import { undoImport } from '../scanner/undo-import.ts';
 import { openImportTx, openUndoTx, type ImportPlan } from './driver.ts';
 import { journalsStore } from './journals.ts';
+import { file, put } from './test-fixtures/files.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'mo-upgrade-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const log = createLogger({ name: 'test', level: 'silent' });
-const OLD = new Date('2024-01-01T00:00:00Z');
 let n = 0;
 
-function put(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  utimesSync(path, OLD, OLD);
-  return path;
-}
-const file = (path: string) => {
-  const st = lstatSync(path);
-  return { path, size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino };
-};
 const text = (path: string) => readFileSync(path, 'utf8');
 /** Every file under `dir`, relative, sorted. */
 const tree = (dir: string): string[] =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '@mo/shared';
 import type { DriveSpace } from './choose-drive.ts';
 import { buildFolderLookup, type LibraryFolder } from './folder-lookup.ts';
 import { planPass, type DownloadFile, type PlanOptions, type PlanWorld } from './plan-pass.ts';
+import { defaultPlanOptions } from './test-fixtures/plan-options.ts';
 import { recogniseMedia } from './recognise.ts';
 import { UNKNOWN_QUALITY } from '../parse/quality.ts';
 import { TemplateError } from './template.ts';
@@ -14,16 +14,7 @@ const MB = 1024 * 1024;
 const DL = '/downloads';
 const DL_DEV = 1;
 
-const opts: PlanOptions = {
-  nowMs: NOW,
-  settleSeconds: 120,
-  sampleMaxBytes: DEFAULT_CONFIG.library.sample_max_bytes,
-  movieTemplate: DEFAULT_CONFIG.library.movie_template,
-  episodeTemplate: DEFAULT_CONFIG.library.episode_template,
-  videoExtensions: DEFAULT_CONFIG.library.video_extensions,
-  subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
-  upgrades: DEFAULT_CONFIG.library.upgrades,
-};
+const opts: PlanOptions = defaultPlanOptions(NOW);
 
 let ino = 0;
 function file(rel: string, size = 700 * MB, mtimeMs = OLD): DownloadFile {

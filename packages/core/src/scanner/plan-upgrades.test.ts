@@ -1,24 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '@mo/shared';
 import type { DriveSpace } from './choose-drive.ts';
 import { buildFolderLookup, type LibraryFolder } from './folder-lookup.ts';
 import { planPass, type DownloadFile, type PlanOptions, type PlanWorld } from './plan-pass.ts';
+import { defaultPlanOptions } from './test-fixtures/plan-options.ts';
 import { parseQuality, type Resolution } from '../parse/quality.ts';
 
 const GIB = 1024 ** 3;
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const DL = '/downloads';
 
-const opts: PlanOptions = {
-  nowMs: NOW,
-  settleSeconds: 120,
-  sampleMaxBytes: DEFAULT_CONFIG.library.sample_max_bytes,
-  movieTemplate: DEFAULT_CONFIG.library.movie_template,
-  episodeTemplate: DEFAULT_CONFIG.library.episode_template,
-  videoExtensions: DEFAULT_CONFIG.library.video_extensions,
-  subtitleExtensions: DEFAULT_CONFIG.library.subtitle_extensions,
-  upgrades: 'better',
-};
+const opts: PlanOptions = { ...defaultPlanOptions(NOW), upgrades: 'better' };
 
 let ino = 0;
 const file = (rel: string, size = 2 * GIB): DownloadFile => ({ path: `${DL}/${rel}`, rel, size, mtimeMs: NOW - 3600_000, dev: 1, ino: ++ino });
