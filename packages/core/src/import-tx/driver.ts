@@ -230,9 +230,18 @@ export function openImportTx(o: ImportTxOptions): ImportTx {
     let recorded = false;
     for (let steps = 0; steps < MAX_STEPS(1 + r.sidecars.length + held.length); steps++) {
       const step = nextStep(r, {
+        // An undone record of the same download (imported, undone, imported again) is not this import.
         recorded: o.history
           .records()
-          .some((h) => h.source === r.source && h.destination === r.destination && h.from.ino === r.from.ino && h.from.size === r.from.size),
+          .some(
+            (h) =>
+              h.undone_at === null &&
+              h.source === r.source &&
+              h.destination === r.destination &&
+              h.from.dev === r.from.dev &&
+              h.from.ino === r.from.ino &&
+              h.from.size === r.from.size,
+          ),
         video: await onDisk(r),
         sidecars: await Promise.all(r.sidecars.map(onDisk)),
         held: await Promise.all(held.map(heldOnDisk)),

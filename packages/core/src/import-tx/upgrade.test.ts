@@ -220,6 +220,32 @@ describe('an upgrade inside the import transaction', () => {
       expect(w.notes()).toEqual([]);
     });
 
+    it('after recycling, before placing, of a download imported and undone before: not taken for that undone import, the held files come back', async () => {
+      const w = await world();
+      const p = w.plan();
+      // The same download (same inode) to the same destination, imported once and undone since.
+      await w.history.recordImport({
+        source: p.video.path,
+        destination: p.destination,
+        from: { dev: p.video.dev, ino: p.video.ino, size: p.video.size, mtime_ms: p.video.mtimeMs },
+        to: { dev: p.video.dev, ino: p.video.ino, size: p.video.size, mtime_ms: p.video.mtimeMs },
+        at: new Date().toISOString(),
+        mode: 'move',
+        method: 'rename',
+        sidecars: [],
+        created_dirs: [],
+        pass: 'earlier',
+      });
+      await w.history.recordUndo(1, new Date().toISOString());
+      await noted(w);
+      await recycleFile({ drives: w.drives, file: w.held.video, sidecars: [w.held.srt] });
+      await w.tx.recover();
+      expect([text(w.held.video), text(w.held.srt)]).toEqual(['old 480p', 'old subs']);
+      expect(tree(w.bin)).toEqual([]);
+      expect(existsSync(w.dl.video)).toBe(true);
+      expect(w.notes()).toEqual([]);
+    });
+
     it('while recycling (a link in the bin, the original still there): the bin link goes', async () => {
       const w = await world();
       await noted(w);

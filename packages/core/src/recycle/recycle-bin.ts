@@ -152,9 +152,13 @@ export async function recycleFile(opts: {
     throw new AppError('conflict', `${join(drive.drive.path, RECYCLE_FOLDER)} is not a folder (a symbolic link or a file): nothing was moved`);
   for (let copy = 1; ; copy++) {
     const placed: string[] = [];
-    // Those linked now; the others were there already (see below) and are never undone here.
-    const made = new Set<string>();
-    const undo = () => Promise.all([...made].map((p) => unlink(p)));
+    // Those placed now, bin path → source; the others were there already (see below) and are never undone here.
+    const made = new Map<string, string>();
+    const undo = () =>
+      takeBack(
+        [...made.values()].map((source) => ({ source })),
+        [...made.keys()],
+      );
     let taken = false;
     for (const f of found) {
       const to = binPathFor(drive.real, f.rel, now, copy);
@@ -167,7 +171,7 @@ export async function recycleFile(opts: {
         taken = true;
         break;
       }
-      if (outcome === 'placed') made.add(to);
+      if (outcome === 'placed') made.set(to, f.source);
       placed.push(to);
     }
     if (taken) {
@@ -177,10 +181,7 @@ export async function recycleFile(opts: {
     }
     // Another file put at the name between the check and the link went to the bin instead: it goes back.
     if (opts.ino !== undefined && (await lstat(placed[0]!)).ino !== opts.ino) {
-      await takeBack(
-        found.filter((_, i) => made.has(placed[i]!)),
-        placed.filter((p) => made.has(p)),
-      );
+      await undo();
       throw notTheFile(opts.file);
     }
     const items: RecycledItem[] = [];
@@ -213,14 +214,13 @@ const notTheFile = (file: string) => new AppError('conflict', `${file} is not th
 async function takeBack(found: readonly { source: string }[], placed: readonly string[]): Promise<void> {
   for (const [i, to] of placed.entries()) {
     const source = found[i]!.source;
-    if (
-      await lstat(source).then(
-        () => true,
-        () => false,
-      )
-    )
-      await unlink(to);
-    else await rename(to, source);
+    const [at, there] = await Promise.all([lstat(source).catch(() => null), lstat(to).catch(() => null)]);
+    if (!there) continue;
+    // Still at its name too (a hard link): the bin's link goes. Renamed into the bin (a filesystem
+    // without hard links): it is renamed back, unless another file took its name since, when it
+    // stays in the bin rather than be lost or put over that file.
+    if (at && at.dev === there.dev && at.ino === there.ino) await unlink(to);
+    else if (!at) await rename(to, source);
   }
 }
 
