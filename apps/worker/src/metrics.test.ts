@@ -81,6 +81,7 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
       handlers: {
         // Served by every worker of the library queue; never queued in this test.
         'recycle-purge': async () => Promise.reject(new Error('no purge in this test')),
+        'library-organize': async () => Promise.reject(new Error('no organize in this test')),
         'library-scan': async (_payload, ctx) => {
           if (behaviour === 'fail') throw new UnrecoverableError('disk on fire');
           if (behaviour === 'hold') {
@@ -97,7 +98,7 @@ describe('the worker metrics endpoint, with a real worker host and Redis', () =>
     // Before any job: every series of its queue is there, at 0, so that a rate sees the first job.
     const before = await scrape(server.url);
     expect(before.get('mo_worker_jobs_total')!.samples).toEqual(
-      ['library-scan', 'recycle-purge'].flatMap((job) =>
+      ['library-scan', 'library-organize', 'recycle-purge'].flatMap((job) =>
         ['completed', 'failed', 'cancelled', 'deferred', 'handed_back'].map((outcome) => ({
           name: 'mo_worker_jobs_total',
           labels: { queue: 'library', job, outcome },

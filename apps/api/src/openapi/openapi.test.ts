@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { TEST_API_KEY, testApp, type TestApp } from '../test-support/app.ts';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
-import { createApp, MAX_BODY_BYTES } from '../app.ts';
+import { createApp, MAX_BODY_BYTES, MAX_ORGANIZE_BODY_BYTES } from '../app.ts';
 import { LICENSE, openApiDocument, standaloneDocument } from './document.ts';
 
 type Content = Record<string, { schema?: { $ref?: string } }>;
@@ -484,7 +484,7 @@ describe('real answers: each status is documented and each body validates agains
     }
   });
 
-  it('every write answers 403 from another site, 400 for a body that is not JSON, and 413 over 1 MiB', async () => {
+  it('every write answers 403 from another site, 400 for a body that is not JSON, and 413 over 1 MiB (16 MiB on the organize apply)', async () => {
     for (const { path } of operations.filter(({ method }) => method === 'post')) {
       const url = concrete(path);
       expect((await call('post', path, url, json({}, { origin: 'https://evil.example' }))).status, path).toBe(403);
@@ -492,7 +492,7 @@ describe('real answers: each status is documented and each body validates agains
       // As a real client sends it: with its length, which is what marks a request as having a body.
       const form = { body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '3' } };
       expect((await call('post', path, url, form)).status, path).toBe(400);
-      const big = JSON.stringify({ pad: 'x'.repeat(MAX_BODY_BYTES) });
+      const big = JSON.stringify({ pad: 'x'.repeat(path === '/api/library/organize' ? MAX_ORGANIZE_BODY_BYTES : MAX_BODY_BYTES) });
       expect((await call('post', path, url, { body: big, headers: { 'content-type': 'application/json' } })).status, path).toBe(413);
     }
   });

@@ -70,6 +70,7 @@ beforeAll(async () => {
       'scan-pass': async (_p, ctx) => writePassFile(t.config.current().paths.data, ctx.jobId, pass),
       'manual-import': async () => Promise.reject(new Error('no manual import in this test')),
       'recycle-purge': async () => Promise.reject(new Error('no purge in this test')),
+      'library-organize': async () => Promise.reject(new Error('no organize in this test')),
       'library-scan': async () => {
         // As the worker's guards hand on a failure a retry would not fix.
         throw new UnrecoverableError(jobFailureReason(new AppError('conflict', 'the drive went away')));

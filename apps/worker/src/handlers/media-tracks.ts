@@ -1,6 +1,6 @@
 import type { JobHandler, Logger } from '@mo/core';
 import { applyTrackAction, unmapPath, type WorkJournal } from '@mo/core/media';
-import { mountedDrives } from '@mo/core/recycle';
+import { mountedDrives } from '@mo/core/tools';
 import type { WorkerDeps } from '../deps.ts';
 import { localMediaFile, refuseInDryRun, retryable } from './guards.ts';
 

@@ -125,6 +125,7 @@ describe('job client and worker host', () => {
         },
         // Served by every worker of the library queue; never queued here.
         'recycle-purge': async () => Promise.reject(new Error('no purge in this test')),
+        'library-organize': async () => Promise.reject(new Error('no organize in this test')),
       },
       ['library'],
     );

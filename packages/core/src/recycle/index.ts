@@ -2,4 +2,3 @@ export * from './bin-layout.ts';
 export * from './recycle-bin.ts';
 export * from './recycle-totals.ts';
 export * from './recycle-service.ts';
-export * from './remove-library-file.ts';

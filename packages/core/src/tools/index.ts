@@ -1,4 +1,5 @@
 export * from './duplicates.ts';
+export * from './remove-library-file.ts';
 export * from './stranded-transcodes.ts';
 export * from './subtitles.ts';
 export * from './transcode-entries.ts';

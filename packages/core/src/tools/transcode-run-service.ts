@@ -7,7 +7,7 @@ import { etaSeconds } from '../media/progress.ts';
 import { mp4PathFor, transcodeToMp4 } from '../media/transcode.ts';
 import type { WorkJournal } from '../media/work-journal.ts';
 import { CANCELLED } from '../queue/job-cancel.ts';
-import { removeLibraryFile } from '../recycle/remove-library-file.ts';
+import { removeLibraryFile } from './remove-library-file.ts';
 import { isShuttingDown, type JobContext } from '../queue/worker-host.ts';
 import type { JobOutcome } from '../queue/job-view.ts';
 import { strandedTranscodes } from './stranded-transcodes.ts';

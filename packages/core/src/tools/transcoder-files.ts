@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { Config } from '@mo/shared';
 import { guardMediaPath, mediaRoots, type GuardedPath } from '../fs/path-guard.ts';
-import { removeLibraryFile, type Removal } from '../recycle/remove-library-file.ts';
+import { removeLibraryFile, type Removal } from './remove-library-file.ts';
 
 /**
  * The files the transcoder service looks at and removes, as the API's box mounts them: its only

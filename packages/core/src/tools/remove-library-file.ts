@@ -3,7 +3,7 @@ import type { Config } from '@mo/shared';
 import { isFinalError } from '../errors.ts';
 import { mapPath, unmapPath, type PathMapping } from '../media/path-map.ts';
 import { removeSource } from '../media/safe-replace.ts';
-import { recycleFile, type Drive } from './recycle-bin.ts';
+import { recycleFile, type Drive } from '../recycle/recycle-bin.ts';
 
 /**
  * What became of a library file the service removed: gone (recycle_bin off), in the bin at
