@@ -24,16 +24,19 @@
 // above the process's idle RSS.
 //
 // Run: pnpm bench library [--files 1000000]   (or: node --import tsx --expose-gc bench/library.bench.ts --files …)
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { openDataDir } from '@mo/core';
-import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '@mo/test-support/service';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { buildApps, writeTestKey, type RunningProcess } from '@mo/test-support/service';
+import { freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { generateLibrary, type GeneratedLibrary } from './support/library-fixture.ts';
 import { closedLoop, get, type LoadResult } from './support/http-load.ts';
+import { memoryOf, requestJson, runFind, startService, stopService } from './support/service-processes.ts';
+
+/** The baseline's output: what the index keeps of each file. */
+const FIND_PRINTF = ['-printf', '%s %T@ %p\\n'];
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -76,42 +79,6 @@ function table(header: string[], rows: string[][]): void {
   for (const r of rows) console.log(line(r));
 }
 
-/** VmRSS and VmHWM of a process, in bytes. */
-function memoryOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-
-/** GNU find with the baseline's -printf; resolves with the lines it printed and the wall time. */
-function runFind(roots: readonly string[]): Promise<{ ms: number; lines: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = now();
-    const p = spawn('find', [...roots, '-type', 'f', '-printf', '%s %T@ %p\\n'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let lines = 0;
-    p.stdout.on('data', (chunk: Buffer) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    });
-    p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve({ ms: now() - t0, lines }) : reject(new Error(`find exited with ${code}`))));
-  });
-}
-
-function postJson(agent: Agent, host: string, port: number, path: string): Promise<{ status: number; body: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = now();
-    const req = request({ host, port, path, method: 'POST', agent, headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: now() - t0 }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end('{}');
-  });
-}
-
 interface SizeResult {
   files: number;
   lib: GeneratedLibrary;
@@ -138,14 +105,7 @@ const running: RunningProcess[] = [];
 const prefixes: string[] = [];
 const redisUrl = testRedisUrl();
 
-async function stopAll(): Promise<void> {
-  for (const p of running.splice(0)) {
-    const killer = setTimeout(() => p.proc.kill('SIGKILL'), 5000);
-    await p.stop('SIGTERM').catch(() => {});
-    clearTimeout(killer);
-  }
-  for (const p of prefixes.splice(0)) await dropPrefix(redisUrl, p).catch((err) => console.error(`could not drop Redis prefix ${p}: ${String(err)}`));
-}
+const stopAll = () => stopService(running, redisUrl, prefixes);
 
 async function cleanup(): Promise<void> {
   await stopAll();
@@ -198,35 +158,19 @@ async function runSize(files: number): Promise<SizeResult> {
   prefixes.push(prefix);
   const host = '127.0.0.1';
   const env = { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: host };
-  const api = startProcess('api', env, { built: true });
-  const worker = startProcess('worker', env, { built: true });
-  running.push(api, worker);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  try {
-    await waitFor(
-      async () => {
-        if (api.proc.exitCode !== null) throw new Error(`api exited with ${api.proc.exitCode}`);
-        return (await get(agent, host, port, '/api/ready')).status === 200;
-      },
-      60_000,
-      'the API to be ready',
-    );
-    await waitFor(async () => worker.output().includes('worker started'), 60_000, 'the worker to start');
-  } catch (err) {
-    console.error(api.output().slice(-4000), worker.output().slice(-4000));
-    throw err;
-  }
+  const { api, worker } = await startService(env, agent, running);
   const apiPid = api.proc.pid!;
   const workerPid = worker.proc.pid!;
   const apiIdle = memoryOf(apiPid).rss;
   const workerIdle = memoryOf(workerPid).rss;
 
-  await runFind(lib.libraryRoots);
-  const find = await runFind(lib.libraryRoots);
+  await runFind(lib.libraryRoots, FIND_PRINTF);
+  const find = await runFind(lib.libraryRoots, FIND_PRINTF);
   if (find.lines !== lib.files) notes.push(`${int(files)} files: find printed ${int(find.lines)} lines for ${int(lib.files)} files`);
 
   const scanOnce = async (what: string) => {
-    const r = await postJson(agent, host, port, `/api/library/scan?wait=${SCAN_WAIT_SECONDS}`);
+    const r = await requestJson(agent, host, port, 'POST', `/api/library/scan?wait=${SCAN_WAIT_SECONDS}`);
     if (r.status !== 200) {
       console.error(worker.output().slice(-4000));
       throw new Error(`${what}: POST /api/library/scan answered ${r.status}: ${r.body.slice(0, 500)}`);
@@ -245,16 +189,7 @@ async function runSize(files: number): Promise<SizeResult> {
 
   // One movie folder the index holds, for the per-folder route.
   const firstMovie = `${lib.drives[0]!.path}/Movies`;
-  const libraryAnswer = await new Promise<string>((resolve, reject) => {
-    const req = request({ host, port, path: '/api/library', agent, headers: { 'x-api-key': TEST_API_KEY } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve(body));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const libraryAnswer = (await requestJson(agent, host, port, 'GET', '/api/library')).body;
   const folder = (JSON.parse(libraryAnswer) as { movies: { folder: string }[] }).movies.find((m) => m.folder.startsWith(`${firstMovie}/`))?.folder;
   const paths = [
     '/api/health',

@@ -29,13 +29,14 @@
 //
 // Run: pnpm bench organize [--files 100000]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildApps, startProcess, TEST_API_KEY, waitFor, writeTestKey, type RunningProcess } from '@mo/test-support/service';
-import { dropPrefix, freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
+import { buildApps, writeTestKey, type RunningProcess } from '@mo/test-support/service';
+import { freePort, testRedisUrl, uniquePrefix } from '@mo/test-support/redis';
 import { get } from './support/http-load.ts';
+import { memoryOf, requestJson, runFind, startService, stopService } from './support/service-processes.ts';
 import { generateOrganizeLibrary } from './support/organize-library.ts';
 
 const WARM = Number(process.env.BENCH_WARM ?? 20);
@@ -64,13 +65,6 @@ const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 const size = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** VmRSS and VmHWM of a process, in bytes. */
-function memoryOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-
 /** The highest VmRSS of `pid` seen every SAMPLE_MS while `work` runs. */
 async function peakWhile<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; peak: number }> {
   let peak = memoryOf(pid).rss;
@@ -81,19 +75,6 @@ async function peakWhile<T>(pid: number, work: () => Promise<T>): Promise<{ valu
   } finally {
     clearInterval(timer);
   }
-}
-
-function runFind(roots: readonly string[]): Promise<{ ms: number; lines: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = now();
-    const p = spawn('find', [...roots, '-type', 'f'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let lines = 0;
-    p.stdout.on('data', (chunk: Buffer) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    });
-    p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve({ ms: now() - t0, lines }) : reject(new Error(`find exited with ${code}`))));
-  });
 }
 
 /** `sh` quoting: the whole word in single quotes. */
@@ -111,41 +92,13 @@ function runMv(dir: string, moves: readonly { from: string; to: string }[]): Pro
   });
 }
 
-/** A request without Accept-Encoding: the plain JSON, read whole. */
-function plain(
-  agent: Agent,
-  host: string,
-  port: number,
-  method: 'GET' | 'POST',
-  path: string,
-  body = '{}',
-): Promise<{ status: number; body: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = now();
-    const req = request({ host, port, path, method, agent, headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: now() - t0 }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(method === 'POST' ? body : undefined);
-  });
-}
-
 let root: string | undefined;
 const running: RunningProcess[] = [];
 const redisUrl = testRedisUrl();
 const prefix = uniquePrefix('bench');
 
 async function cleanup(): Promise<void> {
-  for (const p of running.splice(0)) {
-    const killer = setTimeout(() => p.proc.kill('SIGKILL'), 5000);
-    await p.stop('SIGTERM').catch(() => {});
-    clearTimeout(killer);
-  }
-  await dropPrefix(redisUrl, prefix).catch((err) => console.error(`could not drop Redis prefix ${prefix}: ${String(err)}`));
+  await stopService(running, redisUrl, [prefix]);
   if (root) {
     const r = root;
     root = undefined;
@@ -196,24 +149,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const host = '127.0.0.1';
   const env = { MEDIA_ORGANIZER_CONFIG: configFile, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, PORT: String(port), HOST: host };
-  const api = startProcess('api', env, { built: true });
-  const worker = startProcess('worker', env, { built: true });
-  running.push(api, worker);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    await waitFor(
-      async () => {
-        if (api.proc.exitCode !== null) throw new Error(`api exited with ${api.proc.exitCode}`);
-        return (await get(agent, host, port, '/api/ready')).status === 200;
-      },
-      60_000,
-      'the API to be ready',
-    );
-    await waitFor(async () => worker.output().includes('worker started'), 60_000, 'the worker to start');
-  } catch (err) {
-    console.error(api.output().slice(-4000), worker.output().slice(-4000));
-    throw err;
-  }
+  const { api, worker } = await startService(env, agent, running);
   const apiPid = api.proc.pid!;
   const workerPid = worker.proc.pid!;
   const idle = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };
@@ -222,7 +159,7 @@ async function main(): Promise<void> {
   const find = await runFind(lib.libraryRoots);
 
   const scan = async (what: string) => {
-    const r = await plain(agent, host, port, 'POST', `/api/library/scan?wait=${SCAN_WAIT_SECONDS}`);
+    const r = await requestJson(agent, host, port, 'POST', `/api/library/scan?wait=${SCAN_WAIT_SECONDS}`);
     if (r.status !== 200) {
       console.error(worker.output().slice(-4000));
       throw new Error(`${what}: POST /api/library/scan answered ${r.status}: ${r.body.slice(0, 500)}`);
@@ -240,7 +177,7 @@ async function main(): Promise<void> {
   const cold = await peakWhile(apiPid, () => get(agent, host, port, path));
   if (cold.value.status !== 200) throw new Error(`GET ${path} answered ${cold.value.status}`);
   const afterCold = memoryOf(apiPid);
-  const whole = await plain(agent, host, port, 'GET', path);
+  const whole = await requestJson(agent, host, port, 'GET', path);
   const warm: number[] = [];
   for (let i = 0; i < WARM; i++) warm.push((await get(agent, host, port, path)).ms);
   const after = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };
@@ -253,7 +190,7 @@ async function main(): Promise<void> {
   const applyBefore = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };
   let apiPeak = applyBefore.api.rss;
   const apiTimer = setInterval(() => (apiPeak = Math.max(apiPeak, memoryOf(apiPid).rss)), SAMPLE_MS);
-  const applied = await peakWhile(workerPid, () => plain(agent, host, port, 'POST', `${path}?wait=${SCAN_WAIT_SECONDS}`, '{}')).finally(() =>
+  const applied = await peakWhile(workerPid, () => requestJson(agent, host, port, 'POST', `${path}?wait=${SCAN_WAIT_SECONDS}`, '{}')).finally(() =>
     clearInterval(apiTimer),
   );
   const applyAfter = { api: memoryOf(apiPid), worker: memoryOf(workerPid) };

@@ -32,7 +32,7 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { QUEUE_DASHBOARD_PATH, queueDashboard, queueDashboardRoute } from './routes/admin.ts';
 import { createMetrics } from './http/metrics.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
-import { limitBody } from './http/body-limit.ts';
+import { limitBody, tooLarge } from './http/body-limit.ts';
 import { frameAncestors } from './http/frame-ancestors.ts';
 import { webIndex, webUi } from './routes/web.ts';
 import { router } from './openapi/route.ts';
@@ -68,7 +68,10 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', drainUnreadBody);
   const small = limitBody(MAX_BODY_BYTES);
   const isOrganizeApply = (c: Context) => c.req.method === 'POST' && c.req.path === ORGANIZE_APPLY;
-  app.use('/api/*', (c, next) => (isOrganizeApply(c) ? next() : small(c, next)));
+  // Before the caller is known, an organize apply declaring more than it may ever send is refused
+  // unread; one whose size is not declared is never drained past the refusal (drainUnreadBody).
+  const declaredOver = (c: Context) => Number(c.req.header('content-length') ?? 0) > MAX_ORGANIZE_BODY_BYTES;
+  app.use('/api/*', (c, next) => (!isOrganizeApply(c) ? small(c, next) : declaredOver(c) ? tooLarge(c, MAX_ORGANIZE_BODY_BYTES, false) : next()));
   app.use('/api/*', refuseCrossSite);
   app.use('/api/*', authGuard({ config: deps.config, auth: deps.auth, limiter, urlBase: deps.urlBase }));
   app.use(ORGANIZE_APPLY, limitBody(MAX_ORGANIZE_BODY_BYTES, MAX_ORGANIZE_BODY_BYTES));

@@ -1526,7 +1526,7 @@ export interface components {
             }[];
         };
         LibraryOrganizeRequest: {
-            /** @description The `from` of renames GET /api/library/organize lists; absent: all of them */
+            /** @description The `from` of renames GET /api/library/organize lists (at least one); absent: all of them */
             paths?: string[];
         };
         LibraryOrganizeResult: {

@@ -10,7 +10,7 @@ import { errorResponse } from './errors.ts';
  */
 export const MAX_DISCARD_BYTES = 2 * 1024 * 1024;
 
-function tooLarge(c: Context, maxBytes: number, readToEnd: boolean): Response {
+export function tooLarge(c: Context, maxBytes: number, readToEnd: boolean): Response {
   // The rest of the body was not read: this connection cannot carry another request.
   if (!readToEnd) c.header('Connection', 'close');
   return errorResponse(c, 'payload_too_large', `the body is larger than ${maxBytes} bytes`);

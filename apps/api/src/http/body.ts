@@ -29,6 +29,12 @@ export const drainUnreadBody: MiddlewareHandler = async (c, next) => {
   if (!c.req.header('content-length') && !c.req.header('transfer-encoding')) return;
   const raw = c.req.raw;
   if (raw.bodyUsed || !raw.body || raw.body.locked) return;
+  // A refused caller's body of no declared size (the organize apply, whose limit waits for the
+  // caller to be known) is not read at all: the connection closes instead.
+  if ((c.res.status === 401 || c.res.status === 403) && !c.req.header('content-length')) {
+    c.header('Connection', 'close');
+    return;
+  }
   raw.body.pipeTo(new WritableStream()).catch(() => {});
 };
 

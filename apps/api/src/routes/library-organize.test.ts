@@ -133,7 +133,7 @@ describe('POST /api/library/organize', () => {
       expect(err.message).toBe(`paths.1: ${path} ${why}`);
       expect(err.details.key).toBe('paths.1');
     }
-    for (const bad of [{ paths: 'x' }, { paths: [''] }, { other: 1 }]) expect((await post(bad)).status).toBe(400);
+    for (const bad of [{ paths: 'x' }, { paths: [''] }, { paths: [] }, { other: 1 }]) expect((await post(bad)).status).toBe(400);
     expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
   });
 
@@ -147,6 +147,18 @@ describe('POST /api/library/organize', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { details: { key: string } } }).error.details.key).toBe('paths.0');
     expect((await t.anonymous('/api/library/organize', init)).status).toBe(401);
+    // A stranger's body is never read past what the route may take: declared too big, refused
+    // unread; of no declared size, the connection closes rather than drain it.
+    const declared = { ...init, headers: { ...init.headers, 'content-length': String(17 * 1024 * 1024) } };
+    expect((await t.anonymous('/api/library/organize', declared)).status).toBe(413);
+    const endless = new ReadableStream({ pull: (ctl) => ctl.enqueue(new Uint8Array(64 * 1024)) });
+    const streamed = await t.anonymous('/api/library/organize', {
+      method: 'POST',
+      body: endless,
+      duplex: 'half',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    } as RequestInit);
+    expect([streamed.status, streamed.headers.get('connection')]).toEqual([401, 'close']);
     expect((await t.app.request('/api/scan', init)).status).toBe(413);
     expect(await readdir(season)).toEqual(['lost.s01e01.mkv', 'lost.s01e02.mkv']);
   });

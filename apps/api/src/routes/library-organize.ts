@@ -105,6 +105,9 @@ async function changedOnDisk(rename: Rename, item: { bytes: number; mtime_ms: nu
   return null;
 }
 
+/** Up to this many named renames are checked on disk before the job is queued (two lstat each, on the request path). */
+const CHECKED_HERE_MAX = 100;
+
 export function libraryOrganizeRoutes({ library, config, jobs }: AppDeps) {
   function organize(): Promise<Organize> {
     const { movie_template: movieTemplate, episode_template: episodeTemplate } = config.current().library;
@@ -147,8 +150,8 @@ export function libraryOrganizeRoutes({ library, config, jobs }: AppDeps) {
       // Naming a video or one of its sidecars takes the whole group, in the preview as in the job.
       const chosen = paths === undefined ? renames : groups.filter((g) => g.some((r) => named.has(r.from))).flat();
       if (cfg.app.dry_run) return c.json({ dry_run: true as const, renames: chosen }, 200);
-      if (paths !== undefined) {
-        // Named ones only: the job checks every rename again anyway, this is for a clear answer to a small choice.
+      if (paths !== undefined && paths.length <= CHECKED_HERE_MAX) {
+        // Named ones only, and few: the job checks every rename again anyway; this is a clear answer to a small choice.
         const byFrom = new Map(chosen.map((r) => [r.from, r]));
         for (const [i, path] of paths.entries()) {
           const why = await changedOnDisk(byFrom.get(path)!, scanned.get(path));

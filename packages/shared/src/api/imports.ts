@@ -56,7 +56,8 @@ export const aliasesResponse = z.object({ aliases: z.array(aliasSchema) });
 export const libraryOrganizeBody = z.strictObject({
   paths: z
     .array(z.string().min(1).max(4096))
+    .min(1)
     .max(ORGANIZE_PATHS_MAX)
     .optional()
-    .describe('The `from` of renames GET /api/library/organize lists; absent: all of them'),
+    .describe('The `from` of renames GET /api/library/organize lists (at least one); absent: all of them'),
 });
