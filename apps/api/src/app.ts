@@ -71,7 +71,11 @@ export function createApp(deps: AppDeps) {
   // Before the caller is known, an organize apply declaring more than it may ever send is refused
   // unread; one whose size is not declared is never drained past the refusal (drainUnreadBody).
   const declaredOver = (c: Context) => Number(c.req.header('content-length') ?? 0) > MAX_ORGANIZE_BODY_BYTES;
-  app.use('/api/*', (c, next) => (!isOrganizeApply(c) ? small(c, next) : declaredOver(c) ? tooLarge(c, MAX_ORGANIZE_BODY_BYTES, false) : next()));
+  app.use('/api/*', async (c, next) => {
+    if (!isOrganizeApply(c)) return small(c, next);
+    if (declaredOver(c)) return tooLarge(c, MAX_ORGANIZE_BODY_BYTES, false);
+    await next();
+  });
   app.use('/api/*', refuseCrossSite);
   app.use('/api/*', authGuard({ config: deps.config, auth: deps.auth, limiter, urlBase: deps.urlBase }));
   app.use(ORGANIZE_APPLY, limitBody(MAX_ORGANIZE_BODY_BYTES, MAX_ORGANIZE_BODY_BYTES));
