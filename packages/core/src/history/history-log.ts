@@ -94,8 +94,7 @@ export async function openHistoryLog(dataDir: string, opts: { kept?: number } = 
   const kept = opts.kept ?? HISTORY_KEPT;
   const text = await readText(file);
   let lines = parseLines(text);
-  let fold = createFold();
-  for (const line of lines) fold.add(line);
+  let fold = createFold(lines);
   let lastId = fold.records.reduce((n, r) => Math.max(n, r.id), 0);
   // A line torn by a kill has no newline: the next one must not be glued to it.
   let needsNewline = text.length > 0 && !text.endsWith('\n');
@@ -116,8 +115,7 @@ export async function openHistoryLog(dataDir: string, opts: { kept?: number } = 
       // Compaction: undos and notices folded into their imports, only the newest `kept` imports kept.
       lines = recordLines(fold.records.slice(-kept));
       await writeFileAtomic(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-      fold = createFold();
-      for (const l of lines) fold.add(l);
+      fold = createFold(lines);
     } else if (lines.length === 1) {
       await fsyncPath(dirname(file));
     }

@@ -65,14 +65,14 @@ export interface Fold {
   get(id: number): ImportRecord | undefined;
 }
 
-export function createFold(): Fold {
+export function createFold(lines: readonly HistoryLine[] = []): Fold {
   const records: ImportRecord[] = [];
   const at = new Map<number, number>();
   const update = (id: number, change: Partial<ImportRecord>) => {
     const i = at.get(id);
     if (i !== undefined) records[i] = { ...records[i]!, ...change };
   };
-  return {
+  const fold: Fold = {
     records,
     add(line) {
       if (line.t === 'import') {
@@ -90,13 +90,13 @@ export function createFold(): Fold {
       return i === undefined ? undefined : records[i];
     },
   };
+  for (const line of lines) fold.add(line);
+  return fold;
 }
 
 /** The lines folded into imports, oldest first: an undo marks its import, a notice each import it names (the latest wins). */
 export function foldLines(lines: readonly HistoryLine[]): ImportRecord[] {
-  const fold = createFold();
-  for (const line of lines) fold.add(line);
-  return fold.records;
+  return createFold(lines).records;
 }
 
 /** What GET /api/history shows of a record. */

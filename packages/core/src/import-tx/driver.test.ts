@@ -211,7 +211,7 @@ describe('openImportTx', () => {
     // What an undo killed after taking the sidecar back leaves.
     renameSync(srtDest, srt);
 
-    const undo = openUndoTx({ journals: w.journals, downloads: w.downloads, history: w.history, now: Date.now });
+    const undo = openUndoTx({ journals: w.journals, downloads: w.downloads, history: w.history, now: Date.now, drives: [] });
     await undo.recover();
     await undo.undoOne(record!);
     expect([existsSync(video), existsSync(srt), existsSync(dest)]).toEqual([true, true, false]);

@@ -399,7 +399,7 @@ export interface UndoTxOptions {
   history: HistoryLog;
   now: () => number;
   /** The drives, whose recycle bins an upgrade's replaced files come back from. */
-  drives?: Config['drives'];
+  drives: Config['drives'];
 }
 
 export interface UndoTx {
@@ -439,7 +439,7 @@ export function openUndoTx(o: UndoTxOptions): UndoTx {
 
   async function carryOut(step: UndoStep): Promise<void> {
     if (step.action === 'restore') {
-      await restoreRecycled({ drives: o.drives ?? [], path: step.held.recycled_to });
+      await restoreRecycled({ drives: o.drives, path: step.held.recycled_to });
       return;
     }
     const { action, file } = step;

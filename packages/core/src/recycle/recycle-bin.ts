@@ -186,10 +186,9 @@ export async function recycleFile(opts: {
     }
     const items: RecycledItem[] = [];
     for (const [i, f] of found.entries()) {
-      // Gone after the rename fallback already; after a link the source still stands.
-      await unlink(f.source).catch((err: unknown) => {
-        if (errno(err) !== 'ENOENT') throw err;
-      });
+      // Gone after the rename fallback already; after a link the source still stands, and goes only
+      // while its name is still that inode (another file put there since stays where it is).
+      if (await sameInode(f.source, placed[i]!)) await unlink(f.source);
       const rel = relative(drive.real, placed[i]!);
       items.push({
         path: join(drive.drive.path, rel),
@@ -412,12 +411,25 @@ export async function emptyRecycle(opts: {
   const bins = await driveBins(opts.drives);
   const chosen = opts.paths ? [...new Set(opts.paths)] : (await listRecycle(opts.drives)).map((i) => i.path);
   // Every named path is checked before any is deleted: one unknown path leaves the bin as it was.
-  const files = await Promise.all(chosen.map(async (p) => ({ shown: p, ...(await binFile(bins, p)) })));
+  // Named: every one checked, one unknown path refuses all. Listed: one gone since (a restore, a
+  // purge) is simply no longer there to delete.
+  const check = (p: string) => binFile(bins, p).then((f) => ({ shown: p, ...f }));
+  const files = opts.paths ? await Promise.all(chosen.map(check)) : await stillThere(chosen.map(check));
   if (opts.dryRun) {
     const sizes = await Promise.all(files.map(async (f) => (await lstat(f.file)).size));
     return { removed: files.map((f) => f.shown), bytes: sizes.reduce((n, b) => n + b, 0) };
   }
   return removeAll(files);
+}
+
+/** The listed bin files still there to delete: one gone since it was listed is left out, not an error. */
+async function stillThere<T>(checks: Promise<T>[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const r of await Promise.allSettled(checks)) {
+    if (r.status === 'fulfilled') out.push(r.value);
+    else if (!(r.reason instanceof AppError && r.reason.code === 'not_found')) throw r.reason;
+  }
+  return out;
 }
 
 async function removeAll(files: { shown: string; file: string; bin: { bin: string } }[]): Promise<{ removed: string[]; bytes: number }> {
@@ -442,6 +454,6 @@ export async function purgeRecycle(opts: { drives: readonly Drive[]; days: numbe
     const day = relative(join(opts.drives.find((d) => d.name === i.drive)!.path, RECYCLE_FOLDER), i.path).split(sep)[0]!;
     return isDue(day, opts.days, now);
   });
-  const files = await Promise.all(due.map(async (i) => ({ shown: i.path, ...(await binFile(bins, i.path)) })));
+  const files = await stillThere(due.map((i) => binFile(bins, i.path).then((f) => ({ shown: i.path, ...f }))));
   return removeAll(files);
 }

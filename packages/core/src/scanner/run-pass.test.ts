@@ -717,7 +717,7 @@ describe('copy mode and a library file of the same size and mtime as a download'
     utimesSync(own, OLD, OLD);
     const result = await pass(s);
     // Before this was refused, the pass recorded an import and its undo deleted the owner's file.
-    const undo = await undoImport({ data: openDataDir(s.data), downloads: s.downloads, id: 1, dryRun: false }).then(
+    const undo = await undoImport({ data: openDataDir(s.data), downloads: s.downloads, drives: s.cfg.drives, id: 1, dryRun: false }).then(
       () => 'undone',
       (err: Error) => err.message,
     );
@@ -753,7 +753,7 @@ describe('copy mode and a library file of the same size and mtime as a download'
     const result = await pass(s);
     expect(await readHistory(s.data)).toMatchObject([{ id: 1, method: 'copy', destination: dest, to: { ino: copy.ino } }]);
     expect(result.skipped.map((k) => k.reason)).toEqual(['imported']);
-    await undoImport({ data: openDataDir(s.data), downloads: s.downloads, id: 1, dryRun: false });
+    await undoImport({ data: openDataDir(s.data), downloads: s.downloads, drives: s.cfg.drives, id: 1, dryRun: false });
     expect(existsSync(dest)).toBe(false);
     expect(existsSync(src)).toBe(true);
   });

@@ -16,7 +16,7 @@ export interface UndoOptions {
   /** paths.downloads: a file goes back only through real folders below it, no symbolic link on the way. */
   downloads: string;
   /** The drives, whose recycle bins an upgrade's replaced files come back from. */
-  drives?: Config['drives'];
+  drives: Config['drives'];
   id: number;
   dryRun: boolean;
   owner?: Ownership;
@@ -93,7 +93,7 @@ export async function undoImport(opts: UndoOptions): Promise<UndoResult> {
           history,
           now,
           ...(opts.owner ? { owner: opts.owner } : {}),
-          ...(opts.drives ? { drives: opts.drives } : {}),
+          drives: opts.drives,
         });
         // A copy an earlier undo (or pass) was killed in the middle of is settled first, as the next
         // pass would: its temp goes, and a copy already in place has the library file removed, so
