@@ -117,6 +117,13 @@ describe('Import as… on the Downloads page, in a browser', () => {
       const note = dialog.getByTestId('replace-note');
       await note.waitFor();
       expect(await note.textContent()).toMatch(/replacing .*Heat \(1995\)\.avi.*goes to the recycle bin/);
+      // Import with Replace asks first, naming the held file; Cancel imports nothing.
+      await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+      const ask = page.getByRole('dialog', { name: /^Replace the library’s file with / });
+      await ask.waitFor();
+      expect(await ask.textContent()).toMatch(/Heat \(1995\)\.avi and its subtitles go to the drive’s recycle bin first/);
+      await ask.getByRole('button', { name: 'Cancel' }).click();
+      await ask.waitFor({ state: 'detached' });
       expect(existsSync(source) && existsSync(held)).toBe(true);
       await checkA11y(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);

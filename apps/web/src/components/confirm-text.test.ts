@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { cancelAllQuestion, discardOriginalQuestion, emptyRecycleQuestion, importQuestion, organizeQuestion, transcodeAllQuestion } from './confirm-text.ts';
+import {
+  cancelAllQuestion,
+  discardOriginalQuestion,
+  emptyRecycleQuestion,
+  importQuestion,
+  organizeQuestion,
+  replaceQuestion,
+  transcodeAllQuestion,
+} from './confirm-text.ts';
 
 describe('transcodeAllQuestion', () => {
   it('with the recycle bin on, the originals go there after each transcode', () => {
@@ -99,5 +107,15 @@ describe('organizeQuestion', () => {
     expect(organizeQuestion(1, 0).consequence).toMatch(
       /^It takes the name the templates give, in its folder on the same drive; nothing is copied or deleted\./,
     );
+  });
+});
+
+describe('replaceQuestion', () => {
+  it('names the download and the held file that goes to the recycle bin, and how to get it back', () => {
+    const q = replaceQuestion('/dl/Heat.1995.1080p.BluRay.mkv', '/m/Movies/Heat (1995)/Heat (1995).avi');
+    expect(q.title).toBe('Replace the library’s file with Heat.1995.1080p.BluRay.mkv?');
+    expect(q.consequence).toMatch(/^\/m\/Movies\/Heat \(1995\)\/Heat \(1995\)\.avi and its subtitles go to the drive’s recycle bin first; undoing/);
+    expect(q.confirm).toBe('Replace and import');
+    expect(replaceQuestion('/dl/x.mkv', null).consequence).toMatch(/^The file the library holds for it/);
   });
 });

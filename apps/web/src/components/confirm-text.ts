@@ -111,3 +111,13 @@ export function organizeQuestion(files: number, folders: number): Question {
     confirm: `Rename ${what}`,
   };
 }
+
+/** Import as… with Replace: the library's file of that movie or episode goes to the recycle bin first. */
+export function replaceQuestion(download: string, held: string | null): Question {
+  const name = download.slice(download.lastIndexOf('/') + 1);
+  return {
+    title: `Replace the library’s file with ${name}?`,
+    consequence: `${held ?? 'The file the library holds for it'} and its subtitles go to the drive’s recycle bin first; undoing the import in Activity puts them back.`,
+    confirm: 'Replace and import',
+  };
+}

@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '@mo/api-client';
 import { api, ApiError, unwrap } from '../api/client.ts';
 import { queryKeys } from '../api/query-keys.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { replaceQuestion } from '../components/confirm-text.ts';
 import { Field, SelectField } from '../components/form.tsx';
 import { episodeCode, qualityLabel } from '../components/format.ts';
 
@@ -86,6 +88,13 @@ function send(path: string, f: Form, preview: boolean) {
       body: { path, as: asOf(f) as Schemas['ManualImportAs'], remember: f.kind === 'episode' && f.remember, replace: f.replace },
     }),
   );
+}
+
+/** The held file a previewed replacement names, if the preview was asked for. */
+function heldOf(answer: Answer | undefined): string | null {
+  if (!answer || 'job' in answer || 'moves' in answer) return null;
+  const plans = 'plan' in answer ? [answer.plan] : answer.plans;
+  return plans.find((p) => p.replaces)?.replaces?.path ?? null;
 }
 
 function Outcome({ answer, asked }: { answer: Answer; asked: 'preview' | 'import' }) {
@@ -182,6 +191,7 @@ function ImportDialog({ path, candidates, reason, onClose }: { path: string; can
     run.reset();
     setForm((f) => ({ ...f, ...patch }));
   };
+  const [askingReplace, setAskingReplace] = useState(false);
   const error = run.error ?? preview.error;
   const busy = preview.isPending || run.isPending;
   const episode = form.kind === 'episode';
@@ -195,9 +205,21 @@ function ImportDialog({ path, candidates, reason, onClose }: { path: string; can
           aria-label="Import as"
           onSubmit={(e) => {
             e.preventDefault();
-            run.mutate();
+            // Replacing sends a library file to the recycle bin: asked first.
+            if (form.replace) setAskingReplace(true);
+            else run.mutate();
           }}
         >
+          {askingReplace ? (
+            <ConfirmDialog
+              question={replaceQuestion(path, heldOf(preview.data))}
+              onCancel={() => setAskingReplace(false)}
+              onConfirm={() => {
+                setAskingReplace(false);
+                run.mutate();
+              }}
+            />
+          ) : null}
           {candidates.length > 1 ? (
             <div className="field">
               <label htmlFor={`${titleId}-reading`}>Reading</label>
