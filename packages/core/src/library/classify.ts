@@ -41,14 +41,13 @@ function baseName(name: string): string {
  */
 function libraryTitle(name: string, release: string): FolderInfo {
   const s = withoutNameTags(name);
-  const tagged = readTaggedFolderName(s);
   const m = TITLE_YEAR.exec(s);
-  if (m && m[1]) return tagged ?? { title: m[1], year: Number(m[2]) };
+  if (m && m[1]) return readTaggedFolderName(s) ?? { title: m[1], year: Number(m[2]) };
   if (RELEASE_LIKE.test(s)) {
     const parsed = parseReleaseName(release);
     if (parsed) return { title: parsed.title, year: parsed.year };
   }
-  return tagged ?? { title: s || name.trim(), year: null };
+  return readTaggedFolderName(s) ?? { title: s || name.trim(), year: null };
 }
 
 /**
